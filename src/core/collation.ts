@@ -1,0 +1,74 @@
+/**
+ * The one ordering of shardline: Unicode code point order, which is the order of
+ * the UTF-8 bytes and therefore the order DynamoDB uses for string keys.
+ *
+ * JavaScript's `<`, `sort()` and `localeCompare` compare UTF-16 code units, which
+ * put U+E000–U+FFFF *after* every astral character (emoji), because astral
+ * characters are stored as surrogates (U+D800–U+DFFF). Every comparison in
+ * shardline — bisect, merge, boundary generation, tests — goes through here.
+ */
+
+/** Returns < 0, 0 or > 0 as `a` sorts before, equal to or after `b` in code point order. */
+export function compareKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      // Only when both units are >= U+D800 can UTF-16 order disagree with code
+      // point order: lift surrogates above U+FFFF and the rest keeps its place.
+      if (x >= 0xd800 && y >= 0xd800) return liftSurrogate(x) - liftSurrogate(y);
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+function liftSurrogate(unit: number): number {
+  return unit <= 0xdfff ? unit + 0x2000 : unit;
+}
+
+/** Index of the first element greater than `key` (Python's `bisect.bisect_right`). */
+export function bisectRight(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(key, sorted[mid]!) < 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Index of the first element not less than `key` (Python's `bisect.bisect_left`). */
+export function bisectLeft(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(sorted[mid]!, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Number of UTF-8 bytes of a well-formed string, without encoding it. */
+export function utf8Length(value: string): number {
+  let bytes = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4; // a surrogate pair is one 4-byte code point
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** True when the string holds an unpaired surrogate, which has no UTF-8 encoding. */
+export function hasLoneSurrogate(value: string): boolean {
+  return !value.isWellFormed();
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error type of shardline. `code` is stable and machine-readable; the HTTP
+ * layer maps it to a status in one table (src/http/errors.ts).
+ */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'invalid_json'
+  | 'invalid_item'
+  | 'invalid_cursor'
+  | 'key_too_large'
+  | 'item_too_large'
+  | 'payload_too_large'
+  | 'collection_not_found'
+  | 'item_not_found'
+  | 'route_not_found'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'timeout'
+  | 'internal';
+
+export class ShardlineError extends Error {
+  override readonly name = 'ShardlineError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra machine-readable facts for the client (e.g. which batch indexes failed). */
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+export function invalidRequest(message: string, details?: Record<string, unknown>): ShardlineError {
+  return new ShardlineError('invalid_request', message, details);
+}

@@ -1,0 +1,99 @@
+import { bisectLeft, bisectRight, compareKeys } from '../collation';
+import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
+
+/**
+ * Sorted boundaries chosen by bisect: shard i holds the values in
+ * [boundaries[i], boundaries[i + 1]), so shards are ordered and a listing reads
+ * them one after another. `bisect_right(boundaries, v) - 1` is the seed's
+ * `bisect.bisect(boundaries, v) - 1`.
+ *
+ * A value repeated at indexes i..j is a heavy hitter: one key with more items than
+ * a shard holds. Writes of exactly that value spread uniformly over shards i..j, so
+ * reading it — or listing across it — merges that run of shards as one group.
+ */
+export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
+  validateBoundaries(boundaries);
+  const shardCount = boundaries.length;
+  // runStart[s]..runEnd[s]: the run of equal boundaries shard s belongs to.
+  const runStart: number[] = [];
+  const runEnd: number[] = [];
+  for (let s = 0; s < shardCount; s++) {
+    runStart[s] = s > 0 && boundaries[s] === boundaries[s - 1] ? runStart[s - 1]! : s;
+  }
+  for (let s = shardCount - 1; s >= 0; s--) {
+    runEnd[s] = s < shardCount - 1 && boundaries[s] === boundaries[s + 1] ? runEnd[s + 1]! : s;
+  }
+
+  const shardOf = (normalized: string): number => bisectRight(boundaries, normalized) - 1;
+  const isHeavy = (shard: number, normalized: string): boolean =>
+    runStart[shard] !== runEnd[shard] && boundaries[shard] === normalized;
+
+  /** First shard that may hold a value inside `bound` going up. */
+  const firstShard = (bound: ValueBound | undefined): number => {
+    if (!bound) return 0;
+    const shard = shardOf(bound.value);
+    // The bound value itself may sit on any shard of its heavy-hitter run.
+    return bound.inclusive && isHeavy(shard, bound.value) ? runStart[shard]! : shard;
+  };
+  /** Last shard that may hold a value inside `bound` going down. */
+  const lastShard = (bound: ValueBound | undefined): number => {
+    if (!bound) return shardCount - 1;
+    return bound.inclusive ? shardOf(bound.value) : bisectLeft(boundaries, bound.value) - 1;
+  };
+
+  return {
+    kind: 'range',
+    shardCount,
+    shardForWrite(normalized, random) {
+      const shard = shardOf(normalized);
+      if (!isHeavy(shard, normalized)) return shard;
+      const first = runStart[shard]!;
+      return first + Math.floor(random() * (runEnd[shard]! - first + 1));
+    },
+    shardsForValue(normalized) {
+      const shard = shardOf(normalized);
+      if (!isHeavy(shard, normalized)) return [shard];
+      return span(runStart[shard]!, runEnd[shard]!);
+    },
+    groupsForRange(range: ValueRange) {
+      const first = firstShard(range.lower);
+      const last = lastShard(range.upper);
+      const groups: number[][] = [];
+      for (let s = first; s <= last; s = runEnd[s]! + 1) {
+        // A run is merged whole only where the range can reach its shared value.
+        const start = Math.max(runStart[s]!, first);
+        groups.push(span(start, Math.min(runEnd[s]!, last)));
+      }
+      return groups;
+    },
+  };
+}
+
+function span(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+/** Boundaries start at '' (every value has a shard) and never decrease. */
+export function validateBoundaries(boundaries: readonly string[]): void {
+  if (boundaries.length === 0) throw new Error('boundaries: at least one boundary is needed');
+  if (boundaries[0] !== '') throw new Error("boundaries: the first boundary must be '' so that every value has a shard");
+  for (let i = 1; i < boundaries.length; i++) {
+    if (compareKeys(boundaries[i - 1]!, boundaries[i]!) > 0) {
+      throw new Error(
+        `boundaries: not in code point order at index ${i} (${JSON.stringify(boundaries[i - 1])} > ${JSON.stringify(boundaries[i])})`,
+      );
+    }
+  }
+}
+
+/** The heavy-hitter runs of a boundary list: each repeated value and its shards. */
+export function heavyHitters(boundaries: readonly string[]): { value: string; shards: number[] }[] {
+  const runs: { value: string; shards: number[] }[] = [];
+  for (let i = 0; i < boundaries.length; ) {
+    let j = i;
+    while (j + 1 < boundaries.length && boundaries[j + 1] === boundaries[i]) j++;
+    if (j > i) runs.push({ value: boundaries[i]!, shards: span(i, j) });
+    i = j + 1;
+  }
+  return runs;
+}
