@@ -1,15 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
-import { errorResponse, toShardlineError } from './errors';
+import { describeForLog, errorResponse, toShardlineError } from './errors';
+import { bearerAuth } from './middleware/auth';
+import { bodyLimits, DEFAULT_BODY_LIMITS } from './middleware/body-limits';
+import { corsFor } from './middleware/cors';
+import { rateLimit } from './middleware/rate-limit';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
 import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
 
-/** A batch of 1000 items of any size DynamoDB accepts does not fit; 16 MB is BatchWriteItem's own cap per call. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Paths anyone may call without a key: the health check and the API's own description. */
+export const PUBLIC_PATHS = ['/healthz', '/openapi.json', '/docs'] as const;
 
 /**
  * The whole HTTP API as one Hono app over web-standard Request/Response. Runtimes
@@ -31,6 +35,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     c.set('call', { signal, deadline });
     await next();
   });
+  const security = deps.security ?? {};
+  app.use('*', secureHeaders());
+  const cors = corsFor(security.corsOrigins ?? []);
+  if (cors) app.use('*', cors);
+  app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));
+  if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
   app.use('*', async (c, next) => {
     const method = c.req.method;
     if ((method === 'PUT' || method === 'POST') && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
@@ -38,15 +48,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     }
     await next();
   });
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        throw new ShardlineError('payload_too_large', `the request body is over ${MAX_BODY_BYTES} bytes`);
-      },
-    }),
-  );
+  app.use('*', bodyLimits(security.bodyLimits ?? DEFAULT_BODY_LIMITS));
 
   registerHealthRoute(app, deps);
   registerCollectionRoutes(app, deps);
@@ -56,7 +58,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.notFound((c) => errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
     const mapped = toShardlineError(error);
-    if (mapped.code === 'internal') console.error('shardline: unexpected error', error);
+    if (mapped.code === 'internal') console.error(`shardline: unexpected error on ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
     return errorResponse(c, mapped);
   });
   return app;

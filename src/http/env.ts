@@ -1,6 +1,19 @@
 import type { Collection } from '../core/collection';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
+import type { ApiKeyGrant } from './middleware/auth';
+import type { BodyLimits } from './middleware/body-limits';
+
+/** Who may call, from where, and how much (all optional: unset = open API, no CORS, default limits). */
+export interface SecurityOptions {
+  /** Bearer keys; empty or unset leaves the API open. */
+  readonly apiKeys?: readonly ApiKeyGrant[];
+  /** Browser origins allowed by CORS; empty or unset = CORS off. */
+  readonly corsOrigins?: readonly string[];
+  readonly bodyLimits?: BodyLimits;
+  /** Requests per second per caller; unset = no limit. */
+  readonly rateLimitPerSecond?: number;
+}
 
 /** What the HTTP app is built from; each runtime supplies its own. */
 export interface AppDeps {
@@ -12,11 +25,14 @@ export interface AppDeps {
   readonly requestTimeoutMs: number;
   /** Source of randomness for shard spreading (tests pin it). */
   readonly random?: () => number;
+  readonly security?: SecurityOptions;
 }
 
 export interface AppEnv {
   Variables: {
     /** The request's deadline and abort signal, for every DynamoDB call it makes. */
     call: CallContext;
+    /** The authenticated caller (`key#N`), when API keys are configured. */
+    caller?: string;
   };
 }

@@ -23,8 +23,8 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   internal: 500,
 };
 
-/** Seconds a client should wait before retrying a 503/429. */
-const RETRY_AFTER_SECONDS = '1';
+/** Seconds a client should wait before retrying a 503/429 that names no wait of its own. */
+const RETRY_AFTER_SECONDS = 1;
 
 export function errorStatus(code: ErrorCode): ContentfulStatusCode {
   return STATUS[code];
@@ -33,7 +33,10 @@ export function errorStatus(code: ErrorCode): ContentfulStatusCode {
 /** `{"error": {"code", "message", ...details}}` with the status of its code. */
 export function errorResponse(c: Context, error: ShardlineError): Response {
   const status = STATUS[error.code];
-  if (status === 503 || status === 429) c.header('Retry-After', RETRY_AFTER_SECONDS);
+  if (status === 503 || status === 429) {
+    const wait = error.details?.retryAfterSeconds;
+    c.header('Retry-After', String(typeof wait === 'number' && wait > 0 ? Math.ceil(wait) : RETRY_AFTER_SECONDS));
+  }
   return c.json({ error: { code: error.code, message: error.message, ...error.details } }, status);
 }
 
@@ -43,10 +46,43 @@ export function errorResponse(c: Context, error: ShardlineError): Response {
  */
 export function toShardlineError(error: unknown): ShardlineError {
   if (error instanceof ShardlineError) return error;
+  const fromDynamo = fromDynamoError(error);
+  if (fromDynamo) return fromDynamo;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ShardlineError('payload_too_large', 'the request body is too large');
     if (/json/i.test(error.message)) return new ShardlineError('invalid_json', 'the request body is not valid JSON');
     if (error.status < 500) return new ShardlineError('invalid_request', error.message || 'bad request');
   }
   return new ShardlineError('internal', 'internal error');
+}
+
+/**
+ * DynamoDB errors that are not retried (src/store/retry.ts) and still say whose
+ * fault it is: a request DynamoDB refuses is the caller's input (400), a missing
+ * table is the service being unavailable (503), an abort is the deadline (504).
+ */
+function fromDynamoError(error: unknown): ShardlineError | undefined {
+  const e = error as { name?: unknown; message?: unknown; $fault?: unknown } | undefined;
+  if (!e || typeof e !== 'object' || typeof e.name !== 'string') return undefined;
+  const message = typeof e.message === 'string' ? e.message.slice(0, 300) : '';
+  switch (e.name) {
+    case 'ValidationException':
+    case 'ItemCollectionSizeLimitExceededException':
+      return new ShardlineError('invalid_request', `DynamoDB refused the request: ${message}`);
+    case 'ResourceNotFoundException':
+      return new ShardlineError('unavailable', 'the table is missing or not active');
+    case 'AbortError':
+      return new ShardlineError('timeout', 'the request deadline passed');
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One log line for an unexpected error: its name and first message line, never
+ * a stack trace, a request body or a header (which could hold an API key).
+ */
+export function describeForLog(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${String(error.message).split('\n')[0]?.slice(0, 300)}`;
+  return typeof error;
 }

@@ -40,6 +40,12 @@ export function buildService(
     store,
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
     requestTimeoutMs: settings.requestTimeoutMs,
+    security: {
+      apiKeys: settings.apiKeys,
+      corsOrigins: settings.corsOrigins,
+      bodyLimits: { itemBytes: settings.maxItemBodyBytes, batchBytes: settings.maxBatchBodyBytes },
+      ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
+    },
   });
   return { app, collections, clients };
 }

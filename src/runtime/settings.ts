@@ -1,3 +1,5 @@
+import type { ApiKeyGrant } from '../http/middleware/auth';
+
 /**
  * The service's settings from its environment (process.env on Node and Lambda,
  * vars and secrets on Workers), checked once at start so a typo fails loudly.
@@ -13,7 +15,20 @@ export interface Settings {
   readonly createTable: boolean;
   readonly cursorSecret: string | undefined;
   readonly requestTimeoutMs: number;
+  /** Bearer keys and their scopes; empty means the API is open (no API_KEYS set). */
+  readonly apiKeys: readonly ApiKey[];
+  /** Origins allowed to call from a browser; empty means CORS is off. `*` allows any. */
+  readonly corsOrigins: readonly string[];
+  /** Largest request body of a single-item write, in bytes. */
+  readonly maxItemBodyBytes: number;
+  /** Largest request body of a batch write, in bytes. */
+  readonly maxBatchBodyBytes: number;
+  /** Requests per second one caller (one API key) may make; undefined means no limit. */
+  readonly rateLimitPerSecond: number | undefined;
 }
+
+/** One entry of API_KEYS. `write` includes `read`. */
+export type ApiKey = ApiKeyGrant;
 
 export type EnvMap = Record<string, string | undefined>;
 
@@ -28,12 +43,68 @@ export function readSettings(env: EnvMap): Settings {
     createTable: boolean(env, 'SHARDLINE_CREATE_TABLE', true),
     cursorSecret: nonEmpty(env.CURSOR_SECRET),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 1, 900_000),
+    apiKeys: parseApiKeys(env.API_KEYS),
+    corsOrigins: parseOrigins(env.CORS_ORIGINS),
+    maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    rateLimitPerSecond: optionalInteger(env, 'RATE_LIMIT_PER_SECOND', 1, 1_000_000),
   };
 }
 
 /** Both DYNAMODB_ENDPOINT and AWS_REGION unset: the Node server runs its embedded engine. */
 export function wantsEmbeddedEngine(settings: Settings): boolean {
   return settings.endpoint === undefined && settings.region === undefined;
+}
+
+/**
+ * `API_KEYS` = `key:scope,key:scope`, scopes `read` or `write`. A key may itself hold
+ * colons (the scope is what follows the last one). Errors name the entry by position,
+ * never by its text, so a typo never prints key material into a log.
+ */
+export function parseApiKeys(raw: string | undefined): ApiKey[] {
+  const text = nonEmpty(raw);
+  if (text === undefined) return [];
+  const keys: ApiKey[] = [];
+  const seen = new Set<string>();
+  text.split(',').forEach((entry, i) => {
+    const trimmed = entry.trim();
+    const colon = trimmed.lastIndexOf(':');
+    const key = colon < 0 ? '' : trimmed.slice(0, colon).trim();
+    const scope = colon < 0 ? '' : trimmed.slice(colon + 1).trim().toLowerCase();
+    if (key === '' || (scope !== 'read' && scope !== 'write')) {
+      throw new Error(`API_KEYS entry ${i + 1} must be key:read or key:write`);
+    }
+    if (/\s/.test(key)) throw new Error(`API_KEYS entry ${i + 1}: a key cannot contain whitespace`);
+    if (seen.has(key)) throw new Error(`API_KEYS entry ${i + 1} repeats an earlier key`);
+    seen.add(key);
+    keys.push({ key, scope });
+  });
+  return keys;
+}
+
+/** `CORS_ORIGINS` = `*` or a comma-separated list of origins like `https://app.example.com`. */
+export function parseOrigins(raw: string | undefined): string[] {
+  const text = nonEmpty(raw);
+  if (text === undefined) return [];
+  const origins = text.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new Error(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin like https://app.example.com`);
+    }
+    if (parsed.origin !== origin.replace(/\/$/, '')) {
+      throw new Error(`CORS_ORIGINS: ${JSON.stringify(origin)} must be scheme://host[:port], without a path`);
+    }
+  }
+  if (origins.includes('*') && origins.length > 1) throw new Error('CORS_ORIGINS: * cannot be combined with origins');
+  return origins.map((origin) => origin.replace(/\/$/, ''));
+}
+
+function optionalInteger(env: EnvMap, name: string, min: number, max: number): number | undefined {
+  return nonEmpty(env[name]) === undefined ? undefined : integer(env, name, 0, min, max);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -1,0 +1,78 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { ShardlineError } from '../../core/errors';
+import type { AppEnv } from '../env';
+import { errorResponse } from '../errors';
+
+export type Scope = 'read' | 'write';
+
+/** One bearer key and what it may do; `write` includes `read`. */
+export interface ApiKeyGrant {
+  readonly key: string;
+  readonly scope: Scope;
+}
+
+interface StoredKey {
+  /** SHA-256 of the key: every comparison is between two 32-byte digests. */
+  readonly digest: Buffer;
+  readonly scope: Scope;
+  /** How logs and the rate limiter name the caller: its position, never its text. */
+  readonly id: string;
+}
+
+const REALM = 'Bearer realm="shardline"';
+
+/**
+ * Bearer-key authentication with scopes. With no keys configured every request
+ * passes (the API is open). Otherwise every path not in `publicPaths` needs
+ * `Authorization: Bearer <key>`: 401 (with `WWW-Authenticate: Bearer`) without a
+ * valid key, 403 when a `read` key asks for a write (any method but GET, HEAD,
+ * OPTIONS).
+ *
+ * Timing: the presented token and every configured key are hashed with SHA-256
+ * and compared with `timingSafeEqual`, always against all keys, so neither the
+ * position of the first differing byte, a key's length nor which key matched
+ * shows in the response time. Keys never reach a response or a log; callers are
+ * named `key#N` (the key's position in API_KEYS).
+ */
+export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly string[]): MiddlewareHandler<AppEnv> {
+  const keys: StoredKey[] = grants.map((grant, i) => ({ digest: sha256(grant.key), scope: grant.scope, id: `key#${i + 1}` }));
+  const open = new Set(publicPaths);
+  return async (c, next) => {
+    if (keys.length === 0 || open.has(c.req.path) || c.req.method === 'OPTIONS') return next();
+    const header = c.req.header('authorization');
+    const token = header === undefined ? undefined : /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)?.[1];
+    if (token === undefined) {
+      c.header('WWW-Authenticate', REALM);
+      return errorResponse(c, new ShardlineError('unauthorized', 'this API needs an API key: send Authorization: Bearer <key>'));
+    }
+    const match = findKey(keys, sha256(token));
+    if (!match) {
+      c.header('WWW-Authenticate', `${REALM}, error="invalid_token"`);
+      return errorResponse(c, new ShardlineError('unauthorized', 'the API key is not valid'));
+    }
+    if (match.scope === 'read' && !isReadMethod(c.req.method)) {
+      c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="write"`);
+      return errorResponse(c, new ShardlineError('forbidden', 'this API key may only read; writes need a key with scope write'));
+    }
+    c.set('caller', match.id);
+    return next();
+  };
+}
+
+function isReadMethod(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+/** Compares against every key without stopping at the first match. */
+function findKey(keys: readonly StoredKey[], digest: Buffer): StoredKey | undefined {
+  let found: StoredKey | undefined;
+  for (const key of keys) {
+    if (timingSafeEqual(key.digest, digest) && found === undefined) found = key;
+  }
+  return found;
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}

@@ -1,0 +1,208 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../src/http/app';
+import type { Store } from '../../src/store/store';
+import { parseApiKeys, parseOrigins } from '../../src/runtime/settings';
+import { startTestService } from '../support/service';
+
+type App = Awaited<ReturnType<typeof startTestService>>['app'];
+
+const READ_KEY = 'rk-0123456789abcdef';
+const WRITE_KEY = 'wk-fedcba9876543210';
+const ITEM = { pk: 'Solar Fields', sk: 'album#Leaving Home', title: 'Leaving Home' };
+
+function send(app: App, method: string, path: string, options: { key?: string; auth?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  if (options.auth !== undefined) headers.authorization = options.auth;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  return app.request(path, {
+    method,
+    headers,
+    ...(options.body !== undefined && { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+  });
+}
+
+describe('API keys and scopes', () => {
+  let app: App;
+  beforeAll(async () => {
+    ({ app } = await startTestService('dynalite', { env: { API_KEYS: `${READ_KEY}:read, ${WRITE_KEY}:write` } }));
+  });
+
+  it('lets /healthz through without a key', async () => {
+    const response = await send(app, 'GET', '/healthz');
+    expect(response.status).toBe(200);
+  });
+
+  it.each([
+    ['no header', {}],
+    ['an unknown key', { key: 'rk-0123456789abcdeX' }],
+    ['a prefix of a valid key', { key: READ_KEY.slice(0, -1) }],
+    ['a valid key with a suffix', { key: `${READ_KEY}x` }],
+    ['Basic auth', { auth: `Basic ${Buffer.from(`u:${READ_KEY}`).toString('base64')}` }],
+    ['an empty bearer', { auth: 'Bearer ' }],
+    ['the scope glued on', { key: `${READ_KEY}:read` }],
+  ])('answers 401 with WWW-Authenticate for %s', async (_, options) => {
+    for (const [method, path, body] of [
+      ['GET', '/collections', undefined],
+      ['GET', '/collections/albums/items', undefined],
+      ['PUT', '/collections/albums/items', ITEM],
+      ['GET', '/no/such/route', undefined],
+    ] as const) {
+      const response = await send(app, method, path, { ...options, ...(body && { body }) });
+      expect(response.status, `${method} ${path}`).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="shardline"/);
+      const text = await response.text();
+      expect(JSON.parse(text).error.code).toBe('unauthorized');
+      expect(text).not.toContain(READ_KEY.slice(3));
+    }
+  });
+
+  it('lets a read key read and answers 403 when it writes', async () => {
+    expect((await send(app, 'GET', '/collections', { key: READ_KEY })).status).toBe(200);
+    expect((await send(app, 'GET', '/collections/albums/items', { key: READ_KEY })).status).toBe(200);
+    // Scheme names are case-insensitive.
+    expect((await send(app, 'GET', '/collections', { auth: `bearer ${READ_KEY}` })).status).toBe(200);
+    for (const [method, path, body] of [
+      ['PUT', '/collections/albums/items', ITEM],
+      ['POST', '/collections/albums/items/batch', { items: [ITEM] }],
+      ['DELETE', '/collections/albums/item?pk=a&sk=b', undefined],
+    ] as const) {
+      const response = await send(app, method, path, { key: READ_KEY, ...(body && { body }) });
+      expect(response.status, `${method} ${path}`).toBe(403);
+      expect(response.headers.get('www-authenticate')).toContain('insufficient_scope');
+      expect((await response.json()).error.code).toBe('forbidden');
+    }
+    // Nothing was written by the refused calls.
+    const got = await send(app, 'GET', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=${encodeURIComponent(ITEM.sk)}`, { key: READ_KEY });
+    expect(got.status).toBe(404);
+  });
+
+  it('lets a write key write, read and delete', async () => {
+    expect((await send(app, 'PUT', '/collections/albums/items', { key: WRITE_KEY, body: ITEM })).status).toBe(201);
+    const batch = await send(app, 'POST', '/collections/albums/items/batch', { key: WRITE_KEY, body: { items: [{ ...ITEM, sk: 'b' }] } });
+    expect(await batch.json()).toEqual({ written: 1, failed: [] });
+    const listing = await send(app, 'GET', '/collections/albums/items', { key: WRITE_KEY });
+    expect((await listing.json()).items).toHaveLength(2);
+    const deleted = await send(app, 'DELETE', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=b`, { key: WRITE_KEY });
+    expect(deleted.status).toBe(204);
+  });
+
+  it('keeps key material out of settings errors', () => {
+    expect(() => parseApiKeys('topsecretvalue:admin')).toThrow(/entry 1/);
+    expect(() => parseApiKeys('topsecretvalue:admin')).not.toThrow(/topsecret/);
+    expect(() => parseApiKeys('a:read,topsecretvalue')).not.toThrow(/topsecret/);
+    expect(() => parseApiKeys('dup:read,dup:write')).toThrow(/repeats/);
+    expect(parseApiKeys(' a:b:READ , c:write ')).toEqual([
+      { key: 'a:b', scope: 'read' },
+      { key: 'c', scope: 'write' },
+    ]);
+    expect(parseApiKeys('')).toEqual([]);
+  });
+});
+
+describe('headers, CORS, limits', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('sends secure headers and no CORS headers unless configured', async () => {
+    const { app } = await startTestService('dynalite');
+    const response = await send(app, 'GET', '/collections', { headers: { origin: 'https://evil.example' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await send(app, 'OPTIONS', '/collections', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'PUT' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('answers CORS for configured origins only, preflights without a key', async () => {
+    const { app } = await startTestService('dynalite', {
+      env: { CORS_ORIGINS: 'https://app.example.com', API_KEYS: `${WRITE_KEY}:write` },
+    });
+    const preflight = await send(app, 'OPTIONS', '/collections/albums/items', {
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    const allowed = await send(app, 'GET', '/collections', { key: WRITE_KEY, headers: { origin: 'https://app.example.com' } });
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    const other = await send(app, 'GET', '/collections', { key: WRITE_KEY, headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(() => parseOrigins('https://a.example/path')).toThrow(/without a path/);
+    expect(() => parseOrigins('not an origin')).toThrow(/not an origin/);
+  });
+
+  it('refuses oversized bodies with 413 per route, streamed or not, before writing', async () => {
+    const { app } = await startTestService('dynalite', { env: { MAX_ITEM_BODY_BYTES: '4096', MAX_BATCH_BODY_BYTES: '65536' } });
+    const big = { ...ITEM, blob: 'x'.repeat(5000) };
+    const single = await send(app, 'PUT', '/collections/albums/items', { body: big });
+    expect(single.status).toBe(413);
+    expect((await single.json()).error.code).toBe('payload_too_large');
+    // The same item fits the batch limit.
+    const batch = await send(app, 'POST', '/collections/albums/items/batch', { body: { items: [big] } });
+    expect(await batch.json()).toEqual({ written: 1, failed: [] });
+    const tooBig = await send(app, 'POST', '/collections/albums/items/batch', {
+      body: { items: Array.from({ length: 14 }, (_, i) => ({ ...big, sk: `s${i}` })) },
+    });
+    expect(tooBig.status).toBe(413);
+    // Chunked: no Content-Length, the limit applies while reading.
+    const chunks = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify(big)));
+        controller.close();
+      },
+    });
+    const streamed = await app.request('/collections/albums/items', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    const listing = await (await send(app, 'GET', '/collections/albums/items')).json();
+    expect(listing.items).toHaveLength(1);
+  });
+
+  it('limits a caller to RATE_LIMIT_PER_SECOND with 429 and Retry-After, per key', async () => {
+    const { app } = await startTestService('dynalite', {
+      env: { RATE_LIMIT_PER_SECOND: '3', API_KEYS: `${READ_KEY}:read,${WRITE_KEY}:write` },
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send(app, 'GET', '/collections', { key: READ_KEY })).status);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(2);
+    const limited = await send(app, 'GET', '/collections', { key: READ_KEY });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await limited.json()).error.code).toBe('rate_limited');
+    // Another key has its own bucket; health checks are never limited.
+    expect((await send(app, 'GET', '/collections', { key: WRITE_KEY })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await send(app, 'GET', '/healthz')).status).toBe(200);
+  });
+
+  it('answers an unexpected error with a bare 500 and logs one line: no stack, no key', async () => {
+    const { collections } = await startTestService('dynalite');
+    const failing = async (): Promise<never> => {
+      throw new TypeError('cannot read properties of undefined\n    at secretFrame (/src/x.ts:1:1)');
+    };
+    const store: Store = { queryShard: failing, putItem: failing, batchPut: failing, getItem: failing, deleteItem: failing, ping: failing };
+    const app = createApp({
+      collections,
+      store,
+      cursorSecret: 's',
+      requestTimeoutMs: 1000,
+      security: { apiKeys: [{ key: WRITE_KEY, scope: 'write' }] },
+    });
+    const logged: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+    const response = await send(app, 'GET', '/collections/albums/items?limit=5', { key: WRITE_KEY });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: { code: 'internal', message: 'internal error' } });
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('TypeError: cannot read properties of undefined');
+    expect(logged[0]).not.toContain(WRITE_KEY);
+    expect(logged[0]).not.toMatch(/\bat /);
+  });
+});
