@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app';
 import type { Store } from '../../src/store/store';
@@ -70,7 +71,7 @@ describe('API keys and scopes', () => {
       const response = await send(app, method, path, { key: READ_KEY, ...(body && { body }) });
       expect(response.status, `${method} ${path}`).toBe(403);
       expect(response.headers.get('www-authenticate')).toContain('insufficient_scope');
-      expect((await response.json()).error.code).toBe('forbidden');
+      expect(((await response.json()) as any).error.code).toBe('forbidden');
     }
     // Nothing was written by the refused calls.
     const got = await send(app, 'GET', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=${encodeURIComponent(ITEM.sk)}`, { key: READ_KEY });
@@ -82,7 +83,7 @@ describe('API keys and scopes', () => {
     const batch = await send(app, 'POST', '/collections/albums/items/batch', { key: WRITE_KEY, body: { items: [{ ...ITEM, sk: 'b' }] } });
     expect(await batch.json()).toEqual({ written: 1, failed: [] });
     const listing = await send(app, 'GET', '/collections/albums/items', { key: WRITE_KEY });
-    expect((await listing.json()).items).toHaveLength(2);
+    expect(((await listing.json()) as any).items).toHaveLength(2);
     const deleted = await send(app, 'DELETE', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=b`, { key: WRITE_KEY });
     expect(deleted.status).toBe(204);
   });
@@ -140,7 +141,7 @@ describe('headers, CORS, limits', () => {
     const big = { ...ITEM, blob: 'x'.repeat(5000) };
     const single = await send(app, 'PUT', '/collections/albums/items', { body: big });
     expect(single.status).toBe(413);
-    expect((await single.json()).error.code).toBe('payload_too_large');
+    expect(((await single.json()) as any).error.code).toBe('payload_too_large');
     // The same item fits the batch limit.
     const batch = await send(app, 'POST', '/collections/albums/items/batch', { body: { items: [big] } });
     expect(await batch.json()).toEqual({ written: 1, failed: [] });
@@ -162,7 +163,7 @@ describe('headers, CORS, limits', () => {
       duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    const listing = await (await send(app, 'GET', '/collections/albums/items')).json();
+    const listing = (await (await send(app, "GET", "/collections/albums/items")).json()) as any;
     expect(listing.items).toHaveLength(1);
   });
 
@@ -176,7 +177,7 @@ describe('headers, CORS, limits', () => {
     const limited = await send(app, 'GET', '/collections', { key: READ_KEY });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect((await limited.json()).error.code).toBe('rate_limited');
+    expect(((await limited.json()) as any).error.code).toBe('rate_limited');
     // Another key has its own bucket; health checks are never limited.
     expect((await send(app, 'GET', '/collections', { key: WRITE_KEY })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await send(app, 'GET', '/healthz')).status).toBe(200);
