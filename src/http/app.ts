@@ -6,6 +6,7 @@ import { describeForLog, errorResponse, toShardlineError } from './errors';
 import { bearerAuth } from './middleware/auth';
 import { bodyLimits, DEFAULT_BODY_LIMITS } from './middleware/body-limits';
 import { corsFor } from './middleware/cors';
+import { requestDeadline } from './middleware/deadline';
 import { rateLimit } from './middleware/rate-limit';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
@@ -29,12 +30,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  app.use('*', async (c, next) => {
-    const deadline = Date.now() + deps.requestTimeoutMs;
-    const signal = AbortSignal.any([c.req.raw.signal, AbortSignal.timeout(deps.requestTimeoutMs)]);
-    c.set('call', { signal, deadline });
-    await next();
-  });
+  app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
   app.use('*', secureHeaders());
   const cors = corsFor(security.corsOrigins ?? []);

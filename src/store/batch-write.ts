@@ -1,13 +1,14 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type pLimit from 'p-limit';
 import type { JsonObject } from '../core/item';
-import { isRetryable, sleep, DEFAULT_RETRY_POLICY, type CallContext, type RetryPolicy } from './retry';
+import { backoffDelay, isRetryable, isThrottle, sleep, DEFAULT_RETRY_POLICY, type CallContext, type RetryPolicy } from './retry';
 import type { BatchOutcome } from './store';
 
 /** DynamoDB's BatchWriteItem takes at most 25 requests. */
 export const BATCH_CHUNK = 25;
 
 type Limiter = ReturnType<typeof pLimit>;
+type ItemError = BatchOutcome['failed'][number]['error'];
 
 interface Pending {
   readonly index: number;
@@ -15,11 +16,20 @@ interface Pending {
 }
 
 /**
- * Writes `records` in chunks of 25, chunks in parallel under `limit`. Items that
- * DynamoDB hands back as `UnprocessedItems`, and whole chunks that fail with a
- * retryable error, are retried with capped exponential backoff and full jitter
- * until written, out of attempts, or past the deadline. Items are matched back
- * by their primary key, so every input index ends up written or failed — never lost.
+ * Writes `records` in chunks of 25, chunks in parallel under `limit`, and accounts
+ * for every input index: each ends up in `written` (DynamoDB confirmed it) or in
+ * `failed` with a reason — never both, never neither.
+ *
+ * Items DynamoDB hands back as `UnprocessedItems` are retried until written or the
+ * deadline passes: an answer that wrote some items resets the backoff, so a batch
+ * that keeps making progress is never cut short by the attempt count. Chunks that
+ * fail whole with a retryable error (throttles, 5xx, resets) are retried with
+ * capped exponential backoff and full jitter; `policy.maxAttempts` attempts in a
+ * row that write nothing give up on the chunk (`unavailable`). Items of a chunk
+ * DynamoDB refuses (a 4xx other than a throttle) fail as `rejected`. Items still
+ * pending at the deadline fail as `timeout`; when their last call was cut off in
+ * flight, DynamoDB may have written them (the message says so) — a retry of the
+ * same put is harmless.
  */
 export async function batchPut(
   doc: DynamoDBDocumentClient,
@@ -42,15 +52,14 @@ export async function batchPut(
 
   async function writeChunk(chunk: Pending[]): Promise<void> {
     let pending = chunk;
-    let lastError: { code: string; message: string } = { code: 'unavailable', message: 'not written' };
-    const random = policy.random ?? Math.random;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) {
-        const wait = random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-        if (attempt >= policy.maxAttempts || pastDeadline(context, wait)) break;
-        await sleep(wait, context.signal);
+    let fruitless = 0; // attempts in a row that wrote nothing
+    let error: ItemError = { code: 'unavailable', message: 'not written' };
+    while (pending.length > 0) {
+      if (expired(context)) {
+        error = timedOut(false);
+        break;
       }
-      if (context.signal?.aborted) break;
+      let progressed = false;
       try {
         const response = await limit(() =>
           doc.send(
@@ -62,28 +71,48 @@ export async function batchPut(
         );
         const unprocessed = response.UnprocessedItems?.[table] ?? [];
         const left = new Set(unprocessed.map((request) => keyOf(request.PutRequest?.Item ?? {}, keyNames)));
-        const stillPending = pending.filter(({ record }) => left.has(keyOf(record, keyNames)));
-        const unwritten = new Set(stillPending.map(({ index }) => index));
-        for (const { index } of pending) if (!unwritten.has(index)) outcome.written.push(index);
+        const stillPending: Pending[] = [];
+        for (const entry of pending) {
+          if (left.has(keyOf(entry.record, keyNames))) stillPending.push(entry);
+          else outcome.written.push(entry.index);
+        }
+        progressed = stillPending.length < pending.length;
         pending = stillPending;
-        lastError = { code: 'unavailable', message: 'DynamoDB left the item unprocessed (throttled) after retries' };
-      } catch (error) {
-        if (!isRetryable(error)) {
-          lastError = { code: 'rejected', message: `DynamoDB refused the write: ${(error as Error).message}` };
+        error = { code: 'unavailable', message: 'DynamoDB kept leaving the item unprocessed (throttled)' };
+      } catch (cause) {
+        if (context.signal?.aborted) {
+          error = timedOut(true);
           break;
         }
-        lastError = { code: 'unavailable', message: `DynamoDB failed the write after retries (${(error as Error).name})` };
+        if (!isRetryable(cause)) {
+          error = { code: 'rejected', message: `DynamoDB refused the write: ${String((cause as Error).message).slice(0, 300)}` };
+          break;
+        }
+        const why = isThrottle(cause) ? 'kept throttling' : 'kept failing';
+        error = { code: 'unavailable', message: `DynamoDB ${why} the write (${(cause as Error).name})` };
       }
+      if (pending.length === 0) break;
+      fruitless = progressed ? 0 : fruitless + 1;
+      if (fruitless >= policy.maxAttempts) break;
+      const wait = backoffDelay(fruitless, policy);
+      if (expired(context, wait)) {
+        error = timedOut(false);
+        break;
+      }
+      await sleep(wait, context.signal);
     }
-    if (pending.length > 0 && (context.signal?.aborted || pastDeadline(context, 0))) {
-      lastError = { code: 'timeout', message: 'the request deadline passed before the item was written' };
-    }
-    for (const { index } of pending) outcome.failed.push({ index, error: lastError });
+    for (const { index } of pending) outcome.failed.push({ index, error });
   }
 }
 
-function pastDeadline(context: CallContext, wait: number): boolean {
-  return context.deadline !== undefined && Date.now() + wait >= context.deadline;
+function timedOut(inFlight: boolean): ItemError {
+  return inFlight
+    ? { code: 'timeout', message: 'the request deadline cut off the write in flight; it may or may not have been written' }
+    : { code: 'timeout', message: 'the request deadline passed before the item was written' };
+}
+
+function expired(context: CallContext, wait = 0): boolean {
+  return context.signal?.aborted === true || (context.deadline !== undefined && Date.now() + wait >= context.deadline);
 }
 
 function keyOf(record: Record<string, unknown>, keyNames: readonly string[]): string {

@@ -43,6 +43,8 @@ export function isRetryable(error: unknown): boolean {
   if (status !== undefined && status >= 500) return true;
   if (status !== undefined && status >= 400) return false;
   if (e.code && NETWORK_CODES.has(e.code)) return true;
+  // Node's HTTP parser rejecting a garbled answer (HPE_*): the connection was bad, not the request.
+  if (e.code?.startsWith('HPE_') || e.code?.startsWith('UND_ERR_')) return true;
   if (e.name === 'TimeoutError' || e.name === 'RequestTimeout') return true;
   return e.cause !== undefined && e.cause !== error && isRetryable(e.cause);
 }
@@ -74,17 +76,30 @@ export async function withRetries<T>(
       if (context.signal?.aborted) throw timeoutError(what);
       if (!isRetryable(error)) throw error;
       if (n + 1 >= policy.maxAttempts) throw unavailable(what, error);
-      const wait = random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
+      const wait = backoffDelay(n, policy, random);
       if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
       await sleep(wait, context.signal);
     }
   }
 }
 
+/**
+ * Full jitter: a uniform wait in [0, min(cap, base * 2^n)] before retry n+1
+ * (n = 0 for the first retry).
+ */
+export function backoffDelay(n: number, policy: RetryPolicy, random: () => number = policy.random ?? Math.random): number {
+  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
+}
+
+/**
+ * Retries ran out: a 503 whose `reason` says whether DynamoDB kept throttling
+ * (`throttled`: capacity, a hot partition) or kept failing (`failed`: 5xx, resets).
+ */
 export function unavailable(what: string, cause: unknown): ShardlineError {
   const name = (cause as AwsLikeError | undefined)?.name ?? 'Error';
   return new ShardlineError('unavailable', `DynamoDB did not complete ${what} after retries (${name})`, {
     retryable: true,
+    reason: isThrottle(cause) ? 'throttled' : 'failed',
   });
 }
 

@@ -13,13 +13,22 @@ export interface ProxiedCall {
 
 /** What the proxy does with a call. */
 export type ProxyAction =
-  | { readonly kind: 'forward'; readonly delayMs?: number; readonly body?: Record<string, unknown>; readonly mapResponse?: (response: Record<string, unknown>) => Record<string, unknown> }
+  | {
+      readonly kind: 'forward';
+      readonly delayMs?: number;
+      readonly body?: Record<string, unknown>;
+      readonly mapResponse?: (response: Record<string, unknown>) => Record<string, unknown>;
+      /** The engine does the work, then the connection drops before the answer reaches the client. */
+      readonly dropAnswer?: boolean;
+    }
   | { readonly kind: 'respond'; readonly status: number; readonly body: Record<string, unknown>; readonly delayMs?: number }
   | { readonly kind: 'drop'; readonly delayMs?: number };
 
 export interface DynamoProxy {
   readonly endpoint: string;
   readonly calls: ProxiedCall[];
+  /** Calls whose client went away (aborted) before the proxy answered. */
+  readonly cancelled: number;
   close(): Promise<void>;
 }
 
@@ -33,8 +42,13 @@ export async function startDynamoProxy(
   decide: (call: ProxiedCall) => ProxyAction = () => ({ kind: 'forward' }),
 ): Promise<DynamoProxy> {
   const calls: ProxiedCall[] = [];
+  let cancelled = 0;
+  const dropped = new WeakSet<IncomingMessage>();
   const targetUrl = new URL(target);
   const server: Server = createServer(async (req, res) => {
+    res.once('close', () => {
+      if (!res.writableFinished && !dropped.has(req)) cancelled++;
+    });
     const raw = await readBody(req);
     const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
     const body = raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
@@ -43,6 +57,7 @@ export async function startDynamoProxy(
     const action = decide(call);
     if (action.delayMs) await new Promise((r) => setTimeout(r, action.delayMs));
     if (action.kind === 'drop') {
+      dropped.add(req);
       req.socket.destroy();
       return;
     }
@@ -52,7 +67,7 @@ export async function startDynamoProxy(
       res.end(payload);
       return;
     }
-    forward(req, res, action.body ? Buffer.from(JSON.stringify(action.body)) : raw, action.mapResponse);
+    forward(req, res, action.body ? Buffer.from(JSON.stringify(action.body)) : raw, action.mapResponse, action.dropAnswer);
   });
 
   function forward(
@@ -60,6 +75,7 @@ export async function startDynamoProxy(
     res: ServerResponse,
     body: Buffer,
     mapResponse: ((response: Record<string, unknown>) => Record<string, unknown>) | undefined,
+    dropAnswer = false,
   ): void {
     // The SDK signs requests; engines here do not check signatures, so a rewritten body still passes.
     const headers = { ...req.headers, host: targetUrl.host, 'content-length': String(body.length) };
@@ -67,11 +83,17 @@ export async function startDynamoProxy(
       { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers },
       async (answer) => {
         let payload = await readBody(answer);
+        if (dropAnswer) {
+          dropped.add(req);
+          req.socket.destroy();
+          return;
+        }
         if (mapResponse && (answer.statusCode ?? 500) < 300) {
           payload = Buffer.from(JSON.stringify(mapResponse(JSON.parse(payload.toString('utf8')))));
         }
         const outHeaders: Record<string, unknown> = { ...answer.headers, 'content-length': String(payload.length) };
         delete outHeaders['x-amz-crc32']; // a rewritten body no longer matches the engine's checksum
+        delete outHeaders['transfer-encoding']; // the body is sent whole, with its Content-Length
         res.writeHead(answer.statusCode ?? 500, outHeaders as Record<string, string>);
         res.end(payload);
       },
@@ -85,6 +107,9 @@ export async function startDynamoProxy(
   return {
     endpoint: `http://127.0.0.1:${port}`,
     calls,
+    get cancelled() {
+      return cancelled;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

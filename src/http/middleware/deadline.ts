@@ -1,0 +1,32 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+
+/**
+ * Gives each request its CallContext: a deadline `timeoutMs` from now and a signal
+ * that aborts at the deadline or when the client goes away, cancelling the
+ * DynamoDB calls still in flight.
+ *
+ * Why not `AbortSignal.any([raw, AbortSignal.timeout(ms)])`: on Node 20 the
+ * composite and timeout signals are held only weakly, and under garbage collection
+ * the abort was seen to never fire — a listing then waited for slow shards long past
+ * its deadline. A plain controller, kept alive by its own timer, always fires; the
+ * timer is cleared when the request ends.
+ */
+export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const controller = new AbortController();
+    const deadline = Date.now() + timeoutMs;
+    const timer = setTimeout(() => controller.abort(new DOMException('the request deadline passed', 'TimeoutError')), timeoutMs);
+    const raw = c.req.raw.signal;
+    const onClientGone = (): void => controller.abort(raw.reason);
+    if (raw.aborted) controller.abort(raw.reason);
+    else raw.addEventListener('abort', onClientGone, { once: true });
+    c.set('call', { signal: controller.signal, deadline });
+    try {
+      await next();
+    } finally {
+      clearTimeout(timer);
+      raw.removeEventListener('abort', onClientGone);
+    }
+  };
+}
