@@ -46,6 +46,7 @@ export function errorResponse(c: Context, error: ShardlineError): Response {
  */
 export function toShardlineError(error: unknown): ShardlineError {
   if (error instanceof ShardlineError) return error;
+  if (isCutOffBody(error)) return new ShardlineError('invalid_request', 'the request body was cut off before its end');
   const fromDynamo = fromDynamoError(error);
   if (fromDynamo) return fromDynamo;
   if (error instanceof HTTPException) {
@@ -54,6 +55,12 @@ export function toShardlineError(error: unknown): ShardlineError {
     if (error.status < 500) return new ShardlineError('invalid_request', error.message || 'bad request');
   }
   return new ShardlineError('internal', 'internal error');
+}
+
+/** Node's "aborted" while reading a body: the client sent less than it announced, or went away. */
+function isCutOffBody(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | undefined;
+  return !!e && typeof e === 'object' && e.code === 'ECONNRESET' && e.message === 'aborted';
 }
 
 /**
