@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { KWayMerge } from '../core/merge';
@@ -40,6 +41,8 @@ export async function listItems(
   const plan = planListing(collection, request);
   const stats: ListingStats = { shardQueries: 0, itemsRead: 0, consumedCapacity: undefined, dynamoMs: 0 };
   const controller = new AbortController();
+  // Every shard query in flight listens on this signal (21 shards > Node's default of 10 listeners).
+  setMaxListeners(0, controller.signal);
   const onAbort = () => controller.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
   const scoped: CallContext = { signal: controller.signal, ...(context.deadline !== undefined && { deadline: context.deadline }) };

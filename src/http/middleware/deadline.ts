@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 
@@ -15,6 +16,8 @@ import type { AppEnv } from '../env';
 export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const controller = new AbortController();
+    // A batch's chunks and a listing's shard queries all listen on it at once.
+    setMaxListeners(0, controller.signal);
     const deadline = Date.now() + timeoutMs;
     const timer = setTimeout(() => controller.abort(new DOMException('the request deadline passed', 'TimeoutError')), timeoutMs);
     const raw = c.req.raw.signal;

@@ -1,0 +1,258 @@
+/**
+ * `npm run load` — concurrent writers and readers against the Node server for a
+ * fixed time, then checks that every acknowledged write is visible in the listings.
+ *
+ *   npm run load                          # 60 s, 16 connections, embedded engine
+ *   npm run load -- --duration 10         # shorter
+ *   npm run load -- --connections 32 --listing-share 0.3
+ *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 npm run load   # a DynamoDB-compatible engine (new table)
+ *
+ * Prints throughput, p50/p99 latency (all requests, and writes and listings
+ * apart), errors by status, and the server's memory (RSS, heap after a full GC)
+ * before and after. Exits non-zero if any request failed, a write is missing
+ * afterwards, or RSS grew by 200 MiB or more. A script, not a timed test.
+ */
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
+const WORDS = ['greatest', 'hits', 'live', 'in', 'the', 'love', 'night', 'blue', 'dreams', 'home', 'Ça', 'голос', 'ＡＢＣ', '😀', 'über', 'zero'];
+const MIB = 1024 * 1024;
+const GROWTH_LIMIT_MIB = 200;
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '60' },
+    connections: { type: 'string', default: '16' },
+    'listing-share': { type: 'string', default: '0.5' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+const durationSeconds = Number(args.duration);
+const connections = Number(args.connections);
+const listingShare = Number(args['listing-share']);
+if (!(durationSeconds > 0) || !(connections > 0) || !(listingShare >= 0 && listingShare <= 1)) {
+  throw new Error('--duration and --connections must be positive, --listing-share in [0, 1]');
+}
+
+interface Memory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
+
+interface Written {
+  collection: string;
+  pk: string;
+  sk: string;
+}
+
+const random = mulberry32(Number(args.seed));
+
+async function main(): Promise<void> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
+  const base = `http://127.0.0.1:${port}`;
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  console.log(`starting the server on ${base} over ${endpoint ?? 'the embedded engine'} …`);
+  const server = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
+    execArgv: ['--expose-gc', '--import', 'tsx', '--import', resolve(ROOT, 'scripts/load-probe.ts')],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SHARDLINE_DATA_DIR: dataDir,
+      CURSOR_SECRET: 'load',
+      ...(endpoint && { TABLE_NAME: `load-${Date.now()}` }),
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  try {
+    await waitHealthy(base, server);
+    const before = await memoryOf(server);
+
+    const written: Written[] = [];
+    const statuses = new Map<string, number>();
+    const latency = { write: [] as number[], listing: [] as number[] };
+    let sequence = 0;
+    const count = (kind: string, status: number) => statuses.set(`${kind} ${status}`, (statuses.get(`${kind} ${status}`) ?? 0) + 1);
+
+    console.log(`${connections} connections for ${durationSeconds} s, ${Math.round(listingShare * 100)}% listings …`);
+    const result = await autocannon({
+      url: base,
+      connections,
+      duration: durationSeconds,
+      requests: [
+        {
+          setupRequest: (request, context) => {
+            const ctx = context as { kind?: string; item?: Written; started?: number };
+            ctx.started = performance.now();
+            if (random() < listingShare) {
+              ctx.kind = 'listing';
+              return { ...request, method: 'GET', path: listingPath(), headers: {}, body: undefined } as typeof request;
+            }
+            const collection = COLLECTIONS[sequence % COLLECTIONS.length]!;
+            const item = { pk: `load-${process.pid}-${sequence++}`, sk: 'item', title: title(), n: sequence, tags: ['load', 'test'] };
+            ctx.kind = 'write';
+            ctx.item = { collection, pk: item.pk, sk: item.sk };
+            return {
+              ...request,
+              method: 'PUT',
+              path: `/collections/${collection}/items`,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify(item),
+            } as typeof request;
+          },
+          onResponse: (status, _body, context) => {
+            const ctx = context as { kind?: string; item?: Written; started?: number };
+            const kind = ctx.kind ?? 'unknown';
+            count(kind, status);
+            if (ctx.started !== undefined) (kind === 'write' ? latency.write : latency.listing).push(performance.now() - ctx.started);
+            if (kind === 'write' && status === 201 && ctx.item) written.push(ctx.item);
+          },
+        },
+      ],
+    });
+
+    const after = await memoryOf(server);
+    console.log('\nverifying every acknowledged write is listed …');
+    const missing = await verify(base, written);
+
+    const total = result.requests.total;
+    const failures = [...statuses].filter(([key]) => !/ (200|201)$/.test(key)).reduce((sum, [, n]) => sum + n, 0) + result.errors;
+    const lat = result.latency as unknown as Record<string, number>;
+    const growth = (after.rss - before.rss) / MIB;
+    console.log(`
+shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${endpoint ? `endpoint ${endpoint}` : 'embedded engine (dynalite, LevelDB on disk)'}
+  requests     ${total} (${(total / result.duration).toFixed(0)}/s): ${latency.write.length} writes (${(latency.write.length / result.duration).toFixed(0)}/s), ${latency.listing.length} listings (${(latency.listing.length / result.duration).toFixed(0)}/s)
+  latency      all p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms
+               writes p50 ${pct(latency.write, 50)} ms, p99 ${pct(latency.write, 99)} ms; listings p50 ${pct(latency.listing, 50)} ms, p99 ${pct(latency.listing, 99)} ms
+  statuses     ${[...statuses].sort().map(([key, n]) => `${key}: ${n}`).join(', ')}
+  errors       ${failures} (connection errors ${result.errors}, timeouts ${result.timeouts})
+  visible      ${written.length - missing} of ${written.length} acknowledged writes listed afterwards
+  memory       RSS ${mib(before.rss)} → ${mib(after.rss)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB); heap used ${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB; external ${mib(before.external)} → ${mib(after.external)} MiB`);
+    const ok = failures === 0 && missing === 0 && growth < GROWTH_LIMIT_MIB && written.length > 0;
+    console.log(ok ? '\nOK' : `\nFAILED${failures ? ` — ${failures} failed requests` : ''}${missing ? ` — ${missing} writes missing` : ''}${growth >= GROWTH_LIMIT_MIB ? ` — RSS grew ${growth.toFixed(0)} MiB` : ''}`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function listingPath(): string {
+  const collection = COLLECTIONS[Math.floor(random() * COLLECTIONS.length)]!;
+  const limit = [10, 50, 100, 100, 250][Math.floor(random() * 5)]!;
+  const order = random() < 0.5 ? 'asc' : 'desc';
+  const roll = random();
+  const word = WORDS[Math.floor(random() * WORDS.length)]!;
+  const filter = roll < 0.5 ? '' : roll < 0.8 ? `&prefix=${encodeURIComponent(word)}` : `&from=${encodeURIComponent(word)}&to=${encodeURIComponent(`${word}~`)}`;
+  return `/collections/${collection}/items?limit=${limit}&order=${order}${filter}`;
+}
+
+function title(): string {
+  const words = 1 + Math.floor(random() * 3);
+  return Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
+}
+
+/** Pages through every collection's full listing and counts acknowledged writes not in it (or listed twice). */
+async function verify(base: string, written: Written[]): Promise<number> {
+  let missing = 0;
+  for (const collection of COLLECTIONS) {
+    const seen = new Set<string>();
+    let duplicates = 0;
+    let cursor: string | null = null;
+    do {
+      const query: string = `limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const response = await fetch(`${base}/collections/${collection}/items?${query}`);
+      if (response.status !== 200) throw new Error(`verification listing of ${collection} answered ${response.status}: ${await response.text()}`);
+      const page = (await response.json()) as { items: { pk: string; sk: string }[]; nextCursor: string | null };
+      for (const item of page.items) {
+        const key = `${item.pk}\u0000${item.sk}`;
+        if (seen.has(key)) duplicates++;
+        seen.add(key);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    const expected = written.filter((w) => w.collection === collection);
+    const absent = expected.filter((w) => !seen.has(`${w.pk}\u0000${w.sk}`)).length;
+    console.log(`  ${collection}: ${seen.size} listed, ${expected.length} written by this run, ${absent} missing, ${duplicates} duplicates`);
+    missing += absent + duplicates;
+  }
+  return missing;
+}
+
+async function waitHealthy(base: string, server: ChildProcess): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
+    try {
+      if ((await fetch(`${base}/healthz`)).status === 200) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() - started > 60_000) throw new Error('the server did not become healthy within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function memoryOf(server: ChildProcess): Promise<Memory> {
+  return new Promise((resolveMemory, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not report its memory')), 10_000);
+    const onMessage = (message: unknown) => {
+      const memory = (message as { memory?: Memory }).memory;
+      if (!memory) return;
+      clearTimeout(timer);
+      server.off('message', onMessage);
+      resolveMemory(memory);
+    };
+    server.on('message', onMessage);
+    server.send('memory');
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function pct(values: number[], p: number): string {
+  if (values.length === 0) return '-';
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(1);
+}
+
+function mib(bytes: number): string {
+  return (bytes / MIB).toFixed(1);
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error(`load failed: ${(error as Error).message}`);
+  process.exit(1);
+});
