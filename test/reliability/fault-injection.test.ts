@@ -98,6 +98,32 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
   });
 
   it('never returns a short, duplicated or misordered listing: complete, or 503/504', async () => {
+    const { pages, errors } = await checkListings(app, rows);
+    console.log(`seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(injector.counts)}`);
+  });
+
+  it('under a bad minute (60% of calls faulted, 1.5 s deadline) pages fail whole as 503/504, never short', async () => {
+    const harsh = faultInjector(SEED + 1, { throttle: 0.45, fail: 0.15, partialBatch: 0, shortQuery: 0.3, maxDelayMs: 40 });
+    const harshProxy = await startDynamoProxy(inject('engines').dynamodbLocal, harsh.decide);
+    try {
+      const { app: harshApp } = await startTestService('dynamodbLocal', {
+        env: { DYNAMODB_ENDPOINT: harshProxy.endpoint, TABLE_NAME: table, REQUEST_TIMEOUT_MS: '1500' },
+      });
+      const { pages, errors } = await checkListings(harshApp, rows, 60);
+      console.log(`seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(harsh.counts)}`);
+      expect(errors).toBeGreaterThan(0);
+    } finally {
+      await harshProxy.close();
+    }
+  });
+});
+
+/**
+ * Pages through several listings (orders, page sizes, filters) and compares each
+ * concatenation with the table's own rows sorted by code point. A page that fails
+ * must fail whole (503/504, no items); the client then retries the same cursor.
+ */
+async function checkListings(app: App, rows: Row[], maxRetries = 20): Promise<{ pages: number; errors: number }> {
     expect(rows.length).toBeGreaterThan(0);
     let errors = 0;
     let pages = 0;
@@ -123,7 +149,7 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
         expect(page, 'too many pages').toBeLessThan(1000);
         const query: string = `limit=${c.limit}&order=${c.order}${c.filter ? `&${c.filter}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
         let answer = await get(app, `/collections/${c.collection}/items?${query}`);
-        for (let retry = 0; answer.status !== 200 && retry < 20; retry++) {
+        for (let retry = 0; answer.status !== 200 && retry < maxRetries; retry++) {
           // A failed page is an error, never a partial page; the client retries the same cursor.
           expect([503, 504], JSON.stringify(answer.body)).toContain(answer.status);
           expect(answer.body.items).toBeUndefined();
@@ -141,9 +167,8 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
       }
       expect(seen, `${c.collection} ${c.order} ${c.filter}`).toEqual(expected);
     }
-    console.log(`seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(injector.counts)}`);
-  });
-});
+    return { pages, errors };
+}
 
 function matches(value: string, filter: string): boolean {
   if (filter === '') return true;
