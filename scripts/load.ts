@@ -5,12 +5,16 @@
  *   npm run load                          # 60 s, 16 connections, embedded engine
  *   npm run load -- --duration 10         # shorter
  *   npm run load -- --connections 32 --listing-share 0.3
+ *   npm run load -- --engine dynamodb-local   # DynamoDB Local (the test run's jar) in its own process
  *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 npm run load   # a DynamoDB-compatible engine (new table)
  *
  * Prints throughput, p50/p99 latency (all requests, and writes and listings
  * apart), errors by status, and the server's memory (RSS, heap after a full GC)
  * before and after. Exits non-zero if any request failed, a write is missing
  * afterwards, or RSS grew by 200 MiB or more. A script, not a timed test.
+ *
+ * With the embedded engine, dynalite runs inside the server process, so its memory
+ * is counted too; `--engine dynamodb-local` measures the router alone.
  */
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
@@ -20,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startDynamoDbLocal } from '../test/support/dynamodb-local';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
@@ -33,11 +38,13 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '16' },
     'listing-share': { type: 'string', default: '0.5' },
     seed: { type: 'string', default: '1' },
+    engine: { type: 'string', default: 'embedded' },
   },
 });
 const durationSeconds = Number(args.duration);
 const connections = Number(args.connections);
 const listingShare = Number(args['listing-share']);
+if (args.engine !== 'embedded' && args.engine !== 'dynamodb-local') throw new Error('--engine is embedded or dynamodb-local');
 if (!(durationSeconds > 0) || !(connections > 0) || !(listingShare >= 0 && listingShare <= 1)) {
   throw new Error('--duration and --connections must be positive, --listing-share in [0, 1]');
 }
@@ -61,7 +68,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
   const base = `http://127.0.0.1:${port}`;
-  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const local = !process.env.DYNAMODB_ENDPOINT && args.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
+  const endpoint = process.env.DYNAMODB_ENDPOINT || local?.endpoint;
   console.log(`starting the server on ${base} over ${endpoint ?? 'the embedded engine'} …`);
   const server = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
     execArgv: ['--expose-gc', '--import', 'tsx', '--import', resolve(ROOT, 'scripts/load-probe.ts')],
@@ -71,7 +79,7 @@ async function main(): Promise<void> {
       HOST: '127.0.0.1',
       SHARDLINE_DATA_DIR: dataDir,
       CURSOR_SECRET: 'load',
-      ...(endpoint && { TABLE_NAME: `load-${Date.now()}` }),
+      ...(endpoint && { TABLE_NAME: `load-${Date.now()}`, DYNAMODB_ENDPOINT: endpoint }),
     },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -131,7 +139,7 @@ async function main(): Promise<void> {
     const lat = result.latency as unknown as Record<string, number>;
     const growth = (after.rss - before.rss) / MIB;
     console.log(`
-shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${endpoint ? `endpoint ${endpoint}` : 'embedded engine (dynalite, LevelDB on disk)'}
+shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${local ? 'DynamoDB Local (own process)' : endpoint ? `endpoint ${endpoint}` : 'embedded engine (dynalite in the server process, LevelDB on disk)'}
   requests     ${total} (${(total / result.duration).toFixed(0)}/s): ${latency.write.length} writes (${(latency.write.length / result.duration).toFixed(0)}/s), ${latency.listing.length} listings (${(latency.listing.length / result.duration).toFixed(0)}/s)
   latency      all p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms
                writes p50 ${pct(latency.write, 50)} ms, p99 ${pct(latency.write, 99)} ms; listings p50 ${pct(latency.listing, 50)} ms, p99 ${pct(latency.listing, 99)} ms
@@ -146,6 +154,7 @@ shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${e
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
+    await local?.stop();
   }
 }
 
