@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo, Server } from 'node:net';
 import { createRequire } from 'node:module';
+import { patchLevelIterators } from './dynalite-iterator-fix';
 
 export interface EmbeddedEngine {
   readonly endpoint: string;
@@ -16,6 +17,7 @@ export interface EmbeddedEngine {
 export async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
   // dynalite is CommonJS and only needed here: loaded lazily, never bundled for Workers or Lambda.
   const dynalite = createRequire(import.meta.url)('dynalite') as (options: object) => Server;
+  patchLevelIterators(); // else every query leaks an open LevelDB iterator
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(dataDir && { path: dataDir }) });
   await new Promise<void>((resolve, reject) => {
