@@ -53,7 +53,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.notFound((c) => errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
-    const mapped = toShardlineError(error);
+    const mapped = toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
     if (mapped.code === 'internal') console.error(`shardline: unexpected error on ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
     return errorResponse(c, mapped);
   });

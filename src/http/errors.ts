@@ -43,11 +43,12 @@ export function errorResponse(c: Context, error: ShardlineError): Response {
 /**
  * Maps anything thrown by a route to a JSON error. Unknown errors become a 500
  * whose body says nothing about internals; the details go to the log only.
+ * `carriesItems`: the request wrote items the caller sent (PUT, POST).
  */
-export function toShardlineError(error: unknown): ShardlineError {
+export function toShardlineError(error: unknown, carriesItems = false): ShardlineError {
   if (error instanceof ShardlineError) return error;
   if (isCutOffBody(error)) return new ShardlineError('invalid_request', 'the request body was cut off before its end');
-  const fromDynamo = fromDynamoError(error);
+  const fromDynamo = fromDynamoError(error, carriesItems);
   if (fromDynamo) return fromDynamo;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ShardlineError('payload_too_large', 'the request body is too large');
@@ -65,17 +66,18 @@ function isCutOffBody(error: unknown): boolean {
 
 /**
  * DynamoDB errors that are not retried (src/store/retry.ts) and still say whose
- * fault it is: a request DynamoDB refuses is the caller's input (400), a missing
- * table is the service being unavailable (503), an abort is the deadline (504).
+ * fault it is: a write DynamoDB refuses carries the caller's item (400) — a read it
+ * refuses was built by shardline, so it stays an internal error (500, logged); a
+ * missing table is the service being unavailable (503); an abort is the deadline (504).
  */
-function fromDynamoError(error: unknown): ShardlineError | undefined {
+function fromDynamoError(error: unknown, carriesItems: boolean): ShardlineError | undefined {
   const e = error as { name?: unknown; message?: unknown; $fault?: unknown } | undefined;
   if (!e || typeof e !== 'object' || typeof e.name !== 'string') return undefined;
   const message = typeof e.message === 'string' ? e.message.slice(0, 300) : '';
   switch (e.name) {
     case 'ValidationException':
     case 'ItemCollectionSizeLimitExceededException':
-      return new ShardlineError('invalid_request', `DynamoDB refused the request: ${message}`);
+      return carriesItems ? new ShardlineError('invalid_item', `DynamoDB refused the item: ${message}`) : undefined;
     case 'ResourceNotFoundException':
       return new ShardlineError('unavailable', 'the table is missing or not active');
     case 'AbortError':

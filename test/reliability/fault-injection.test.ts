@@ -102,14 +102,15 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
     console.log(`seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(injector.counts)}`);
   });
 
-  it('under a bad minute (60% of calls faulted, 1.5 s deadline) pages fail whole as 503/504, never short', async () => {
+  it('under a bad minute (60% of calls faulted, 1 s deadline) pages fail whole as 503/504, never short', async () => {
     const harsh = faultInjector(SEED + 1, { throttle: 0.45, fail: 0.15, partialBatch: 0, shortQuery: 0.3, maxDelayMs: 40 });
     const harshProxy = await startDynamoProxy(inject('engines').dynamodbLocal, harsh.decide);
     try {
       const { app: harshApp } = await startTestService('dynamodbLocal', {
-        env: { DYNAMODB_ENDPOINT: harshProxy.endpoint, TABLE_NAME: table, REQUEST_TIMEOUT_MS: '1500' },
+        env: { DYNAMODB_ENDPOINT: harshProxy.endpoint, TABLE_NAME: table, REQUEST_TIMEOUT_MS: '1000' },
       });
-      const { pages, errors } = await checkListings(harshApp, rows, 60);
+      // Two listings (ranged shards one after another; all shards merged) keep this bounded on a busy machine.
+      const { pages, errors } = await checkListings(harshApp, rows, 60, [1, 4]);
       console.log(`seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(harsh.counts)}`);
       expect(errors).toBeGreaterThan(0);
     } finally {
@@ -123,7 +124,7 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
  * concatenation with the table's own rows sorted by code point. A page that fails
  * must fail whole (503/504, no items); the client then retries the same cursor.
  */
-async function checkListings(app: App, rows: Row[], maxRetries = 20): Promise<{ pages: number; errors: number }> {
+async function checkListings(app: App, rows: Row[], maxRetries = 20, only?: number[]): Promise<{ pages: number; errors: number }> {
     expect(rows.length).toBeGreaterThan(0);
     let errors = 0;
     let pages = 0;
@@ -136,7 +137,7 @@ async function checkListings(app: App, rows: Row[], maxRetries = 20): Promise<{ 
       { collection: 'albums-random', order: 'desc', limit: 1000, filter: '' },
       { collection: 'albums-random', order: 'asc', limit: 20, filter: `key=${encodeURIComponent('Greatest Hits')}` },
     ] as const;
-    for (const c of cases) {
+    for (const c of only ? cases.filter((_, i) => only.includes(i)) : cases) {
       const prefix = COLLECTIONS.find(({ name }) => name === c.collection)!.prefix;
       const expected = rows
         .filter((row) => (row.gsi1pk as string).startsWith(`${prefix}#`))
