@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { mountDocsAssets } from '../http/docs/assets';
+import { packageDocsAssets } from '../http/docs/file-assets';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { buildService, prepareTables } from './service';
 import { readSettings, wantsEmbeddedEngine } from './settings';
@@ -29,6 +31,7 @@ async function main(): Promise<void> {
       client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
     }),
   });
+  mountDocsAssets(service.app, packageDocsAssets());
   await prepareTables(service, settings.createTable);
 
   const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
