@@ -5,6 +5,9 @@ import { bundledBoundaries, type ConfigBundle } from './config-bundle';
 import { buildService, prepareTables, type Service } from './service';
 import { readSettings, type EnvMap, type Settings } from './settings';
 
+/** The API's description needs no table: it answers even while DynamoDB does not. */
+const DOCS_PATHS = /^\/(?:openapi\.json|docs(?:\/assets\/[^/]+)?)$/;
+
 export interface BundledServiceOptions {
   /** Where this runtime keeps the docs page's assets. */
   readonly docsAssets: DocsAssets;
@@ -30,8 +33,8 @@ export interface BundledService {
  * deployment fails at its first request (Worker) or at init (Lambda).
  *
  * The tables are checked (and created when SHARDLINE_CREATE_TABLE allows) before
- * the first request is served; until that succeeds every request answers 503 and
- * the next one tries again. No promise is shared between requests: a Worker may
+ * the first request that may need them; until that succeeds such requests answer
+ * 503 and the next one tries again. No promise is shared between requests: a Worker may
  * not await I/O that another request started.
  */
 export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions): BundledService {
@@ -45,7 +48,7 @@ export function createBundledService(env: EnvMap, bundle: ConfigBundle, options:
   let prepared = false;
   const app = new Hono();
   app.all('*', async (c) => {
-    if (!prepared) {
+    if (!prepared && !DOCS_PATHS.test(c.req.path)) {
       try {
         await prepareTables(service, settings.createTable);
         prepared = true;
