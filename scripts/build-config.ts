@@ -23,7 +23,8 @@ export function bundleConfig(configPath: string): ConfigBundle {
   resolveConfig(config, {
     readBoundaries: (file) => (boundaries[file] = readJson(resolve(dirname(configPath), file))),
   });
-  return { config, boundaries, source: relative(ROOT, configPath) || configPath };
+  const inProject = relative(ROOT, configPath);
+  return { config, boundaries, source: inProject.startsWith('..') ? configPath : inProject };
 }
 
 /** Writes the bundle as JSON (the `shardline:config-bundle` module of the Worker and Lambda builds). */

@@ -74,7 +74,7 @@ describe('the /docs page in headless Chromium, offline', () => {
     });
 
     await page.goto(`${origin}/docs`);
-    await page.waitForFunction(`document.querySelectorAll('.opblock').length >= ${operations.length}`, undefined, { timeout: 30_000 });
+    await page.locator('.opblock').nth(operations.length - 1).waitFor({ timeout: 30_000 });
     const shown = await renderedOperations(page);
     expect(shown.sort()).toEqual([...operations].sort());
     await expect.poll(() => page.locator('.info .title').innerText()).toContain(spec.info.title);
