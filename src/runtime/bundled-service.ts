@@ -53,8 +53,9 @@ export function createBundledService(env: EnvMap, bundle: ConfigBundle, options:
         await prepareTables(service, settings.createTable);
         prepared = true;
       } catch (error) {
+        // The cause (table names, settings) is for the operator's log, not for clients.
         console.error('shardline: tables not ready', error);
-        const message = `the table is not ready: ${(error as Error).message}`;
+        const message = 'the table is not ready (the service log says why)';
         return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
       }
     }
