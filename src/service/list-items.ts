@@ -45,6 +45,7 @@ export async function listItems(
   // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
   setMaxListeners(0, controller.signal);
   const onAbort = () => controller.abort();
+  if (context.signal?.aborted) controller.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
   const scoped: CallContext = { signal: controller.signal, ...(context.deadline !== undefined && { deadline: context.deadline }) };
   try {
