@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context, type ExecutionContext } from 'hono';
 import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
 import type { ClientOptions } from '../store/client';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
@@ -59,9 +59,18 @@ export function createBundledService(env: EnvMap, bundle: ConfigBundle, options:
         return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
       }
     }
-    return service.app.fetch(c.req.raw, c.env);
+    return service.app.fetch(c.req.raw, c.env, executionContext(c));
   });
   return { service, settings, app };
+}
+
+/** The Worker's ExecutionContext (waitUntil) when there is one; Lambda has none and Hono throws on access. */
+function executionContext(c: Context): ExecutionContext | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
 }
 
 function credentialOptions(env: EnvMap, settings: Settings, required: boolean): { client?: ClientOptions } {
