@@ -52,6 +52,7 @@ export async function measureColdStarts(bundleFile: string, env: Record<string, 
   return results;
 }
 
+/** The middle value (mean of the two middle ones for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

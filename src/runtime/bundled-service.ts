@@ -73,17 +73,18 @@ function executionContext(c: Context): ExecutionContext | undefined {
   }
 }
 
+/**
+ * Workers must be handed their keys (the SDK finds none there); Lambda leaves them
+ * to the SDK's own chain (the function role's credentials). A local engine takes any
+ * key: the same one the Node server uses, so all runtimes see one DynamoDB Local database.
+ */
 function credentialOptions(env: EnvMap, settings: Settings, required: boolean): { client?: ClientOptions } {
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  if (accessKeyId && secretAccessKey) {
-    const sessionToken = env.AWS_SESSION_TOKEN?.trim();
-    return { client: { credentials: { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } } };
-  }
-  // Local engines take any key; the Node server uses the same one, so all runtimes see one DynamoDB Local database.
-  if (settings.endpoint) return { client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } };
-  if (required) {
-    throw new Error('set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)');
-  }
-  return {}; // Lambda: the SDK's own chain (the function role's credentials)
+  const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+  const given = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } : undefined;
+  if (settings.endpoint) return { client: { credentials: given ?? { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } };
+  if (!required) return {};
+  if (!given) throw new Error('set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)');
+  return { client: { credentials: given } };
 }

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { measureColdStarts, median } from '../../scripts/lambda-cold-start';
 import type { EventKind } from './support/lambda-events';
-import { buildLambdaOnce, loadLambdaRuntime, type LambdaRuntime } from './support/runtimes';
+import { buildLambdaOnce, loadLambdaRuntime, LOCAL_KEYS, type LambdaRuntime } from './support/runtimes';
 
 const KINDS: EventKind[] = ['rest-v1', 'http-v2', 'function-url'];
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -102,7 +102,7 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
       body: JSON.stringify({ items }),
     });
     expect(await batch.json()).toEqual({ written: 100, failed: [] });
-    const starts = await measureColdStarts(bundle, { ...env, SHARDLINE_CREATE_TABLE: 'false' }, '/collections/albums-hash/items?limit=100', 3);
+    const starts = await measureColdStarts(bundle, { ...LOCAL_KEYS, ...env, SHARDLINE_CREATE_TABLE: 'false' }, '/collections/albums-hash/items?limit=100', 3);
     for (const start of starts) expect(start.status).toBe(200);
     const importMs = median(starts.map((start) => start.importMs));
     const firstMs = median(starts.map((start) => start.firstRequestMs));

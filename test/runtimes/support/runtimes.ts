@@ -11,6 +11,12 @@ import { lambdaEvent, resultToResponse, type EventKind, type HttpCall, type Lamb
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 
+/**
+ * DynamoDB Local keeps one database per access key and region: every runtime uses
+ * the key the test service uses, whatever AWS keys the developer's environment holds.
+ */
+export const LOCAL_KEYS = { AWS_ACCESS_KEY_ID: 'shardline', AWS_SECRET_ACCESS_KEY: 'shardline', AWS_SESSION_TOKEN: '' };
+
 /** A runtime under test, answering real requests; `close` stops whatever it started. */
 export interface RunningRuntime extends Fetcher {
   readonly name: string;
@@ -38,7 +44,7 @@ export async function startNodeServer(app: { fetch: (request: Request) => Respon
 export async function startWorkerRuntime(vars: Record<string, string>): Promise<RunningRuntime> {
   const worker = await unstable_startWorker({
     config: resolve(ROOT, 'wrangler.toml'),
-    bindings: Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: 'plain_text', value }])),
+    bindings: Object.fromEntries(Object.entries({ ...LOCAL_KEYS, ...vars }).map(([name, value]) => [name, { type: 'plain_text', value }])),
     sendMetrics: false,
     dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, watch: false, persist: false, logLevel: 'warn' },
   });
@@ -78,12 +84,12 @@ export interface LambdaRuntime extends RunningRuntime {
  */
 export async function loadLambdaRuntime(bundleFile: string, env: Record<string, string>): Promise<LambdaRuntime> {
   const saved = { ...process.env };
-  Object.assign(process.env, env);
+  Object.assign(process.env, LOCAL_KEYS, env);
   let handler: LambdaHandler;
   try {
     ({ handler } = (await import(`${pathToFileURL(bundleFile).href}?instance=${++instances}`)) as { handler: LambdaHandler });
   } finally {
-    for (const name of Object.keys(env)) if (!(name in saved)) delete process.env[name];
+    for (const name of Object.keys({ ...LOCAL_KEYS, ...env })) if (!(name in saved)) delete process.env[name];
     Object.assign(process.env, saved);
   }
   const context = { functionName: 'shardline', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 };
