@@ -2,11 +2,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse, type ScalarTag } from 'yaml';
+import { parse, type CollectionTag, type ScalarTag, type YAMLSeq } from 'yaml';
 import { ROOT } from './support/runtimes';
 
 // CloudFormation's short forms (!Ref, !GetAtt, !Sub) as plain { Fn: value } objects.
-const shortForms: ScalarTag[] = ['Ref', 'GetAtt', 'Sub'].map((name) => ({ tag: `!${name}`, resolve: (value: string) => ({ [name]: value }) }));
+const shortForms: (ScalarTag | CollectionTag)[] = [
+  ...['Ref', 'GetAtt', 'Sub'].map((name): ScalarTag => ({ tag: `!${name}`, resolve: (value: string) => ({ [name]: value }) })),
+  { tag: '!Equals', collection: 'seq', resolve: (seq) => ({ Equals: (seq as YAMLSeq).toJSON() }) } as CollectionTag,
+];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Template = any;
@@ -49,6 +52,15 @@ describe('deploy/template.yaml (AWS SAM)', () => {
     expect(statement.Action).toEqual(expect.arrayContaining(['dynamodb:DescribeTable', 'dynamodb:Query', 'dynamodb:BatchWriteItem']));
     expect(statement.Resource).toEqual([{ GetAtt: 'Table.Arn' }, { Sub: '${Table.Arn}/index/*' }]);
     expect(fn.Timeout * 1000).toBeGreaterThan(Number(template.Parameters.RequestTimeoutMs.MaxValue));
+  });
+
+  it('lets anyone call a public Function URL (AuthType NONE), and only then', () => {
+    expect(template.Conditions.PublicUrl).toEqual({ Equals: [{ Ref: 'FunctionUrlAuthType' }, 'NONE'] });
+    const permissions = Object.values(template.Resources).filter((resource: Template) => resource.Type === 'AWS::Lambda::Permission');
+    expect(permissions.map((p: Template) => [p.Condition, p.Properties.Action, p.Properties.Principal]).sort()).toEqual([
+      ['PublicUrl', 'lambda:InvokeFunction', '*'],
+      ['PublicUrl', 'lambda:InvokeFunctionUrl', '*'],
+    ]);
   });
 
   it.skipIf(!hasCfnLint)('passes cfn-lint (with the SAM transform)', () => {
