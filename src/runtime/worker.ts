@@ -1,6 +1,6 @@
 import type { ExecutionContext } from 'hono';
 import bundle from 'shardline:config-bundle';
-import type { DocsAssets } from '../http/docs/assets';
+import { DOCS_ASSET_PATH, type DocsAssets } from '../http/docs/assets';
 import { createBundledService, type BundledService } from './bundled-service';
 import type { EnvMap } from './settings';
 
@@ -39,7 +39,7 @@ function stringBindings(env: WorkerEnv): EnvMap {
 function assetsBinding(env: WorkerEnv): DocsAssets {
   return async (file, request) => {
     if (!env.ASSETS) return undefined;
-    const response = await env.ASSETS.fetch(new Request(new URL(`/docs/assets/${file}`, request.url)));
+    const response = await env.ASSETS.fetch(new Request(new URL(`${DOCS_ASSET_PATH}/${file}`, request.url)));
     return response.ok ? response : undefined;
   };
 }

@@ -13,7 +13,7 @@ import { errorResponses } from '../schemas';
 export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] as const;
 export type DocsAssetFile = (typeof DOCS_ASSET_FILES)[number];
 
-/** Where the docs page's assets live, relative to the page (`/docs`). */
+/** Where the docs page's assets are served; the page links them by relative URLs (it works under a path prefix). */
 export const DOCS_ASSET_PATH = '/docs/assets';
 
 /** Content types of the asset files, by extension. */
