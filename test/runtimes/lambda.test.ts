@@ -107,7 +107,7 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
     const importMs = median(starts.map((start) => start.importMs));
     const firstMs = median(starts.map((start) => start.firstRequestMs));
     console.log(`Lambda cold start (median of 3): import ${importMs.toFixed(0)} ms + first request ${firstMs.toFixed(0)} ms`);
-    // Generous on a shared 2-core machine; catches an accidental heavy import at init (seconds, not ms).
-    expect(importMs).toBeLessThan(3000);
+    // Generous: a busy shared 2-core machine has shown 1.2 s. Catches an accidental heavy init (seconds).
+    expect(importMs).toBeLessThan(5000);
   });
 });
