@@ -19,9 +19,11 @@ async function main(): Promise<void> {
   const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
   let engine: EmbeddedEngine | undefined;
+  let dataDir: string | undefined;
   let effective = settings;
   if (wantsEmbeddedEngine(settings)) {
-    engine = await startEmbeddedEngine(resolve(process.env.SHARDLINE_DATA_DIR ?? 'data'));
+    dataDir = resolve(process.env.SHARDLINE_DATA_DIR ?? 'data');
+    engine = await startEmbeddedEngine(dataDir);
     effective = { ...settings, endpoint: engine.endpoint };
   }
   const service = buildService(effective, readJson(configPath), {
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   await prepareTables(service, settings.createTable);
 
   const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
-    const where = engine ? 'the embedded engine (data in ./data)' : (settings.endpoint ?? `AWS ${settings.region}`);
+    const where = engine ? `the embedded engine (data in ${dataDir})` : (settings.endpoint ?? `AWS ${settings.region}`);
     console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
     console.log(`collections: ${service.collections.map((c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`).join(', ')}`);
   });
