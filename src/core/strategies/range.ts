@@ -44,6 +44,7 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   return {
     kind: 'range',
     shardCount,
+    boundaries: Object.freeze([...boundaries]),
     shardForWrite(normalized, random) {
       const shard = shardOf(normalized);
       if (!isHeavy(shard, normalized)) return shard;

@@ -25,6 +25,8 @@ export interface ValueRange {
 export interface ShardStrategy {
   readonly kind: StrategyKind;
   readonly shardCount: number;
+  /** The sorted boundaries of a `range` strategy (shard i starts at boundaries[i]). */
+  readonly boundaries?: readonly string[];
   /**
    * The shard a write of `normalized` lands on. `random` returns a float in [0, 1)
    * and is used by `random` and by heavy-hitter spreading; it is a parameter so that

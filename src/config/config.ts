@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { Collection } from '../core/collection';
+import { NORMALIZATIONS } from '../core/normalize';
+import { createStrategy } from '../core/strategies';
+import { parseBoundariesFile } from './boundaries-file';
+
+const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
+
+const tableSchema = z.object({
+  name: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)').default('shardline'),
+  partitionKey: keyAttribute.default({ name: 'pk', type: 'S' }),
+  sortKey: keyAttribute.nullable().default({ name: 'sk', type: 'S' }),
+  index: z.string().min(3).default('GSI1'),
+  shardKeyAttribute: z.string().min(1).default('gsi1pk'),
+  indexKeyAttribute: z.string().min(1).default('gsi1sk'),
+});
+
+const shardCount = z.number().int().min(1).max(10_000);
+const strategySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('random'), shards: shardCount }),
+  z.object({ kind: z.literal('hash'), shards: shardCount }),
+  z.object({
+    kind: z.literal('range'),
+    boundaries: z.array(z.string()).min(1).optional(),
+    boundariesFile: z.string().optional(),
+  }),
+]);
+
+const collectionSchema = z.object({
+  field: z.string().min(1),
+  normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
+  prefix: z.string().min(1).optional(),
+  strategy: strategySchema,
+  table: tableSchema.partial().optional(),
+});
+
+export const configSchema = z.object({
+  table: tableSchema.default(tableSchema.parse({})),
+  collections: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'), collectionSchema),
+});
+
+export type ShardlineConfig = z.input<typeof configSchema>;
+
+export interface ResolveOptions {
+  /** Overrides the default table name (TABLE_NAME). */
+  readonly tableName?: string;
+  /** Reads a boundaries file named in the config (a path relative to the config file). */
+  readonly readBoundaries?: (file: string) => unknown;
+}
+
+/**
+ * Validates a collections config and resolves it into collections with their
+ * strategies. Throws an Error naming every problem; the service refuses to start
+ * on a bad config rather than serving wrong shards.
+ */
+export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Collection[] {
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
+  const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
+  return Object.entries(parsed.data.collections).map(([name, spec]) => {
+    const table = { ...defaults, ...spec.table };
+    const strategy = spec.strategy.kind === 'range'
+      ? createStrategy({ kind: 'range', boundaries: rangeBoundaries(name, spec.strategy, spec.normalization, options) })
+      : createStrategy(spec.strategy);
+    return {
+      name,
+      table: table.name,
+      index: table.index,
+      primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
+      shardKeyAttribute: table.shardKeyAttribute,
+      indexKeyAttribute: table.indexKeyAttribute,
+      field: spec.field,
+      prefix: spec.prefix ?? name,
+      normalization: spec.normalization,
+      strategy,
+    };
+  });
+}
+
+function rangeBoundaries(
+  collection: string,
+  strategy: { boundaries?: string[] | undefined; boundariesFile?: string | undefined },
+  normalization: string,
+  options: ResolveOptions,
+): string[] {
+  if ((strategy.boundaries === undefined) === (strategy.boundariesFile === undefined)) {
+    throw new Error(`collection "${collection}": a range strategy needs exactly one of "boundaries" or "boundariesFile"`);
+  }
+  if (strategy.boundaries) return parseBoundariesFile({ boundaries: strategy.boundaries }, `collection "${collection}"`).boundaries;
+  const file = strategy.boundariesFile!;
+  if (!options.readBoundaries) throw new Error(`collection "${collection}": cannot read boundaries file ${file} here`);
+  const parsed = parseBoundariesFile(options.readBoundaries(file), file);
+  if (parsed.normalization && parsed.normalization !== normalization) {
+    throw new Error(
+      `collection "${collection}": ${file} was computed with normalization ${parsed.normalization}, the collection uses ${normalization}`,
+    );
+  }
+  return parsed.boundaries;
+}

@@ -1,0 +1,99 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Collection } from '../../core/collection';
+import { decodeCursor, encodeCursor, type CursorScope } from '../../core/cursor';
+import { invalidRequest } from '../../core/errors';
+import { SEPARATOR } from '../../core/index-key';
+import { normalize } from '../../core/normalize';
+import type { ListFilter, SortOrder } from '../../core/plan';
+import { listItems } from '../../service/list-items';
+import type { AppDeps, AppEnv } from '../env';
+import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
+import { collectionLookup } from './collections';
+import { publicItem } from './public-item';
+
+const DEFAULT_LIMIT = 100;
+
+const listingRoute = createRoute({
+  method: 'get',
+  path: '/collections/{collection}/items',
+  summary: 'A globally sorted listing, page by page',
+  description:
+    'Items in code point (UTF-8 byte) order of the normalized value, ties by primary key. ' +
+    'At most one filter: key, prefix, or from/to. Follow nextCursor until it is null.',
+  request: { params: CollectionParam, query: ListQuery },
+  responses: {
+    200: {
+      content: { 'application/json': { schema: ListResponse } },
+      description: 'one page',
+      headers: z.object({
+        'x-shard-queries': z.string().openapi({ description: 'DynamoDB queries this page took' }),
+        'x-items-read': z.string().openapi({ description: 'items DynamoDB read for this page' }),
+        'x-consumed-rcu': z.string().optional().openapi({ description: 'read capacity consumed, when reported' }),
+      }),
+    },
+    ...errorResponses,
+  },
+});
+
+export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const lookup = collectionLookup(deps);
+  app.openapi(listingRoute, async (c) => {
+    const started = performance.now();
+    const collection = lookup(c.req.valid('param').collection);
+    const query = c.req.valid('query');
+    const filter = parseFilter(query);
+    const order: SortOrder = query.order ?? 'asc';
+    const scope = cursorScope(collection, order, filter);
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
+    const listing = await listItems(
+      deps.store,
+      collection,
+      { filter, order, ...(after !== undefined && { after }) },
+      query.limit ?? DEFAULT_LIMIT,
+      c.get('call'),
+    );
+    const { stats } = listing;
+    c.header('x-shard-queries', String(stats.shardQueries));
+    c.header('x-items-read', String(stats.itemsRead));
+    if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity));
+    const total = performance.now() - started;
+    c.header('Server-Timing', `dynamodb;dur=${stats.dynamoMs.toFixed(1)}, total;dur=${total.toFixed(1)}`);
+    return c.json(
+      {
+        items: listing.records.map((record) => publicItem(collection, record)),
+        nextCursor: listing.nextPosition === undefined ? null : encodeCursor(listing.nextPosition, scope, deps.cursorSecret),
+      },
+      200,
+    );
+  });
+}
+
+/** At most one filter; `from` and `to` together are one. */
+function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
+  const given = [query.key !== undefined, query.prefix !== undefined, query.from !== undefined || query.to !== undefined];
+  if (given.filter(Boolean).length > 1) {
+    throw invalidRequest('use at most one filter: key, prefix, or from/to');
+  }
+  for (const [name, value] of Object.entries({ key: query.key, prefix: query.prefix, from: query.from, to: query.to })) {
+    if (value === undefined) continue;
+    if (!value.isWellFormed()) throw invalidRequest(`${name} holds an unpaired surrogate`);
+    if (value.includes(SEPARATOR)) throw invalidRequest(`${name} contains U+0000, which no value can hold`);
+  }
+  if (query.key !== undefined) return { kind: 'key', key: query.key };
+  if (query.prefix !== undefined) return { kind: 'prefix', prefix: query.prefix };
+  if (query.from !== undefined || query.to !== undefined) {
+    return { kind: 'between', ...(query.from !== undefined && { from: query.from }), ...(query.to !== undefined && { to: query.to }) };
+  }
+  return { kind: 'all' };
+}
+
+/** A cursor belongs to one collection, order and (normalized) filter. */
+function cursorScope(collection: Collection, order: SortOrder, filter: ListFilter): CursorScope {
+  const n = (value: string | undefined) => (value === undefined ? null : normalize(value, collection.normalization));
+  const canonical =
+    filter.kind === 'key' ? ['key', n(filter.key)]
+    : filter.kind === 'prefix' ? ['prefix', n(filter.prefix)]
+    : filter.kind === 'between' ? ['between', n(filter.from), n(filter.to)]
+    : ['all'];
+  return { collection: collection.name, order, filter: JSON.stringify(canonical) };
+}

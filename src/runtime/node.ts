@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
+import { buildService, prepareTables } from './service';
+import { readSettings, wantsEmbeddedEngine } from './settings';
+
+/**
+ * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
+ * set it runs over the embedded engine, keeping data in ./data across restarts.
+ */
+async function main(): Promise<void> {
+  const settings = readSettings(process.env);
+  const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const configPath = resolve(settings.configPath ?? resolve(projectRoot, 'config/shardline.config.json'));
+  const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+
+  let engine: EmbeddedEngine | undefined;
+  let effective = settings;
+  if (wantsEmbeddedEngine(settings)) {
+    engine = await startEmbeddedEngine(resolve(process.env.SHARDLINE_DATA_DIR ?? 'data'));
+    effective = { ...settings, endpoint: engine.endpoint };
+  }
+  const service = buildService(effective, readJson(configPath), {
+    readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
+    // The embedded engine and DynamoDB Local take any credentials; AWS uses the SDK's chain.
+    ...(effective.endpoint && !process.env.AWS_ACCESS_KEY_ID && {
+      client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
+    }),
+  });
+  await prepareTables(service, settings.createTable);
+
+  const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
+    const where = engine ? 'the embedded engine (data in ./data)' : (settings.endpoint ?? `AWS ${settings.region}`);
+    console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
+    console.log(`collections: ${service.collections.map((c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`).join(', ')}`);
+  });
+
+  const stop = (): void => {
+    server.close(async () => {
+      await engine?.close();
+      process.exit(0);
+    });
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`shardline failed to start: ${(error as Error).message}`);
+  process.exit(1);
+});

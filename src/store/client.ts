@@ -1,0 +1,37 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export interface ClientOptions {
+  /** A DynamoDB-compatible endpoint (DynamoDB Local, Alternator); unset for AWS itself. */
+  readonly endpoint?: string;
+  readonly region?: string;
+  readonly credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  /** Extra SDK settings a runtime needs (e.g. its HTTP handler). */
+  readonly sdk?: Partial<DynamoDBClientConfig>;
+}
+
+export interface DynamoClients {
+  readonly raw: DynamoDBClient;
+  readonly doc: DynamoDBDocumentClient;
+}
+
+/**
+ * One SDK client per process, reused by every request (connection reuse is most of
+ * a query's latency). SDK retries are off: shardline retries itself, within the
+ * request deadline, and reports per item what a batch could not write.
+ */
+export function createDynamoClients(options: ClientOptions): DynamoClients {
+  const raw = new DynamoDBClient({
+    maxAttempts: 1,
+    region: options.region ?? 'us-east-1',
+    ...(options.endpoint && { endpoint: options.endpoint }),
+    ...(options.credentials && { credentials: options.credentials }),
+    ...options.sdk,
+  });
+  const doc = DynamoDBDocumentClient.from(raw, {
+    // JSON numbers are doubles; store them as JSON prints them and read them back alike.
+    marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true },
+    unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
+  });
+  return { raw, doc };
+}

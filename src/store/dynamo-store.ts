@@ -1,0 +1,120 @@
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import pLimit from 'p-limit';
+import { inRange } from '../core/key-range';
+import type { JsonObject } from '../core/item';
+import { batchPut } from './batch-write';
+import type { DynamoClients } from './client';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import { buildShardQuery, type ShardQuery } from './shard-query';
+import type { BatchOutcome, Owner, ShardPage, Store } from './store';
+
+export interface DynamoStoreOptions {
+  /** Most DynamoDB requests in flight at once from this process. */
+  readonly maxInFlight?: number;
+  readonly retry?: RetryPolicy;
+  /** Primary key attribute names per table, to match unprocessed batch items back. */
+  readonly keyNames: (table: string) => readonly string[];
+}
+
+/** The Store over DynamoDB (or anything that speaks its API). */
+export class DynamoStore implements Store {
+  private readonly doc: DynamoDBDocumentClient;
+  private readonly limit: ReturnType<typeof pLimit>;
+  private readonly retry: RetryPolicy;
+
+  constructor(
+    private readonly clients: DynamoClients,
+    private readonly options: DynamoStoreOptions,
+  ) {
+    this.doc = clients.doc;
+    this.limit = pLimit(options.maxInFlight ?? 64);
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+  }
+
+  async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
+    const input = buildShardQuery(query);
+    if (!input) return { items: [], itemsRead: 0, hasMore: false };
+    const response = await this.call(`a query of shard ${query.shardKey}`, context, (abortSignal) =>
+      this.doc.send(new QueryCommand(input), { abortSignal }),
+    );
+    const read = (response.Items ?? []) as JsonObject[];
+    const items: JsonObject[] = [];
+    for (const item of read) {
+      const key = item[query.indexKeyAttribute];
+      if (typeof key === 'string' && inRange(key, query.range)) items.push(item);
+    }
+    // Once the read has passed the far end of the range, nothing more of this shard belongs to it.
+    const lastEvaluatedKey = lastOutside(read, query) ? undefined : response.LastEvaluatedKey;
+    return {
+      items,
+      itemsRead: read.length,
+      hasMore: lastEvaluatedKey !== undefined,
+      ...(lastEvaluatedKey && { lastEvaluatedKey }),
+      ...(response.ConsumedCapacity?.CapacityUnits !== undefined && {
+        consumedCapacity: response.ConsumedCapacity.CapacityUnits,
+      }),
+    };
+  }
+
+  async putItem(table: string, record: JsonObject, context: CallContext): Promise<void> {
+    await this.call('a write', context, (abortSignal) =>
+      this.doc.send(new PutCommand({ TableName: table, Item: record }), { abortSignal }),
+    );
+  }
+
+  batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome> {
+    return batchPut(this.doc, this.limit, table, this.options.keyNames(table), records, context, this.retry);
+  }
+
+  async getItem(table: string, key: JsonObject, context: CallContext): Promise<JsonObject | undefined> {
+    const response = await this.call('a read', context, (abortSignal) =>
+      this.doc.send(new GetCommand({ TableName: table, Key: key }), { abortSignal }),
+    );
+    return response.Item as JsonObject | undefined;
+  }
+
+  async deleteItem(table: string, key: JsonObject, context: CallContext, owner: Owner): Promise<boolean> {
+    try {
+      await this.call('a delete', context, (abortSignal) =>
+        this.doc.send(
+          new DeleteCommand({
+            TableName: table,
+            Key: key,
+            // Only an item of this collection: another collection's item (or none) is a 404.
+            ConditionExpression: 'begins_with(#owner, :prefix)',
+            ExpressionAttributeNames: { '#owner': owner.attribute },
+            ExpressionAttributeValues: { ':prefix': owner.prefix },
+          }),
+          { abortSignal },
+        ),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async ping(table: string, context: CallContext): Promise<void> {
+    await this.call('a table check', context, (abortSignal) =>
+      this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+    );
+  }
+
+  private call<T>(what: string, context: CallContext, send: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+    return withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry);
+  }
+}
+
+/** The query's last item lies outside the range only when the shard has moved past it. */
+function lastOutside(read: JsonObject[], query: ShardQuery): boolean {
+  const last = read[read.length - 1]?.[query.indexKeyAttribute];
+  return typeof last === 'string' && !inRange(last, query.range);
+}

@@ -1,0 +1,74 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { compareKeys } from '../core/collation';
+import { isEmptyRange, type KeyRange } from '../core/key-range';
+import type { SortOrder } from '../core/plan';
+
+/** One query against one shard of an index, between two index sort keys. */
+export interface ShardQuery {
+  readonly table: string;
+  readonly index: string;
+  readonly shardKeyAttribute: string;
+  readonly indexKeyAttribute: string;
+  readonly shardKey: string;
+  readonly range: KeyRange;
+  readonly order: SortOrder;
+  readonly limit: number;
+  /** The LastEvaluatedKey DynamoDB returned for the previous page of this same query. */
+  readonly exclusiveStartKey?: Record<string, unknown>;
+}
+
+/**
+ * The DynamoDB Query for a shard query, or undefined when the range is empty.
+ *
+ * A key condition holds one comparison on the sort key, so the range becomes:
+ * `>`/`>=` or `<`/`<=` for one side, `BETWEEN` for two. BETWEEN is inclusive; an
+ * exclusive lower bound k becomes k + U+0000 (the next string up, exactly); an
+ * exclusive upper bound stays inclusive in the query and the store drops the item
+ * equal to it. dynalite refuses a BETWEEN whose bounds disagree in UTF-16 order
+ * (U+E000–U+FFFF against emoji), so then only the side the read starts from goes
+ * into the query.
+ * The store re-checks every item against the range (`inRange`) either way.
+ */
+export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {
+  if (isEmptyRange(query.range)) return undefined;
+  const names: Record<string, string> = { '#shard': query.shardKeyAttribute };
+  const values: Record<string, unknown> = { ':shard': query.shardKey };
+  let condition = '#shard = :shard';
+  const { lower, upper } = query.range;
+  const lowerKey = lower && (lower.inclusive ? lower.key : lower.key + '\u0000');
+  const bothSides = lowerKey !== undefined && upper !== undefined && agreeInUtf16(lowerKey, upper.key);
+
+  // When BETWEEN is impossible, keep the side the read starts from: items past the
+  // other side then come last, and the store stops the shard there.
+  const useLower = lowerKey !== undefined && (bothSides || upper === undefined || query.order === 'asc');
+  const useUpper = upper !== undefined && (bothSides || !useLower);
+  if (useLower || useUpper) names['#key'] = query.indexKeyAttribute;
+  if (bothSides) {
+    values[':lower'] = lowerKey;
+    values[':upper'] = upper.key;
+    condition += ' AND #key BETWEEN :lower AND :upper';
+  } else if (useLower) {
+    values[':lower'] = lowerKey;
+    condition += ' AND #key >= :lower';
+  } else if (useUpper) {
+    values[':upper'] = upper.key;
+    condition += upper.inclusive ? ' AND #key <= :upper' : ' AND #key < :upper';
+  }
+
+  return {
+    TableName: query.table,
+    IndexName: query.index,
+    KeyConditionExpression: condition,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: query.order === 'asc',
+    Limit: query.limit,
+    ReturnConsumedCapacity: 'TOTAL',
+    ...(query.exclusiveStartKey && { ExclusiveStartKey: query.exclusiveStartKey }),
+  };
+}
+
+/** True when `lower <= upper` holds in UTF-16 order as well as in code point order. */
+function agreeInUtf16(lower: string, upper: string): boolean {
+  return lower <= upper && compareKeys(lower, upper) <= 0;
+}

@@ -1,0 +1,45 @@
+import type { KeyRange } from '../core/key-range';
+import type { JsonObject } from '../core/item';
+import type { CallContext } from './retry';
+import type { ShardQuery } from './shard-query';
+
+/** One page of one shard, in index order, already restricted to the query's range. */
+export interface ShardPage {
+  readonly items: JsonObject[];
+  /** Items DynamoDB read for this page (what it bills). */
+  readonly itemsRead: number;
+  /** More items may follow in this shard. */
+  readonly hasMore: boolean;
+  /** Where the next page of this same query starts (DynamoDB's own LastEvaluatedKey). */
+  readonly lastEvaluatedKey?: Record<string, unknown>;
+  readonly consumedCapacity?: number;
+}
+
+/** The outcome of a batch: every input index is in exactly one of the two lists. */
+export interface BatchOutcome {
+  readonly written: number[];
+  readonly failed: { index: number; error: { code: string; message: string } }[];
+}
+
+/** Which collection an item must belong to (its shard key starts with the collection's prefix). */
+export interface Owner {
+  readonly attribute: string;
+  readonly prefix: string;
+}
+
+/**
+ * Everything shardline asks of DynamoDB. The one implementation that talks to
+ * DynamoDB is `DynamoStore`; tests of the service may use a fake.
+ */
+export interface Store {
+  queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage>;
+  putItem(table: string, record: JsonObject, context: CallContext): Promise<void>;
+  batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome>;
+  getItem(table: string, key: JsonObject, context: CallContext): Promise<JsonObject | undefined>;
+  /** Deletes the item if its `owner.attribute` starts with `owner.prefix`; false when there was no such item. */
+  deleteItem(table: string, key: JsonObject, context: CallContext, owner: Owner): Promise<boolean>;
+  /** Resolves once the table answers. */
+  ping(table: string, context: CallContext): Promise<void>;
+}
+
+export type { KeyRange };

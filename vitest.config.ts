@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    // Two cores: engines plus two test workers is what the machine can carry.
+    maxWorkers: 2,
+  },
+});
