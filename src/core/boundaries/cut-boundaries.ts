@@ -32,7 +32,7 @@ export interface CutResult {
 }
 
 export const DEFAULT_TOLERANCE = 0.01;
-const DEFAULT_SEARCH_BUDGET = 20_000_000;
+const DEFAULT_SEARCH_BUDGET = 10_000_000;
 /**
  * Characters a cut must save to move by (allowed max - mean) items off its balanced
  * spot. Tuned on generated titles and names: at 1 cuts hardly move on small shards
