@@ -32,7 +32,7 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
         body: JSON.stringify({ items }),
       });
       expect(response.status).toBe(200);
-      expect((await response.json()).written).toBe(items.length);
+      expect(((await response.json()) as { written: number }).written).toBe(items.length);
     }
     // Another collection on the same index, whose entries the scan must leave out.
     const other = titles.slice(0, 50).map((title, i) => ({ pk: `other#${i}`, sk: 'album', title: `zz ${title}` }));
@@ -41,7 +41,7 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ items: other }),
     });
-    expect((await response.json()).written).toBe(50);
+    expect(((await response.json()) as { written: number }).written).toBe(50);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
