@@ -1,7 +1,8 @@
 import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'csv-parse';
-import { normalize, type Normalization } from '../../src/core/normalize';
+import { normalizeKey } from '../../src/core/boundaries/normalize-keys';
+import type { Normalization } from '../../src/core/normalize';
 import { ndjsonField, tsvColumn, type Extracted, type InputFormat, type SkipReason } from './key-extractors';
 
 export interface ReadKeysOptions {
@@ -59,7 +60,7 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
     if (extracted.includes('\u0000')) return skip('contains U+0000');
     if (!extracted.isWellFormed()) return skip('unpaired surrogate');
     if (samples.length < 5) samples.push(extracted);
-    const value = normalize(extracted, options.normalization);
+    const value = normalizeKey(extracted, options.normalization);
     counts.set(value, (counts.get(value) ?? 0) + 1);
     keys++;
   };

@@ -4,6 +4,7 @@ import { keyCountsFromMap, keyCountsOf, type KeyCounts } from '../../src/core/bo
 import { shortestSeparator, shortestSeparatorLength } from '../../src/core/boundaries/separator';
 import { rangeStrategy } from '../../src/core/strategies/range';
 import { normalize } from '../../src/core/normalize';
+import { normalizeKey } from '../../src/core/boundaries/normalize-keys';
 import { seededRandom, pick } from '../../scripts/lib/random';
 import { seedShapedTitles } from '../../scripts/lib/seed-shaped-titles';
 import { countsOf, oracleShard, valueBytes } from './support';
@@ -113,5 +114,17 @@ describe('routing with the produced boundaries equals bisect_right - 1 over UTF-
     // Boundaries exist on both sides of the frontier, so the test exercises it.
     expect(boundaries.some((b) => b.startsWith('\uFF21') || b.startsWith('\uE000') || b.startsWith('\uFFFD'))).toBe(true);
     expect(boundaries.some((b) => (b.codePointAt(0) ?? 0) >= 0x1f000)).toBe(true);
+  });
+});
+
+describe('normalizeKey', () => {
+  it('equals normalize() on ASCII and non-ASCII keys alike', () => {
+    const random = seededRandom(9);
+    const samples = ['The Human Touch', 'ＷＩＤＥ', 'Ägypten', 'ﬂower', '\u0000A\u007f', 'İstanbul', 'ΣΊΣΥΦΟΣ', ''];
+    for (let n = 0; n < 5_000; n++) samples.push(hardString(random) + pick(random, ['A', 'Z', 'é', 'Ⅻ', '㎏']));
+    for (const s of samples) {
+      expect(normalizeKey(s, 'nfkd-lower')).toBe(normalize(s, 'nfkd-lower'));
+      expect(normalizeKey(s, 'none')).toBe(s);
+    }
   });
 });
