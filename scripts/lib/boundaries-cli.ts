@@ -219,10 +219,13 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (source.keys === 0) throw new Error(`no keys in ${source.source}`);
   if (source.samples.length > 0) io.stderr(`first keys read: ${source.samples.map((s) => JSON.stringify(s)).join(', ')}\n`);
 
-  progress.phase('sorting', 1, 'steps');
+  let sortSteps = -1;
   const keys = keyCountsFromMap(source.counts, (done, total) => {
-    progress.phase('sorting', total, 'steps');
-    progress.update(done, `${formatAmount(source.counts.size, 'distinct keys')}`);
+    if (total !== sortSteps) {
+      sortSteps = total;
+      progress.phase('sorting', total, 'steps');
+    }
+    progress.update(done, formatAmount(source.counts.size, 'distinct keys'));
   });
   source.counts.clear();
   progress.stop();

@@ -41,7 +41,9 @@ export function createProgress(enabled: boolean): Progress {
       bar.start(known ? total : 1, 0, { shown: '', detail: '' });
     },
     update(value, detail = '') {
-      bar?.update(Math.min(value, bar.getTotal()), { shown: `${formatAmount(value, unit)}`, detail });
+      if (!bar) return;
+      const shown = unit === 'steps' ? `step ${value}/${bar.getTotal()}` : formatAmount(value, unit);
+      bar.update(Math.min(value, bar.getTotal()), { shown, detail });
     },
     stop,
   };
