@@ -70,8 +70,12 @@ describe('cutBoundaries against an exhaustive search', () => {
     }
   });
 
-  it('refuses more shards than the keys can fill, saying why', () => {
-    expect(() => cutBoundaries(keyCountsOf(['a', 'b']), { shards: 5 })).toThrow(/cannot cut 5 shards: 2 distinct keys/);
+  it('spreads keys to fill more shards than distinct keys, and refuses what cannot be filled', () => {
+    expect(() => cutBoundaries(keyCountsOf(['a', 'b']), { shards: 5 })).toThrow(/cannot cut 5 shards from 2 distinct keys/);
+    // Fewer distinct keys than shards still works when a key can be spread.
+    const few = keyCountsOf(['a', 'a', 'b', 'b']);
+    const cut = cutBoundaries(few, { shards: 3 });
+    expect(Array.from(oracleLoads(cut.boundaries, few))).toEqual([2, 1, 1]);
     expect(() => cutBoundaries(keyCountsOf([]), { shards: 2 })).toThrow(/no keys/);
   });
 

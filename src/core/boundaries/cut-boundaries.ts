@@ -54,7 +54,7 @@ const MOVE_COST = 0.25;
  *    the balanced spot only for a boundary shorter by more than the move costs.
  *
  * Deterministic: same key counts and options, same boundaries. Throws when the keys
- * cannot fill that many shards (fewer cut places than shards - 1).
+ * cannot fill that many shards (about as many shards as distinct keys, or more).
  */
 export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   const { shards } = options;
@@ -67,14 +67,13 @@ export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
 
   const model = loadModel(keys, shards);
   const bestMax = minMaxLoad(model, shards);
-  const cands = cutCandidates(model, bestMax);
-  if (cands.count < shards - 1) {
+  const cands = cutCandidates(model, bestMax, shards - 1);
+  const reference = cutWindows(cands, total, shards, bestMax);
+  if (cands.count < shards - 1 || !reference.feasible) {
     throw new Error(
-      `cannot cut ${shards} shards: ${keys.values.length} distinct keys (${total} items) leave only ${cands.count} places to cut`,
+      `cannot cut ${shards} shards from ${keys.values.length} distinct keys (${total} items): too few keys for that many shards`,
     );
   }
-  const reference = cutWindows(cands, total, shards, bestMax);
-  if (!reference.feasible) throw new Error('internal: the best max load has no cutting');
   const at = (i: number): number => positionOf(cands, total, i);
   const target = new Float64Array(shards);
   for (let k = 1; k < shards; k++) target[k] = (at(reference.lo[k]!) + at(reference.hi[k]!)) / 2;
