@@ -18,7 +18,7 @@ export type Extracted = string | { skip: SkipReason };
 
 /** The format a file name suggests, or undefined. */
 export function formatFromName(path: string): InputFormat | undefined {
-  const lower = path.toLowerCase().replace(/\.(gz|bz2|xz)$/, '');
+  const lower = path.toLowerCase().replace(/\.gz$/, '');
   if (lower.endsWith('.tsv') || lower.endsWith('.tab')) return 'tsv';
   if (lower.endsWith('.csv')) return 'csv';
   if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson';

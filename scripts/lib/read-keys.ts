@@ -1,5 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { normalizeKey } from '../../src/core/boundaries/normalize-keys';
 import type { Normalization } from '../../src/core/normalize';
@@ -64,8 +65,15 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
     counts.set(value, (counts.get(value) ?? 0) + 1);
     keys++;
   };
+  if (/\.(bz2|xz|zst|zip)$/i.test(options.path)) {
+    throw new Error(`${options.path} is compressed: decompress it first (only .gz is read directly), or pipe it in with --input -`);
+  }
   const size = options.path === '-' ? undefined : statSync(options.path).size;
-  const input = options.path === '-' ? process.stdin : createReadStream(options.path, { highWaterMark: 1 << 20 });
+  const file = options.path === '-' ? process.stdin : createReadStream(options.path, { highWaterMark: 1 << 20 });
+  // Progress counts the bytes read from disk, so a .gz file still ends at 100 %.
+  const input = /\.gz$/i.test(options.path) ? file.pipe(createGunzip()) : file;
+  if (input !== file) file.on('data', (chunk: Buffer) => progress(chunk.length));
+  const counted = input === file;
   const progress = (chunkBytes: number): void => {
     bytes += chunkBytes;
     if (options.onProgress && bytes - lastReport >= 1 << 22) {
@@ -74,8 +82,9 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
     }
   };
 
-  if (options.format === 'csv') await readCsv(input, options, add, progress);
-  else await readLines(input, lineExtractor(options), add, progress);
+  const onChunk = counted ? progress : (): void => {};
+  if (options.format === 'csv') await readCsv(input, options, add, onChunk);
+  else await readLines(input, lineExtractor(options), add, onChunk);
   options.onProgress?.(bytes, keys, size);
   return { counts, keys, bytes, size, skipped, samples };
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBoundariesFile } from '../../src/config/boundaries-file';
 import { boundariesCli } from '../../scripts/lib/boundaries-cli';
@@ -39,6 +40,7 @@ beforeAll(() => {
   // The seed's MusicBrainz 'release' dump: tab-separated, no quoting, title in column 2.
   writeFileSync(join(dir, 'release'), titles.map((t, i) => `${i}\t${i.toString(16)}-uuid\t${t}\t${i % 97}\t\\N`).join('\n') + '\n');
   writeFileSync(join(dir, 'titles.tsv'), `id\ttitle\n${titles.map((t, i) => `${i}\t${t}`).join('\n')}\n`);
+  writeFileSync(join(dir, 'titles.txt.gz'), gzipSync(titles.join('\r\n') + '\r\n'));
   writeFileSync(join(dir, 'titles.ndjson'), titles.map((t, i) => JSON.stringify({ id: i, album: { title: t } })).join('\n') + '\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,13 +65,14 @@ describe('npm run boundaries', () => {
     expect(svg.match(/<rect /g)).toHaveLength(5);
   });
 
-  it('reads the same keys from tsv (0-based --column, or --field with a header) and ndjson (--field path)', async () => {
+  it('reads the same keys from tsv (0-based --column, or --field with a header), ndjson (--field path) and gzipped CRLF lines', async () => {
     const runs = [
       ['--input', join(dir, 'titles.txt')],
       ['--input', join(dir, 'release'), '--format', 'tsv', '--column', '2'],
       ['--input', join(dir, 'titles.tsv'), '--field', 'title'],
       ['--input', join(dir, 'titles.tsv'), '--column', '1', '--header'],
       ['--input', join(dir, 'titles.ndjson'), '--field', 'album.title'],
+      ['--input', join(dir, 'titles.txt.gz')],
     ];
     const results: string[][] = [];
     for (const [n, args] of runs.entries()) {
