@@ -184,7 +184,7 @@ async function readSource(options: Options, io: CliIO, progress: Progress): Prom
     keys: read.keys,
     skipped: read.skipped,
     samples: read.samples,
-    source: `${path} (${options.format}${where})`,
+    source: `${path === '-' ? 'standard input' : path} (${options.format}${where})`,
     normalization: options.normalization,
   };
 }
