@@ -63,10 +63,13 @@ describe('cutBoundaries against an exhaustive search', () => {
       const keys = randomKeys(seed);
       const shards = 2 + (seed % 3);
       if (shards > keys.values.length) continue;
-      const cut = cutBoundaries(keys, { shards, tolerance: 0.2 });
-      const loads = oracleLoads(cut.boundaries, keys);
-      for (let s = 0; s < shards; s++) expect(loads[s]).toBeCloseTo(cut.loads[s]!, 9);
-      expect(Math.max(...loads)).toBeLessThanOrEqual(cut.allowedMax + 1e-9);
+      // A search budget too small for the windows must still give a valid cutting.
+      for (const searchBudget of [undefined, 3]) {
+        const cut = cutBoundaries(keys, { shards, tolerance: 0.2, ...(searchBudget && { searchBudget }) });
+        const loads = oracleLoads(cut.boundaries, keys);
+        for (let s = 0; s < shards; s++) expect(loads[s]).toBeCloseTo(cut.loads[s]!, 9);
+        expect(Math.max(...loads)).toBeLessThanOrEqual(cut.allowedMax + 1e-9);
+      }
     }
   });
 

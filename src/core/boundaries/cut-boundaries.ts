@@ -1,6 +1,6 @@
 import { chooseCuts } from './choose-cuts';
 import { cutCandidates, type Candidates } from './cut-candidates';
-import { cutWindows, positionOf, type CutWindows } from './cut-windows';
+import { cutWindows, firstAtLeast, positionOf, type CutWindows } from './cut-windows';
 import type { KeyCounts } from './key-counts';
 import { loadModel } from './load-model';
 import { minMaxLoad } from './min-max-load';
@@ -83,7 +83,7 @@ export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   for (;;) {
     if (allowedMax <= bestMax) {
       allowedMax = bestMax;
-      windows = reference;
+      windows = reference.size <= budget ? reference : narrowed(cands, reference, target, budget);
       break;
     }
     const wide = cutWindows(cands, total, shards, allowedMax);
@@ -113,6 +113,32 @@ export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   }
   loads[shards - 1] = total - at(previous);
   return { boundaries, loads, bestMax, allowedMax };
+}
+
+/**
+ * The reference windows cut down to a band around each cut's balanced spot, small
+ * enough for the search budget. Heavy hitters can leave so much slack that even
+ * the best max allows millions of positions per cut; a solution inside the band is
+ * not guaranteed, and the caller falls back to the greedy cutting when none is.
+ */
+function narrowed(cands: Candidates, reference: CutWindows, target: Float64Array, budget: number): CutWindows {
+  const shards = reference.lo.length;
+  const lo = new Int32Array(shards);
+  const hi = new Int32Array(shards);
+  let half = Math.max(1, Math.floor(budget / (2 * Math.max(1, shards - 1))));
+  for (;;) {
+    let size = 0;
+    let feasible = true;
+    for (let k = 1; k < shards; k++) {
+      const center = Math.min(Math.max(firstAtLeast(cands.pos, target[k]!), reference.lo[k]!), reference.hi[k]!);
+      lo[k] = Math.max(reference.lo[k]!, center - half);
+      hi[k] = Math.min(reference.hi[k]!, center + half);
+      size += hi[k]! - lo[k]! + 1;
+      if (lo[k]! > hi[k]!) feasible = false;
+    }
+    if (size <= budget || half === 1) return { lo, hi, size, feasible };
+    half = Math.max(1, Math.floor(half / 2));
+  }
 }
 
 function boundaryAt(keys: KeyCounts, cands: Candidates, b: number): string {
