@@ -29,10 +29,10 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
   const left = 70;
   const top = 40;
   const height = 300;
-  const width = left + n * (barWidth + gap) + 20;
+  const width = left + n * (barWidth + gap) + 110;
   const y = (v: number): number => top + height - (max > 0 ? (v / max) * height : 0);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 400)}" height="${top + height + 40}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 400)}" height="${top + height + 48}" font-family="sans-serif" font-size="12">`,
     `<text x="${left}" y="20" font-size="14">${escapeXml(title)}</text>`,
     `<text x="${left - 6}" y="${top + 4}" text-anchor="end">${Math.round(max).toLocaleString('en-US')}</text>`,
     `<text x="${left - 6}" y="${top + height + 4}" text-anchor="end">0</text>`,
@@ -41,14 +41,15 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
     const load = loads[i]!;
     const x = left + i * (barWidth + gap);
     const label = `shard ${i}: ${Math.round(load).toLocaleString('en-US')} items, from ${JSON.stringify(boundaries[i] ?? '')}`;
+    if (n <= 50) parts.push(`<text x="${x + barWidth / 2}" y="${top + height + 14}" text-anchor="middle" font-size="10">${i}</text>`);
     parts.push(
       `<rect x="${x}" y="${y(load).toFixed(2)}" width="${barWidth}" height="${(top + height - y(load)).toFixed(2)}" fill="#4a7bd0"><title>${escapeXml(label)}</title></rect>`,
     );
   }
   parts.push(
     `<line x1="${left}" x2="${left + n * (barWidth + gap)}" y1="${y(mean).toFixed(2)}" y2="${y(mean).toFixed(2)}" stroke="#d04a4a" stroke-dasharray="4 3"/>`,
-    `<text x="${left - 6}" y="${(y(mean) + 4).toFixed(2)}" text-anchor="end" fill="#d04a4a">mean</text>`,
-    `<text x="${left}" y="${top + height + 20}">shards 0–${n - 1} (${n}); max/mean ${(mean > 0 ? max / mean : 1).toFixed(4)}</text>`,
+    `<text x="${left + n * (barWidth + gap) + 4}" y="${(y(mean) + 4).toFixed(2)}" fill="#d04a4a">mean ${Math.round(mean).toLocaleString('en-US')}</text>`,
+    `<text x="${left}" y="${top + height + 32}">shards 0–${n - 1} (${n}); max/mean ${(mean > 0 ? max / mean : 1).toFixed(4)}</text>`,
     '</svg>',
   );
   return parts.join('\n') + '\n';
