@@ -49,7 +49,10 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   const started = performance.now();
   const source = await readSource(options, io.env, progress);
   const readDone = performance.now();
-  if (source.keys === 0) throw new Error(`no keys in ${source.source}`);
+  if (source.keys === 0) {
+    const skipped = [...source.skipped].map(([reason, n]) => `${n.toLocaleString('en-US')} ${reason}`).join(', ');
+    throw new Error(`no keys in ${source.source}${skipped ? ` (skipped: ${skipped})` : ''}`);
+  }
   if (source.samples.length > 0) io.stderr(`first keys read: ${source.samples.map((s) => JSON.stringify(s)).join(', ')}\n`);
 
   let sortSteps = -1;

@@ -21,6 +21,7 @@ Input file:
                          dotted paths allowed (ndjson)
   --header               skip a header row when using --column
   --normalization N      nfkd-lower (default) or none; must match the collection's
+                         (--collection reads the index's already normalized values)
 Output:
   --out FILE             the boundaries file (JSON); standard output when omitted
   --chart FILE           an SVG bar chart of the shard sizes
