@@ -3,6 +3,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, toShardlineError } from './errors';
+import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
 import { bodyLimits, DEFAULT_BODY_LIMITS } from './middleware/body-limits';
 import { corsFor } from './middleware/cors';
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerCollectionRoutes(app, deps);
   registerListingRoute(app, deps);
   registerItemRoutes(app, deps);
+  registerDocsRoutes(app);
 
   app.notFound((c) => errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {
