@@ -33,7 +33,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
-  app.use('*', secureHeaders());
+  // No Cross-Origin-Opener-Policy: it guards browsing contexts, which a JSON API and its
+  // read-only /docs page have none worth guarding, and browsers log a warning for it on
+  // every plain-HTTP, non-localhost page (a Lambda URL behind a proxy, a LAN host).
+  app.use('*', secureHeaders({ crossOriginOpenerPolicy: false }));
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
   app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));

@@ -29,9 +29,14 @@ describe('API keys and scopes', () => {
     ({ app } = await startTestService('dynalite', { env: { API_KEYS: `${READ_KEY}:read, ${WRITE_KEY}:write` } }));
   });
 
-  it('lets /healthz through without a key', async () => {
-    const response = await send(app, 'GET', '/healthz');
-    expect(response.status).toBe(200);
+  it('lets /healthz, /openapi.json and /docs through without a key', async () => {
+    for (const path of ['/healthz', '/openapi.json', '/docs']) {
+      const response = await send(app, 'GET', path);
+      expect(response.status, path).toBe(200);
+    }
+    // Only those exact paths: a look-alike is still a 401.
+    expect((await send(app, 'GET', '/healthz/../collections')).status).toBe(401);
+    expect((await send(app, 'GET', '/docs/x')).status).toBe(401);
   });
 
   it.each([
