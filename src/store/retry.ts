@@ -41,8 +41,14 @@ export function isRetryable(error: unknown): boolean {
   if (e.$retryable) return true;
   const status = e.$metadata?.httpStatusCode;
   if (status !== undefined && status >= 500) return true;
+  // A proxy or load balancer in front of the engine: Too Many Requests, Request Timeout.
+  if (status === 429 || status === 408) return true;
   if (status !== undefined && status >= 400) return false;
   if (e.code && NETWORK_CODES.has(e.code)) return true;
+  // An answer that is not DynamoDB's JSON (truncated, or some proxy's HTML page): the SDK
+  // fails to parse it. The request itself was fine, and every call shardline makes is
+  // idempotent (puts of whole items, deletes, reads), so asking again is safe.
+  if (e.name === 'SyntaxError') return true;
   // Node's HTTP parser rejecting a garbled answer (HPE_*): the connection was bad, not the request.
   if (e.code?.startsWith('HPE_') || e.code?.startsWith('UND_ERR_')) return true;
   if (e.name === 'TimeoutError' || e.name === 'RequestTimeout') return true;
@@ -50,8 +56,8 @@ export function isRetryable(error: unknown): boolean {
 }
 
 export function isThrottle(error: unknown): boolean {
-  const name = (error as AwsLikeError | undefined)?.name;
-  return name !== undefined && THROTTLES.has(name);
+  const e = error as AwsLikeError | undefined;
+  return (e?.name !== undefined && THROTTLES.has(e.name)) || e?.$metadata?.httpStatusCode === 429;
 }
 
 /**

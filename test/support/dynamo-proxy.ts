@@ -21,7 +21,8 @@ export type ProxyAction =
       /** The engine does the work, then the connection drops before the answer reaches the client. */
       readonly dropAnswer?: boolean;
     }
-  | { readonly kind: 'respond'; readonly status: number; readonly body: Record<string, unknown>; readonly delayMs?: number }
+  /** A JSON answer, or a raw string (a proxy's HTML error page, a truncated body). */
+  | { readonly kind: 'respond'; readonly status: number; readonly body: Record<string, unknown> | string; readonly delayMs?: number }
   | { readonly kind: 'drop'; readonly delayMs?: number };
 
 export interface DynamoProxy {
@@ -62,7 +63,7 @@ export async function startDynamoProxy(
       return;
     }
     if (action.kind === 'respond') {
-      const payload = JSON.stringify(action.body);
+      const payload = typeof action.body === 'string' ? action.body : JSON.stringify(action.body);
       res.writeHead(action.status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(payload) });
       res.end(payload);
       return;
