@@ -11,7 +11,8 @@ export const OPENAPI_INFO = {
     version,
     description:
       'An ordered-key shard router for DynamoDB: sharded writes, globally sorted listings in code point (UTF-8 byte) order. ' +
-      'Errors are `{"error": {"code", "message"}}`.',
+      'Errors are `{"error": {"code", "message"}}`. When the service runs with API_KEYS, every route but ' +
+      '/healthz, /openapi.json and /docs needs `Authorization: Bearer <key>` (read or write scope).',
   },
 } as const;
 
@@ -20,6 +21,7 @@ const documentRoute = createRoute({
   path: '/openapi.json',
   summary: 'This API described as an OpenAPI 3 document',
   tags: ['docs'],
+  security: [],
   responses: {
     200: {
       content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }).openapi('OpenAPIDocument') } },
@@ -33,6 +35,7 @@ const pageRoute = createRoute({
   path: '/docs',
   summary: 'An HTML page rendering this document (works offline)',
   tags: ['docs'],
+  security: [],
   responses: {
     200: { content: { 'text/html': { schema: z.string() } }, description: 'the page' },
   },
@@ -43,10 +46,15 @@ const pageRoute = createRoute({
  * request time, so routes mounted after this call are included) and GET /docs.
  */
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'an API key from API_KEYS (only when the service is configured with keys)',
+  });
   let document: unknown;
   app.openapi(documentRoute, (c) => {
     // Routes are fixed once the app serves; build the document once.
-    document ??= app.getOpenAPIDocument(OPENAPI_INFO);
+    document ??= app.getOpenAPIDocument({ ...OPENAPI_INFO, security: [{ bearer: [] }] });
     return c.json(document as { openapi: string }, 200);
   });
   app.openapi(pageRoute, (c) =>

@@ -6,6 +6,7 @@ const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
   summary: 'Ready once every configured table answers (never needs a key)',
+  security: [],
   responses: {
     200: { content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } }, description: 'ready' },
     503: errorResponses[503],
