@@ -17,16 +17,21 @@ export function compareKeys(a: string, b: string): number {
     const y = b.charCodeAt(i);
     if (x !== y) {
       // Only when both units are >= U+D800 can UTF-16 order disagree with code
-      // point order: lift surrogates above U+FFFF and the rest keeps its place.
-      if (x >= 0xd800 && y >= 0xd800) return liftSurrogate(x) - liftSurrogate(y);
+      // point order: there, surrogates (astral characters) must sort above U+E000–U+FFFF.
+      if (x >= 0xd800 && y >= 0xd800) return codePointRank(x) - codePointRank(y);
       return x - y;
     }
   }
   return a.length - b.length;
 }
 
-function liftSurrogate(unit: number): number {
-  return unit <= 0xdfff ? unit + 0x2000 : unit;
+/**
+ * Reorders the units >= U+D800 into code point order: U+E000–U+FFFF move down to
+ * 0xD800–0xF7FF, surrogates move up to 0xF800–0xFFFF. A bijection, so units that
+ * differ still differ, and low surrogates keep their order among themselves.
+ */
+function codePointRank(unit: number): number {
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
 /** Index of the first element greater than `key` (Python's `bisect.bisect_right`). */

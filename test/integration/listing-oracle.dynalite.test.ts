@@ -1,0 +1,3 @@
+import { defineListingOracleSuite } from './listing-oracle.case';
+
+defineListingOracleSuite('dynalite');
