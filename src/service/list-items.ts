@@ -1,8 +1,10 @@
+import { setMaxListeners } from 'node:events';
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { KWayMerge } from '../core/merge';
 import { planListing, type ListRequest, type ReadPlan } from '../core/plan';
 import { shardKey } from '../core/index-key';
+import { maxLower, minUpper, type KeyRange } from '../core/key-range';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import { shardQueryLimit } from './read-limits';
@@ -40,7 +42,10 @@ export async function listItems(
   const plan = planListing(collection, request);
   const stats: ListingStats = { shardQueries: 0, itemsRead: 0, consumedCapacity: undefined, dynamoMs: 0 };
   const controller = new AbortController();
+  // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
+  setMaxListeners(0, controller.signal);
   const onAbort = () => controller.abort();
+  if (context.signal?.aborted) controller.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
   const scoped: CallContext = { signal: controller.signal, ...(context.deadline !== undefined && { deadline: context.deadline }) };
   try {
@@ -67,7 +72,8 @@ export async function listItems(
 }
 
 interface ShardState {
-  lastEvaluatedKey: Record<string, unknown> | undefined;
+  /** Index sort key the shard's next page starts after (in read order). */
+  resumeAfter: string | undefined;
   previousLimit: number | undefined;
 }
 
@@ -83,7 +89,7 @@ async function drainGroup(
 ): Promise<void> {
   const key = collection.indexKeyAttribute;
   const merge = new KWayMerge<JsonObject>(group.length, (record) => record[key] as string, plan.order);
-  const shards: ShardState[] = group.map(() => ({ lastEvaluatedKey: undefined, previousLimit: undefined }));
+  const shards: ShardState[] = group.map(() => ({ resumeAfter: undefined, previousLimit: undefined }));
   for (;;) {
     const step = merge.next();
     if (step.kind === 'done') return;
@@ -107,10 +113,9 @@ async function drainGroup(
             shardKeyAttribute: collection.shardKeyAttribute,
             indexKeyAttribute: key,
             shardKey: shardKey(collection.prefix, group[source]!),
-            range: plan.keyRange,
+            range: resumeRange(plan, state.resumeAfter),
             order: plan.order,
             limit: queryLimit,
-            ...(state.lastEvaluatedKey && { exclusiveStartKey: state.lastEvaluatedKey }),
           },
           context,
         );
@@ -119,11 +124,24 @@ async function drainGroup(
     stats.dynamoMs += performance.now() - started;
     step.sources.forEach((source, i) => {
       const page = pages[i]!;
-      shards[source]!.lastEvaluatedKey = page.lastEvaluatedKey;
+      shards[source]!.resumeAfter = page.resumeAfter;
       stats.shardQueries++;
       stats.itemsRead += page.itemsRead;
       if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
-      merge.supply(source, page.items, !page.hasMore);
+      merge.supply(source, page.items, page.resumeAfter === undefined);
     });
   }
+}
+
+/**
+ * The range of a shard's next page: the plan's range, cut just past what the shard
+ * already returned. A key condition rather than DynamoDB's ExclusiveStartKey, which
+ * dynalite validates in UTF-16 order and refuses for emoji against U+E000–U+FFFF.
+ */
+function resumeRange(plan: ReadPlan, resumeAfter: string | undefined): KeyRange {
+  if (resumeAfter === undefined) return plan.keyRange;
+  const bound = { key: resumeAfter, inclusive: false };
+  return plan.order === 'asc'
+    ? { ...plan.keyRange, lower: maxLower(plan.keyRange.lower, bound) }
+    : { ...plan.keyRange, upper: minUpper(plan.keyRange.upper, bound) };
 }

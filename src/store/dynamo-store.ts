@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
-import { inRange } from '../core/key-range';
+import { aboveLower, belowUpper, inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchPut } from './batch-write';
 import type { DynamoClients } from './client';
@@ -40,7 +40,7 @@ export class DynamoStore implements Store {
 
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
-    if (!input) return { items: [], itemsRead: 0, hasMore: false };
+    if (!input) return { items: [], itemsRead: 0 };
     const response = await this.call(`a query of shard ${query.shardKey}`, context, (abortSignal) =>
       this.doc.send(new QueryCommand(input), { abortSignal }),
     );
@@ -51,12 +51,11 @@ export class DynamoStore implements Store {
       if (typeof key === 'string' && inRange(key, query.range)) items.push(item);
     }
     // Once the read has passed the far end of the range, nothing more of this shard belongs to it.
-    const lastEvaluatedKey = lastOutside(read, query) ? undefined : response.LastEvaluatedKey;
+    const resumeAfter = passedFarEnd(read, query) ? undefined : response.LastEvaluatedKey?.[query.indexKeyAttribute];
     return {
       items,
       itemsRead: read.length,
-      hasMore: lastEvaluatedKey !== undefined,
-      ...(lastEvaluatedKey && { lastEvaluatedKey }),
+      ...(typeof resumeAfter === 'string' && { resumeAfter }),
       ...(response.ConsumedCapacity?.CapacityUnits !== undefined && {
         consumedCapacity: response.ConsumedCapacity.CapacityUnits,
       }),
@@ -113,8 +112,12 @@ export class DynamoStore implements Store {
   }
 }
 
-/** The query's last item lies outside the range only when the shard has moved past it. */
-function lastOutside(read: JsonObject[], query: ShardQuery): boolean {
+/**
+ * Whether the read went past the end of the range it walks towards (it can, where
+ * the key condition holds only the near side), so nothing more of the shard belongs to it.
+ */
+function passedFarEnd(read: JsonObject[], query: ShardQuery): boolean {
   const last = read[read.length - 1]?.[query.indexKeyAttribute];
-  return typeof last === 'string' && !inRange(last, query.range);
+  if (typeof last !== 'string') return false;
+  return query.order === 'asc' ? !belowUpper(last, query.range.upper) : !aboveLower(last, query.range.lower);
 }

@@ -13,8 +13,6 @@ export interface ShardQuery {
   readonly range: KeyRange;
   readonly order: SortOrder;
   readonly limit: number;
-  /** The LastEvaluatedKey DynamoDB returned for the previous page of this same query. */
-  readonly exclusiveStartKey?: Record<string, unknown>;
 }
 
 /**
@@ -24,7 +22,7 @@ export interface ShardQuery {
  * `>`/`>=` or `<`/`<=` for one side, `BETWEEN` for two. BETWEEN is inclusive; an
  * exclusive lower bound k becomes k + U+0000 (the next string up, exactly); an
  * exclusive upper bound stays inclusive in the query and the store drops the item
- * equal to it. dynalite refuses a BETWEEN whose bounds disagree in UTF-16 order
+ * equal to it (read first when descending, so the page is one longer). dynalite refuses a BETWEEN whose bounds disagree in UTF-16 order
  * (U+E000–U+FFFF against emoji), so then only the side the read starts from goes
  * into the query.
  * The store re-checks every item against the range (`inRange`) either way.
@@ -62,9 +60,10 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
     ScanIndexForward: query.order === 'asc',
-    Limit: query.limit,
+    // A descending BETWEEN starts at its upper bound; an exclusive one is read and
+    // dropped, so it gets a place of its own or a page could hold nothing else.
+    Limit: bothSides && query.order === 'desc' && !upper.inclusive ? query.limit + 1 : query.limit,
     ReturnConsumedCapacity: 'TOTAL',
-    ...(query.exclusiveStartKey && { ExclusiveStartKey: query.exclusiveStartKey }),
   };
 }
 

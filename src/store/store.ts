@@ -8,10 +8,11 @@ export interface ShardPage {
   readonly items: JsonObject[];
   /** Items DynamoDB read for this page (what it bills). */
   readonly itemsRead: number;
-  /** More items may follow in this shard. */
-  readonly hasMore: boolean;
-  /** Where the next page of this same query starts (DynamoDB's own LastEvaluatedKey). */
-  readonly lastEvaluatedKey?: Record<string, unknown>;
+  /**
+   * When more items may follow in this shard: the index sort key the next page
+   * resumes after (exclusive, in the query's order). Undefined when the shard is done.
+   */
+  readonly resumeAfter?: string;
   readonly consumedCapacity?: number;
 }
 

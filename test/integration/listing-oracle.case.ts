@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { get, post } from '../support/http';
 import { askOracle, type OracleAnswer, type OracleFilter } from '../support/oracle';
@@ -52,12 +53,14 @@ function pageSizes(matches: number): number[] {
  */
 export function defineListingOracleSuite(engine: keyof EngineEndpoints): void {
   describe(`sorted listings over ${engine} match the oracle`, () => {
-    let app: Awaited<ReturnType<typeof startTestService>>['app'];
+    let service: Awaited<ReturnType<typeof startTestService>>;
+    let app: typeof service.app;
     let oracle: OracleAnswer;
 
     beforeAll(async () => {
       oracle = askOracle(SEED_BOUNDARIES, 21, TITLES, FILTERS.map((f) => f.filter));
-      ({ app } = await startTestService(engine));
+      service = await startTestService(engine);
+      app = service.app;
       for (const collection of STRATEGIES) {
         const items = TITLES.map((title, i) => ({ pk: `${collection}/artist ${i % 97}`, sk: `release#${i}`, title, i }));
         for (let start = 0; start < items.length; start += 1000) {
@@ -77,6 +80,23 @@ export function defineListingOracleSuite(engine: keyof EngineEndpoints): void {
         expect(range.body.shards, title).toEqual([oracle.range[i]]);
         expect(hash.body.shards, title).toEqual([oracle.hash[i]]);
       }
+    });
+
+    it('stores every item under the shard key the seed computes', async () => {
+      const stored = new Map<string, string>();
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await service.clients.doc.send(new ScanCommand({ TableName: service.table, ExclusiveStartKey }));
+        for (const item of page.Items ?? []) stored.set(`${item.pk}|${item.sk}`, item.gsi1pk as string);
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+      expect(stored.size).toBe(TITLES.length * STRATEGIES.length);
+      TITLES.forEach((_, i) => {
+        const key = (collection: string) => stored.get(`${collection}/artist ${i % 97}|release#${i}`);
+        expect(key('albums')).toBe(`albums#${oracle.range[i]}`);
+        expect(key('albums-hash')).toBe(`albums-hash#${oracle.hash[i]}`);
+        expect(key('albums-random')).toMatch(/^albums-random#(1?[0-9]|20)$/);
+      });
     });
 
     for (const collection of STRATEGIES) {
