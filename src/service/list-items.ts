@@ -6,8 +6,10 @@ import { planListing, type ListRequest, type ReadPlan } from '../core/plan';
 import { shardKey } from '../core/index-key';
 import { maxLower, minUpper, type KeyRange } from '../core/key-range';
 import type { CallContext } from '../store/retry';
-import type { Store } from '../store/store';
-import { shardQueryLimit } from './read-limits';
+import type { ShardPage, Store } from '../store/store';
+import { MAX_QUERY_LIMIT, refillWave, ShardTails, type ShardProgress, type ShardRead } from './read-limits';
+import { compareKeys } from '../core/collation';
+import type { ShardQuery } from '../store/shard-query';
 
 export interface ListingStats {
   shardQueries: number;
@@ -51,9 +53,29 @@ export async function listItems(
   try {
     const records: JsonObject[] = [];
     const want = limit + 1;
-    for (const group of plan.groups) {
+    const tails = tailsOf(collection);
+    let prefetch: Prefetch | undefined;
+    for (const [index, group] of plan.groups.entries()) {
       if (records.length >= want) break;
-      await drainGroup(store, collection, plan, group, want, records, stats, scoped);
+      const next = plan.groups[index + 1];
+      const ahead = prefetch;
+      prefetch = undefined;
+      // The first group starts at the cursor: when the shard is known to end before the
+      // page does, its successor's query goes out now instead of one round trip later.
+      if (index === 0 && next?.length === 1 && group.length === 1 && request.after !== undefined) {
+        const left = tails.remainingAfter(plan, group[0]!, request.after, compareKeys);
+        if (left !== undefined && left < want) {
+          const page = store.queryShard(shardQuery(collection, plan, next[0]!, undefined, want - left), scoped);
+          page.catch(() => undefined); // awaited below; a failure is raised there
+          prefetch = { page };
+        }
+      }
+      await drainGroup(store, collection, plan, group, want, records, stats, scoped, tails, ahead);
+      if (prefetch && records.length >= want) {
+        // Not needed after all (the shard had grown): it was read, so it counts.
+        countPage(stats, await prefetch.page);
+        prefetch = undefined;
+      }
     }
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
@@ -71,12 +93,35 @@ export async function listItems(
   }
 }
 
+/** Per collection, the shard ends listings have seen (hints for prefetching; see ShardTails). */
+const shardTails = new WeakMap<Collection, ShardTails>();
+
+function tailsOf(collection: Collection): ShardTails {
+  let tails = shardTails.get(collection);
+  if (!tails) shardTails.set(collection, (tails = new ShardTails()));
+  return tails;
+}
+
 interface ShardState {
   /** Index sort key the shard's next page starts after (in read order). */
   resumeAfter: string | undefined;
-  previousLimit: number | undefined;
+  /** Index keys read from this shard in this page, for sizing the next wave. */
+  keys: string[];
+  /** The limit of this shard's latest refill (a query after its first) in this page. */
+  lastRefill: number | undefined;
 }
 
+/** A query of the next range shard sent ahead of need, with the limit it asked for. */
+interface Prefetch {
+  readonly page: Promise<ShardPage>;
+}
+
+/**
+ * Merges one shard group into `records` until the page has `want` items or the group
+ * is done. Queries go out in waves (see `refillWave`); a one-shard group reads what the
+ * page still needs in one query. `prefetched`, when given, is this one-shard group's
+ * first page, already in flight.
+ */
 async function drainGroup(
   store: Store,
   collection: Collection,
@@ -86,10 +131,17 @@ async function drainGroup(
   records: JsonObject[],
   stats: ListingStats,
   context: CallContext,
+  tails: ShardTails,
+  prefetched?: Prefetch,
 ): Promise<void> {
   const key = collection.indexKeyAttribute;
   const merge = new KWayMerge<JsonObject>(group.length, (record) => record[key] as string, plan.order);
-  const shards: ShardState[] = group.map(() => ({ resumeAfter: undefined, previousLimit: undefined }));
+  const shards: ShardState[] = group.map(() => ({ resumeAfter: undefined, keys: [], lastRefill: undefined }));
+  const target = want - records.length;
+  const single = group.length === 1;
+  const sign = plan.order === 'asc' ? 1 : -1;
+  const before = (a: string, b: string) => sign * compareKeys(a, b) < 0;
+  let pending = prefetched;
   for (;;) {
     const step = merge.next();
     if (step.kind === 'done') return;
@@ -98,39 +150,67 @@ async function drainGroup(
       if (records.length >= want) return;
       continue;
     }
-    const remaining = want - records.length;
-    const active = group.filter((_, source) => !merge.isExhausted(source)).length;
+    const wave = single ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }] : nextWave(merge, shards, step.sources, target, before);
     const started = performance.now();
     const pages = await Promise.all(
-      step.sources.map((source) => {
+      wave.map(({ source, limit: queryLimit }) => {
         const state = shards[source]!;
-        const queryLimit = shardQueryLimit(remaining, active, state.previousLimit);
-        state.previousLimit = queryLimit;
-        return store.queryShard(
-          {
-            table: collection.table,
-            index: collection.index,
-            shardKeyAttribute: collection.shardKeyAttribute,
-            indexKeyAttribute: key,
-            shardKey: shardKey(collection.prefix, group[source]!),
-            range: resumeRange(plan, state.resumeAfter),
-            order: plan.order,
-            limit: queryLimit,
-          },
-          context,
-        );
+        if (pending) {
+          const first = pending.page;
+          pending = undefined;
+          return first;
+        }
+        if (state.resumeAfter !== undefined) state.lastRefill = queryLimit;
+        return store.queryShard(shardQuery(collection, plan, group[source]!, state.resumeAfter, queryLimit), context);
       }),
     );
     stats.dynamoMs += performance.now() - started;
-    step.sources.forEach((source, i) => {
+    wave.forEach(({ source }, i) => {
       const page = pages[i]!;
-      shards[source]!.resumeAfter = page.resumeAfter;
-      stats.shardQueries++;
-      stats.itemsRead += page.itemsRead;
-      if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+      const state = shards[source]!;
+      state.resumeAfter = page.resumeAfter;
+      countPage(stats, page);
+      if (!single) for (const item of page.items) state.keys.push(item[key] as string);
+      else if (page.resumeAfter === undefined) tails.record(plan, group[source]!, page.items, key);
       merge.supply(source, page.items, page.resumeAfter === undefined);
     });
   }
+}
+
+function nextWave(
+  merge: KWayMerge<JsonObject>,
+  shards: readonly ShardState[],
+  waitingSources: readonly number[],
+  target: number,
+  before: (a: string, b: string) => boolean,
+): ShardRead[] {
+  const waiting = new Set(waitingSources);
+  const progress: ShardProgress[] = shards.map((state, source) => ({
+    keys: state.keys,
+    hasMore: merge.hasMore(source),
+    waiting: waiting.has(source),
+    ...(state.lastRefill !== undefined && { lastRefill: state.lastRefill }),
+  }));
+  return refillWave(progress, target, before);
+}
+
+function shardQuery(collection: Collection, plan: ReadPlan, shard: number, resumeAfter: string | undefined, limit: number): ShardQuery {
+  return {
+    table: collection.table,
+    index: collection.index,
+    shardKeyAttribute: collection.shardKeyAttribute,
+    indexKeyAttribute: collection.indexKeyAttribute,
+    shardKey: shardKey(collection.prefix, shard),
+    range: resumeRange(plan, resumeAfter),
+    order: plan.order,
+    limit,
+  };
+}
+
+function countPage(stats: ListingStats, page: ShardPage): void {
+  stats.shardQueries++;
+  stats.itemsRead += page.itemsRead;
+  if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
 }
 
 /**
