@@ -2,7 +2,8 @@
  * `tsx scripts/bench/sim-listing.ts [--items N] [--page N]`: walks every demo
  * strategy's listing through the real `listItems` over an in-memory store and prints
  * per-page medians of items read ÷ returned, queries and sequential waves (round
- * trips). No engine, no noise: the tool for tuning read limits.
+ * trips), for a first walk (no shard-end hints yet) and a second. No engine, no
+ * noise: the tool for tuning read limits.
  */
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/config/config';
@@ -36,6 +37,7 @@ for (const order of ['asc', 'desc'] as const) {
       store.add(prepared.shardKey, prepared.record);
     });
     store.sort();
+    for (const walk of ['first walk', 'second walk']) {
     const ratios: number[] = [];
     const queries: number[] = [];
     const waves: number[] = [];
@@ -55,6 +57,7 @@ for (const order of ['asc', 'desc'] as const) {
     }
     if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
     const f = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;
-    console.log(`${order} ${collection.name.padEnd(14)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)}`);
+    console.log(`${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)}`);
+    }
   }
 }

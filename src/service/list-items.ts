@@ -54,29 +54,15 @@ export async function listItems(
     const records: JsonObject[] = [];
     const want = limit + 1;
     const tails = tailsOf(collection);
-    let prefetch: Prefetch | undefined;
+    const prefetches = plannedPrefetches(store, collection, plan, request.after, want, tails, scoped);
+    let drained = -1;
     for (const [index, group] of plan.groups.entries()) {
       if (records.length >= want) break;
-      const next = plan.groups[index + 1];
-      const ahead = prefetch;
-      prefetch = undefined;
-      // The first group starts at the cursor: when the shard is known to end before the
-      // page does, its successor's query goes out now instead of one round trip later.
-      if (index === 0 && next?.length === 1 && group.length === 1 && request.after !== undefined) {
-        const left = tails.remainingAfter(plan, group[0]!, request.after, compareKeys);
-        if (left !== undefined && left < want) {
-          const page = store.queryShard(shardQuery(collection, plan, next[0]!, undefined, want - left), scoped);
-          page.catch(() => undefined); // awaited below; a failure is raised there
-          prefetch = { page };
-        }
-      }
-      await drainGroup(store, collection, plan, group, want, records, stats, scoped, tails, ahead);
-      if (prefetch && records.length >= want) {
-        // Not needed after all (the shard had grown): it was read, so it counts.
-        countPage(stats, await prefetch.page);
-        prefetch = undefined;
-      }
+      drained = index;
+      await drainGroup(store, collection, plan, group, index === 0, want, records, stats, scoped, tails, prefetches.get(index));
     }
+    // Prefetched shards the page did not reach (their shard before had grown): read all the same.
+    for (const [index, prefetch] of prefetches) if (index > drained) countPage(stats, await prefetch.page);
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
     const last = page[page.length - 1];
@@ -111,9 +97,42 @@ interface ShardState {
   lastRefill: number | undefined;
 }
 
-/** A query of the next range shard sent ahead of need, with the limit it asked for. */
+/** A query of a range shard sent ahead of need: the first page of its group. */
 interface Prefetch {
   readonly page: Promise<ShardPage>;
+}
+
+/**
+ * Range listings read one shard after another. Where the shard-end hints say the
+ * page will run past the end of a shard, the next shard's first query goes out now,
+ * in parallel, asking for what the page will still need there — instead of one round
+ * trip later. Chains over consecutive one-shard groups while the hints reach.
+ */
+function plannedPrefetches(
+  store: Store,
+  collection: Collection,
+  plan: ReadPlan,
+  after: string | undefined,
+  want: number,
+  tails: ShardTails,
+  context: CallContext,
+): Map<number, Prefetch> {
+  const prefetches = new Map<number, Prefetch>();
+  let before = 0;
+  for (let index = 0; index + 1 < plan.groups.length; index++) {
+    const group = plan.groups[index]!;
+    const next = plan.groups[index + 1]!;
+    if (group.length !== 1 || next.length !== 1) break;
+    // The first group starts at the cursor (or the range's start); later ones at their shard's start.
+    const left = tails.remainingAfter(plan, group[0]!, index === 0 ? after : undefined, compareKeys);
+    if (left === undefined) break;
+    before += left;
+    if (before >= want) break;
+    const page = store.queryShard(shardQuery(collection, plan, next[0]!, undefined, want - before), context);
+    page.catch(() => undefined); // awaited where it is used; a failure is raised there
+    prefetches.set(index + 1, { page });
+  }
+  return prefetches;
 }
 
 /**
@@ -127,6 +146,7 @@ async function drainGroup(
   collection: Collection,
   plan: ReadPlan,
   group: readonly number[],
+  firstGroup: boolean,
   want: number,
   records: JsonObject[],
   stats: ListingStats,
@@ -152,6 +172,7 @@ async function drainGroup(
     }
     const wave = single ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }] : nextWave(merge, shards, step.sources, target, before);
     const started = performance.now();
+    const starts = wave.map(({ source }) => shards[source]!.resumeAfter);
     const pages = await Promise.all(
       wave.map(({ source, limit: queryLimit }) => {
         const state = shards[source]!;
@@ -171,7 +192,11 @@ async function drainGroup(
       state.resumeAfter = page.resumeAfter;
       countPage(stats, page);
       if (!single) for (const item of page.items) state.keys.push(item[key] as string);
-      else if (page.resumeAfter === undefined) tails.record(plan, group[source]!, page.items, key);
+      else if (page.resumeAfter === undefined) {
+        // A later group's first read starts at its shard's start: the page's bound lies before it.
+        const whole = !firstGroup && starts[i] === undefined;
+        tails.record(plan, group[source]!, page.items, key, whole ? undefined : nearBound(plan, starts[i]));
+      }
       merge.supply(source, page.items, page.resumeAfter === undefined);
     });
   }
@@ -211,6 +236,12 @@ function countPage(stats: ListingStats, page: ShardPage): void {
   stats.shardQueries++;
   stats.itemsRead += page.itemsRead;
   if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+}
+
+/** The key a read starts after (or at): where its items begin, in read order. */
+function nearBound(plan: ReadPlan, resumeAfter: string | undefined): string | undefined {
+  const range = resumeRange(plan, resumeAfter);
+  return (plan.order === 'asc' ? range.lower : range.upper)?.key;
 }
 
 /**

@@ -142,39 +142,61 @@ interface PlanShape {
   readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
 }
 
+interface Tail {
+  /** The shard's last keys, in read order. */
+  readonly keys: readonly string[];
+  /** The keys are all the shard holds after this key (read order); undefined: all it holds. */
+  readonly after: string | undefined;
+}
+
 /**
  * The last keys of each shard, in read order, as seen the last time a listing read a
  * shard to its end — a hint for prefetching the next range shard, never a source of
- * results. A page that starts at a cursor near the end of its shard is known to cross
- * into the next shard, so that shard's query can go out in the same round trip.
- * A stale hint costs one wasted or one late query: the shard itself is always read.
- * Only listings unbounded on the side they read towards use it (elsewhere a read's
- * end is the range's end, not the shard's).
+ * results. A page that starts near the end of its shard is known to cross into the
+ * next shard, so that shard's query can go out in the same round trip. A stale hint
+ * costs one wasted or one late query: the shard itself is always read. Only listings
+ * unbounded on the side they read towards use it (elsewhere a read's end is the
+ * range's end, not the shard's).
  */
 export class ShardTails {
-  private readonly tails = new Map<string, string[]>();
+  private readonly tails = new Map<string, Tail>();
 
-  record(plan: PlanShape, shard: number, items: readonly Record<string, unknown>[], key: string): void {
-    if (!towardsShardEnd(plan) || items.length === 0) return;
-    const keys = items.slice(-TAIL_KEYS).map((item) => item[key] as string);
-    this.tails.set(`${plan.order}#${shard}`, keys);
+  /**
+   * Records a read that reached the end of `shard`: `items` are all the shard holds
+   * after `after` (the read's near bound; undefined when it started at the shard's start).
+   */
+  record(plan: PlanShape, shard: number, items: readonly Record<string, unknown>[], key: string, after: string | undefined): void {
+    if (!towardsShardEnd(plan)) return;
+    const kept = items.length > TAIL_KEYS ? items.slice(-TAIL_KEYS) : items;
+    const from = items.length > TAIL_KEYS ? (items[items.length - TAIL_KEYS - 1]![key] as string) : after;
+    this.tails.set(`${plan.order}#${shard}`, { keys: kept.map((item) => item[key] as string), after: from });
   }
 
-  /** How many keys the shard holds after `position` (read order), or undefined if not known. */
-  remainingAfter(plan: PlanShape, shard: number, position: string, compare: (a: string, b: string) => number): number | undefined {
+  /**
+   * How many keys the shard holds after `position` (read order; undefined: from its
+   * start), or undefined when the known tail does not reach back that far.
+   */
+  remainingAfter(
+    plan: PlanShape,
+    shard: number,
+    position: string | undefined,
+    compare: (a: string, b: string) => number,
+  ): number | undefined {
     if (!towardsShardEnd(plan)) return undefined;
     const tail = this.tails.get(`${plan.order}#${shard}`);
     if (!tail) return undefined;
     const sign = plan.order === 'asc' ? 1 : -1;
-    if (sign * compare(position, tail[0]!) < 0) return undefined; // the cursor is before the known tail
+    if (position === undefined) return tail.after === undefined ? tail.keys.length : undefined;
+    if (tail.after !== undefined && sign * compare(position, tail.after) < 0) return undefined;
+    const keys = tail.keys;
     let lo = 0;
-    let hi = tail.length;
+    let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (sign * compare(tail[mid]!, position) <= 0) lo = mid + 1;
+      if (sign * compare(keys[mid]!, position) <= 0) lo = mid + 1;
       else hi = mid;
     }
-    return tail.length - lo;
+    return keys.length - lo;
   }
 }
 

@@ -71,7 +71,7 @@ describe('ShardTails', () => {
 
   it('counts the keys a shard holds after a position inside its known tail', () => {
     const tails = new ShardTails();
-    tails.record(plan, 3, items, 'gsi1sk');
+    tails.record(plan, 3, items, 'gsi1sk', key(9));
     expect(tails.remainingAfter(plan, 3, key(10), compareKeys)).toBe(2);
     expect(tails.remainingAfter(plan, 3, key(12), compareKeys)).toBe(0);
     expect(tails.remainingAfter(plan, 3, key(99), compareKeys)).toBe(0);
@@ -79,8 +79,10 @@ describe('ShardTails', () => {
 
   it('knows nothing before the tail, of other shards, or of listings bounded on the far side', () => {
     const tails = new ShardTails();
-    tails.record(plan, 3, items, 'gsi1sk');
-    expect(tails.remainingAfter(plan, 3, key(9), compareKeys)).toBeUndefined();
+    tails.record(plan, 3, items, 'gsi1sk', key(9));
+    expect(tails.remainingAfter(plan, 3, key(9), compareKeys)).toBe(3);
+    expect(tails.remainingAfter(plan, 3, key(8), compareKeys)).toBeUndefined();
+    expect(tails.remainingAfter(plan, 3, undefined, compareKeys)).toBeUndefined();
     expect(tails.remainingAfter(plan, 4, key(11), compareKeys)).toBeUndefined();
     const bounded = { order: 'asc' as const, keyRange: { upper: { key: key(50), inclusive: false } } };
     expect(tails.remainingAfter(bounded, 3, key(11), compareKeys)).toBeUndefined();
@@ -89,8 +91,9 @@ describe('ShardTails', () => {
   it('keeps descending tails apart, in descending order', () => {
     const tails = new ShardTails();
     const desc = { order: 'desc' as const, keyRange: {} };
-    tails.record(desc, 3, [key(2), key(1), key(0)].map((k) => ({ gsi1sk: k })), 'gsi1sk');
+    tails.record(desc, 3, [key(2), key(1), key(0)].map((k) => ({ gsi1sk: k })), 'gsi1sk', undefined);
     expect(tails.remainingAfter(desc, 3, key(2), compareKeys)).toBe(2);
+    expect(tails.remainingAfter(desc, 3, undefined, compareKeys)).toBe(3);
     expect(tails.remainingAfter(plan, 3, key(2), compareKeys)).toBeUndefined();
   });
 });
