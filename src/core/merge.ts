@@ -46,11 +46,10 @@ export class KWayMerge<T> {
     this.heads = heads;
     this.plain = plain;
     // Keys are unique, so "a before b" is a strict comparison either way round.
-    const before = (x: string, y: string, plainBoth: boolean) => (plainBoth ? x < y : compareKeys(x, y) < 0);
     this.heap = new IndexHeap(
       order === 'asc'
-        ? (a, b) => before(heads[a]!, heads[b]!, plain[a]! && plain[b]!)
-        : (a, b) => before(heads[b]!, heads[a]!, plain[a]! && plain[b]!),
+        ? (a, b) => (plain[a]! && plain[b]! ? heads[a]! < heads[b]! : compareKeys(heads[a]!, heads[b]!) < 0)
+        : (a, b) => (plain[a]! && plain[b]! ? heads[b]! < heads[a]! : compareKeys(heads[b]!, heads[a]!) < 0),
     );
     for (let source = 0; source < sourceCount; source++) this.waiting.add(source);
   }
