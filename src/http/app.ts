@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
 import { errorResponse, toShardlineError } from './errors';
+import { registerDocsRoutes } from './docs/routes';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
 import { registerItemRoutes } from './routes/items';
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerCollectionRoutes(app, deps);
   registerListingRoute(app, deps);
   registerItemRoutes(app, deps);
+  registerDocsRoutes(app);
 
   app.notFound((c) => errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)));
   app.onError((error, c) => {

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { mountDocsAssets } from '../http/docs/assets';
+import { packageDocsAssets } from '../http/docs/file-assets';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { buildService, prepareTables } from './service';
 import { readSettings, wantsEmbeddedEngine } from './settings';
@@ -17,9 +19,11 @@ async function main(): Promise<void> {
   const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
   let engine: EmbeddedEngine | undefined;
+  let dataDir: string | undefined;
   let effective = settings;
   if (wantsEmbeddedEngine(settings)) {
-    engine = await startEmbeddedEngine(resolve(process.env.SHARDLINE_DATA_DIR ?? 'data'));
+    dataDir = resolve(process.env.SHARDLINE_DATA_DIR ?? 'data');
+    engine = await startEmbeddedEngine(dataDir);
     effective = { ...settings, endpoint: engine.endpoint };
   }
   const service = buildService(effective, readJson(configPath), {
@@ -29,10 +33,11 @@ async function main(): Promise<void> {
       client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
     }),
   });
+  mountDocsAssets(service.app, packageDocsAssets());
   await prepareTables(service, settings.createTable);
 
   const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
-    const where = engine ? 'the embedded engine (data in ./data)' : (settings.endpoint ?? `AWS ${settings.region}`);
+    const where = engine ? `the embedded engine (data in ${dataDir})` : (settings.endpoint ?? `AWS ${settings.region}`);
     console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
     console.log(`collections: ${service.collections.map((c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`).join(', ')}`);
   });

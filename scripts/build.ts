@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import { copyDocsAssets } from './build-docs-assets';
+import { buildConfigPath, writeConfigBundle } from './build-config';
+import { buildLambdaFolder } from './build-lambda';
+
+/**
+ * `npm run build [-- worker|lambda]` (both by default):
+ * - worker: dist/config/bundle.json — the config (SHARDLINE_CONFIG or
+ *   config/shardline.config.json) with every boundaries file it names, checked, which
+ *   wrangler.toml aliases as `shardline:config-bundle`; and dist/worker-assets/docs/assets/*,
+ *   the docs page's files as Workers static assets. wrangler runs `npm run build -- worker`
+ *   before every dev/deploy bundle.
+ * - lambda: dist/lambda/index.mjs (exports `handler`), dist/lambda/docs-assets/* and
+ *   dist/lambda/config-bundle.json — zip the folder as it is.
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = resolve(ROOT, 'dist');
+
+async function main(): Promise<void> {
+  const targets = process.argv.slice(2).filter((arg) => arg !== '--');
+  const unknown = targets.filter((target) => target !== 'worker' && target !== 'lambda');
+  if (unknown.length > 0) throw new Error(`unknown build target ${unknown.join(', ')} (worker, lambda)`);
+  const wants = (target: string) => targets.length === 0 || targets.includes(target);
+
+  const configPath = buildConfigPath();
+  if (wants('worker')) {
+    const bundle = writeConfigBundle(configPath, resolve(DIST, 'config/bundle.json'));
+    const files = Object.keys(bundle.boundaries);
+    console.log(`worker: config ${bundle.source}${files.length ? ` + ${files.join(', ')}` : ''} -> dist/config/bundle.json`);
+    // Copied over, not removed first: a running `wrangler dev` keeps serving them.
+    copyDocsAssets(resolve(DIST, 'worker-assets/docs/assets'));
+    console.log('worker: docs assets -> dist/worker-assets/docs/assets/');
+  }
+  if (wants('lambda')) {
+    await buildLambdaFolder(resolve(DIST, 'lambda'), configPath);
+    console.log('lambda: dist/lambda/index.mjs (+ docs-assets/, config-bundle.json) — zip the folder as it is');
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`build failed: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,137 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseBoundariesFile } from '../../src/config/boundaries-file';
+import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
+import { keyCountsFromMap } from '../../src/core/boundaries/key-counts';
+import { reshardCost } from '../../src/core/boundaries/reshard-cost';
+import { codePointLength } from '../../src/core/boundaries/separator';
+import { balanceOf, heavyHittersOf, shardLoads } from '../../src/core/boundaries/shard-loads';
+import { parseOptions, USAGE, type Options } from './boundaries-options';
+import { formatReport } from './boundaries-report';
+import { readSource } from './key-source';
+import { createProgress, formatAmount, type Progress } from './progress';
+import { svgChart } from './shard-chart';
+
+export { USAGE } from './boundaries-options';
+
+/** Where the CLI writes and what it reads from its process: injected so tests run it in-process. */
+export interface CliIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Draw a progress bar (when stderr is a terminal). */
+  readonly progress: boolean;
+  readonly env: Record<string, string | undefined>;
+}
+
+/** `npm run boundaries`: returns the exit code (0 ok, 1 failure, 2 usage). */
+export async function boundariesCli(argv: string[], io: CliIO): Promise<number> {
+  let options: Options | 'help';
+  try {
+    options = parseOptions(argv);
+  } catch (error) {
+    io.stderr(`boundaries: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  const progress = createProgress(io.progress && !options.quiet);
+  try {
+    return await run(options, io, progress);
+  } catch (error) {
+    progress.stop();
+    io.stderr(`boundaries: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+async function run(options: Options, io: CliIO, progress: Progress): Promise<number> {
+  const started = performance.now();
+  const source = await readSource(options, io.env, progress);
+  const readDone = performance.now();
+  if (source.keys === 0) {
+    const skipped = [...source.skipped].map(([reason, n]) => `${n.toLocaleString('en-US')} ${reason}`).join(', ');
+    throw new Error(`no keys in ${source.source}${skipped ? ` (skipped: ${skipped})` : ''}`);
+  }
+  if (source.samples.length > 0) io.stderr(`first keys read: ${source.samples.map((s) => JSON.stringify(s)).join(', ')}\n`);
+
+  let sortSteps = -1;
+  const keys = keyCountsFromMap(source.counts, (done, total) => {
+    if (total !== sortSteps) {
+      sortSteps = total;
+      progress.phase('sorting', total, 'steps');
+    }
+    progress.update(done, formatAmount(source.counts.size, 'distinct keys'));
+  });
+  source.counts.clear();
+  progress.stop();
+  const sortDone = performance.now();
+
+  const cut = cutBoundaries(keys, { shards: options.shards, tolerance: options.tolerance });
+  const cutDone = performance.now();
+  // Counted again from the boundaries alone, as the router will route them.
+  const loads = shardLoads(cut.boundaries, keys);
+  const balance = balanceOf(loads);
+  const heavy = heavyHittersOf(cut.boundaries, keys);
+  const lengths = cut.boundaries.slice(1).map((b) => codePointLength(b));
+  const meanBoundaryLength = lengths.length > 0 ? lengths.reduce((a, b) => a + b, 0) / lengths.length : 0;
+
+  let compare: { file: string; cost: ReturnType<typeof reshardCost>; note?: string } | undefined;
+  if (options.compare !== undefined) {
+    const old = parseBoundariesFile(JSON.parse(readFileSync(options.compare, 'utf8')), options.compare);
+    const note =
+      old.normalization && old.normalization !== source.normalization
+        ? `${options.compare} used normalization ${old.normalization}, these keys ${source.normalization}: every key would be rewritten`
+        : undefined;
+    compare = { file: options.compare, cost: reshardCost(old.boundaries, cut.boundaries, keys), ...(note && { note }) };
+  }
+
+  const file = {
+    boundaries: cut.boundaries,
+    normalization: source.normalization,
+    source: source.source,
+    keyCount: keys.total,
+    distinctKeys: keys.values.length,
+    shardCount: options.shards,
+    createdAt: new Date().toISOString(),
+    balance: { max: round(balance.max), min: round(balance.min), mean: round(balance.mean), maxOverMean: round(balance.maxOverMean, 6) },
+    meanBoundaryLength: round(meanBoundaryLength),
+    tolerance: options.tolerance,
+    heavyHitters: heavy.map((h) => ({ value: h.value, count: h.count, shards: h.shards })),
+    shardCounts: Array.from(loads, (load) => round(load)),
+    generator: 'npm run boundaries (shardline)',
+  };
+  const json = `${JSON.stringify(file, null, 2)}\n`;
+  if (options.out === undefined || options.out === '-') io.stdout(json);
+  else writeFileSync(options.out, json);
+  if (options.chart !== undefined) {
+    writeFileSync(options.chart, svgChart(loads, cut.boundaries, `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`));
+  }
+
+  io.stderr(
+    formatReport({
+      shards: options.shards,
+      keys: keys.total,
+      distinct: keys.values.length,
+      normalization: source.normalization,
+      source: source.source,
+      boundaries: cut.boundaries,
+      loads,
+      balance,
+      bestMax: cut.bestMax,
+      allowedMax: cut.allowedMax,
+      meanBoundaryLength,
+      heavyHitters: heavy,
+      skipped: source.skipped,
+      ...(compare && { compare }),
+      seconds: { read: (readDone - started) / 1000, sort: (sortDone - readDone) / 1000, cut: (cutDone - sortDone) / 1000 },
+    }),
+  );
+  if (options.out !== undefined && options.out !== '-') io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
+  return 0;
+}
+
+function round(value: number, digits = 3): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}

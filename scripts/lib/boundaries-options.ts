@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_TOLERANCE } from '../../src/core/boundaries/cut-boundaries';
+import { NORMALIZATIONS, type Normalization } from '../../src/core/normalize';
+import { formatFromName, INPUT_FORMATS, type InputFormat } from './key-extractors';
+
+export const USAGE = `Usage: npm run boundaries -- --shards N (--input FILE | --collection NAME) [options]
+
+Cuts N balanced key ranges for a range collection and writes its boundaries file.
+
+Source (one of):
+  --input FILE           keys from a file ('-' for standard input)
+  --collection NAME      keys of a live collection: a parallel Scan of its index, with
+                         the server's environment (SHARDLINE_CONFIG, TABLE_NAME,
+                         DYNAMODB_ENDPOINT, AWS_REGION)
+Input file:
+  --format F             lines (default: one key per line), tsv, csv or ndjson;
+                         guessed from .tsv/.csv/.ndjson/.jsonl names
+  --column N             0-based column of tsv/csv, as polars counts (default 0);
+                         the seed's MusicBrainz 'release' dump: --format tsv --column 2
+  --field NAME           column named in the header row (tsv/csv) or JSON field,
+                         dotted paths allowed (ndjson)
+  --header               skip a header row when using --column
+  --normalization N      nfkd-lower (default) or none; must match the collection's
+                         (--collection reads the index's already normalized values)
+Output:
+  --out FILE             the boundaries file (JSON); standard output when omitted
+  --chart FILE           an SVG bar chart of the shard sizes
+  --compare OLD_FILE     how many items would move to another shard (reshard cost)
+  --tolerance T          how far above the mean a shard may grow for shorter
+                         boundaries, fraction of the mean (default ${DEFAULT_TOLERANCE})
+  --quiet                no progress bar
+  --help`;
+
+/** A mistake in the command line: exit code 2 and the usage text. */
+export class UsageError extends Error {}
+
+export interface Options {
+  readonly shards: number;
+  readonly input?: string;
+  readonly collection?: string;
+  readonly format: InputFormat;
+  readonly column?: number;
+  readonly field?: string;
+  readonly header: boolean;
+  readonly normalization: Normalization;
+  readonly out?: string;
+  readonly chart?: string;
+  readonly compare?: string;
+  readonly tolerance: number;
+  readonly quiet: boolean;
+}
+
+/** Parses and checks `npm run boundaries` arguments; 'help' for --help. */
+export function parseOptions(argv: string[]): Options | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      shards: { type: 'string' },
+      input: { type: 'string' },
+      collection: { type: 'string' },
+      format: { type: 'string' },
+      column: { type: 'string' },
+      field: { type: 'string' },
+      header: { type: 'boolean', default: false },
+      normalization: { type: 'string', default: 'nfkd-lower' },
+      out: { type: 'string' },
+      chart: { type: 'string' },
+      compare: { type: 'string' },
+      tolerance: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return 'help';
+  const shards = Number(values.shards);
+  if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 10_000) {
+    throw new UsageError(`--shards must be a whole number from 1 to 10000${values.shards === undefined ? '' : `, not ${values.shards}`}`);
+  }
+  if ((values.input === undefined) === (values.collection === undefined)) {
+    throw new UsageError('give exactly one source: --input FILE or --collection NAME');
+  }
+  const format = (values.format ?? (values.input && formatFromName(values.input)) ?? 'lines') as InputFormat;
+  if (!INPUT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
+  if (!NORMALIZATIONS.includes(values.normalization as Normalization)) {
+    throw new UsageError(`--normalization must be one of ${NORMALIZATIONS.join(', ')}, not ${values.normalization}`);
+  }
+  let column: number | undefined;
+  if (values.column !== undefined) {
+    column = Number(values.column);
+    if (!Number.isInteger(column) || column < 0) throw new UsageError(`--column is a 0-based column number, not ${values.column}`);
+    if (format !== 'tsv' && format !== 'csv') throw new UsageError('--column applies to --format tsv or csv');
+    if (values.field !== undefined) throw new UsageError('give --column or --field, not both');
+  }
+  if (format === 'ndjson' && values.field === undefined) throw new UsageError('--format ndjson needs --field NAME');
+  if (format === 'lines' && values.field !== undefined) throw new UsageError('--field applies to --format tsv, csv or ndjson');
+  const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
+  if (!(tolerance >= 0 && tolerance <= 1)) throw new UsageError(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
+  return {
+    shards,
+    format,
+    header: values.header,
+    normalization: values.normalization as Normalization,
+    tolerance,
+    quiet: values.quiet,
+    ...(values.input !== undefined && { input: values.input }),
+    ...(values.collection !== undefined && { collection: values.collection }),
+    ...(column !== undefined && { column }),
+    ...(values.field !== undefined && { field: values.field }),
+    ...(values.out !== undefined && { out: values.out }),
+    ...(values.chart !== undefined && { chart: values.chart }),
+    ...(values.compare !== undefined && { compare: values.compare }),
+  };
+}

@@ -1,0 +1,79 @@
+import type { Balance, HeavyHitter } from '../../src/core/boundaries/shard-loads';
+import type { ReshardCost } from '../../src/core/boundaries/reshard-cost';
+import { textBar } from './shard-chart';
+
+/** Everything the stderr report shows about one run of `npm run boundaries`. */
+export interface BoundariesSummary {
+  readonly shards: number;
+  readonly keys: number;
+  readonly distinct: number;
+  readonly normalization: string;
+  readonly source: string;
+  readonly boundaries: readonly string[];
+  readonly loads: ArrayLike<number>;
+  readonly balance: Balance;
+  readonly bestMax: number;
+  readonly allowedMax: number;
+  readonly meanBoundaryLength: number;
+  readonly heavyHitters: readonly HeavyHitter[];
+  readonly skipped: ReadonlyMap<string, number>;
+  readonly compare?: { readonly file: string; readonly cost: ReshardCost; readonly note?: string };
+  readonly seconds: { readonly read: number; readonly sort: number; readonly cut: number };
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US');
+const MAX_ROWS = 64;
+
+/** The human report: totals, balance, heavy hitters, a bar per shard (or the extremes), reshard cost. */
+export function formatReport(s: BoundariesSummary): string {
+  const lines: string[] = [];
+  lines.push(
+    `${s.shards} shards over ${int(s.keys)} keys (${int(s.distinct)} distinct, normalization ${s.normalization}) from ${s.source}`,
+  );
+  for (const [reason, count] of s.skipped) lines.push(`  skipped ${int(count)} records: ${reason}`);
+  lines.push(
+    `balance: largest ${int(s.balance.max)} / mean ${int(s.balance.mean)} = ${s.balance.maxOverMean.toFixed(4)} ` +
+      `(smallest ${int(s.balance.min)}; best possible ${(s.bestMax / s.balance.mean).toFixed(4)}, allowed ${(s.allowedMax / s.balance.mean).toFixed(4)})`,
+  );
+  lines.push(`boundaries: mean ${s.meanBoundaryLength.toFixed(2)} characters`);
+  if (s.heavyHitters.length === 0) lines.push('heavy hitters: none (no single key outweighs a shard)');
+  else {
+    lines.push(`heavy hitters (${s.heavyHitters.length}): repeated boundaries, items spread evenly over the run`);
+    for (const h of s.heavyHitters.slice(0, 20)) {
+      const first = h.shards[0]!;
+      const last = h.shards[h.shards.length - 1]!;
+      lines.push(`  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${first}–${last} (${int(h.count / h.shards.length)} each)`);
+    }
+    if (s.heavyHitters.length > 20) lines.push(`  … ${s.heavyHitters.length - 20} more in the output file`);
+  }
+  lines.push(...shardRows(s));
+  if (s.compare) {
+    const { cost, file, note } = s.compare;
+    lines.push(
+      `reshard from ${file}: ${int(cost.moved)} of ${int(cost.total)} items (${(cost.fraction * 100).toFixed(2)} %) would move to another shard`,
+    );
+    if (note) lines.push(`  note: ${note}`);
+  }
+  lines.push(`time: read ${s.seconds.read.toFixed(1)} s, sort ${s.seconds.sort.toFixed(1)} s, cut ${s.seconds.cut.toFixed(1)} s`);
+  return lines.join('\n') + '\n';
+}
+
+function shardRows(s: BoundariesSummary): string[] {
+  const n = s.loads.length;
+  const row = (i: number): string => {
+    const boundary = JSON.stringify(s.boundaries[i] ?? '');
+    const shown = boundary.length > 24 ? `${boundary.slice(0, 23)}…` : boundary;
+    return `  ${String(i).padStart(5)}  ${shown.padEnd(24)} ${int(s.loads[i]!).padStart(12)}  ${textBar(s.loads[i]!, s.balance.max, 40)}`;
+  };
+  const header = `  ${'shard'.padStart(5)}  ${'starts at'.padEnd(24)} ${'items'.padStart(12)}`;
+  if (n <= MAX_ROWS) return [header, ...Array.from({ length: n }, (_, i) => row(i))];
+  // Too many shards for one row each: the largest and smallest ones.
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => s.loads[b]! - s.loads[a]! || a - b);
+  return [
+    `largest and smallest of ${n} shards (all of them: shardCounts in the output file, --chart FILE.svg):`,
+    header,
+    ...order.slice(0, 8).map(row),
+    '  …',
+    ...order.slice(-4).map(row),
+  ];
+}

@@ -1,0 +1,57 @@
+/**
+ * Turning one input record into its key, per input format. Pure, so the reader
+ * stays a loop over lines and these stay testable on their own.
+ */
+export type InputFormat = 'lines' | 'tsv' | 'csv' | 'ndjson';
+export const INPUT_FORMATS: readonly InputFormat[] = ['lines', 'tsv', 'csv', 'ndjson'];
+
+/** Where a record's key is: a 0-based column (tsv, csv) or a field name (header row, or ndjson). */
+export interface KeyLocation {
+  readonly column?: number;
+  readonly field?: string;
+}
+
+/** Why a record gave no key. */
+export type SkipReason = 'blank line' | 'missing column' | 'missing field' | 'not a string' | 'bad json';
+
+export type Extracted = string | { skip: SkipReason };
+
+/** The format a file name suggests, or undefined. */
+export function formatFromName(path: string): InputFormat | undefined {
+  const lower = path.toLowerCase().replace(/\.gz$/, '');
+  if (lower.endsWith('.tsv') || lower.endsWith('.tab')) return 'tsv';
+  if (lower.endsWith('.csv')) return 'csv';
+  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson';
+  return undefined;
+}
+
+/** Column `column` (0-based) of a tab-separated line, no quoting (as the seed reads MusicBrainz dumps). */
+export function tsvColumn(line: string, column: number): Extracted {
+  let start = 0;
+  for (let c = 0; c < column; c++) {
+    const tab = line.indexOf('\t', start);
+    if (tab < 0) return { skip: 'missing column' };
+    start = tab + 1;
+  }
+  const end = line.indexOf('\t', start);
+  return end < 0 ? line.slice(start) : line.slice(start, end);
+}
+
+/** A string field of one JSON object per line; `field` may be a dotted path (`album.title`). */
+export function ndjsonField(line: string, field: string): Extracted {
+  if (line.trim() === '') return { skip: 'blank line' };
+  let node: unknown;
+  try {
+    node = JSON.parse(line);
+  } catch {
+    return { skip: 'bad json' };
+  }
+  for (const part of field.split('.')) {
+    if (node === null || typeof node !== 'object' || !(part in node)) return { skip: 'missing field' };
+    node = (node as Record<string, unknown>)[part];
+  }
+  if (typeof node === 'string') return node;
+  // Numbers order as strings in a string index: keep them, as their text.
+  if (typeof node === 'number' || typeof node === 'bigint') return String(node);
+  return { skip: 'not a string' };
+}

@@ -1,0 +1,82 @@
+import { EPS, piecesOf, type LoadModel } from './load-model';
+
+export interface Packing {
+  /** Shards the greedy packing used (it stops counting past `limit`). */
+  readonly shards: number;
+  /** Its largest shard load. */
+  readonly max: number;
+}
+
+/**
+ * Greedy packing under a max load: fill each shard as far as it goes, give a value
+ * heavier than `max` a run of its own shards (`piecesOf`). Filling greedily uses
+ * the fewest shards for a given max (any other packing's k-th cut is no later),
+ * and a heavy run never shares its first shard: the shard before it ends below the
+ * heavy value, as `bisect_right` routes there everything under the repeated boundary.
+ *
+ * O(shards · log(values) + heavy candidates): it jumps over light values by binary
+ * search on the prefix sums.
+ */
+export function packGreedy(model: LoadModel, max: number, limit = Infinity): Packing {
+  const { prefix, big } = model;
+  const counts = model.keys.counts;
+  const n = counts.length;
+  const tol = max * (1 + EPS);
+  let shards = 1;
+  let load = 0;
+  let worst = 0;
+  let nextBig = 0;
+  for (let i = 0; i < n; ) {
+    const count = counts[i]!;
+    const pieces = piecesOf(count, max);
+    if (pieces > 1) {
+      // '' first shares shard 0; any other heavy value starts a new shard.
+      if (!(i === 0 && model.startsEmpty)) shards++;
+      shards += pieces - 1;
+      worst = Math.max(worst, load);
+      load = count / pieces;
+      i++;
+    } else if (load + count > tol) {
+      worst = Math.max(worst, load);
+      shards++;
+      load = 0;
+    } else {
+      while (nextBig < big.length && big[nextBig]! <= i) nextBig++;
+      const stop = nextBig < big.length ? big[nextBig]! : n;
+      const end = lastAtMost(prefix, prefix[i]! - load + tol, i + 1, stop);
+      load += prefix[end]! - prefix[i]!;
+      i = end;
+    }
+    if (shards > limit) break;
+  }
+  return { shards, max: Math.max(worst, load) };
+}
+
+/** Largest j in [lo, hi] with sorted[j] <= x (sorted[lo] <= x is given). */
+function lastAtMost(sorted: Float64Array, x: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (sorted[mid]! <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * The smallest possible largest-shard load for `shards` shards: bisection on the
+ * max load over the greedy packing, then the load that packing actually reaches
+ * (an attained value, so later steps can compare loads against it exactly).
+ * Never below the mean, nor below one item when spreading heavy values.
+ */
+export function minMaxLoad(model: LoadModel, shards: number): number {
+  const total = model.keys.total;
+  let lo = Math.max(model.mean, Math.min(1, total));
+  let hi = Math.max(total, lo);
+  if (packGreedy(model, lo, shards).shards <= shards) return packGreedy(model, lo).max;
+  for (let step = 0; step < 200 && hi - lo > hi * EPS * 4; step++) {
+    const mid = (lo + hi) / 2;
+    if (packGreedy(model, mid, shards).shards <= shards) hi = mid;
+    else lo = mid;
+  }
+  return packGreedy(model, hi).max;
+}

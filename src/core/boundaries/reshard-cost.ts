@@ -1,0 +1,46 @@
+import type { KeyCounts } from './key-counts';
+import { forEachPlacement } from './shard-loads';
+
+export interface ReshardCost {
+  /** Items whose shard (partition key `<prefix>#<shard>`) changes. */
+  readonly moved: number;
+  readonly total: number;
+  /** moved / total. */
+  readonly fraction: number;
+  /** Items that move into each new shard. */
+  readonly incoming: Float64Array;
+}
+
+/**
+ * How many items would have to move if `next` replaced `current` as the boundaries
+ * (the cost of a reshard), counted over the given keys.
+ *
+ * An item stays put when its current shard is still one the new boundaries allow
+ * for its value. For a heavy hitter spread over a run, the items sitting on shards
+ * of the old run that are outside the new run move (the old run's share of each
+ * shard is count / old run length); everything else moves whole or not at all.
+ * Shards are compared by index, as the index is what names the partition.
+ */
+export function reshardCost(current: readonly string[], next: readonly string[], keys: KeyCounts): ReshardCost {
+  const oldFirst = new Int32Array(keys.values.length);
+  const oldLast = new Int32Array(keys.values.length);
+  forEachPlacement(current, keys, (i, first, last) => {
+    oldFirst[i] = first;
+    oldLast[i] = last;
+  });
+  const incoming = new Float64Array(next.length);
+  let moved = 0;
+  forEachPlacement(next, keys, (i, first, last) => {
+    const a = oldFirst[i]!;
+    const b = oldLast[i]!;
+    const overlap = Math.max(0, Math.min(b, last) - Math.max(a, first) + 1);
+    const run = b - a + 1;
+    const leaving = (keys.counts[i]! * (run - overlap)) / run;
+    if (leaving === 0) return;
+    moved += leaving;
+    // Movers land uniformly on the new run (a plain value: on its one shard).
+    const share = leaving / (last - first + 1);
+    for (let s = first; s <= last; s++) incoming[s]! += share;
+  });
+  return { moved, total: keys.total, fraction: keys.total > 0 ? moved / keys.total : 0, incoming };
+}

@@ -1,0 +1,57 @@
+/**
+ * Shortest separators between neighbouring keys, LevelDB's `FindShortestSeparator`
+ * on code points instead of bytes.
+ *
+ * A boundary `s` placed between sorted keys `a < b` must satisfy `a < s <= b`, so
+ * that `bisect_right(boundaries, b) - 1` sends `b` (and everything after it) to the
+ * new shard and `a` stays in the old one. If `a` and `b` share `L` code points, no
+ * string of `L` code points or fewer can do it (it would be a prefix of `a`, or
+ * differ from `a` inside the shared prefix and so land above `b` too), while the
+ * first `L + 1` code points of `b` always do: that is the shortest separator, and
+ * we take that one because it reads as "where the next shard starts".
+ */
+
+/** Code units of `a` and `b`'s common prefix, never ending inside a surrogate pair. */
+function commonPrefixUnits(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Equal high surrogates followed by different low ones are different code points.
+  if (i > 0 && i < n && isHighSurrogate(a.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+/**
+ * The shortest `s` with `a < s <= b` in code point order: the prefix of `b` one code
+ * point longer than the prefix `a` and `b` share.
+ *
+ * Requires `a < b` in code point order (checked by the caller's sort, not here).
+ */
+export function shortestSeparator(a: string, b: string): string {
+  const shared = commonPrefixUnits(a, b);
+  const width = isHighSurrogate(b.charCodeAt(shared)) ? 2 : 1;
+  return b.slice(0, shared + width);
+}
+
+/** Length in code points of `shortestSeparator(a, b)`, without building it. */
+export function shortestSeparatorLength(a: string, b: string): number {
+  return codePointLength(a, commonPrefixUnits(a, b)) + 1;
+}
+
+/** Number of code points in the first `units` code units of `s` (all of it by default). */
+export function codePointLength(s: string, units = s.length): number {
+  let points = units;
+  for (let i = 0; i < units; i++) {
+    const unit = s.charCodeAt(i);
+    // Count a pair once: skip its low half.
+    if (isHighSurrogate(unit) && i + 1 < units) {
+      points--;
+      i++;
+    }
+  }
+  return points;
+}

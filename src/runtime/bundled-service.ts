@@ -1,0 +1,90 @@
+import { Hono, type Context, type ExecutionContext } from 'hono';
+import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
+import type { ClientOptions } from '../store/client';
+import { bundledBoundaries, type ConfigBundle } from './config-bundle';
+import { buildService, prepareTables, type Service } from './service';
+import { readSettings, type EnvMap, type Settings } from './settings';
+
+/** The API's description needs no table: it answers even while DynamoDB does not. */
+const DOCS_PATHS = /^\/(?:openapi\.json|docs(?:\/assets\/[^/]+)?)$/;
+
+export interface BundledServiceOptions {
+  /** Where this runtime keeps the docs page's assets. */
+  readonly docsAssets: DocsAssets;
+  /**
+   * The AWS SDK cannot find credentials by itself here (Workers: no files, no
+   * process environment), so AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY are required
+   * unless DYNAMODB_ENDPOINT names a local engine.
+   */
+  readonly requireCredentials: boolean;
+}
+
+export interface BundledService {
+  readonly service: Service;
+  readonly settings: Settings;
+  /** The app to serve: the service's, behind a gate that prepares the tables first. */
+  readonly app: Hono;
+}
+
+/**
+ * The service as the Worker and the Lambda function build it: settings from an
+ * environment map (`vars`/secrets or process.env), the config and boundaries from
+ * the build-time bundle. Throws on bad settings or config, so a misconfigured
+ * deployment fails at its first request (Worker) or at init (Lambda).
+ *
+ * The tables are checked (and created when SHARDLINE_CREATE_TABLE allows) before
+ * the first request that may need them; until that succeeds such requests answer
+ * 503 and the next one tries again. No promise is shared between requests: a Worker may
+ * not await I/O that another request started.
+ */
+export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions): BundledService {
+  const settings = readSettings(env);
+  const service = buildService(settings, bundle.config, {
+    readBoundaries: bundledBoundaries(bundle),
+    ...credentialOptions(env, settings, options.requireCredentials),
+  });
+  mountDocsAssets(service.app, options.docsAssets);
+
+  let prepared = false;
+  const app = new Hono();
+  app.all('*', async (c) => {
+    if (!prepared && !DOCS_PATHS.test(c.req.path)) {
+      try {
+        await prepareTables(service, settings.createTable);
+        prepared = true;
+      } catch (error) {
+        // The cause (table names, settings) is for the operator's log, not for clients.
+        console.error('shardline: tables not ready', error);
+        const message = 'the table is not ready (the service log says why)';
+        return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
+      }
+    }
+    return service.app.fetch(c.req.raw, c.env, executionContext(c));
+  });
+  return { service, settings, app };
+}
+
+/** The Worker's ExecutionContext (waitUntil) when there is one; Lambda has none and Hono throws on access. */
+function executionContext(c: Context): ExecutionContext | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Workers must be handed their keys (the SDK finds none there); Lambda leaves them
+ * to the SDK's own chain (the function role's credentials). A local engine takes any
+ * key: the same one the Node server uses, so all runtimes see one DynamoDB Local database.
+ */
+function credentialOptions(env: EnvMap, settings: Settings, required: boolean): { client?: ClientOptions } {
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+  const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+  const given = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } : undefined;
+  if (settings.endpoint) return { client: { credentials: given ?? { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } };
+  if (!required) return {};
+  if (!given) throw new Error('set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)');
+  return { client: { credentials: given } };
+}

@@ -1,0 +1,45 @@
+import type { ExecutionContext } from 'hono';
+import bundle from 'shardline:config-bundle';
+import { DOCS_ASSET_PATH, type DocsAssets } from '../http/docs/assets';
+import { createBundledService, type BundledService } from './bundled-service';
+import type { EnvMap } from './settings';
+
+/** The Worker's bindings: `vars` and secrets (strings) and the static assets (wrangler.toml). */
+export interface WorkerEnv {
+  readonly ASSETS?: { fetch(request: Request): Promise<Response> };
+  readonly [name: string]: unknown;
+}
+
+/** Built once per isolate, on its first request: bindings are only known then. */
+let runtime: BundledService | undefined;
+
+/**
+ * Cloudflare Worker entry: the same service as `npm start`, with its settings from
+ * `vars`/secrets and its config bundled at build time. The docs page's assets are
+ * Workers static assets (wrangler.toml [assets]), served before the Worker runs;
+ * the ASSETS binding answers should a request for one reach the Worker anyway.
+ */
+export default {
+  async fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> {
+    try {
+      runtime ??= createBundledService(stringBindings(env), bundle, { docsAssets: assetsBinding(env), requireCredentials: true });
+    } catch (error) {
+      console.error('shardline: cannot start', error);
+      const message = `shardline is misconfigured: ${(error as Error).message}`;
+      return Response.json({ error: { code: 'internal', message } }, { status: 500 });
+    }
+    return runtime.app.fetch(request, env, ctx);
+  },
+};
+
+function stringBindings(env: WorkerEnv): EnvMap {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}
+
+function assetsBinding(env: WorkerEnv): DocsAssets {
+  return async (file, request) => {
+    if (!env.ASSETS) return undefined;
+    const response = await env.ASSETS.fetch(new Request(new URL(`${DOCS_ASSET_PATH}/${file}`, request.url)));
+    return response.ok ? response : undefined;
+  };
+}

@@ -1,0 +1,69 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, type CollectionTag, type ScalarTag, type YAMLSeq } from 'yaml';
+import { ROOT } from './support/runtimes';
+
+// CloudFormation's short forms (!Ref, !GetAtt, !Sub) as plain { Fn: value } objects.
+const shortForms: (ScalarTag | CollectionTag)[] = [
+  ...['Ref', 'GetAtt', 'Sub'].map((name): ScalarTag => ({ tag: `!${name}`, resolve: (value: string) => ({ [name]: value }) })),
+  { tag: '!Equals', collection: 'seq', resolve: (seq) => ({ Equals: (seq as YAMLSeq).toJSON() }) } as CollectionTag,
+];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Template = any;
+const TEMPLATE = resolve(ROOT, 'deploy/template.yaml');
+const template: Template = parse(readFileSync(TEMPLATE, 'utf8'), { customTags: shortForms });
+const config = JSON.parse(readFileSync(resolve(ROOT, 'config/shardline.config.json'), 'utf8'));
+const hasCfnLint = spawnSync('cfn-lint', ['--version']).status === 0;
+
+describe('deploy/template.yaml (AWS SAM)', () => {
+  it('creates the table the bundled config describes: pk/sk, the sharded GSI with projection ALL, on demand', () => {
+    const table = template.Resources.Table.Properties;
+    const { partitionKey, sortKey, index, shardKeyAttribute, indexKeyAttribute } = config.table;
+    expect(table.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(table.KeySchema).toEqual([
+      { AttributeName: partitionKey.name, KeyType: 'HASH' },
+      { AttributeName: sortKey.name, KeyType: 'RANGE' },
+    ]);
+    expect(table.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: index,
+        KeySchema: [
+          { AttributeName: shardKeyAttribute, KeyType: 'HASH' },
+          { AttributeName: indexKeyAttribute, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    const types = Object.fromEntries(table.AttributeDefinitions.map((a: Template) => [a.AttributeName, a.AttributeType]));
+    expect(types).toEqual({ [partitionKey.name]: 'S', [sortKey.name]: 'S', [shardKeyAttribute]: 'S', [indexKeyAttribute]: 'S' });
+  });
+
+  it('runs the bundle `npm run build` writes, behind a Function URL, on the table it creates', () => {
+    const fn = template.Resources.ShardlineFunction.Properties;
+    expect(resolve(ROOT, 'deploy', fn.CodeUri)).toBe(resolve(ROOT, 'dist/lambda'));
+    expect(fn.Handler).toBe('index.handler'); // dist/lambda/index.mjs exports handler
+    expect(fn.FunctionUrlConfig.AuthType).toEqual({ Ref: 'FunctionUrlAuthType' });
+    expect(fn.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: 'Table' }, SHARDLINE_CREATE_TABLE: 'false' });
+    expect(fn.Environment.Variables.DYNAMODB_ENDPOINT).toBeUndefined();
+    const statement = fn.Policies[0].Statement[0];
+    expect(statement.Action).toEqual(expect.arrayContaining(['dynamodb:DescribeTable', 'dynamodb:Query', 'dynamodb:BatchWriteItem']));
+    expect(statement.Resource).toEqual([{ GetAtt: 'Table.Arn' }, { Sub: '${Table.Arn}/index/*' }]);
+    expect(fn.Timeout * 1000).toBeGreaterThan(Number(template.Parameters.RequestTimeoutMs.MaxValue));
+  });
+
+  it('lets anyone call a public Function URL (AuthType NONE), and only then', () => {
+    expect(template.Conditions.PublicUrl).toEqual({ Equals: [{ Ref: 'FunctionUrlAuthType' }, 'NONE'] });
+    const permissions = Object.values(template.Resources).filter((resource: Template) => resource.Type === 'AWS::Lambda::Permission');
+    expect(permissions.map((p: Template) => [p.Condition, p.Properties.Action, p.Properties.Principal]).sort()).toEqual([
+      ['PublicUrl', 'lambda:InvokeFunction', '*'],
+      ['PublicUrl', 'lambda:InvokeFunctionUrl', '*'],
+    ]);
+  });
+
+  it.skipIf(!hasCfnLint)('passes cfn-lint (with the SAM transform)', () => {
+    expect(() => execFileSync('cfn-lint', [TEMPLATE], { encoding: 'utf8' })).not.toThrow();
+  });
+});

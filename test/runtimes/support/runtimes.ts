@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { serve } from '@hono/node-server';
+import { unstable_startWorker } from 'wrangler';
+import { buildLambdaFolder } from '../../../scripts/build-lambda';
+import type { Fetcher } from '../../support/http';
+import { lambdaEvent, resultToResponse, type EventKind, type HttpCall, type LambdaResult } from './lambda-events';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+
+/**
+ * DynamoDB Local keeps one database per access key and region: every runtime uses
+ * the key the test service uses, whatever AWS keys the developer's environment holds.
+ */
+export const LOCAL_KEYS = { AWS_ACCESS_KEY_ID: 'shardline', AWS_SECRET_ACCESS_KEY: 'shardline', AWS_SESSION_TOKEN: '' };
+
+/** A runtime under test, answering real requests; `close` stops whatever it started. */
+export interface RunningRuntime extends Fetcher {
+  readonly name: string;
+  close(): Promise<void>;
+}
+
+/** The Node runtime's app behind a real HTTP server (what `npm start` runs), on a free loopback port. */
+export async function startNodeServer(app: { fetch: (request: Request) => Response | Promise<Response> }): Promise<RunningRuntime> {
+  const server = await new Promise<ReturnType<typeof serve>>((resolveServer) => {
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolveServer(started));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    name: 'node',
+    request: (path, init) => fetch(`http://127.0.0.1:${port}${path}`, init),
+    close: () => new Promise((resolveClose) => server.close(() => resolveClose())),
+  };
+}
+
+/**
+ * The Worker in workerd, as `wrangler dev` runs it (wrangler.toml: the custom
+ * build, the config alias, static assets), with `vars` overriding the file's.
+ * Requests go over HTTP to wrangler's local server.
+ */
+export async function startWorkerRuntime(vars: Record<string, string>): Promise<RunningRuntime> {
+  const worker = await unstable_startWorker({
+    config: resolve(ROOT, 'wrangler.toml'),
+    bindings: Object.fromEntries(Object.entries({ ...LOCAL_KEYS, ...vars }).map(([name, value]) => [name, { type: 'plain_text', value }])),
+    sendMetrics: false,
+    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, watch: false, persist: false, logLevel: 'warn' },
+  });
+  await worker.ready;
+  const url = await worker.url;
+  return {
+    name: 'worker',
+    request: (path, init) => fetch(new URL(path, url), init),
+    close: () => worker.dispose(),
+  };
+}
+
+export type LambdaHandler = (event: unknown, context: unknown) => Promise<LambdaResult>;
+
+let built: Promise<string> | undefined;
+let instances = 0;
+
+/** Builds the Lambda folder once per test file, with the code `npm run build` uses, into a temporary folder. */
+export function buildLambdaOnce(): Promise<string> {
+  built ??= (async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'shardline-lambda-'));
+    await buildLambdaFolder(outDir, resolve(ROOT, 'config/shardline.config.json'));
+    return join(outDir, 'index.mjs');
+  })();
+  return built;
+}
+
+export interface LambdaRuntime extends RunningRuntime {
+  readonly handler: LambdaHandler;
+  /** Sends one request as the given kind of event and turns the result back into a Response. */
+  invoke(kind: EventKind, call: HttpCall): Promise<Response>;
+}
+
+/**
+ * Imports the built bundle as Lambda's Node runtime does (a fresh module instance,
+ * its init reading `env` from process.env), and invokes its `handler`.
+ */
+export async function loadLambdaRuntime(bundleFile: string, env: Record<string, string>): Promise<LambdaRuntime> {
+  const saved = { ...process.env };
+  Object.assign(process.env, LOCAL_KEYS, env);
+  let handler: LambdaHandler;
+  try {
+    ({ handler } = (await import(`${pathToFileURL(bundleFile).href}?instance=${++instances}`)) as { handler: LambdaHandler });
+  } finally {
+    for (const name of Object.keys({ ...LOCAL_KEYS, ...env })) if (!(name in saved)) delete process.env[name];
+    Object.assign(process.env, saved);
+  }
+  const context = { functionName: 'shardline', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 };
+  const invoke = async (kind: EventKind, call: HttpCall) => resultToResponse(await handler(lambdaEvent(kind, call), context));
+  return {
+    name: 'lambda',
+    handler,
+    invoke,
+    request: async (path, init = {}) => {
+      const headers = Object.fromEntries(new Headers(init.headers).entries());
+      const body = init.body === undefined || init.body === null ? undefined : String(init.body);
+      return invoke('http-v2', { method: init.method ?? 'GET', path, headers, ...(body !== undefined && { body }) });
+    },
+    close: async () => {},
+  };
+}
