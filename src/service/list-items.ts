@@ -4,12 +4,13 @@ import type { JsonObject } from '../core/item';
 import { KWayMerge } from '../core/merge';
 import { planListing, type ListRequest, type ReadPlan } from '../core/plan';
 import { shardKey } from '../core/index-key';
+import { compareKeys } from '../core/collation';
 import { maxLower, minUpper, type KeyRange } from '../core/key-range';
 import type { CallContext } from '../store/retry';
-import type { ShardPage, Store } from '../store/store';
-import { MAX_QUERY_LIMIT, refillWave, ShardTails, type ShardProgress, type ShardRead } from './read-limits';
-import { compareKeys } from '../core/collation';
 import type { ShardQuery } from '../store/shard-query';
+import type { ShardPage, Store } from '../store/store';
+import { MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
+import { ShardTails } from './shard-tails';
 
 export interface ListingStats {
   shardQueries: number;
@@ -170,7 +171,9 @@ async function drainGroup(
       if (records.length >= want) return;
       continue;
     }
-    const wave = single ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }] : nextWave(merge, shards, step.sources, target, before);
+    const wave = single
+      ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
+      : nextWave(merge, shards, step.sources, target, before);
     const started = performance.now();
     const starts = wave.map(({ source }) => shards[source]!.resumeAfter);
     const pages = await Promise.all(

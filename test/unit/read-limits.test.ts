@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
-import { refillWave, ShardTails, type ShardProgress } from '../../src/service/read-limits';
+import { refillWave, type ShardProgress } from '../../src/service/read-limits';
+import { ShardTails } from '../../src/service/shard-tails';
 import { mulberry32 } from '../support/titles';
 
 const asc = (a: string, b: string) => compareKeys(a, b) < 0;
