@@ -37,9 +37,31 @@ export class IndexHeap {
     return top;
   }
 
-  /** Re-places the top entry after its key grew (cheaper than pop + push). */
+  /**
+   * Re-places the top entry after its key grew (cheaper than pop + push). Bottom-up
+   * (Floyd): walk the smaller children down to a leaf, one comparison a level, then
+   * climb back to where the entry belongs. In a merge the new head usually belongs
+   * near the bottom, so this takes about half the comparisons of a plain sift-down.
+   */
   replaceTop(entry: number): void {
-    this.siftDown(entry);
+    const entries = this.entries;
+    const less = this.less;
+    const n = entries.length;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && less(entries[child + 1]!, entries[child]!)) child++;
+      entries[i] = entries[child]!;
+      i = child;
+    }
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!less(entry, entries[parent]!)) break;
+      entries[i] = entries[parent]!;
+      i = parent;
+    }
+    entries[i] = entry;
   }
 
   private siftDown(entry: number): void {

@@ -4,10 +4,13 @@ import type { JsonObject } from '../core/item';
 import { KWayMerge } from '../core/merge';
 import { planListing, type ListRequest, type ReadPlan } from '../core/plan';
 import { shardKey } from '../core/index-key';
+import { compareKeys } from '../core/collation';
 import { maxLower, minUpper, type KeyRange } from '../core/key-range';
 import type { CallContext } from '../store/retry';
-import type { Store } from '../store/store';
-import { shardQueryLimit } from './read-limits';
+import type { ShardQuery } from '../store/shard-query';
+import type { ShardPage, Store } from '../store/store';
+import { MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
+import { ShardTails } from './shard-tails';
 
 export interface ListingStats {
   shardQueries: number;
@@ -51,10 +54,16 @@ export async function listItems(
   try {
     const records: JsonObject[] = [];
     const want = limit + 1;
-    for (const group of plan.groups) {
+    const tails = tailsOf(collection);
+    const prefetches = plannedPrefetches(store, collection, plan, request.after, want, tails, scoped);
+    let drained = -1;
+    for (const [index, group] of plan.groups.entries()) {
       if (records.length >= want) break;
-      await drainGroup(store, collection, plan, group, want, records, stats, scoped);
+      drained = index;
+      await drainGroup(store, collection, plan, group, index === 0, want, records, stats, scoped, tails, prefetches.get(index));
     }
+    // Prefetched shards the page did not reach (their shard before had grown): read all the same.
+    for (const [index, prefetch] of prefetches) if (index > drained) countPage(stats, await prefetch.page);
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
     const last = page[page.length - 1];
@@ -71,25 +80,89 @@ export async function listItems(
   }
 }
 
+/** Per collection, the shard ends listings have seen (hints for prefetching; see ShardTails). */
+const shardTails = new WeakMap<Collection, ShardTails>();
+
+function tailsOf(collection: Collection): ShardTails {
+  let tails = shardTails.get(collection);
+  if (!tails) shardTails.set(collection, (tails = new ShardTails()));
+  return tails;
+}
+
 interface ShardState {
   /** Index sort key the shard's next page starts after (in read order). */
   resumeAfter: string | undefined;
-  previousLimit: number | undefined;
+  /** Index keys read from this shard in this page, for sizing the next wave. */
+  keys: string[];
+  /** The limit of this shard's latest refill (a query after its first) in this page. */
+  lastRefill: number | undefined;
 }
 
+/** A query of a range shard sent ahead of need: the first page of its group. */
+interface Prefetch {
+  readonly page: Promise<ShardPage>;
+}
+
+/**
+ * Range listings read one shard after another. Where the shard-end hints say the
+ * page will run past the end of a shard, the next shard's first query goes out now,
+ * in parallel, asking for what the page will still need there — instead of one round
+ * trip later. Chains over consecutive one-shard groups while the hints reach.
+ */
+function plannedPrefetches(
+  store: Store,
+  collection: Collection,
+  plan: ReadPlan,
+  after: string | undefined,
+  want: number,
+  tails: ShardTails,
+  context: CallContext,
+): Map<number, Prefetch> {
+  const prefetches = new Map<number, Prefetch>();
+  let before = 0;
+  for (let index = 0; index + 1 < plan.groups.length; index++) {
+    const group = plan.groups[index]!;
+    const next = plan.groups[index + 1]!;
+    if (group.length !== 1 || next.length !== 1) break;
+    // The first group starts at the cursor (or the range's start); later ones at their shard's start.
+    const left = tails.remainingAfter(plan, group[0]!, index === 0 ? after : undefined, compareKeys);
+    if (left === undefined) break;
+    before += left;
+    if (before >= want) break;
+    const page = store.queryShard(shardQuery(collection, plan, next[0]!, undefined, want - before), context);
+    page.catch(() => undefined); // awaited where it is used; a failure is raised there
+    prefetches.set(index + 1, { page });
+  }
+  return prefetches;
+}
+
+/**
+ * Merges one shard group into `records` until the page has `want` items or the group
+ * is done. Queries go out in waves (see `refillWave`); a one-shard group reads what the
+ * page still needs in one query. `prefetched`, when given, is this one-shard group's
+ * first page, already in flight.
+ */
 async function drainGroup(
   store: Store,
   collection: Collection,
   plan: ReadPlan,
   group: readonly number[],
+  firstGroup: boolean,
   want: number,
   records: JsonObject[],
   stats: ListingStats,
   context: CallContext,
+  tails: ShardTails,
+  prefetched?: Prefetch,
 ): Promise<void> {
   const key = collection.indexKeyAttribute;
   const merge = new KWayMerge<JsonObject>(group.length, (record) => record[key] as string, plan.order);
-  const shards: ShardState[] = group.map(() => ({ resumeAfter: undefined, previousLimit: undefined }));
+  const shards: ShardState[] = group.map(() => ({ resumeAfter: undefined, keys: [], lastRefill: undefined }));
+  const target = want - records.length;
+  const single = group.length === 1;
+  const sign = plan.order === 'asc' ? 1 : -1;
+  const before = (a: string, b: string) => sign * compareKeys(a, b) < 0;
+  let pending = prefetched;
   for (;;) {
     const step = merge.next();
     if (step.kind === 'done') return;
@@ -98,39 +171,80 @@ async function drainGroup(
       if (records.length >= want) return;
       continue;
     }
-    const remaining = want - records.length;
-    const active = group.filter((_, source) => !merge.isExhausted(source)).length;
+    const wave = single
+      ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
+      : nextWave(merge, shards, step.sources, target, before);
     const started = performance.now();
+    const starts = wave.map(({ source }) => shards[source]!.resumeAfter);
     const pages = await Promise.all(
-      step.sources.map((source) => {
+      wave.map(({ source, limit: queryLimit }) => {
         const state = shards[source]!;
-        const queryLimit = shardQueryLimit(remaining, active, state.previousLimit);
-        state.previousLimit = queryLimit;
-        return store.queryShard(
-          {
-            table: collection.table,
-            index: collection.index,
-            shardKeyAttribute: collection.shardKeyAttribute,
-            indexKeyAttribute: key,
-            shardKey: shardKey(collection.prefix, group[source]!),
-            range: resumeRange(plan, state.resumeAfter),
-            order: plan.order,
-            limit: queryLimit,
-          },
-          context,
-        );
+        if (pending) {
+          const first = pending.page;
+          pending = undefined;
+          return first;
+        }
+        if (state.resumeAfter !== undefined) state.lastRefill = queryLimit;
+        return store.queryShard(shardQuery(collection, plan, group[source]!, state.resumeAfter, queryLimit), context);
       }),
     );
     stats.dynamoMs += performance.now() - started;
-    step.sources.forEach((source, i) => {
+    wave.forEach(({ source }, i) => {
       const page = pages[i]!;
-      shards[source]!.resumeAfter = page.resumeAfter;
-      stats.shardQueries++;
-      stats.itemsRead += page.itemsRead;
-      if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+      const state = shards[source]!;
+      state.resumeAfter = page.resumeAfter;
+      countPage(stats, page);
+      if (!single) for (const item of page.items) state.keys.push(item[key] as string);
+      else if (page.resumeAfter === undefined) {
+        // A later group's first read starts at its shard's start: the page's bound lies before it.
+        const whole = !firstGroup && starts[i] === undefined;
+        tails.record(plan, group[source]!, page.items, key, whole ? undefined : nearBound(plan, starts[i]));
+      }
       merge.supply(source, page.items, page.resumeAfter === undefined);
     });
   }
+}
+
+function nextWave(
+  merge: KWayMerge<JsonObject>,
+  shards: readonly ShardState[],
+  waitingSources: readonly number[],
+  target: number,
+  before: (a: string, b: string) => boolean,
+): ShardRead[] {
+  const waiting = new Set(waitingSources);
+  const progress: ShardProgress[] = shards.map((state, source) => ({
+    keys: state.keys,
+    hasMore: merge.hasMore(source),
+    waiting: waiting.has(source),
+    ...(state.lastRefill !== undefined && { lastRefill: state.lastRefill }),
+  }));
+  return refillWave(progress, target, before);
+}
+
+function shardQuery(collection: Collection, plan: ReadPlan, shard: number, resumeAfter: string | undefined, limit: number): ShardQuery {
+  return {
+    table: collection.table,
+    index: collection.index,
+    shardKeyAttribute: collection.shardKeyAttribute,
+    indexKeyAttribute: collection.indexKeyAttribute,
+    shardKey: shardKey(collection.prefix, shard),
+    range: resumeRange(plan, resumeAfter),
+    order: plan.order,
+    limit,
+  };
+}
+
+function countPage(stats: ListingStats, page: ShardPage): void {
+  stats.shardQueries++;
+  stats.itemsRead += page.itemsRead;
+  if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+}
+
+/** The key a read starts after (or at): where its items begin, in read order. */
+function nearBound(plan: ReadPlan, resumeAfter: string | undefined): string | undefined {
+  const range = resumeRange(plan, resumeAfter);
+  return (plan.order === 'asc' ? range.lower : range.upper)?.key;
 }
 
 /**

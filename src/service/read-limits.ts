@@ -1,18 +1,134 @@
 /** DynamoDB Query pages stop at 1 MB anyway; asking for more items than a page can use is waste. */
 export const MAX_QUERY_LIMIT = 1001;
 
+/** What the listing knows of one shard of a merged group, in this page. */
+export interface ShardProgress {
+  /** Index sort keys read from this shard in this page so far, in read order. */
+  readonly keys: readonly string[];
+  /** The shard may hold more than was read (it can be queried again). */
+  readonly hasMore: boolean;
+  /** The merge cannot go on before this shard is read again. */
+  readonly waiting: boolean;
+  /** The limit of this shard's latest refill in this page (not of its first read), if any. */
+  readonly lastRefill?: number;
+}
+
+export interface ShardRead {
+  readonly source: number;
+  readonly limit: number;
+}
+
 /**
- * How many items to ask one shard for. A group of `shards` shards is expected to
- * share the `remaining` items evenly, so a first query asks for that share plus a
- * margin of about one standard deviation (the items of a shard in a page are
- * roughly binomial), not for a whole page — asking every shard for a full page
- * reads N times what is returned. A shard that runs dry and is needed again asks
- * for twice its previous limit, capped by what the page can still use.
+ * The queries of one wave of a merged group: every shard the merge waits for, plus
+ * every other shard that will probably run dry before the page is full — topping
+ * those up in the same parallel wave saves the sequential round trip each would
+ * cost a moment later. `target` is how many items the group must deliver in this
+ * page (the page's remaining items when the group started); `before(a, b)` is the
+ * read order of index keys.
+ *
+ * First wave (nothing read): every shard asks for its share of the target plus
+ * a margin — about one binomial standard deviation — never a full page each (that
+ * reads N× what is returned).
+ *
+ * Later waves estimate where the page will end. The shards of a group hold the
+ * same distribution of keys (hash, random and heavy-hitter runs all spread items
+ * uniformly), so past the point where a shard's reads stop, it is expected to hold
+ * as many keys as the shards whose reads reach further do on average. Walking every
+ * key read so far in order, with that extrapolation for the shards already passed,
+ * gives the key where the group's count reaches `target`; each shard that has more
+ * is asked for its expected shortfall up to there, plus the margin. Only a wrong
+ * guess costs another wave — never a wrong page: the merge decides what is returned.
  */
-export function shardQueryLimit(remaining: number, shards: number, previousLimit: number | undefined): number {
-  if (shards <= 1) return Math.min(remaining, MAX_QUERY_LIMIT);
-  const share = remaining / shards;
-  const first = Math.ceil(share + Math.sqrt(share)) + 1;
-  const limit = previousLimit === undefined ? first : Math.max(first, previousLimit * 2);
+export function refillWave(
+  shards: readonly ShardProgress[],
+  target: number,
+  before: (a: string, b: string) => boolean,
+): ShardRead[] {
+  const live = shards.filter((shard) => shard.hasMore).length;
+  let read = 0;
+  for (const shard of shards) read += shard.keys.length;
+  if (read === 0) {
+    const limit = withMargin(target / Math.max(1, live), FIRST_MARGIN);
+    return shards.flatMap((shard, source) => (shard.hasMore ? [{ source, limit: cap(limit, target) }] : []));
+  }
+  const shortfall = expectedShortfall(shards, target + Math.ceil(END_MARGIN * Math.sqrt(target)), before);
+  const reads: ShardRead[] = [];
+  shards.forEach((shard, source) => {
+    if (!shard.hasMore) return;
+    const missing = shortfall[source]!;
+    if (!shard.waiting && missing <= 0) return;
+    let limit = withMargin(Math.max(missing, 1), REFILL_MARGIN);
+    // Dry again after a refill: this shard holds more than its share here (a popular
+    // value hashed onto it, say); growing geometrically bounds the waves it costs.
+    if (shard.waiting && shard.lastRefill !== undefined) limit = Math.max(limit, shard.lastRefill * 2);
+    reads.push({ source, limit: cap(limit, target) });
+  });
+  return reads;
+}
+
+/**
+ * Per shard: how many more keys it is expected to hold before the group reaches
+ * `target`. Walks every key read in order, tracking D, the expected keys per shard
+ * so far: each key of a shard whose reads still reach further adds 1 / (number of
+ * such shards). A shard whose reads stop at D = d is expected to hold D − d more
+ * keys by the time the walk is at D (not "the average count": the shards that run
+ * out first are the dense ones, which would make that estimate too low).
+ */
+function expectedShortfall(shards: readonly ShardProgress[], target: number, before: (a: string, b: string) => boolean): number[] {
+  const n = shards.length;
+  const all: { key: string; shard: number; last: boolean }[] = [];
+  shards.forEach((shard, index) => {
+    shard.keys.forEach((key, i) => all.push({ key, shard: index, last: i === shard.keys.length - 1 }));
+  });
+  all.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
+
+  // passedAt[s]: D when shard s's reads stopped (it has more, all of it read so far is behind).
+  const passedAt = new Array<number | undefined>(n).fill(undefined);
+  let covering = 0;
+  shards.forEach((shard, s) => {
+    if (!shard.hasMore) return;
+    if (shard.keys.length === 0) passedAt[s] = 0;
+    else covering++;
+  });
+  let density = 0;
+  let total = 0;
+  const estimate = (): number => {
+    let sum = total;
+    for (const at of passedAt) if (at !== undefined) sum += density - at;
+    return sum;
+  };
+  for (const { shard, last } of all) {
+    total++;
+    const progress = shards[shard]!;
+    if (progress.hasMore && passedAt[shard] === undefined) density += 1 / covering;
+    if (estimate() >= target) break;
+    if (last && progress.hasMore) {
+      passedAt[shard] = density;
+      covering--;
+    }
+  }
+  const short = target - estimate();
+  const passed = passedAt.filter((at) => at !== undefined).length;
+  // Every key read is behind and the page is still short: the passed shards share the rest.
+  const extra = short > 0 && passed > 0 ? short / passed : 0;
+  return passedAt.map((at) => (at === undefined ? 0 : density - at + extra));
+}
+
+/** A shard's expected count plus a margin of about one binomial standard deviation. */
+export function withMargin(expected: number, deviations: number): number {
+  return Math.ceil(expected + deviations * Math.sqrt(expected));
+}
+
+/*
+ * Margins, in standard deviations, tuned with scripts/bench/sim-listing.ts (21
+ * shards, pages of 100): a first read of share + ¼ σ, the page's end estimated
+ * ½ σ late and refills of shortfall + 1 σ read about 1.5× what a page returns and
+ * finish most pages in two waves. Wider margins buy waves with items read.
+ */
+const FIRST_MARGIN = 0.25;
+const END_MARGIN = 0.5;
+const REFILL_MARGIN = 1;
+
+function cap(limit: number, remaining: number): number {
   return Math.max(1, Math.min(limit, remaining, MAX_QUERY_LIMIT));
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { allShards, type ShardStrategy } from './strategy';
 
 /**
@@ -19,9 +19,19 @@ export function hashStrategy(shardCount: number): ShardStrategy {
 
 /** The digest read as one big-endian integer, reduced mod `shardCount` byte by byte. */
 export function hashShard(normalized: string, shardCount: number): number {
-  const digest = createHash('sha256').update(normalized, 'utf8').digest();
+  const digest = sha256(normalized);
   let remainder = 0;
   // (r * 256 + byte) stays below 2^53 for any shard count under 2^44.
   for (let i = 0; i < digest.length; i++) remainder = (remainder * 256 + digest[i]!) % shardCount;
   return remainder;
 }
+
+/**
+ * SHA-256 of the UTF-8 bytes. The one-shot `crypto.hash` (Node >= 20.12) skips the
+ * Hash object and runs about twice as fast as createHash; runtimes whose node:crypto
+ * lacks it (Workers' nodejs_compat may) get createHash, with the same digest.
+ */
+const sha256: (value: string) => Uint8Array =
+  typeof crypto.hash === 'function'
+    ? (value) => crypto.hash('sha256', value, 'buffer')
+    : (value) => crypto.createHash('sha256').update(value, 'utf8').digest();

@@ -1,0 +1,160 @@
+/**
+ * `npm run bench`: shardline's listings against naive baselines on DynamoDB Local.
+ *
+ * Starts DynamoDB Local and a delaying proxy (a child process), loads seed-shaped
+ * items into every demo collection, then walks every listing page by page: directly
+ * (read cost, queries, RCU, router CPU, latency) and through the proxy (latency with
+ * a fixed delay per DynamoDB call). Prints a Markdown table and the issue's targets,
+ * writes bench-results/bench-<timestamp>.json and .svg.
+ *
+ * Options: --items N (per collection, 4200) --page N (100) --delay MS (20)
+ *          --passes N (direct walks per listing, 3) --delayed-passes N (2) --seed N (4)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startDynamoDbLocal } from '../test/support/dynamodb-local';
+import { svgChart } from './bench/chart';
+import { benchService, loadItems } from './bench/fixture';
+import { check, rowFigures, type RowFigures, type TargetCheck } from './bench/figures';
+import type { PageSample } from './bench/page-sample';
+import { startDelayProxy } from './bench/processes';
+import { markdownTable, targetLines } from './bench/report';
+import { walkNaive, type NaiveMode } from './bench/walk-naive';
+import { walkRouter } from './bench/walk-router';
+import { walkWaves } from './bench/walk-waves';
+
+const { values } = parseArgs({
+  options: {
+    items: { type: 'string', default: '4200' },
+    page: { type: 'string', default: '100' },
+    delay: { type: 'string', default: '20' },
+    passes: { type: 'string', default: '3' },
+    'delayed-passes': { type: 'string', default: '2' },
+    seed: { type: 'string', default: '4' },
+  },
+});
+const options = {
+  items: Number(values.items),
+  pageSize: Number(values.page),
+  delayMs: Number(values.delay),
+  passes: Number(values.passes),
+  delayedPasses: Number(values['delayed-passes']),
+  seed: Number(values.seed),
+};
+
+// The SDK's notice that its 2027 releases need Node 22 is for operators, not bench output.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const startedAt = new Date();
+const loadBefore = loadavg();
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+log('starting DynamoDB Local');
+const engine = await startDynamoDbLocal();
+const proxy = await startDelayProxy(engine.endpoint, options.delayMs);
+try {
+  const direct = benchService(engine.endpoint);
+  const delayed = benchService(proxy.endpoint);
+  log(`loading ${options.items} items into each collection`);
+  const loaded = await loadItems(direct, options.items, options.seed);
+  log(`loaded ${[...loaded].map(([name, count]) => `${name} ${count}`).join(', ')}`);
+
+  const collection = (name: string) => direct.collections.find((c) => c.name === name)!;
+  const repeat = async (times: number, walk: () => Promise<PageSample[]>) => {
+    const pages: PageSample[] = [];
+    for (let i = 0; i < times; i++) pages.push(...(await walk()));
+    return pages;
+  };
+
+  const rows: RowFigures[] = [];
+  const routerRows = [
+    { name: 'shardline range', collection: 'albums' },
+    { name: 'shardline hash', collection: 'albums-hash' },
+    { name: 'shardline random', collection: 'albums-random' },
+    { name: 'shardline one shard', collection: 'albums-one' },
+  ];
+  for (const row of routerRows) {
+    log(`walking ${row.name}`);
+    // The first walk of each service warms the JIT, the connections and, for range, the
+    // shard-end hints that prefetching uses; it is kept apart as the "first walk" figures.
+    const coldDirect = await walkRouter(direct.app, row.collection, options.pageSize);
+    const directPages = await repeat(options.passes, () => walkRouter(direct.app, row.collection, options.pageSize));
+    const coldDelayed = await walkRouter(delayed.app, row.collection, options.pageSize);
+    const delayedPages = await repeat(options.delayedPasses, () => walkRouter(delayed.app, row.collection, options.pageSize));
+    const shards = collection(row.collection).strategy.shardCount;
+    const roundTrips = await walkWaves(direct.clients, collection(row.collection), options.pageSize);
+    rows.push(rowFigures({ ...row, kind: 'shardline', shards }, directPages, delayedPages, roundTrips));
+    if (row.collection === 'albums') {
+      rows.push(rowFigures({ ...row, name: 'shardline range, first walk', kind: 'shardline', shards }, coldDirect, coldDelayed));
+    }
+  }
+  const naiveRows: { name: string; mode: NaiveMode; collection: string }[] = [
+    { name: 'naive sequential (hash)', mode: 'sequential', collection: 'albums-hash' },
+    { name: 'naive parallel (hash)', mode: 'parallel', collection: 'albums-hash' },
+  ];
+  for (const row of naiveRows) {
+    log(`walking ${row.name}`);
+    const target = collection(row.collection);
+    await walkNaive(direct.clients.doc, target, row.mode, options.pageSize);
+    const directPages = await repeat(options.passes, () => walkNaive(direct.clients.doc, target, row.mode, options.pageSize));
+    // The sequential loop waits 21 round trips a page: one delayed walk tells enough.
+    const delayedPasses = row.mode === 'sequential' ? 1 : options.delayedPasses;
+    const delayedPages = await repeat(delayedPasses, () => walkNaive(delayed.clients.doc, target, row.mode, options.pageSize));
+    const trips = directPages.map(() => (row.mode === 'sequential' ? target.strategy.shardCount : 1));
+    rows.push(rowFigures({ name: row.name, kind: 'naive', collection: row.collection, shards: target.strategy.shardCount }, directPages, delayedPages, trips));
+  }
+
+  const byName = (name: string) => rows.find((row) => row.name === name)!;
+  const one = byName('shardline one shard');
+  const range = byName('shardline range');
+  const hash = byName('shardline hash');
+  const random = byName('shardline random');
+  const sequential = byName('naive sequential (hash)');
+  const parallel = byName('naive parallel (hash)');
+  const targets: TargetCheck[] = [
+    check('range: items read ÷ returned (p50)', range.readRatio.p50, 1.15),
+    check('range: queries per page (p50)', range.queries.p50, 2),
+    check('hash: items read ÷ returned (p50)', hash.readRatio.p50, 1.6),
+    check('random: items read ÷ returned (p50)', random.readRatio.p50, 1.6),
+    check(`hash page ÷ one-shard page, +${options.delayMs} ms (p50)`, hash.delayedMs.p50 / one.delayedMs.p50, 2.5),
+    check(`range page ÷ one-shard page, +${options.delayMs} ms (p50)`, range.delayedMs.p50 / one.delayedMs.p50, 2),
+    check('hash: sequential round trips per page (p50), one-shard page = 1', hash.roundTrips?.p50 ?? Number.NaN, 2.5),
+    check('range: sequential round trips per page (p50), one-shard page = 1', range.roundTrips?.p50 ?? Number.NaN, 2),
+    check('range: router CPU ms per page (p50)', range.cpuMs.p50, 8),
+    check('hash: router CPU ms per page (p50)', hash.cpuMs.p50, 25),
+  ];
+  const ratios = {
+    sequentialOverHashLatency: sequential.delayedMs.p50 / hash.delayedMs.p50,
+    parallelOverHashLatency: parallel.delayedMs.p50 / hash.delayedMs.p50,
+    sequentialOverOneShardLatency: sequential.delayedMs.p50 / one.delayedMs.p50,
+    parallelOverOneShardLatency: parallel.delayedMs.p50 / one.delayedMs.p50,
+    naiveOverHashItemsRead: parallel.readRatio.p50 / hash.readRatio.p50,
+    naiveOverHashQueries: parallel.queries.p50 / hash.queries.p50,
+    sequentialOverHashCpu: sequential.cpuMs.p50 / hash.cpuMs.p50,
+    parallelOverHashCpu: parallel.cpuMs.p50 / hash.cpuMs.p50,
+  };
+
+  const loadAfter = loadavg();
+  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter };
+  const table = markdownTable(rows, one, options.delayMs);
+  process.stdout.write(`\n${table}\n\n${targetLines(targets)}\n\n`);
+  process.stdout.write(
+    `naive ÷ shardline hash: latency ${ratios.sequentialOverHashLatency.toFixed(1)}× (sequential), ` +
+      `${ratios.parallelOverHashLatency.toFixed(2)}× (parallel); items read ${ratios.naiveOverHashItemsRead.toFixed(1)}×; ` +
+      `queries ${ratios.naiveOverHashQueries.toFixed(1)}×\n`,
+  );
+  process.stdout.write(`load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} → ${loadAfter.map((v) => v.toFixed(2)).join(' ')} on ${machine.cpus} cores\n`);
+
+  const dir = resolve(import.meta.dirname, '../bench-results');
+  mkdirSync(dir, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const json = resolve(dir, `bench-${stamp}.json`);
+  writeFileSync(json, JSON.stringify({ startedAt, options, machine, loaded: Object.fromEntries(loaded), rows, targets, ratios, table }, null, 2));
+  writeFileSync(resolve(dir, `bench-${stamp}.svg`), svgChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`));
+  log(`wrote ${json} and .svg`);
+} finally {
+  await proxy.stop();
+  await engine.stop();
+}

@@ -1,0 +1,51 @@
+import { compareKeys } from '../../src/core/collation';
+import type { JsonObject } from '../../src/core/item';
+import { inRange } from '../../src/core/key-range';
+import type { ShardQuery } from '../../src/store/shard-query';
+import type { ShardPage, Store } from '../../src/store/store';
+
+/**
+ * An in-memory index behind the Store interface, for simulating listings without
+ * an engine: shards are sorted arrays of records, a query honours range, order,
+ * limit as DynamoDB does (resuming is a narrower range). It counts calls and sequential waves
+ * (a wave starts when a call begins with none in flight) — round trips a page waits.
+ */
+export class MemoryStore implements Pick<Store, 'queryShard'> {
+  readonly shards = new Map<string, JsonObject[]>();
+  calls = 0;
+  waves = 0;
+  private inFlight = 0;
+
+  constructor(private readonly indexKey: string) {}
+
+  add(shardKey: string, record: JsonObject): void {
+    const list = this.shards.get(shardKey) ?? [];
+    list.push(record);
+    this.shards.set(shardKey, list);
+  }
+
+  sort(): void {
+    for (const list of this.shards.values()) list.sort((a, b) => compareKeys(this.key(a), this.key(b)));
+  }
+
+  async queryShard(query: ShardQuery): Promise<ShardPage> {
+    this.calls++;
+    if (this.inFlight++ === 0) this.waves++;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.inFlight--;
+    const all = this.shards.get(query.shardKey) ?? [];
+    const ordered = query.order === 'asc' ? all : [...all].reverse();
+    const items: JsonObject[] = [];
+    for (const record of ordered) {
+      if (items.length >= query.limit) break;
+      if (inRange(this.key(record), query.range)) items.push(record);
+    }
+    const more = items.length === query.limit && ordered.some((record) => inRange(this.key(record), query.range) && !items.includes(record));
+    const last = items[items.length - 1];
+    return { items, itemsRead: items.length, ...(more && last && { resumeAfter: this.key(last) }) };
+  }
+
+  private key(record: JsonObject): string {
+    return record[this.indexKey] as string;
+  }
+}

@@ -1,0 +1,29 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+
+export interface DelayProxy {
+  readonly endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the delaying proxy in a child Node process in front of `target`. */
+export async function startDelayProxy(target: string, delayMs: number): Promise<DelayProxy> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'proxy-child.ts'), target, String(delayMs)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const endpoint = await new Promise<string>((resolveEndpoint, reject) => {
+    child.once('exit', (code) => reject(new Error(`delay proxy exited (${code})`)));
+    lines.once('line', (line) => resolveEndpoint((JSON.parse(line) as { endpoint: string }).endpoint));
+  });
+  return {
+    endpoint,
+    stop: () =>
+      new Promise((resolveStop) => {
+        if (child.exitCode !== null) return resolveStop();
+        child.once('exit', () => resolveStop());
+        child.stdin!.end();
+      }),
+  };
+}

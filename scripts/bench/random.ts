@@ -1,0 +1,15 @@
+/** mulberry32: a small seeded PRNG, so every run loads the same data and walks the same pages. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function pick<T>(random: () => number, values: readonly T[]): T {
+  return values[Math.floor(random() * values.length)]!;
+}

@@ -1,0 +1,63 @@
+/**
+ * `tsx scripts/bench/sim-listing.ts [--items N] [--page N]`: walks every demo
+ * strategy's listing through the real `listItems` over an in-memory store and prints
+ * per-page medians of items read ÷ returned, queries and sequential waves (round
+ * trips), for a first walk (no shard-end hints yet) and a second. No engine, no
+ * noise: the tool for tuning read limits.
+ */
+import { parseArgs } from 'node:util';
+import { resolveConfig } from '../../src/config/config';
+import { prepareItem } from '../../src/core/item';
+import type { Store } from '../../src/store/store';
+import { listItems } from '../../src/service/list-items';
+import { benchConfig } from './fixture';
+import { albumItem } from './items';
+import { MemoryStore } from './memory-store';
+import { seededRandom } from './random';
+import { mean, quantile } from './stats';
+import { titlesOverRanges } from './titles';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+const { values } = parseArgs({ options: { items: { type: 'string', default: '4200' }, page: { type: 'string', default: '100' } } });
+const count = Number(values.items);
+const pageSize = Number(values.page);
+const collections = resolveConfig(benchConfig(), {
+  readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),
+});
+const boundaries = collections.find((c) => c.strategy.kind === 'range')!.strategy.boundaries!;
+const titles = titlesOverRanges(seededRandom(4), boundaries, count);
+
+for (const order of ['asc', 'desc'] as const) {
+  for (const collection of collections) {
+    const store = new MemoryStore(collection.indexKeyAttribute);
+    const random = seededRandom(5);
+    titles.forEach((title, n) => {
+      const prepared = prepareItem(collection, albumItem(random, n, title), random);
+      store.add(prepared.shardKey, prepared.record);
+    });
+    store.sort();
+    for (const walk of ['first walk', 'second walk']) {
+    const ratios: number[] = [];
+    const queries: number[] = [];
+    const waves: number[] = [];
+    let after: string | undefined;
+    let total = 0;
+    for (;;) {
+      const calls = store.calls;
+      const waved = store.waves;
+      const listing = await listItems(store as unknown as Store, collection, { filter: { kind: 'all' }, order, ...(after !== undefined && { after }) }, pageSize, {});
+      const read = listing.stats.itemsRead;
+      total += listing.records.length;
+      if (listing.records.length > 0) ratios.push(read / listing.records.length);
+      queries.push(store.calls - calls);
+      waves.push(store.waves - waved);
+      if (listing.nextPosition === undefined) break;
+      after = listing.nextPosition;
+    }
+    if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
+    const f = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;
+    console.log(`${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)}`);
+    }
+  }
+}

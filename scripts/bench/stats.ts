@@ -1,0 +1,27 @@
+/** The q-quantile (0..1) of `values` by linear interpolation; NaN when empty. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
+}
+
+export const median = (values: readonly number[]): number => quantile(values, 0.5);
+
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+/** Median, mean, p90 and p99 of one figure over pages. */
+export interface Summary {
+  readonly p50: number;
+  readonly mean: number;
+  readonly p90: number;
+  readonly p99: number;
+}
+
+export function summarize(values: readonly number[]): Summary {
+  return { p50: median(values), mean: mean(values), p90: quantile(values, 0.9), p99: quantile(values, 0.99) };
+}

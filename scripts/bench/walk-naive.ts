@@ -1,0 +1,61 @@
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { compareKeys } from '../../src/core/collation';
+import type { Collection } from '../../src/core/collection';
+import { shardKey } from '../../src/core/index-key';
+import { measured, type PageSample } from './page-sample';
+
+/**
+ * The naive listings shardline is measured against, straight on the same table with
+ * the AWS SDK:
+ * - `sequential`: the seed's loop — query every shard in turn with Limit = page size,
+ *   then sort everything read and keep one page;
+ * - `parallel`: the same queries all at once (a fan-out that still asks every shard
+ *   for a full page).
+ * Both resume with `gsi1sk > last returned key` and sort with compareKeys, so they
+ * return exactly shardline's pages; both serialize the page to JSON as a router would.
+ */
+export type NaiveMode = 'sequential' | 'parallel';
+
+export async function walkNaive(
+  doc: DynamoDBDocumentClient,
+  collection: Collection,
+  mode: NaiveMode,
+  pageSize: number,
+  maxPages = Infinity,
+): Promise<PageSample[]> {
+  const key = collection.indexKeyAttribute;
+  const shards = Array.from({ length: collection.strategy.shardCount }, (_, shard) => shard);
+  const samples: PageSample[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const { value, ms, cpuMs } = await measured(async () => {
+      const query = (shard: number) => doc.send(new QueryCommand(naiveQuery(collection, shard, after, pageSize)));
+      let answers: QueryCommandOutput[] = [];
+      if (mode === 'parallel') answers = await Promise.all(shards.map(query));
+      else for (const shard of shards) answers.push(await query(shard));
+      const read = answers.flatMap((answer) => answer.Items ?? []);
+      read.sort((a, b) => compareKeys(a[key] as string, b[key] as string));
+      const page = read.slice(0, pageSize);
+      const body = JSON.stringify({ items: page });
+      const more = read.length > pageSize || answers.some((answer) => answer.LastEvaluatedKey !== undefined);
+      const rcu = answers.reduce((sum, answer) => sum + (answer.ConsumedCapacity?.CapacityUnits ?? 0), 0);
+      return { page, body, read: read.length, more, rcu };
+    });
+    samples.push({ returned: value.page.length, itemsRead: value.read, queries: shards.length, rcu: value.rcu, ms, cpuMs });
+    const last = value.page[value.page.length - 1];
+    if (!value.more || !last || samples.length >= maxPages) return samples;
+    after = last[key] as string;
+  }
+}
+
+function naiveQuery(collection: Collection, shard: number, after: string | undefined, limit: number) {
+  return {
+    TableName: collection.table,
+    IndexName: collection.index,
+    KeyConditionExpression: after === undefined ? '#s = :s' : '#s = :s AND #k > :after',
+    ExpressionAttributeNames: { '#s': collection.shardKeyAttribute, ...(after !== undefined && { '#k': collection.indexKeyAttribute }) },
+    ExpressionAttributeValues: { ':s': shardKey(collection.prefix, shard), ...(after !== undefined && { ':after': after }) },
+    Limit: limit,
+    ReturnConsumedCapacity: 'TOTAL' as const,
+  };
+}

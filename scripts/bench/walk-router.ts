@@ -1,0 +1,35 @@
+import type { Fetcher } from '../../test/support/http';
+import { measured, type PageSample } from './page-sample';
+
+/**
+ * Walks a whole listing page by page through the router (`app.request`: the Hono
+ * app in this process, as a Lambda or the Node server runs it) and records what
+ * each page cost from the listing's own headers: x-items-read, x-shard-queries,
+ * x-consumed-rcu. The response body is read inside the timing (serializing it is the
+ * router's work); parsing it for the cursor is not.
+ */
+export async function walkRouter(app: Fetcher, collection: string, pageSize: number, maxPages = Infinity): Promise<PageSample[]> {
+  const samples: PageSample[] = [];
+  let cursor: string | null = null;
+  do {
+    const query = new URLSearchParams({ limit: String(pageSize), ...(cursor && { cursor }) });
+    const { value, ms, cpuMs } = await measured(async () => {
+      const response = await app.request(`/collections/${collection}/items?${query}`);
+      return { response, text: await response.text() };
+    });
+    const { response, text } = value;
+    if (response.status !== 200) throw new Error(`listing ${collection}: ${response.status} ${text.slice(0, 300)}`);
+    const body = JSON.parse(text) as { items: unknown[]; nextCursor: string | null };
+    const rcu = response.headers.get('x-consumed-rcu');
+    samples.push({
+      returned: body.items.length,
+      itemsRead: Number(response.headers.get('x-items-read')),
+      queries: Number(response.headers.get('x-shard-queries')),
+      rcu: rcu === null ? undefined : Number(rcu),
+      ms,
+      cpuMs,
+    });
+    cursor = body.nextCursor;
+  } while (cursor !== null && samples.length < maxPages);
+  return samples;
+}

@@ -1,0 +1,70 @@
+/** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
+const TAIL_KEYS = 256;
+
+/** What ShardTails needs of a plan: its order and its key range. */
+interface PlanShape {
+  readonly order: 'asc' | 'desc';
+  readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
+}
+
+interface Tail {
+  /** The shard's last keys, in read order. */
+  readonly keys: readonly string[];
+  /** The keys are all the shard holds after this key (read order); undefined: all it holds. */
+  readonly after: string | undefined;
+}
+
+/**
+ * The last keys of each shard, in read order, as seen the last time a listing read a
+ * shard to its end — a hint for prefetching the next range shard, never a source of
+ * results. A page that starts near the end of its shard is known to cross into the
+ * next shard, so that shard's query can go out in the same round trip. A stale hint
+ * costs one wasted or one late query: the shard itself is always read. Only listings
+ * unbounded on the side they read towards use it (elsewhere a read's end is the
+ * range's end, not the shard's).
+ */
+export class ShardTails {
+  private readonly tails = new Map<string, Tail>();
+
+  /**
+   * Records a read that reached the end of `shard`: `items` are all the shard holds
+   * after `after` (the read's near bound; undefined when it started at the shard's start).
+   */
+  record(plan: PlanShape, shard: number, items: readonly Record<string, unknown>[], key: string, after: string | undefined): void {
+    if (!towardsShardEnd(plan)) return;
+    const kept = items.length > TAIL_KEYS ? items.slice(-TAIL_KEYS) : items;
+    const from = items.length > TAIL_KEYS ? (items[items.length - TAIL_KEYS - 1]![key] as string) : after;
+    this.tails.set(`${plan.order}#${shard}`, { keys: kept.map((item) => item[key] as string), after: from });
+  }
+
+  /**
+   * How many keys the shard holds after `position` (read order; undefined: from its
+   * start), or undefined when the known tail does not reach back that far.
+   */
+  remainingAfter(
+    plan: PlanShape,
+    shard: number,
+    position: string | undefined,
+    compare: (a: string, b: string) => number,
+  ): number | undefined {
+    if (!towardsShardEnd(plan)) return undefined;
+    const tail = this.tails.get(`${plan.order}#${shard}`);
+    if (!tail) return undefined;
+    const sign = plan.order === 'asc' ? 1 : -1;
+    if (position === undefined) return tail.after === undefined ? tail.keys.length : undefined;
+    if (tail.after !== undefined && sign * compare(position, tail.after) < 0) return undefined;
+    const keys = tail.keys;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sign * compare(keys[mid]!, position) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return keys.length - lo;
+  }
+}
+
+function towardsShardEnd(plan: PlanShape): boolean {
+  return plan.order === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
+}

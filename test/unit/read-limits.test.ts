@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { compareKeys } from '../../src/core/collation';
+import { refillWave, type ShardProgress } from '../../src/service/read-limits';
+import { ShardTails } from '../../src/service/shard-tails';
+import { mulberry32 } from '../support/titles';
+
+const asc = (a: string, b: string) => compareKeys(a, b) < 0;
+const key = (n: number) => `k${String(n).padStart(6, '0')}`;
+
+/** 21 shards holding keys 0..count-1 spread at random; each shard's keys sorted. */
+function spread(count: number, seed: number): string[][] {
+  const random = mulberry32(seed);
+  const shards: string[][] = Array.from({ length: 21 }, () => []);
+  for (let n = 0; n < count; n++) shards[Math.floor(random() * 21)]!.push(key(n));
+  return shards;
+}
+
+describe('refillWave', () => {
+  it('starts every shard at its share of the page plus a small margin, never a full page', () => {
+    const shards: ShardProgress[] = Array.from({ length: 21 }, () => ({ keys: [], hasMore: true, waiting: true }));
+    const wave = refillWave(shards, 101, asc);
+    expect(wave.map((read) => read.source)).toEqual([...Array(21).keys()]);
+    for (const read of wave) expect(read.limit).toBeGreaterThanOrEqual(5);
+    expect(wave.reduce((sum, read) => sum + read.limit, 0)).toBeLessThan(1.4 * 101);
+  });
+
+  it('tops up, in the same wave, the shards that will run dry before the page ends', () => {
+    const all = spread(2100, 3);
+    // After a first wave of 6 per shard, shard 0 runs dry and is waiting.
+    const progress: ShardProgress[] = all.map((keys, source) => ({
+      keys: keys.slice(0, 6),
+      hasMore: keys.length > 6,
+      waiting: source === 0,
+    }));
+    const wave = refillWave(progress, 101, asc);
+    expect(wave.some((read) => read.source === 0)).toBe(true);
+    // The page ends at about the 101st smallest key overall; every shard whose reads
+    // stop before it and that holds keys there is in the wave.
+    const end = key(100);
+    const short = all.flatMap((keys, source) => (keys.length > 6 && compareKeys(keys[5]!, end) < 0 && compareKeys(keys[6]!, end) <= 0 ? [source] : []));
+    for (const source of short) expect(wave.map((read) => read.source)).toContain(source);
+    // ...and far from all of them: shards whose buffers reach past the end are left alone.
+    expect(wave.length).toBeLessThan(21);
+  });
+
+  it('grows a shard that runs dry again after a refill geometrically', () => {
+    const progress: ShardProgress[] = Array.from({ length: 21 }, (_, source) => ({
+      keys: [key(source)],
+      hasMore: true,
+      waiting: source === 4,
+      ...(source === 4 && { lastRefill: 16 }),
+    }));
+    const read = refillWave(progress, 101, asc).find((r) => r.source === 4);
+    expect(read?.limit).toBeGreaterThanOrEqual(32);
+  });
+
+  it('asks only shards that may hold more, and never beyond the page', () => {
+    const progress: ShardProgress[] = Array.from({ length: 3 }, (_, source) => ({
+      keys: [key(source)],
+      hasMore: source !== 1,
+      waiting: source !== 1,
+    }));
+    const wave = refillWave(progress, 5, asc);
+    expect(wave.map((read) => read.source)).toEqual([0, 2]);
+    for (const read of wave) expect(read.limit).toBeLessThanOrEqual(5);
+  });
+});
+
+describe('ShardTails', () => {
+  const plan = { order: 'asc' as const, keyRange: {} };
+  const items = [key(10), key(11), key(12)].map((k) => ({ gsi1sk: k }));
+
+  it('counts the keys a shard holds after a position inside its known tail', () => {
+    const tails = new ShardTails();
+    tails.record(plan, 3, items, 'gsi1sk', key(9));
+    expect(tails.remainingAfter(plan, 3, key(10), compareKeys)).toBe(2);
+    expect(tails.remainingAfter(plan, 3, key(12), compareKeys)).toBe(0);
+    expect(tails.remainingAfter(plan, 3, key(99), compareKeys)).toBe(0);
+  });
+
+  it('knows nothing before the tail, of other shards, or of listings bounded on the far side', () => {
+    const tails = new ShardTails();
+    tails.record(plan, 3, items, 'gsi1sk', key(9));
+    expect(tails.remainingAfter(plan, 3, key(9), compareKeys)).toBe(3);
+    expect(tails.remainingAfter(plan, 3, key(8), compareKeys)).toBeUndefined();
+    expect(tails.remainingAfter(plan, 3, undefined, compareKeys)).toBeUndefined();
+    expect(tails.remainingAfter(plan, 4, key(11), compareKeys)).toBeUndefined();
+    const bounded = { order: 'asc' as const, keyRange: { upper: { key: key(50), inclusive: false } } };
+    expect(tails.remainingAfter(bounded, 3, key(11), compareKeys)).toBeUndefined();
+  });
+
+  it('keeps descending tails apart, in descending order', () => {
+    const tails = new ShardTails();
+    const desc = { order: 'desc' as const, keyRange: {} };
+    tails.record(desc, 3, [key(2), key(1), key(0)].map((k) => ({ gsi1sk: k })), 'gsi1sk', undefined);
+    expect(tails.remainingAfter(desc, 3, key(2), compareKeys)).toBe(2);
+    expect(tails.remainingAfter(desc, 3, undefined, compareKeys)).toBe(3);
+    expect(tails.remainingAfter(plan, 3, key(2), compareKeys)).toBeUndefined();
+  });
+});
