@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One DynamoDB API call as it passes the proxy. */
@@ -79,7 +79,8 @@ export async function startDynamoProxy(
     dropAnswer = false,
   ): void {
     // The SDK signs requests; engines here do not check signatures, so a rewritten body still passes.
-    const headers = { ...req.headers, host: targetUrl.host, 'content-length': String(body.length) };
+    const headers: OutgoingHttpHeaders = { ...req.headers, host: targetUrl.host, 'content-length': String(body.length) };
+    delete headers['transfer-encoding']; // the body goes out whole, with its Content-Length
     const upstream = httpRequest(
       { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers },
       async (answer) => {
