@@ -25,6 +25,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local';
+import { seededRandom } from './lib/random';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
@@ -62,7 +63,7 @@ interface Written {
   sk: string;
 }
 
-const random = mulberry32(Number(args.seed));
+const random = seededRandom(Number(args.seed));
 
 async function main(): Promise<void> {
   const port = await freePort();
@@ -250,16 +251,6 @@ function mib(bytes: number): string {
   return (bytes / MIB).toFixed(1);
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 main().catch((error: unknown) => {
   console.error(`load failed: ${(error as Error).message}`);

@@ -1,4 +1,4 @@
-import { pick } from './random';
+import { pick } from '../lib/random';
 
 const ARTISTS = ['Solar Fields', 'International Pony', 'Dday One', 'Boards of Canada', 'Ólafur Arnalds', 'Кино', '坂本龍一', 'Nils Frahm'];
 const GENRES = ['ambient', 'electronic', 'rock', 'jazz', 'folk', 'hip hop', 'classical', 'pop'];

@@ -6,7 +6,7 @@ import { indexSortKey } from '../../src/core/index-key';
 import { KWayMerge } from '../../src/core/merge';
 import { normalize } from '../../src/core/normalize';
 import { createStrategy } from '../../src/core/strategies';
-import { seededRandom } from './random';
+import { seededRandom } from '../lib/random';
 import { randomTitle } from './titles';
 
 /** One micro-benchmark: `run(n)` does n operations of the hot path and returns something to keep it alive. */

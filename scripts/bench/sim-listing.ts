@@ -13,7 +13,7 @@ import { listItems } from '../../src/service/list-items';
 import { benchConfig } from './fixture';
 import { albumItem } from './items';
 import { MemoryStore } from './memory-store';
-import { seededRandom } from './random';
+import { seededRandom } from '../lib/random';
 import { mean, quantile } from './stats';
 import { titlesOverRanges } from './titles';
 import { readFileSync } from 'node:fs';

@@ -1,16 +1,8 @@
 import type { ProxiedCall, ProxyAction } from '../support/dynamo-proxy';
+import { seededRandom } from '../../scripts/lib/random';
 
-/** mulberry32: a small seeded PRNG, so a failing fault run can be replayed by its seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing fault run can be replayed by its seed. */
+export { seededRandom };
 
 export interface FaultRates {
   /** Share of calls answered with a throttling error. */

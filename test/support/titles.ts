@@ -1,3 +1,5 @@
+import { seededRandom } from '../../scripts/lib/random';
+
 /**
  * Test titles with everything that breaks naive ordering: emoji (astral, UTF-16
  * surrogates) against U+E000–U+FFFF, combining marks against precomposed letters,
@@ -5,17 +7,6 @@
  * normalize alike, values that are prefixes of each other, control characters just
  * above the index separator, and thousands of ties.
  */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const FIXED = [
   '', 'a', 'A', 'a b', 'ab', 'a\u0001', 'a\u0001b', 'a\u0002', 'a\u007f', 'a ', 'a!',
   'Leaving Home', 'leaving home', 'LEAVING HOME', 'Ｌｅａｖｉｎｇ Ｈｏｍｅ', 'Heavy Migration', '2 Pie Island', 'Space Cadet',
@@ -32,7 +23,7 @@ const SCRIPTS = ['Ж', 'λ', '東', '한', 'ß', 'É', 'e\u0301', '🎵', '\uE12
 
 /** `count` varied titles from a seeded generator plus the fixed hard cases. */
 export function variedTitles(count: number, seed: number): string[] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const titles = [...FIXED];
   while (titles.length < count) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bisectLeft, bisectRight, compareKeys, utf8Length } from '../../src/core/collation';
-import { mulberry32 } from '../support/titles';
+import { seededRandom } from '../../scripts/lib/random';
 
 /** The oracle: DynamoDB's order is the order of the UTF-8 bytes. */
 const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
@@ -36,7 +36,7 @@ describe('compareKeys', () => {
   });
 
   it('agrees with UTF-8 byte order on 200,000 random pairs of hard strings', () => {
-    const random = mulberry32(1);
+    const random = seededRandom(1);
     for (let n = 0; n < 200_000; n++) {
       const a = randomString(random);
       const b = random() < 0.3 ? a + randomString(random) : randomString(random);
@@ -45,7 +45,7 @@ describe('compareKeys', () => {
   });
 
   it('sorts a list exactly as its UTF-8 bytes sort', () => {
-    const random = mulberry32(2);
+    const random = seededRandom(2);
     const list = Array.from({ length: 5000 }, () => randomString(random));
     expect([...list].sort(compareKeys)).toEqual([...list].sort(byUtf8));
   });
@@ -71,7 +71,7 @@ describe('bisect', () => {
 
 describe('utf8Length', () => {
   it('counts the bytes Buffer encodes', () => {
-    const random = mulberry32(3);
+    const random = seededRandom(3);
     for (let n = 0; n < 2000; n++) {
       const text = randomString(random);
       expect(utf8Length(text)).toBe(Buffer.byteLength(text, 'utf8'));

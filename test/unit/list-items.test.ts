@@ -8,7 +8,7 @@ import { createStrategy } from '../../src/core/strategies';
 import { listItems } from '../../src/service/list-items';
 import type { ShardQuery } from '../../src/store/shard-query';
 import type { ShardPage, Store } from '../../src/store/store';
-import { mulberry32 } from '../support/titles';
+import { seededRandom } from '../../scripts/lib/random';
 
 /**
  * A fake store over sorted in-memory shards: for the executor's own logic (how
@@ -45,7 +45,7 @@ function collection(strategy: Collection['strategy']): Collection {
 }
 
 function spread(count: number, shardCount: number, seed: number) {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const shards = new Map<string, string[]>();
   const all: string[] = [];
   for (let i = 0; i < count; i++) {

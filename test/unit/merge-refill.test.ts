@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { IndexHeap } from '../../src/core/heap';
 import { KWayMerge } from '../../src/core/merge';
-import { mulberry32 } from '../support/titles';
+import { seededRandom } from '../../scripts/lib/random';
 
 describe('KWayMerge refill waves', () => {
   it('takes a top-up for a source that still has buffered items, in order, without asking for it', () => {
@@ -35,7 +35,7 @@ describe('KWayMerge refill waves', () => {
 
 describe('IndexHeap.replaceTop (bottom-up)', () => {
   it('keeps the minimum on top through random replacements', () => {
-    const random = mulberry32(9);
+    const random = seededRandom(9);
     const values = Array.from({ length: 37 }, () => random());
     const heap = new IndexHeap((a, b) => values[a]! < values[b]!);
     values.forEach((_, i) => heap.push(i));

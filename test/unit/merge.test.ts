@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { KWayMerge } from '../../src/core/merge';
-import { mulberry32 } from '../support/titles';
+import { seededRandom } from '../../scripts/lib/random';
 
 /** Fake shards: sorted arrays served in pages of a fixed size; counts what was asked. */
 function drain(shards: string[][], pageSize: number, order: 'asc' | 'desc', take = Infinity) {
@@ -34,7 +34,7 @@ const sortShard = (keys: string[], order: 'asc' | 'desc') =>
 
 describe('KWayMerge', () => {
   it.each(['asc', 'desc'] as const)('merges sorted shards into one sorted stream (%s)', (order) => {
-    const random = mulberry32(11);
+    const random = seededRandom(11);
     for (let trial = 0; trial < 200; trial++) {
       const all = Array.from({ length: Math.floor(random() * 300) }, (_, i) =>
         String.fromCodePoint(0x61 + Math.floor(random() * 5), [0xe000, 0x1f600, 0x62][Math.floor(random() * 3)]!) + i,

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { refillWave, type ShardProgress } from '../../src/service/read-limits';
 import { ShardTails } from '../../src/service/shard-tails';
-import { mulberry32 } from '../support/titles';
+import { seededRandom } from '../../scripts/lib/random';
 
 const asc = (a: string, b: string) => compareKeys(a, b) < 0;
 const key = (n: number) => `k${String(n).padStart(6, '0')}`;
 
 /** 21 shards holding keys 0..count-1 spread at random; each shard's keys sorted. */
 function spread(count: number, seed: number): string[][] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const shards: string[][] = Array.from({ length: 21 }, () => []);
   for (let n = 0; n < count; n++) shards[Math.floor(random() * 21)]!.push(key(n));
   return shards;

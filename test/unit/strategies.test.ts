@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { createStrategy, type ShardStrategy, type ValueRange } from '../../src/core/strategies';
 import { heavyHitters } from '../../src/core/strategies/range';
-import { mulberry32 } from '../support/titles';
+import { seededRandom } from '../../scripts/lib/random';
 
 const HEAVY = ['', 'b', 'greatest hits', 'greatest hits', 'greatest hits', 'm', 'x', 'x', '\uE000', '\u{1F600}'];
 
@@ -18,7 +18,7 @@ const VALUES = ['', 'a', 'b', 'ba', 'greatest hit', 'greatest hits', 'greatest h
 
 /** One contract, run against every strategy (Hono's common.case pattern). */
 describe.each(STRATEGIES)('strategy contract: %s', (_, strategy) => {
-  const random = mulberry32(9);
+  const random = seededRandom(9);
 
   it('writes every value to a shard that reads of that value visit', () => {
     for (const value of VALUES) {
@@ -57,7 +57,7 @@ describe('range strategy heavy hitters', () => {
   const strategy = createStrategy({ kind: 'range', boundaries: HEAVY });
 
   it('spreads writes of a heavy value uniformly over its run', () => {
-    const random = mulberry32(5);
+    const random = seededRandom(5);
     const counts = [0, 0, 0];
     for (let n = 0; n < 30_000; n++) counts[strategy.shardForWrite('greatest hits', random) - 2]! += 1;
     for (const count of counts) expect(Math.abs(count - 10_000)).toBeLessThan(600);
