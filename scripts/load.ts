@@ -19,12 +19,11 @@
 import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startDynamoDbLocal } from '../test/support/dynamodb-local';
+import { freePort, startDynamoDbLocal } from '../test/support/dynamodb-local';
 import { seededRandom } from './lib/random';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -230,16 +229,6 @@ function memoryOf(server: ChildProcess): Promise<Memory> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function pct(values: number[], p: number): string {
   if (values.length === 0) return '-';
