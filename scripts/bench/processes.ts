@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
+import { stopChild } from '../../test/support/child-process';
 
 export interface DelayProxy {
   readonly endpoint: string;
@@ -19,11 +20,7 @@ export async function startDelayProxy(target: string, delayMs: number): Promise<
   });
   return {
     endpoint,
-    stop: () =>
-      new Promise((resolveStop) => {
-        if (child.exitCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
-        child.stdin!.end();
-      }),
+    // The proxy ends when its stdin closes, however the bench ends.
+    stop: () => stopChild(child, () => child.stdin!.end()),
   };
 }

@@ -33,7 +33,7 @@ export class IndexHeap {
     const entries = this.entries;
     const top = entries[0];
     const last = entries.pop();
-    if (entries.length > 0 && last !== undefined) this.siftDown(last);
+    if (entries.length > 0 && last !== undefined) this.replaceTop(last);
     return top;
   }
 
@@ -60,21 +60,6 @@ export class IndexHeap {
       if (!less(entry, entries[parent]!)) break;
       entries[i] = entries[parent]!;
       i = parent;
-    }
-    entries[i] = entry;
-  }
-
-  private siftDown(entry: number): void {
-    const entries = this.entries;
-    const n = entries.length;
-    let i = 0;
-    for (;;) {
-      let child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && this.less(entries[child + 1]!, entries[child]!)) child++;
-      if (!this.less(entries[child]!, entry)) break;
-      entries[i] = entries[child]!;
-      i = child;
     }
     entries[i] = entry;
   }

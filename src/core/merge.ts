@@ -82,10 +82,6 @@ export class KWayMerge<T> {
     }
   }
 
-  /** Sources whose next items must be fetched before the merge can go on. */
-  get pending(): readonly number[] {
-    return [...this.waiting];
-  }
 
   get sourceCount(): number {
     return this.sources.length;

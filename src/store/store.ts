@@ -1,4 +1,3 @@
-import type { KeyRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import type { CallContext } from './retry';
 import type { ShardQuery } from './shard-query';
@@ -43,4 +42,3 @@ export interface Store {
   ping(table: string, context: CallContext): Promise<void>;
 }
 
-export type { KeyRange };

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stopChild } from '../support/child-process';
 import { freePort } from '../support/dynamodb-local';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -23,13 +24,6 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   return child;
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolveStop) => {
-    if (child.exitCode !== null) return resolveStop();
-    child.once('exit', () => resolveStop());
-    child.kill('SIGTERM');
-  });
-}
 
 describe('the embedded default', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-data-'));
@@ -50,14 +44,14 @@ describe('the embedded default', () => {
       });
       expect(await written.json()).toMatchObject({ shard: 15, shardKey: 'albums#15' });
     } finally {
-      await stop(server);
+      await stopChild(server);
     }
     server = await startServer(dataDir, port);
     try {
       const listing = (await (await fetch(`${base}/collections/albums/items`)).json()) as { items: unknown[] };
       expect(listing.items).toEqual([{ pk: 'Pink Floyd', sk: 'album#Space Cadet', title: 'Space Cadet' }]);
     } finally {
-      await stop(server);
+      await stopChild(server);
     }
   });
 });

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stopChild } from './child-process';
 
 /**
  * AWS DynamoDB Local, the official jar, taken from the npm package that ships it
@@ -84,11 +85,6 @@ export async function startDynamoDbLocal(): Promise<RunningEngine> {
   }
   return {
     endpoint,
-    stop: () =>
-      new Promise((resolveStop) => {
-        if (child.exitCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
 }
