@@ -3,7 +3,7 @@
  * bisect, hash sha256), the k-way merge, cursor encode/decode. Each case runs for
  * about a second after a warm-up; rates are per CPU-second of this single-threaded
  * process (so per core, whatever else loads the machine), and the median of the runs'
- * rates is quoted. Writes
+ * rates is quoted. An argument runs only the cases whose name contains it. Writes
  * bench-results/micro-<timestamp>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,9 @@ import { median } from './bench/stats';
 const RUN_MS = 1000;
 const startedAt = new Date();
 const results: { name: string; unit: string; perSecond: number; target?: number; met?: boolean }[] = [];
-for (const micro of microCases()) {
+// `npm run bench:micro -- merge` runs only the cases whose name holds "merge".
+const only = process.argv[2];
+for (const micro of microCases().filter((micro) => only === undefined || micro.name.includes(only))) {
   for (let warm = 0; warm < 3; warm++) micro.run();
   const rates: number[] = [];
   const until = performance.now() + RUN_MS;

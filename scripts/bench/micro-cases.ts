@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { compareKeys } from '../../src/core/collation';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../src/core/cursor';
 import { indexSortKey } from '../../src/core/index-key';
-import { KWayMerge } from '../../src/core/merge';
 import { normalize } from '../../src/core/normalize';
 import { createStrategy } from '../../src/core/strategies';
 import { seededRandom } from '../lib/random';
+import { mergeCases } from './merge-cases';
 import { randomTitle } from './titles';
 
 /** One micro-benchmark: `run(n)` does n operations of the hot path and returns something to keep it alive. */
@@ -31,31 +30,14 @@ export function microCases(): MicroCase[] {
   const hash = createStrategy({ kind: 'hash', shards: 21 });
   const fixed = () => 0.5;
 
-  // 21 sorted shards of index keys as the merge sees them: records keyed by gsi1sk.
-  // Through JSON, as the SDK hands them over: flat strings, not the ropes concatenation builds.
-  const records = JSON.parse(
-    JSON.stringify(titles.map((title, i) => ({ gsi1sk: indexSortKey(normalize(title, 'nfkd-lower'), [`artist#${i % 997}`, `album#${i}`]) }))),
-  ) as { gsi1sk: string }[];
-  const shards: { gsi1sk: string }[][] = Array.from({ length: 21 }, () => []);
-  records.forEach((record, i) => shards[i % 21]!.push(record));
-  for (const shard of shards) shard.sort((a, b) => compareKeys(a.gsi1sk, b.gsi1sk));
-  // The same merge over the titles that are all ASCII (88% of them): V8 compares one-byte strings fastest.
-  const ascii = records.filter((record) => /^[\x00-\x7f]*$/.test(record.gsi1sk));
-  const asciiShards: { gsi1sk: string }[][] = Array.from({ length: 21 }, () => []);
-  ascii.forEach((record, i) => asciiShards[i % 21]!.push(record));
-  for (const shard of asciiShards) shard.sort((a, b) => compareKeys(a.gsi1sk, b.gsi1sk));
-  const mergeAll = (parts: { gsi1sk: string }[][], total: number): number => {
-    const merge = new KWayMerge<{ gsi1sk: string }>(21, (record) => record.gsi1sk, 'asc');
-    for (let s = 0; s < 21; s++) merge.supply(s, parts[s]!.slice(), true);
-    let count = 0;
-    for (let step = merge.next(); step.kind === 'item'; step = merge.next()) count++;
-    if (count !== total) throw new Error('merge lost items');
-    return count;
-  };
-
+  // Through JSON, as the SDK hands them over: flat strings, not the ropes concatenation
+  // builds (which would also teach compareKeys's optimized code the wrong string shape).
+  const indexKeys = JSON.parse(
+    JSON.stringify(titles.map((title, i) => indexSortKey(normalize(title, 'nfkd-lower'), [`artist#${i % 997}`, `album#${i}`]))),
+  ) as string[];
   const scope: CursorScope = { collection: 'albums-hash', order: 'asc', filter: '["all"]' };
   const secret = 'micro-bench-secret';
-  const cursors = records.slice(0, 1024).map((record) => encodeCursor(record.gsi1sk, scope, secret));
+  const cursors = indexKeys.slice(0, 1024).map((key) => encodeCursor(key, scope, secret));
   let i = 0;
 
   return [
@@ -81,27 +63,14 @@ export function microCases(): MicroCase[] {
         return sum;
       },
     },
-    {
-      name: 'k-way merge, 21 shards, seed-shaped titles',
-      unit: 'items/s',
-      batch: records.length,
-      target: 5_000_000,
-      run: () => mergeAll(shards, records.length),
-    },
-    {
-      name: 'k-way merge, 21 shards, ASCII titles only',
-      unit: 'items/s',
-      batch: ascii.length,
-      target: 5_000_000,
-      run: () => mergeAll(asciiShards, ascii.length),
-    },
+    ...mergeCases(indexKeys.slice(0, 4096), indexKeys),
     {
       name: 'cursor encode (HMAC-SHA256, base64url)',
       unit: 'ops/s',
       batch: 20_000,
       run() {
         let length = 0;
-        for (let n = 0; n < this.batch; n++) length += encodeCursor(records[i++ & 0xffff]!.gsi1sk, scope, secret).length;
+        for (let n = 0; n < this.batch; n++) length += encodeCursor(indexKeys[i++ & 0xffff]!, scope, secret).length;
         return length;
       },
     },

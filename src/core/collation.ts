@@ -34,6 +34,11 @@ function codePointRank(unit: number): number {
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
+/** A UTF-16 unit's place in code point order: compare units by their ranks. */
+export function unitRank(unit: number): number {
+  return unit < 0xd800 ? unit : codePointRank(unit);
+}
+
 /**
  * True when every UTF-16 unit of `value` is below U+D800. For two such strings
  * UTF-16 order is code point order, so the engine's own `<` (native, much faster

@@ -1,12 +1,15 @@
-import { compareKeys, sortsByCodeUnit } from './collation';
-import { IndexHeap } from './heap';
+import { LoserTree } from './loser-tree';
+import { packed } from './packed';
 import type { SortOrder } from './plan';
 
-/** What the merge needs next: an item, more items from some sources, or nothing. */
-export type MergeStep<T> =
-  | { readonly kind: 'item'; readonly item: T; readonly source: number }
+/** Why `emitInto` stopped: the output is full, some sources must be read first, or all are done. */
+export type MergeStop =
+  | { readonly kind: 'full' }
   | { readonly kind: 'need'; readonly sources: readonly number[] }
   | { readonly kind: 'done' };
+
+const FULL: MergeStop = { kind: 'full' };
+const DONE: MergeStop = { kind: 'done' };
 
 interface SourceState<T> {
   items: T[];
@@ -16,7 +19,7 @@ interface SourceState<T> {
 
 /**
  * A lazy k-way merge over sorted sources (shards), as a pure state machine: the
- * driver feeds it pages with `supply` and pulls with `next`; it never does I/O.
+ * driver feeds it pages with `supply` and takes items with `emitInto`; it never does I/O.
  *
  * Why it is exact: every source is sorted, and the merge emits an item only when
  * every source that is not exhausted has a buffered head — so the smallest head is
@@ -28,30 +31,25 @@ interface SourceState<T> {
  */
 export class KWayMerge<T> {
   private readonly sources: SourceState<T>[];
-  private readonly heap: IndexHeap;
-  private readonly waiting = new Set<number>();
-  /** The key of each source's head item: read once per item, not once per comparison. */
-  private readonly heads: string[];
-  /** Whether that key sorts by code unit (see sortsByCodeUnit): then `<` compares it. */
-  private readonly plain: boolean[];
+  private readonly tree: LoserTree;
+  /** Sources whose buffer ran dry and that may hold more: nothing is emitted until they are supplied. */
+  private readonly waiting: boolean[];
+  private waitingCount: number;
+  /** Whether every source has had its first page and the tree has played its matches. */
+  private built = false;
+  /** The last item's key when a source ran dry: the base of that source's next head (see LoserTree). */
+  private lastKey: string | undefined;
 
   constructor(
     sourceCount: number,
     private readonly keyOf: (item: T) => string,
     order: SortOrder,
   ) {
-    this.sources = Array.from({ length: sourceCount }, () => ({ items: [], position: 0, exhausted: false }));
-    const heads: string[] = new Array<string>(sourceCount).fill('');
-    const plain: boolean[] = new Array<boolean>(sourceCount).fill(true);
-    this.heads = heads;
-    this.plain = plain;
-    // Keys are unique, so "a before b" is a strict comparison either way round.
-    this.heap = new IndexHeap(
-      order === 'asc'
-        ? (a, b) => (plain[a]! && plain[b]! ? heads[a]! < heads[b]! : compareKeys(heads[a]!, heads[b]!) < 0)
-        : (a, b) => (plain[a]! && plain[b]! ? heads[b]! < heads[a]! : compareKeys(heads[b]!, heads[a]!) < 0),
-    );
-    for (let source = 0; source < sourceCount; source++) this.waiting.add(source);
+    this.sources = [];
+    for (let source = 0; source < sourceCount; source++) this.sources.push({ items: [], position: 0, exhausted: false });
+    this.tree = new LoserTree(sourceCount, order);
+    this.waiting = packed(sourceCount, true);
+    this.waitingCount = sourceCount;
   }
 
   /**
@@ -61,11 +59,11 @@ export class KWayMerge<T> {
    */
   supply(source: number, items: T[], exhausted: boolean): void {
     const state = this.sources[source]!;
-    if (!this.waiting.has(source)) {
+    if (!this.waiting[source]) {
       if (state.exhausted || state.position >= state.items.length) {
         throw new Error(`merge: source ${source} was not waiting for items`);
       }
-      // Its head, and so the heap, stay as they are: the new items all come after it.
+      // Its head, and so the tree, stay as they are: the new items all come after it.
       for (const item of items) state.items.push(item);
       state.exhausted = exhausted;
       return;
@@ -73,15 +71,18 @@ export class KWayMerge<T> {
     state.items = items;
     state.position = 0;
     state.exhausted = exhausted;
-    if (items.length > 0) {
-      this.waiting.delete(source);
-      this.setHead(source, this.keyOf(items[0]!));
-      this.heap.push(source);
-    } else if (exhausted) {
-      this.waiting.delete(source);
+    if (items.length === 0 && !exhausted) return;
+    this.waiting[source] = false;
+    this.waitingCount--;
+    const head = items.length > 0 ? this.keyOf(items[0]!) : undefined;
+    // A source waits only once its last item was emitted, so lastKey is its predecessor.
+    if (this.built) this.tree.advance(source, head, this.lastKey!);
+    else this.tree.place(source, head);
+    if (!this.built && this.waitingCount === 0) {
+      this.tree.build();
+      this.built = true;
     }
   }
-
 
   get sourceCount(): number {
     return this.sources.length;
@@ -103,26 +104,46 @@ export class KWayMerge<T> {
     return state.exhausted && state.position >= state.items.length;
   }
 
-  next(): MergeStep<T> {
-    if (this.waiting.size > 0) return { kind: 'need', sources: [...this.waiting] };
-    const source = this.heap.peek();
-    if (source === undefined) return { kind: 'done' };
-    const state = this.sources[source]!;
-    const item = state.items[state.position++]!;
-    if (state.position < state.items.length) {
-      this.setHead(source, this.keyOf(state.items[state.position]!));
-      this.heap.replaceTop(source);
-    } else {
-      this.heap.pop();
+  /**
+   * Moves items, in order, onto the end of `out` until it holds `until` items. Stops
+   * early when a source must be read first ('need') or every source is done ('done').
+   * A batch, not an item per call: the loop stays tight and allocates nothing.
+   */
+  emitInto(out: T[], until: number): MergeStop {
+    if (this.waitingCount > 0) return this.need();
+    const tree = this.tree;
+    const sources = this.sources;
+    while (out.length < until) {
+      const source = tree.winner;
+      if (source < 0) return DONE;
+      const state = sources[source]!;
+      out.push(state.items[state.position++]!);
+      const key = tree.winnerKey;
+      if (state.position < state.items.length) {
+        tree.advance(source, this.keyOf(state.items[state.position]!), key);
+        continue;
+      }
       state.items = [];
       state.position = 0;
-      if (!state.exhausted) this.waiting.add(source);
+      if (state.exhausted) tree.advance(source, undefined, key);
+      else {
+        this.waiting[source] = true;
+        this.waitingCount++;
+        this.lastKey = key;
+        // A full output needs nothing more now: the source is read only if more is wanted.
+        return out.length < until ? this.need() : FULL;
+      }
     }
-    return { kind: 'item', item, source };
+    return FULL;
   }
 
-  private setHead(source: number, key: string): void {
-    this.heads[source] = key;
-    this.plain[source] = sortsByCodeUnit(key);
+  private need(): MergeStop {
+    return { kind: 'need', sources: this.waitingSources() };
+  }
+
+  private waitingSources(): number[] {
+    const sources: number[] = [];
+    for (let source = 0; source < this.waiting.length; source++) if (this.waiting[source]) sources.push(source);
+    return sources;
   }
 }

@@ -164,16 +164,11 @@ async function drainGroup(
   const before = (a: string, b: string) => sign * compareKeys(a, b) < 0;
   let pending = prefetched;
   for (;;) {
-    const step = merge.next();
-    if (step.kind === 'done') return;
-    if (step.kind === 'item') {
-      records.push(step.item);
-      if (records.length >= want) return;
-      continue;
-    }
+    const stop = merge.emitInto(records, want);
+    if (stop.kind !== 'need') return;
     const wave = single
       ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
-      : nextWave(merge, shards, step.sources, target, before);
+      : nextWave(merge, shards, stop.sources, target, before);
     const started = performance.now();
     const starts = wave.map(({ source }) => shards[source]!.resumeAfter);
     const pages = await Promise.all(

@@ -10,14 +10,9 @@ function drain(shards: string[][], pageSize: number, order: 'asc' | 'desc', take
   const out: string[] = [];
   const asks: number[] = [];
   for (;;) {
-    const step = merge.next();
-    if (step.kind === 'done') break;
-    if (step.kind === 'item') {
-      out.push(step.item);
-      if (out.length >= take) break;
-      continue;
-    }
-    for (const source of step.sources) {
+    const stop = merge.emitInto(out, take);
+    if (stop.kind !== 'need') break;
+    for (const source of stop.sources) {
       // The merge never asks for a source that still has buffered items.
       expect(merge.buffered(source)).toBe(0);
       asks.push(source);
@@ -63,10 +58,11 @@ describe('KWayMerge', () => {
 
   it('asks again for a shard that answered an empty page but has more', () => {
     const merge = new KWayMerge<string>(1, (key) => key, 'asc');
+    const out: string[] = [];
     merge.supply(0, [], false);
-    expect(merge.next()).toEqual({ kind: 'need', sources: [0] });
+    expect(merge.emitInto(out, 10)).toEqual({ kind: 'need', sources: [0] });
     merge.supply(0, ['a'], true);
-    expect(merge.next()).toMatchObject({ kind: 'item', item: 'a' });
-    expect(merge.next()).toEqual({ kind: 'done' });
+    expect(merge.emitInto(out, 10)).toEqual({ kind: 'done' });
+    expect(out).toEqual(['a']);
   });
 });

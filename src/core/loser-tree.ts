@@ -1,0 +1,157 @@
+import { unitRank } from './collation';
+import type { SortOrder } from './plan';
+import { packed } from './packed';
+
+/** Code of a source with no head: loses to every key. */
+const EXHAUSTED = Number.POSITIVE_INFINITY;
+/** One offset step outweighs every unit value (values run 0 … 0x10001). */
+const OFFSET_STEP = 0x20000;
+
+/**
+ * A tree of losers over the head keys of k sorted sources, with offset-value codes
+ * (Conner 1977; Graefe & Do, "Offset-value coding in database query processing",
+ * 2023) — the merge's priority queue.
+ *
+ * Why: comparing two index keys is the merge's whole cost, and neighbouring keys share
+ * long prefixes. Each head carries a code relative to the last key output: the offset
+ * of the first unit where it differs from that key and the unit there, packed in one
+ * number so that a smaller code means an earlier key. Two codes relative to the same
+ * base decide the order unless they are equal, and then the string comparison starts
+ * past the shared offset. So most of the ⌈log₂ k⌉ matches an output costs are one
+ * number comparison, and a key's prefix is scanned about once, not once per match.
+ *
+ * Why the codes stay valid: a new head's base is its predecessor in its own source,
+ * which is the key just output. Every loser on the winner's path lost to that key, so
+ * its code has the same base; and when a key loses to a key with a smaller code, its
+ * code relative to the winner is the code it already had.
+ *
+ * Order is code point order (see collation): units are compared by `unitRank`.
+ */
+export class LoserTree {
+  /** `nodes[0]` is the winner; `nodes[p]`, 1 ≤ p < k, the loser of the match at p. Leaf i sits at k + i. */
+  private readonly nodes: number[];
+  /** Each source's head: its key, its code, and the offset part of the code (where a tie resumes). */
+  private readonly keys: string[];
+  private readonly codes: number[];
+  private readonly offsets: number[];
+  /** A unit's value is origin + sign × rank, so that the unit sorting first has the smallest value. */
+  private readonly valueOrigin: number;
+  private readonly valueSign: number;
+  /** The value of "the key ends here", which sorts before every unit. */
+  private readonly endValue: number;
+  private readonly descending: boolean;
+
+  constructor(
+    private readonly size: number,
+    order: SortOrder,
+  ) {
+    this.nodes = packed(Math.max(size, 1), 0);
+    this.keys = packed(size, '');
+    this.codes = packed(size, EXHAUSTED);
+    this.offsets = packed(size, 0);
+    this.descending = order === 'desc';
+    this.valueOrigin = this.descending ? 0x10000 : 1;
+    this.valueSign = this.descending ? -1 : 1;
+    this.endValue = this.descending ? 0x10001 : 0;
+  }
+
+  /** The source whose head comes first, or -1 when every source is exhausted. */
+  get winner(): number {
+    const winner = this.nodes[0]!;
+    return this.codes[winner] === EXHAUSTED ? -1 : winner;
+  }
+
+  /** The winner's head key (only while there is a winner). */
+  get winnerKey(): string {
+    return this.keys[this.nodes[0]!]!;
+  }
+
+  /** Sets a source's first head, before `build`: `undefined` when it has none. */
+  place(source: number, key: string | undefined): void {
+    if (key === undefined) this.codes[source] = EXHAUSTED;
+    else {
+      this.keys[source] = key;
+      this.setCode(source, key, 0);
+    }
+  }
+
+  /** Plays every match once every source's first head is placed. */
+  build(): void {
+    const size = this.size;
+    if (size === 1) {
+      this.nodes[0] = 0;
+      return;
+    }
+    // winners[p]: the winner of the subtree under node p (leaves are sources).
+    const winners = packed(2 * size, 0);
+    for (let i = 0; i < size; i++) winners[size + i] = i;
+    for (let p = size - 1; p >= 1; p--) {
+      const left = winners[2 * p]!;
+      const right = winners[2 * p + 1]!;
+      const x = this.codes[left]!;
+      const y = this.codes[right]!;
+      const leftFirst = x !== y ? x < y : x === EXHAUSTED || this.breakTie(left, right);
+      this.nodes[p] = leftFirst ? right : left;
+      winners[p] = leftFirst ? left : right;
+    }
+    this.nodes[0] = winners[1]!;
+  }
+
+  /**
+   * Moves `source` (the winner, or a source that ran dry and was refilled) on to its
+   * next head `key` — `undefined` when it has none — and replays its path. `base` is
+   * the key output last, which is the source's own previous key.
+   */
+  advance(source: number, key: string | undefined, base: string): void {
+    if (key === undefined) this.codes[source] = EXHAUSTED;
+    else {
+      this.keys[source] = key;
+      const n = key.length < base.length ? key.length : base.length;
+      let i = 0;
+      while (i < n && key.charCodeAt(i) === base.charCodeAt(i)) i++;
+      this.setCode(source, key, i);
+    }
+    const nodes = this.nodes;
+    const codes = this.codes;
+    let candidate = source;
+    for (let p = (this.size + source) >> 1; p >= 1; p >>= 1) {
+      const stored = nodes[p]!;
+      const a = codes[candidate]!;
+      const b = codes[stored]!;
+      if (a > b || (a === b && a !== EXHAUSTED && !this.breakTie(candidate, stored))) {
+        nodes[p] = candidate;
+        candidate = stored;
+      }
+    }
+    nodes[0] = candidate;
+  }
+
+  /**
+   * Equal codes: both keys share the base's prefix up to the offset and the same unit
+   * there, so they are compared from the next unit. The loser's code becomes its
+   * code relative to the winner. Returns whether a wins. Keys are unique.
+   */
+  private breakTie(a: number, b: number): boolean {
+    const keyA = this.keys[a]!;
+    const keyB = this.keys[b]!;
+    const n = keyA.length < keyB.length ? keyA.length : keyB.length;
+    let i = this.offsets[a]! + 1;
+    while (i < n && keyA.charCodeAt(i) === keyB.charCodeAt(i)) i++;
+    // A key that ends first is the smaller one.
+    const aSmaller = i === keyA.length || (i < keyB.length && unitRank(keyA.charCodeAt(i)) < unitRank(keyB.charCodeAt(i)));
+    const aWins = aSmaller !== this.descending;
+    if (aWins) this.setCode(b, keyB, i);
+    else this.setCode(a, keyA, i);
+    return aWins;
+  }
+
+  /**
+   * The code of a key whose first difference from the base is at `offset`: a larger
+   * offset (closer to the base) comes first, then the unit there in the sort order.
+   */
+  private setCode(source: number, key: string, offset: number): void {
+    const value = offset < key.length ? this.valueOrigin + this.valueSign * unitRank(key.charCodeAt(offset)) : this.endValue;
+    this.codes[source] = value - offset * OFFSET_STEP;
+    this.offsets[source] = offset;
+  }
+}
