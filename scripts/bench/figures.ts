@@ -18,15 +18,14 @@ export interface RowFigures {
   readonly directMs: Summary;
   /** Page wall time with the fixed latency added to every DynamoDB call, ms. */
   readonly delayedMs: Summary;
-  /** Sequential DynamoDB round trips per page (shardline rows; naive: 21 sequential, 1 parallel). */
-  readonly roundTrips: Summary | undefined;
+  /** Sequential DynamoDB round trips per page (naive: 21 sequential, 1 parallel). */
+  readonly roundTrips: Summary;
 }
 
 export function rowFigures(
   head: Pick<RowFigures, 'name' | 'kind' | 'collection' | 'shards'>,
   direct: readonly PageSample[],
   delayed: readonly PageSample[],
-  roundTrips?: readonly number[],
 ): RowFigures {
   // A naive walk can end on an empty page (a shard said "maybe more"); it returns nothing to divide by.
   const full = direct.filter((page) => page.returned > 0);
@@ -40,7 +39,7 @@ export function rowFigures(
     cpuMs: summarize(direct.map((page) => page.cpuMs)),
     directMs: summarize(direct.map((page) => page.ms)),
     delayedMs: summarize(delayed.map((page) => page.ms)),
-    roundTrips: roundTrips ? summarize(roundTrips) : undefined,
+    roundTrips: summarize(direct.map((page) => page.roundTrips)),
   };
 }
 

@@ -7,14 +7,11 @@ import type { ShardPage, Store } from '../../src/store/store';
 /**
  * An in-memory index behind the Store interface, for simulating listings without
  * an engine: shards are sorted arrays of records, a query honours range, order,
- * limit as DynamoDB does (resuming is a narrower range). It counts calls and sequential waves
- * (a wave starts when a call begins with none in flight) — round trips a page waits.
+ * limit as DynamoDB does (resuming is a narrower range). It counts calls.
  */
 export class MemoryStore implements Pick<Store, 'queryShard'> {
   readonly shards = new Map<string, JsonObject[]>();
   calls = 0;
-  waves = 0;
-  private inFlight = 0;
 
   constructor(private readonly indexKey: string) {}
 
@@ -30,9 +27,7 @@ export class MemoryStore implements Pick<Store, 'queryShard'> {
 
   async queryShard(query: ShardQuery): Promise<ShardPage> {
     this.calls++;
-    if (this.inFlight++ === 0) this.waves++;
     await new Promise((resolve) => setImmediate(resolve));
-    this.inFlight--;
     const all = this.shards.get(query.shardKey) ?? [];
     const ordered = query.order === 'asc' ? all : [...all].reverse();
     const items: JsonObject[] = [];

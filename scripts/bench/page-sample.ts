@@ -4,6 +4,8 @@ export interface PageSample {
   /** Items DynamoDB read (what it bills). */
   readonly itemsRead: number;
   readonly queries: number;
+  /** Waves of queries the page waited for one after another. */
+  readonly roundTrips: number;
   /** Consumed read capacity, when the engine reports it. */
   readonly rcu: number | undefined;
   /** Wall time of the page, milliseconds. */

@@ -1,18 +1,49 @@
-import { startDynamoProxy } from '../../test/support/dynamo-proxy';
+import { connect, createServer, type Socket } from 'node:net';
 
 /**
- * The delaying proxy: every DynamoDB call waits `delayMs`, then goes to the engine
- * unchanged. It runs as a process of its own so that its CPU never counts as the
- * router's: `proxy-child.ts <target> <delayMs>` prints its endpoint as one JSON line
- * and runs until its stdin closes (the bench ending, however it ends).
+ * The delaying proxy: every byte a client sends reaches the engine `delayMs` later,
+ * in order; answers come straight back. So every DynamoDB call waits `delayMs`, as
+ * over a network, and nothing else changes: the proxy does not parse HTTP, so it
+ * costs next to no CPU per call — an HTTP proxy's work per call would land on the
+ * cores the router and the engine share, and weigh on fan-out pages above all.
+ *
+ * It runs as a process of its own, so that what little CPU it uses never counts as
+ * the router's: `proxy-child.ts <target> <delayMs>` prints its endpoint as one JSON
+ * line and runs until its stdin closes (the bench ending, however it ends).
  */
 const [target, delay] = process.argv.slice(2);
 if (!target) throw new Error('usage: proxy-child.ts <target endpoint> <delay ms>');
 const delayMs = Number(delay ?? '20');
+const { hostname, port } = new URL(target);
 
-const proxy = await startDynamoProxy(target, () => ({ kind: 'forward', delayMs }));
-process.stdout.write(JSON.stringify({ endpoint: proxy.endpoint }) + '\n');
-const stop = () => void proxy.close().then(() => process.exit(0));
+const open = new Set<Socket>();
+const server = createServer((client) => {
+  const engine = connect({ host: hostname, port: Number(port) });
+  for (const socket of [client, engine]) {
+    socket.setNoDelay(true);
+    open.add(socket);
+    socket.on('close', () => open.delete(socket));
+    // Either side failing ends the pair, as a dropped connection would.
+    socket.on('error', () => {
+      client.destroy();
+      engine.destroy();
+    });
+  }
+  // Timers of one duration fire in the order they were set: the bytes stay in order.
+  client.on('data', (chunk) => setTimeout(() => engine.write(chunk), delayMs));
+  client.on('end', () => setTimeout(() => engine.end(), delayMs));
+  engine.pipe(client);
+});
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('proxy: no TCP address');
+  process.stdout.write(JSON.stringify({ endpoint: `http://127.0.0.1:${address.port}` }) + '\n');
+});
+
+const stop = () => {
+  for (const socket of open) socket.destroy();
+  server.close(() => process.exit(0));
+};
 process.stdin.resume();
 process.stdin.on('end', stop);
 process.on('SIGTERM', stop);

@@ -25,7 +25,7 @@ export function markdownTable(rows: readonly RowFigures[], reference: RowFigures
         String(row.shards),
         f(row.readRatio.p50),
         f(row.queries.p50, 1),
-        row.roundTrips ? f(row.roundTrips.p50, 1) : '–',
+        f(row.roundTrips.p50, 1),
         row.rcu ? f(row.rcu.p50, 1) : '–',
         f(row.cpuMs.p50),
         `${f(row.directMs.p50, 1)} / ${f(row.directMs.p99, 1)}`,

@@ -45,19 +45,22 @@ for (const order of ['asc', 'desc'] as const) {
     let total = 0;
     for (;;) {
       const calls = store.calls;
-      const waved = store.waves;
       const listing = await listItems(store as unknown as Store, collection, { filter: { kind: 'all' }, order, ...(after !== undefined && { after }) }, pageSize, {});
       const read = listing.stats.itemsRead;
       total += listing.records.length;
       if (listing.records.length > 0) ratios.push(read / listing.records.length);
       queries.push(store.calls - calls);
-      waves.push(store.waves - waved);
+      waves.push(listing.stats.roundTrips);
       if (listing.nextPosition === undefined) break;
       after = listing.nextPosition;
     }
     if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
     const f = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;
-    console.log(`${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)}`);
+    // Pages by waves: latency follows the waves, so their spread matters as much as the median.
+    const pagesByWaves = new Map<number, number>();
+    for (const n of waves) pagesByWaves.set(n, (pagesByWaves.get(n) ?? 0) + 1);
+    const spread = [...pagesByWaves].sort(([a], [b]) => a - b).map(([n, pages]) => `${n}: ${Math.round((100 * pages) / waves.length)}%`);
+    console.log(`${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)} (${spread.join(', ')})`);
     }
   }
 }

@@ -41,7 +41,7 @@ export async function walkNaive(
       const rcu = answers.reduce((sum, answer) => sum + (answer.ConsumedCapacity?.CapacityUnits ?? 0), 0);
       return { page, body, read: read.length, more, rcu };
     });
-    samples.push({ returned: value.page.length, itemsRead: value.read, queries: shards.length, rcu: value.rcu, ms, cpuMs });
+    samples.push({ returned: value.page.length, itemsRead: value.read, queries: shards.length, roundTrips: mode === 'sequential' ? shards.length : 1, rcu: value.rcu, ms, cpuMs });
     const last = value.page[value.page.length - 1];
     if (!value.more || !last || samples.length >= maxPages) return samples;
     after = last[key] as string;

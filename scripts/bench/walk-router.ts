@@ -5,7 +5,7 @@ import { measured, type PageSample } from './page-sample';
  * Walks a whole listing page by page through the router (`app.request`: the Hono
  * app in this process, as a Lambda or the Node server runs it) and records what
  * each page cost from the listing's own headers: x-items-read, x-shard-queries,
- * x-consumed-rcu. The response body is read inside the timing (serializing it is the
+ * x-round-trips, x-consumed-rcu. The response body is read inside the timing (serializing it is the
  * router's work); parsing it for the cursor is not.
  */
 export async function walkRouter(app: Fetcher, collection: string, pageSize: number, maxPages = Infinity): Promise<PageSample[]> {
@@ -25,6 +25,7 @@ export async function walkRouter(app: Fetcher, collection: string, pageSize: num
       returned: body.items.length,
       itemsRead: Number(response.headers.get('x-items-read')),
       queries: Number(response.headers.get('x-shard-queries')),
+      roundTrips: Number(response.headers.get('x-round-trips')),
       rcu: rcu === null ? undefined : Number(rcu),
       ms,
       cpuMs,

@@ -39,18 +39,6 @@ export function unitRank(unit: number): number {
   return unit < 0xd800 ? unit : codePointRank(unit);
 }
 
-/**
- * True when every UTF-16 unit of `value` is below U+D800. For two such strings
- * UTF-16 order is code point order, so the engine's own `<` (native, much faster
- * than a loop of charCodeAt) compares them exactly; hot loops test each key once.
- */
-export function sortsByCodeUnit(value: string): boolean {
-  // The regular expression runs natively: several times a charCodeAt loop on index keys.
-  return !HIGH_UNIT.test(value);
-}
-
-const HIGH_UNIT = /[\uD800-\uFFFF]/;
-
 /** Index of the first element greater than `key` (Python's `bisect.bisect_right`). */
 export function bisectRight(sorted: readonly string[], key: string): number {
   let lo = 0;

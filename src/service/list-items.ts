@@ -11,11 +11,14 @@ import type { ShardQuery } from '../store/shard-query';
 import type { ShardPage, Store } from '../store/store';
 import { MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
 import { ShardTails } from './shard-tails';
+import { startInTurns } from './start-in-turns';
 
 export interface ListingStats {
   shardQueries: number;
   itemsRead: number;
   consumedCapacity: number | undefined;
+  /** Waves of queries the page waited for one after another: its round trips to DynamoDB. */
+  roundTrips: number;
   /** Wall time spent waiting for DynamoDB. */
   dynamoMs: number;
 }
@@ -43,7 +46,7 @@ export async function listItems(
   context: CallContext,
 ): Promise<Listing> {
   const plan = planListing(collection, request);
-  const stats: ListingStats = { shardQueries: 0, itemsRead: 0, consumedCapacity: undefined, dynamoMs: 0 };
+  const stats: ListingStats = { shardQueries: 0, itemsRead: 0, consumedCapacity: undefined, roundTrips: 0, dynamoMs: 0 };
   const controller = new AbortController();
   // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
   setMaxListeners(0, controller.signal);
@@ -169,20 +172,20 @@ async function drainGroup(
     const wave = single
       ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
       : nextWave(merge, shards, stop.sources, target, before);
+    // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
+    if (!(pending && wave.length === 1)) stats.roundTrips++;
     const started = performance.now();
     const starts = wave.map(({ source }) => shards[source]!.resumeAfter);
-    const pages = await Promise.all(
-      wave.map(({ source, limit: queryLimit }) => {
-        const state = shards[source]!;
-        if (pending) {
-          const first = pending.page;
-          pending = undefined;
-          return first;
-        }
-        if (state.resumeAfter !== undefined) state.lastRefill = queryLimit;
-        return store.queryShard(shardQuery(collection, plan, group[source]!, state.resumeAfter, queryLimit), context);
-      }),
-    );
+    const pages = await startInTurns(wave, ({ source, limit: queryLimit }) => {
+      const state = shards[source]!;
+      if (pending) {
+        const first = pending.page;
+        pending = undefined;
+        return first;
+      }
+      if (state.resumeAfter !== undefined) state.lastRefill = queryLimit;
+      return store.queryShard(shardQuery(collection, plan, group[source]!, state.resumeAfter, queryLimit), context);
+    });
     stats.dynamoMs += performance.now() - started;
     wave.forEach(({ source }, i) => {
       const page = pages[i]!;

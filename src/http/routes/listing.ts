@@ -27,6 +27,7 @@ const listingRoute = createRoute({
       description: 'one page',
       headers: z.object({
         'x-shard-queries': z.string().openapi({ description: 'DynamoDB queries this page took' }),
+        'x-round-trips': z.string().openapi({ description: 'Waves of DynamoDB queries this page waited for one after another' }),
         'x-items-read': z.string().openapi({ description: 'items DynamoDB read for this page' }),
         'x-consumed-rcu': z.string().optional().openapi({ description: 'read capacity consumed, when reported' }),
       }),
@@ -54,6 +55,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     );
     const { stats } = listing;
     c.header('x-shard-queries', String(stats.shardQueries));
+    c.header('x-round-trips', String(stats.roundTrips));
     c.header('x-items-read', String(stats.itemsRead));
     if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity));
     const total = performance.now() - started;
