@@ -11,7 +11,6 @@ import type { ShardQuery } from '../store/shard-query';
 import type { ShardPage, Store } from '../store/store';
 import { MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
 import { ShardTails } from './shard-tails';
-import { startInTurns } from './start-in-turns';
 
 export interface ListingStats {
   shardQueries: number;
@@ -176,16 +175,18 @@ async function drainGroup(
     if (!(pending && wave.length === 1)) stats.roundTrips++;
     const started = performance.now();
     const starts = wave.map(({ source }) => shards[source]!.resumeAfter);
-    const pages = await startInTurns(wave, ({ source, limit: queryLimit }) => {
-      const state = shards[source]!;
-      if (pending) {
-        const first = pending.page;
-        pending = undefined;
-        return first;
-      }
-      if (state.resumeAfter !== undefined) state.lastRefill = queryLimit;
-      return store.queryShard(shardQuery(collection, plan, group[source]!, state.resumeAfter, queryLimit), context);
-    });
+    const pages = await Promise.all(
+      wave.map(({ source, limit: queryLimit }) => {
+        const state = shards[source]!;
+        if (pending) {
+          const first = pending.page;
+          pending = undefined;
+          return first;
+        }
+        if (state.resumeAfter !== undefined) state.lastRefill = queryLimit;
+        return store.queryShard(shardQuery(collection, plan, group[source]!, state.resumeAfter, queryLimit), context);
+      }),
+    );
     stats.dynamoMs += performance.now() - started;
     wave.forEach(({ source }, i) => {
       const page = pages[i]!;

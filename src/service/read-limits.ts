@@ -1,3 +1,5 @@
+import { valueOfIndexKey } from '../core/index-key';
+
 /** DynamoDB Query pages stop at 1 MB anyway; asking for more items than a page can use is waste. */
 export const MAX_QUERY_LIMIT = 1001;
 
@@ -61,6 +63,10 @@ export function refillWave(
     // Dry again after a refill: this shard holds more than its share here (a popular
     // value hashed onto it, say); growing geometrically bounds the waves it costs.
     if (shard.waiting && shard.lastRefill !== undefined) limit = Math.max(limit, shard.lastRefill * 2);
+    // Dry inside a run of one value that no other shard holds (a popular title hashed
+    // onto this shard): the run may fill the rest of the page on its own, so ask for
+    // all the page still needs in one read rather than doubling wave after wave.
+    if (shard.waiting && runOfItsOwn(shards, source)) limit = Math.max(limit, stillNeeded(shards, shard.keys[shard.keys.length - 1]!, target, before));
     reads.push({ source, limit: cap(limit, target) });
   });
   return reads;
@@ -114,6 +120,26 @@ function expectedShortfall(shards: readonly ShardProgress[], target: number, bef
   return passedAt.map((at) => (at === undefined ? 0 : density - at + extra));
 }
 
+/**
+ * Whether a shard's reads end in RUN_LENGTH or more index keys of one value that no
+ * other shard's reads hold. (Where the value is spread over the shards — random
+ * suffixes, a range heavy hitter — every shard meets it alike and the usual estimate holds.)
+ */
+function runOfItsOwn(shards: readonly ShardProgress[], source: number): boolean {
+  const keys = shards[source]!.keys;
+  if (keys.length < RUN_LENGTH) return false;
+  const value = valueOfIndexKey(keys[keys.length - 1]!);
+  for (let i = keys.length - RUN_LENGTH; i < keys.length - 1; i++) if (valueOfIndexKey(keys[i]!) !== value) return false;
+  return shards.every((shard, other) => other === source || !shard.keys.some((key) => valueOfIndexKey(key) === value));
+}
+
+/** What the group still needs past `key`: every key read up to it has been or will be emitted first. */
+function stillNeeded(shards: readonly ShardProgress[], key: string, target: number, before: (a: string, b: string) => boolean): number {
+  let emitted = 0;
+  for (const shard of shards) for (const read of shard.keys) if (!before(key, read)) emitted++;
+  return target - emitted;
+}
+
 /** A shard's expected count plus a margin of about one binomial standard deviation. */
 export function withMargin(expected: number, deviations: number): number {
   return Math.ceil(expected + deviations * Math.sqrt(expected));
@@ -128,6 +154,8 @@ export function withMargin(expected: number, deviations: number): number {
 const FIRST_MARGIN = 0.25;
 const END_MARGIN = 0.5;
 const REFILL_MARGIN = 1;
+/** Index keys of one value at the end of a dry shard's reads that make it a popular value's run. */
+const RUN_LENGTH = 4;
 
 function cap(limit: number, remaining: number): number {
   return Math.max(1, Math.min(limit, remaining, MAX_QUERY_LIMIT));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
+import { indexSortKey } from '../../src/core/index-key';
 import { refillWave, type ShardProgress } from '../../src/service/read-limits';
 import { ShardTails } from '../../src/service/shard-tails';
 import { seededRandom } from '../../scripts/lib/random';
@@ -52,6 +53,27 @@ describe('refillWave', () => {
     }));
     const read = refillWave(progress, 101, asc).find((r) => r.source === 4);
     expect(read?.limit).toBeGreaterThanOrEqual(32);
+  });
+
+  it('asks a shard that runs dry inside a run of one value for all the page still needs', () => {
+    // Shard 7 holds a popular title: its reads so far are six copies of it; the other
+    // shards' heads all lie past the title, so the run may fill the rest of the page.
+    const title = (n: number) => indexSortKey('greatest hits', [`album#${n}`]);
+    const progress: ShardProgress[] = Array.from({ length: 21 }, (_, source) => ({
+      keys: source === 7 ? [0, 1, 2, 3, 4, 5].map(title) : [indexSortKey('zz', [`album#${100 + source}`])],
+      hasMore: true,
+      waiting: source === 7,
+      ...(source === 7 && { lastRefill: 3 }),
+    }));
+    const read = refillWave(progress, 101, asc).find((r) => r.source === 7);
+    // 101 wanted, 6 of them read already: one read for the other 95, not 6, 12, 24, 48...
+    expect(read?.limit).toBe(95);
+    // A value other shards hold too (random suffixes spread it) is no run of its own...
+    const shared = progress.map((shard, source) => (source === 3 ? { ...shard, keys: [title(50)] } : shard));
+    expect(refillWave(shared, 101, asc).find((r) => r.source === 7)?.limit).toBeLessThan(20);
+    // ...and neither are six keys of different values: the usual doubling applies.
+    progress[7] = { ...progress[7]!, keys: [0, 1, 2, 3, 4, 5].map((n) => indexSortKey(`title ${n}`, [`album#${n}`])) };
+    expect(refillWave(progress, 101, asc).find((r) => r.source === 7)?.limit).toBeLessThan(20);
   });
 
   it('asks only shards that may hold more, and never beyond the page', () => {
