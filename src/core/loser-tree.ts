@@ -58,7 +58,7 @@ export class LoserTree {
   /** The source whose head comes first, or -1 when every source is exhausted. */
   get winner(): number {
     const winner = this.nodes[0]!;
-    return this.codes[winner] === EXHAUSTED ? -1 : winner;
+    return winner >= this.size || this.codes[winner] === EXHAUSTED ? -1 : winner;
   }
 
   /** The winner's head key (only while there is a winner). */

@@ -46,6 +46,7 @@ describe('KWayMerge', () => {
   it('handles empty shards and a single shard', () => {
     expect(drain([[], ['a', 'b'], []], 1, 'asc').out).toEqual(['a', 'b']);
     expect(drain([[]], 5, 'asc').out).toEqual([]);
+    expect(drain([], 5, 'asc').out).toEqual([]);
   });
 
   it('reads only what the output needs: a shard whose items come later is asked once', () => {
