@@ -80,7 +80,7 @@ export function microCases(): MicroCase[] {
       batch: 20_000,
       run() {
         let length = 0;
-        for (let n = 0; n < this.batch; n++) length += decodeCursor(cursors[i++ & 0x3ff]!, scope, secret).length;
+        for (let n = 0; n < this.batch; n++) length += decodeCursor(cursors[i++ & 0x3ff]!, scope, secret).position.length;
         return length;
       },
     },

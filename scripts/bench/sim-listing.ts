@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
+import type { ReadHint } from '../../src/core/read-hint';
 import type { Store } from '../../src/store/store';
 import { listItems } from '../../src/service/list-items';
 import { benchConfig } from './fixture';
@@ -42,10 +43,11 @@ for (const order of ['asc', 'desc'] as const) {
     const queries: number[] = [];
     const waves: number[] = [];
     let after: string | undefined;
+    let hint: ReadHint | undefined;
     let total = 0;
     for (;;) {
       const calls = store.calls;
-      const listing = await listItems(store as unknown as Store, collection, { filter: { kind: 'all' }, order, ...(after !== undefined && { after }) }, pageSize, {});
+      const listing = await listItems(store as unknown as Store, collection, { filter: { kind: 'all' }, order, ...(after !== undefined && { after }), ...(hint && { hint }) }, pageSize, {});
       const read = listing.stats.itemsRead;
       total += listing.records.length;
       if (listing.records.length > 0) ratios.push(read / listing.records.length);
@@ -53,6 +55,8 @@ for (const order of ['asc', 'desc'] as const) {
       waves.push(listing.stats.roundTrips);
       if (listing.nextPosition === undefined) break;
       after = listing.nextPosition;
+      // As the cursor carries it.
+      hint = listing.nextHint;
     }
     if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
     const f = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ShardlineError } from './errors';
+import { packHint, unpackHint, type ReadHint } from './read-hint';
 
 /**
  * What a cursor belongs to. A cursor is valid only for the listing that issued it:
@@ -15,19 +16,27 @@ export interface CursorScope {
 const VERSION = 1;
 const MAC_BYTES = 16;
 
+/** Where a listing resumes, and what its last page read past that point (see ReadHint). */
+export interface CursorContent {
+  readonly position: string;
+  readonly hint?: ReadHint;
+}
+
 /**
  * A cursor is the index sort key of the last returned item — one exact position —
- * as `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`. The MAC
+ * and, for hash and random listings, a read hint, as
+ * `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`. The MAC
  * covers the scope without carrying it, so a tampered cursor, or one from another
  * collection, order or filter, is rejected rather than resuming somewhere else.
  */
-export function encodeCursor(position: string, scope: CursorScope, secret: string): string {
-  const payload = Buffer.from(JSON.stringify({ v: VERSION, k: position }), 'utf8').toString('base64url');
+export function encodeCursor(position: string, scope: CursorScope, secret: string, hint?: ReadHint): string {
+  const content = { v: VERSION, k: position, ...(hint && { h: packHint(hint) }) };
+  const payload = Buffer.from(JSON.stringify(content), 'utf8').toString('base64url');
   return `${payload}.${mac(payload, scope, secret).toString('base64url')}`;
 }
 
-/** The position inside a cursor; throws `invalid_cursor` if it was not issued for `scope`. */
-export function decodeCursor(cursor: string, scope: CursorScope, secret: string): string {
+/** What a cursor holds; throws `invalid_cursor` if it was not issued for `scope`. */
+export function decodeCursor(cursor: string, scope: CursorScope, secret: string): CursorContent {
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw invalidCursor('it is malformed');
   const payload = cursor.slice(0, dot);
@@ -43,11 +52,11 @@ export function decodeCursor(cursor: string, scope: CursorScope, secret: string)
   } catch {
     throw invalidCursor('it is malformed');
   }
-  const position = (decoded as { v?: unknown; k?: unknown } | null)?.k;
-  if ((decoded as { v?: unknown }).v !== VERSION || typeof position !== 'string') {
-    throw invalidCursor('it is from an unsupported version');
-  }
-  return position;
+  const { v, k: position, h } = (decoded ?? {}) as { v?: unknown; k?: unknown; h?: unknown };
+  if (v !== VERSION || typeof position !== 'string') throw invalidCursor('it is from an unsupported version');
+  // A hint that does not parse is dropped: it only ever sized reads.
+  const hint = unpackHint(h);
+  return hint ? { position, hint } : { position };
 }
 
 function mac(payload: string, scope: CursorScope, secret: string): Buffer {

@@ -2,6 +2,7 @@ import { compareKeys } from './collation';
 import { invalidRequest } from './errors';
 import { valueOfIndexKey } from './index-key';
 import { maxLower, minUpper, prefixSuccessor, type KeyBound, type KeyRange } from './key-range';
+import type { ReadHint } from './read-hint';
 import { normalize, type Normalization } from './normalize';
 import type { ShardStrategy, ValueRange } from './strategies';
 
@@ -19,6 +20,8 @@ export interface ListRequest {
   readonly order: SortOrder;
   /** Index sort key of the last item already returned (from a verified cursor). */
   readonly after?: string;
+  /** What the page before saw past `after` (from the same cursor): sizes reads, never plans them. */
+  readonly hint?: ReadHint;
 }
 
 /**

@@ -9,8 +9,9 @@ import { maxLower, minUpper, type KeyRange } from '../core/key-range';
 import type { CallContext } from '../store/retry';
 import type { ShardQuery } from '../store/shard-query';
 import type { ShardPage, Store } from '../store/store';
-import { MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
+import { HINTED_MARGINS, MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
 import { ShardTails } from './shard-tails';
+import { MAX_AHEAD, type ReadHint } from '../core/read-hint';
 
 export interface ListingStats {
   shardQueries: number;
@@ -27,6 +28,8 @@ export interface Listing {
   readonly records: JsonObject[];
   /** Index sort key of the last record when more follow, else undefined. */
   readonly nextPosition: string | undefined;
+  /** For the next page's cursor, with nextPosition: what this page read past its end. */
+  readonly nextHint?: ReadHint;
   readonly stats: ListingStats;
 }
 
@@ -58,20 +61,26 @@ export async function listItems(
     const want = limit + 1;
     const tails = tailsOf(collection);
     const prefetches = plannedPrefetches(store, collection, plan, request.after, want, tails, scoped);
+    // A hint describes the one group of a hash or random listing, as it was.
+    const hint = plan.groups.length === 1 && request.hint?.more.length === plan.groups[0]!.length ? request.hint : undefined;
     let drained = -1;
+    let nextHint: ReadHint | undefined;
     for (const [index, group] of plan.groups.entries()) {
       if (records.length >= want) break;
       drained = index;
-      await drainGroup(store, collection, plan, group, index === 0, want, records, stats, scoped, tails, prefetches.get(index));
+      const first = { prefetched: prefetches.get(index), hint: index === 0 ? hint : undefined };
+      nextHint = await drainGroup(store, collection, plan, group, index === 0, want, records, stats, scoped, tails, first);
     }
     // Prefetched shards the page did not reach (their shard before had grown): read all the same.
     for (const [index, prefetch] of prefetches) if (index > drained) countPage(stats, await prefetch.page);
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
     const last = page[page.length - 1];
+    const nextPosition = more && last ? (last[collection.indexKeyAttribute] as string) : undefined;
     return {
       records: page,
-      nextPosition: more && last ? (last[collection.indexKeyAttribute] as string) : undefined,
+      nextPosition,
+      ...(nextPosition !== undefined && plan.groups.length === 1 && nextHint && { nextHint }),
       stats,
     };
   } catch (error) {
@@ -141,8 +150,9 @@ function plannedPrefetches(
 /**
  * Merges one shard group into `records` until the page has `want` items or the group
  * is done. Queries go out in waves (see `refillWave`); a one-shard group reads what the
- * page still needs in one query. `prefetched`, when given, is this one-shard group's
- * first page, already in flight.
+ * page still needs in one query. `first.prefetched`, when given, is this one-shard
+ * group's first page, already in flight; `first.hint` sizes a merged group's first wave.
+ * Returns what a merged group read past the page's end, when the page is full.
  */
 async function drainGroup(
   store: Store,
@@ -155,8 +165,8 @@ async function drainGroup(
   stats: ListingStats,
   context: CallContext,
   tails: ShardTails,
-  prefetched?: Prefetch,
-): Promise<void> {
+  first: { readonly prefetched: Prefetch | undefined; readonly hint: ReadHint | undefined },
+): Promise<ReadHint | undefined> {
   const key = collection.indexKeyAttribute;
   const merge = new KWayMerge<JsonObject>(group.length, (record) => record[key] as string, plan.order);
   const shards: ShardState[] = group.map(() => ({ resumeAfter: undefined, keys: [], lastRefill: undefined }));
@@ -164,13 +174,17 @@ async function drainGroup(
   const single = group.length === 1;
   const sign = plan.order === 'asc' ? 1 : -1;
   const before = (a: string, b: string) => sign * compareKeys(a, b) < 0;
-  let pending = prefetched;
+  let pending = first.prefetched;
+  let hintedWave = first.hint && !single ? hintedFirstWave(first.hint, target) : undefined;
   for (;;) {
     const stop = merge.emitInto(records, want);
-    if (stop.kind !== 'need') return;
+    if (stop.kind !== 'need') {
+      return single || records.length < want ? undefined : readPastEnd(shards, merge, records[want - 2]![key] as string, before);
+    }
     const wave = single
       ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
-      : nextWave(merge, shards, stop.sources, target, before);
+      : (hintedWave ?? nextWave(merge, shards, stop.sources, target, before));
+    hintedWave = undefined;
     // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
     if (!(pending && wave.length === 1)) stats.roundTrips++;
     const started = performance.now();
@@ -202,6 +216,42 @@ async function drainGroup(
       merge.supply(source, page.items, page.resumeAfter === undefined);
     });
   }
+}
+
+/**
+ * The first wave of a merged group from the last page's hint: each shard re-reads the
+ * items it held past the cursor, plus what `refillWave` expects it to run short of
+ * beyond them (their read order stands in for their keys); a shard with nothing there
+ * is still read once, as it may have gained items since.
+ */
+function hintedFirstWave(hint: ReadHint, target: number): ShardRead[] {
+  const ahead: string[][] = hint.more.map(() => []);
+  // The page ends by the target-th of them at the latest: items further on are not re-read.
+  // Zero-padded ranks sort as the items did.
+  hint.ahead.slice(0, target).forEach((shard, rank) => ahead[shard]!.push(String(rank).padStart(4, '0')));
+  const progress: ShardProgress[] = hint.more.map((more, source) => ({
+    keys: ahead[source]!,
+    hasMore: more,
+    waiting: more && ahead[source]!.length === 0,
+  }));
+  const beyond = new Map(refillWave(progress, target, (a, b) => a < b, HINTED_MARGINS).map((read) => [read.source, read.limit]));
+  return hint.more.map((_, source) => ({
+    source,
+    limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]!.length + (beyond.get(source) ?? 0))),
+  }));
+}
+
+/** The hint for the next page: the shards of the keys read past `end`, in read order. */
+function readPastEnd(shards: readonly ShardState[], merge: KWayMerge<JsonObject>, end: string, before: (a: string, b: string) => boolean): ReadHint {
+  const past: { key: string; shard: number }[] = [];
+  shards.forEach((state, shard) => {
+    for (const key of state.keys) if (before(end, key)) past.push({ key, shard });
+  });
+  past.sort((a, b) => (before(a.key, b.key) ? -1 : 1));
+  return {
+    more: shards.map((_, source) => merge.hasMore(source)),
+    ahead: past.slice(0, MAX_AHEAD).map(({ shard }) => shard),
+  };
 }
 
 function nextWave(

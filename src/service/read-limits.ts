@@ -45,6 +45,7 @@ export function refillWave(
   shards: readonly ShardProgress[],
   target: number,
   before: (a: string, b: string) => boolean,
+  margins: RefillMargins = REFILL_MARGINS,
 ): ShardRead[] {
   const live = shards.filter((shard) => shard.hasMore).length;
   let read = 0;
@@ -53,13 +54,13 @@ export function refillWave(
     const limit = withMargin(target / Math.max(1, live), FIRST_MARGIN);
     return shards.flatMap((shard, source) => (shard.hasMore ? [{ source, limit: cap(limit, target) }] : []));
   }
-  const shortfall = expectedShortfall(shards, target + Math.ceil(END_MARGIN * Math.sqrt(target)), before);
+  const shortfall = expectedShortfall(shards, target + Math.ceil(margins.end * Math.sqrt(target)), before);
   const reads: ShardRead[] = [];
   shards.forEach((shard, source) => {
     if (!shard.hasMore) return;
     const missing = shortfall[source]!;
     if (!shard.waiting && missing <= 0) return;
-    let limit = withMargin(Math.max(missing, 1), REFILL_MARGIN);
+    let limit = withMargin(Math.max(missing, 1), margins.refill);
     // Dry again after a refill: this shard holds more than its share here (a popular
     // value hashed onto it, say); growing geometrically bounds the waves it costs.
     if (shard.waiting && shard.lastRefill !== undefined) limit = Math.max(limit, shard.lastRefill * 2);
@@ -152,8 +153,18 @@ export function withMargin(expected: number, deviations: number): number {
  * finish most pages in two waves. Wider margins buy waves with items read.
  */
 const FIRST_MARGIN = 0.25;
-const END_MARGIN = 0.5;
-const REFILL_MARGIN = 1;
+export interface RefillMargins {
+  /** How late to place the page's end, in σ of the page. */
+  readonly end: number;
+  /** What to add to each shard's expected shortfall, in σ of it. */
+  readonly refill: number;
+}
+const REFILL_MARGINS: RefillMargins = { end: 0.5, refill: 1 };
+/**
+ * For a first wave sized from the last page's hint (see ReadHint): every shard is read
+ * anyway, so smaller margins — the refill wave after it covers a short guess.
+ */
+export const HINTED_MARGINS: RefillMargins = { end: 0.25, refill: 0.5 };
 /** Index keys of one value at the end of a dry shard's reads that make it a popular value's run. */
 const RUN_LENGTH = 4;
 

@@ -6,7 +6,14 @@ const position = 'greatest hits\u0000["Solar Fields","album#🎸\uE000"]';
 
 describe('cursor', () => {
   it('round-trips the exact position', () => {
-    expect(decodeCursor(encodeCursor(position, scope, 's'), scope, 's')).toBe(position);
+    expect(decodeCursor(encodeCursor(position, scope, 's'), scope, 's')).toEqual({ position });
+  });
+
+  it('carries a read hint under the same MAC', () => {
+    const hint = { more: [true, false, true], ahead: [2, 0, 2, 2, 1] };
+    const cursor = encodeCursor(position, scope, 's', hint);
+    expect(decodeCursor(cursor, scope, 's')).toEqual({ position, hint });
+    expect(() => decodeCursor(cursor, { ...scope, order: 'desc' }, 's')).toThrow(/cursor rejected/);
   });
 
   it('rejects a cursor from another collection, order, filter or secret', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Collection } from '../../src/core/collection';
 import { compareKeys } from '../../src/core/collation';
 import type { JsonObject } from '../../src/core/item';
+import type { ReadHint } from '../../src/core/read-hint';
 import { inRange } from '../../src/core/key-range';
 import { indexSortKey } from '../../src/core/index-key';
 import { createStrategy } from '../../src/core/strategies';
@@ -78,6 +79,41 @@ describe('listItems over 21 hash shards', () => {
     readPerPage.sort((a, b) => a - b);
     // A naive fan-out reads 21 items per item returned; the adaptive limits stay near 1.
     expect(readPerPage[Math.floor(readPerPage.length / 2)]).toBeLessThan(3);
+  });
+
+  it('pages exactly with the read hints its cursors carry, and as exactly with stale or wrong ones', async () => {
+    const { shards, all } = spread(3000, 21, 4);
+    const { store } = fakeStore(shards);
+    const walk = async (mangle?: (hint: ReadHint) => ReadHint) => {
+      const seen: string[] = [];
+      let roundTrips = 0;
+      let after: string | undefined;
+      let hint: ReadHint | undefined;
+      for (;;) {
+        const given = hint && mangle?.(hint);
+        const page = await listItems(store, target, { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) }, 100, {});
+        seen.push(...page.records.map((r) => r.gsi1sk as string));
+        roundTrips += page.stats.roundTrips;
+        if (!page.nextPosition) break;
+        after = page.nextPosition;
+        hint = page.nextHint;
+        expect(hint?.more).toHaveLength(21);
+      }
+      return { seen, roundTrips };
+    };
+    const withHints = await walk((hint) => hint);
+    const without = await walk();
+    expect(withHints.seen).toEqual(all);
+    expect(without.seen).toEqual(all);
+    // What the last page read past its end sizes the next first wave: fewer waves over the walk.
+    expect(withHints.roundTrips).toBeLessThan(without.roundTrips);
+    for (const mangle of [
+      (hint: ReadHint) => ({ ...hint, ahead: [] }),
+      (hint: ReadHint) => ({ more: hint.more.map(() => false), ahead: hint.ahead.map(() => 0) }),
+      (hint: ReadHint) => ({ ...hint, ahead: [...hint.ahead].reverse() }),
+    ]) {
+      expect((await walk(mangle)).seen).toEqual(all);
+    }
   });
 
   it('fails the page when a shard fails, and aborts the queries still in flight', async () => {

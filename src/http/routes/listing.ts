@@ -45,11 +45,11 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     const filter = parseFilter(query);
     const order: SortOrder = query.order ?? 'asc';
     const scope = cursorScope(collection, order, filter);
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
+    const resume = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
     const listing = await listItems(
       deps.store,
       collection,
-      { filter, order, ...(after !== undefined && { after }) },
+      { filter, order, ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }) },
       query.limit ?? DEFAULT_LIMIT,
       c.get('call'),
     );
@@ -63,7 +63,8 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     return c.json(
       {
         items: listing.records.map((record) => publicItem(collection, record)),
-        nextCursor: listing.nextPosition === undefined ? null : encodeCursor(listing.nextPosition, scope, deps.cursorSecret),
+        nextCursor:
+          listing.nextPosition === undefined ? null : encodeCursor(listing.nextPosition, scope, deps.cursorSecret, listing.nextHint),
       },
       200,
     );
