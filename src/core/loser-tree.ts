@@ -20,8 +20,8 @@ const OFFSET_STEP = 0x20000;
  * past the shared offset. So most of the ⌈log₂ k⌉ matches an output costs are one
  * number comparison, and a key's prefix is scanned about once, not once per match.
  *
- * Why the codes stay valid: a new head's base is its predecessor in its own source,
- * which is the key just output. Every loser on the winner's path lost to that key, so
+ * Why the codes stay valid: a new head's base is its predecessor in its own source
+ * (the head it replaces), which is the key just output. Every loser on the winner's path lost to that key, so
  * its code has the same base; and when a key loses to a key with a smaller code, its
  * code relative to the winner is the code it already had.
  *
@@ -61,11 +61,6 @@ export class LoserTree {
     return winner >= this.size || this.codes[winner] === EXHAUSTED ? -1 : winner;
   }
 
-  /** The winner's head key (only while there is a winner). */
-  get winnerKey(): string {
-    return this.keys[this.nodes[0]!]!;
-  }
-
   /** Sets a source's first head, before `build`: `undefined` when it has none. */
   place(source: number, key: string | undefined): void {
     if (key === undefined) this.codes[source] = EXHAUSTED;
@@ -98,18 +93,16 @@ export class LoserTree {
   }
 
   /**
-   * Moves `source` (the winner, or a source that ran dry and was refilled) on to its
-   * next head `key` — `undefined` when it has none — and replays its path. `base` is
-   * the key output last, which is the source's own previous key.
+   * Moves the winner `source` — also when it ran dry and was refilled, as nothing is
+   * output meanwhile — on to its next head `key` (`undefined` when it has none) and
+   * replays its path. Its code is relative to the head it replaces: the key output last.
    */
-  advance(source: number, key: string | undefined, base: string): void {
+  advance(source: number, key: string | undefined): void {
     if (key === undefined) this.codes[source] = EXHAUSTED;
     else {
+      const offset = firstDifference(key, this.keys[source]!, 0);
       this.keys[source] = key;
-      const n = key.length < base.length ? key.length : base.length;
-      let i = 0;
-      while (i < n && key.charCodeAt(i) === base.charCodeAt(i)) i++;
-      this.setCode(source, key, i);
+      this.setCode(source, key, offset);
     }
     const nodes = this.nodes;
     const codes = this.codes;
@@ -134,9 +127,7 @@ export class LoserTree {
   private breakTie(a: number, b: number): boolean {
     const keyA = this.keys[a]!;
     const keyB = this.keys[b]!;
-    const n = keyA.length < keyB.length ? keyA.length : keyB.length;
-    let i = this.offsets[a]! + 1;
-    while (i < n && keyA.charCodeAt(i) === keyB.charCodeAt(i)) i++;
+    const i = firstDifference(keyA, keyB, this.offsets[a]! + 1);
     // A key that ends first is the smaller one.
     const aSmaller = i === keyA.length || (i < keyB.length && unitRank(keyA.charCodeAt(i)) < unitRank(keyB.charCodeAt(i)));
     const aWins = aSmaller !== this.descending;
@@ -154,4 +145,12 @@ export class LoserTree {
     this.codes[source] = value - offset * OFFSET_STEP;
     this.offsets[source] = offset;
   }
+}
+
+/** The first unit at or after `from` where `a` and `b` differ, or the shorter one's length. */
+function firstDifference(a: string, b: string, from: number): number {
+  const n = a.length < b.length ? a.length : b.length;
+  let i = from;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }

@@ -37,8 +37,6 @@ export class KWayMerge<T> {
   private waitingCount: number;
   /** Whether every source has had its first page and the tree has played its matches. */
   private built = false;
-  /** The last item's key when a source ran dry: the base of that source's next head (see LoserTree). */
-  private lastKey: string | undefined;
 
   constructor(
     sourceCount: number,
@@ -75,17 +73,15 @@ export class KWayMerge<T> {
     this.waiting[source] = false;
     this.waitingCount--;
     const head = items.length > 0 ? this.keyOf(items[0]!) : undefined;
-    // A source waits only once its last item was emitted, so lastKey is its predecessor.
-    if (this.built) this.tree.advance(source, head, this.lastKey!);
-    else this.tree.place(source, head);
-    if (!this.built && this.waitingCount === 0) {
-      this.tree.build();
-      this.built = true;
+    // Once built, a source waits only after its last item was emitted: it is still the winner.
+    if (this.built) this.tree.advance(source, head);
+    else {
+      this.tree.place(source, head);
+      if (this.waitingCount === 0) {
+        this.tree.build();
+        this.built = true;
+      }
     }
-  }
-
-  get sourceCount(): number {
-    return this.sources.length;
   }
 
   /** Items buffered for `source` and not yet emitted. */
@@ -97,11 +93,6 @@ export class KWayMerge<T> {
   /** The source itself may hold more than was supplied (it can be asked for more). */
   hasMore(source: number): boolean {
     return !this.sources[source]!.exhausted;
-  }
-
-  isExhausted(source: number): boolean {
-    const state = this.sources[source]!;
-    return state.exhausted && state.position >= state.items.length;
   }
 
   /**
@@ -118,18 +109,16 @@ export class KWayMerge<T> {
       if (source < 0) return DONE;
       const state = sources[source]!;
       out.push(state.items[state.position++]!);
-      const key = tree.winnerKey;
       if (state.position < state.items.length) {
-        tree.advance(source, this.keyOf(state.items[state.position]!), key);
+        tree.advance(source, this.keyOf(state.items[state.position]!));
         continue;
       }
       state.items = [];
       state.position = 0;
-      if (state.exhausted) tree.advance(source, undefined, key);
+      if (state.exhausted) tree.advance(source, undefined);
       else {
         this.waiting[source] = true;
         this.waitingCount++;
-        this.lastKey = key;
         // A full output needs nothing more now: the source is read only if more is wanted.
         return out.length < until ? this.need() : FULL;
       }
@@ -138,12 +127,8 @@ export class KWayMerge<T> {
   }
 
   private need(): MergeStop {
-    return { kind: 'need', sources: this.waitingSources() };
-  }
-
-  private waitingSources(): number[] {
     const sources: number[] = [];
     for (let source = 0; source < this.waiting.length; source++) if (this.waiting[source]) sources.push(source);
-    return sources;
+    return { kind: 'need', sources };
   }
 }
