@@ -9,7 +9,7 @@ import { maxLower, minUpper, type KeyRange } from '../core/key-range';
 import type { CallContext } from '../store/retry';
 import type { ShardQuery } from '../store/shard-query';
 import type { ShardPage, Store } from '../store/store';
-import { HINTED_MARGINS, MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
+import { hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
 import { ShardTails } from './shard-tails';
 import { MAX_AHEAD, type ReadHint } from '../core/read-hint';
 
@@ -175,7 +175,7 @@ async function drainGroup(
   const sign = plan.order === 'asc' ? 1 : -1;
   const before = (a: string, b: string) => sign * compareKeys(a, b) < 0;
   let pending = first.prefetched;
-  let hintedWave = first.hint && !single ? hintedFirstWave(first.hint, target) : undefined;
+  let hinted = first.hint && !single ? hintedWave(first.hint, target) : undefined;
   for (;;) {
     const stop = merge.emitInto(records, want);
     if (stop.kind !== 'need') {
@@ -183,8 +183,8 @@ async function drainGroup(
     }
     const wave = single
       ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
-      : (hintedWave ?? nextWave(merge, shards, stop.sources, target, before));
-    hintedWave = undefined;
+      : (hinted ?? nextWave(merge, shards, stop.sources, target, before));
+    hinted = undefined;
     // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
     if (!(pending && wave.length === 1)) stats.roundTrips++;
     const started = performance.now();
@@ -216,29 +216,6 @@ async function drainGroup(
       merge.supply(source, page.items, page.resumeAfter === undefined);
     });
   }
-}
-
-/**
- * The first wave of a merged group from the last page's hint: each shard re-reads the
- * items it held past the cursor, plus what `refillWave` expects it to run short of
- * beyond them (their read order stands in for their keys); a shard with nothing there
- * is still read once, as it may have gained items since.
- */
-function hintedFirstWave(hint: ReadHint, target: number): ShardRead[] {
-  const ahead: string[][] = hint.more.map(() => []);
-  // The page ends by the target-th of them at the latest: items further on are not re-read.
-  // Zero-padded ranks sort as the items did.
-  hint.ahead.slice(0, target).forEach((shard, rank) => ahead[shard]!.push(String(rank).padStart(4, '0')));
-  const progress: ShardProgress[] = hint.more.map((more, source) => ({
-    keys: ahead[source]!,
-    hasMore: more,
-    waiting: more && ahead[source]!.length === 0,
-  }));
-  const beyond = new Map(refillWave(progress, target, (a, b) => a < b, HINTED_MARGINS).map((read) => [read.source, read.limit]));
-  return hint.more.map((_, source) => ({
-    source,
-    limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]!.length + (beyond.get(source) ?? 0))),
-  }));
 }
 
 /** The hint for the next page: the shards of the keys read past `end`, in read order. */

@@ -1,4 +1,5 @@
 import { valueOfIndexKey } from '../core/index-key';
+import type { ReadHint } from '../core/read-hint';
 
 /** DynamoDB Query pages stop at 1 MB anyway; asking for more items than a page can use is waste. */
 export const MAX_QUERY_LIMIT = 1001;
@@ -71,6 +72,29 @@ export function refillWave(
     reads.push({ source, limit: cap(limit, target) });
   });
   return reads;
+}
+
+/**
+ * The first wave of a merged group from the last page's hint: each shard re-reads the
+ * items it held past the cursor, plus what `refillWave` expects it to run short of
+ * beyond them (their read order stands in for their keys); a shard with nothing there
+ * is still read once, as it may have gained items since.
+ */
+export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
+  const ahead: string[][] = hint.more.map(() => []);
+  // The page ends by the target-th of them at the latest: items further on are not re-read.
+  // Zero-padded ranks sort as the items did.
+  hint.ahead.slice(0, target).forEach((shard, rank) => ahead[shard]!.push(String(rank).padStart(4, '0')));
+  const progress: ShardProgress[] = hint.more.map((more, source) => ({
+    keys: ahead[source]!,
+    hasMore: more,
+    waiting: more && ahead[source]!.length === 0,
+  }));
+  const beyond = new Map(refillWave(progress, target, (a, b) => a < b, HINTED_MARGINS).map((read) => [read.source, read.limit]));
+  return hint.more.map((_, source) => ({
+    source,
+    limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]!.length + (beyond.get(source) ?? 0))),
+  }));
 }
 
 /**
@@ -153,7 +177,7 @@ export function withMargin(expected: number, deviations: number): number {
  * finish most pages in two waves. Wider margins buy waves with items read.
  */
 const FIRST_MARGIN = 0.25;
-export interface RefillMargins {
+interface RefillMargins {
   /** How late to place the page's end, in σ of the page. */
   readonly end: number;
   /** What to add to each shard's expected shortfall, in σ of it. */
@@ -164,7 +188,7 @@ const REFILL_MARGINS: RefillMargins = { end: 0.5, refill: 1 };
  * For a first wave sized from the last page's hint (see ReadHint): every shard is read
  * anyway, so smaller margins — the refill wave after it covers a short guess.
  */
-export const HINTED_MARGINS: RefillMargins = { end: 0.25, refill: 0.5 };
+const HINTED_MARGINS: RefillMargins = { end: 0.25, refill: 0.5 };
 /** Index keys of one value at the end of a dry shard's reads that make it a popular value's run. */
 const RUN_LENGTH = 4;
 
