@@ -83,7 +83,9 @@ try {
     file = join(dir, 'titles.txt');
     const t = performance.now();
     await writeKeys(file, keys);
-    console.log(`generated ${keys.toLocaleString('en-US')} seed-shaped titles: ${(statSync(file).size / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s (${file})`);
+    console.log(
+      `generated ${keys.toLocaleString('en-US')} seed-shaped titles: ${(statSync(file).size / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s (${file})`,
+    );
   } else if (!existsSync(file)) throw new Error(`no file ${file}`);
 
   const script = join(dir, 'seed_method.py');
@@ -92,17 +94,36 @@ try {
   const seed = JSON.parse(python.stdout) as { keys: number; boundaries: string[] };
 
   const out = join(dir, 'boundaries.json');
-  const ours = measure(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/boundaries.ts'), '--shards', String(shards), '--input', file, '--out', out, '--quiet']);
-  const result = JSON.parse(readFileSync(out, 'utf8')) as { keyCount: number; balance: { maxOverMean: number }; meanBoundaryLength: number };
+  const ours = measure(join(root, 'node_modules/.bin/tsx'), [
+    join(root, 'scripts/boundaries.ts'),
+    '--shards',
+    String(shards),
+    '--input',
+    file,
+    '--out',
+    out,
+    '--quiet',
+  ]);
+  const result = JSON.parse(readFileSync(out, 'utf8')) as {
+    keyCount: number;
+    balance: { maxOverMean: number };
+    meanBoundaryLength: number;
+  };
   if (result.keyCount !== seed.keys) throw new Error(`key counts differ: ours ${result.keyCount}, Python ${seed.keys}`);
 
   const meanSeed = seed.boundaries.slice(1).reduce((n, b) => n + [...b].length, 0) / (seed.boundaries.length - 1);
   const ratio = ours.wall / python.wall;
   console.log(`keys: ${seed.keys.toLocaleString('en-US')}, shards: ${shards}`);
-  console.log(`python (seed method):  ${python.wall.toFixed(1)} s wall, peak RSS ${python.rssMiB.toFixed(0)} MiB, mean boundary ${meanSeed.toFixed(2)} chars`);
-  console.log(`npm run boundaries:    ${ours.wall.toFixed(1)} s wall, peak RSS ${ours.rssMiB.toFixed(0)} MiB, mean boundary ${result.meanBoundaryLength.toFixed(2)} chars, max/mean ${result.balance.maxOverMean.toFixed(4)}`);
+  console.log(
+    `python (seed method):  ${python.wall.toFixed(1)} s wall, peak RSS ${python.rssMiB.toFixed(0)} MiB, mean boundary ${meanSeed.toFixed(2)} chars`,
+  );
+  console.log(
+    `npm run boundaries:    ${ours.wall.toFixed(1)} s wall, peak RSS ${ours.rssMiB.toFixed(0)} MiB, mean boundary ${result.meanBoundaryLength.toFixed(2)} chars, max/mean ${result.balance.maxOverMean.toFixed(4)}`,
+  );
   console.log(`ratio ours / python:   ${ratio.toFixed(2)} (target ≤ 3) ${ratio <= 3 ? 'ok' : 'OVER'}`);
-  console.log(`peak memory:           ${(ours.rssMiB / 1024).toFixed(2)} GiB (target ≤ 1.5) ${ours.rssMiB <= 1536 ? 'ok' : 'OVER'}`);
+  console.log(
+    `peak memory:           ${(ours.rssMiB / 1024).toFixed(2)} GiB (target ≤ 1.5) ${ours.rssMiB <= 1536 ? 'ok' : 'OVER'}`,
+  );
   const timing = /time: .*/.exec(ours.stderr);
   if (timing) console.log(`our phases:            ${timing[0].slice(6)}`);
 } finally {

@@ -35,10 +35,22 @@ for (const micro of microCases().filter((micro) => only === undefined || micro.n
     perSecond,
     ...(micro.target !== undefined && { target: micro.target, met: perSecond >= micro.target }),
   });
-  const target = micro.target === undefined ? '' : `  (target ≥ ${micro.target.toLocaleString('en-US')}: ${perSecond >= micro.target ? 'met' : 'MISS'})`;
-  process.stdout.write(`${micro.name.padEnd(56)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} ${micro.unit}${target}\n`);
+  const target =
+    micro.target === undefined
+      ? ''
+      : `  (target ≥ ${micro.target.toLocaleString('en-US')}: ${perSecond >= micro.target ? 'met' : 'MISS'})`;
+  process.stdout.write(
+    `${micro.name.padEnd(56)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} ${micro.unit}${target}\n`,
+  );
 }
-process.stdout.write(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')} on ${cpus().length} cores\n`);
+process.stdout.write(
+  `load average ${loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ')} on ${cpus().length} cores\n`,
+);
 const dir = resolve(import.meta.dirname, '../bench-results');
 mkdirSync(dir, { recursive: true });
-writeFileSync(resolve(dir, `micro-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`), JSON.stringify({ startedAt, node: process.version, results }, null, 2));
+writeFileSync(
+  resolve(dir, `micro-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`),
+  JSON.stringify({ startedAt, node: process.version, results }, null, 2),
+);

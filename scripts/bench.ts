@@ -81,11 +81,15 @@ try {
     const coldDirect = await walkRouter(direct.app, row.collection, options.pageSize);
     const directPages = await repeat(options.passes, () => walkRouter(direct.app, row.collection, options.pageSize));
     const coldDelayed = await walkRouter(delayed.app, row.collection, options.pageSize);
-    const delayedPages = await repeat(options.delayedPasses, () => walkRouter(delayed.app, row.collection, options.pageSize));
+    const delayedPages = await repeat(options.delayedPasses, () =>
+      walkRouter(delayed.app, row.collection, options.pageSize),
+    );
     const shards = collection(row.collection).strategy.shardCount;
     rows.push(rowFigures({ ...row, kind: 'shardline', shards }, directPages, delayedPages));
     if (row.collection === 'albums') {
-      rows.push(rowFigures({ ...row, name: 'shardline range, first walk', kind: 'shardline', shards }, coldDirect, coldDelayed));
+      rows.push(
+        rowFigures({ ...row, name: 'shardline range, first walk', kind: 'shardline', shards }, coldDirect, coldDelayed),
+      );
     }
   }
   const naiveRows: { name: string; mode: NaiveMode; collection: string }[] = [
@@ -96,11 +100,21 @@ try {
     log(`walking ${row.name}`);
     const target = collection(row.collection);
     await walkNaive(direct.clients.doc, target, row.mode, options.pageSize);
-    const directPages = await repeat(options.passes, () => walkNaive(direct.clients.doc, target, row.mode, options.pageSize));
+    const directPages = await repeat(options.passes, () =>
+      walkNaive(direct.clients.doc, target, row.mode, options.pageSize),
+    );
     // The sequential loop waits 21 round trips a page: one delayed walk tells enough.
     const delayedPasses = row.mode === 'sequential' ? 1 : options.delayedPasses;
-    const delayedPages = await repeat(delayedPasses, () => walkNaive(delayed.clients.doc, target, row.mode, options.pageSize));
-    rows.push(rowFigures({ name: row.name, kind: 'naive', collection: row.collection, shards: target.strategy.shardCount }, directPages, delayedPages));
+    const delayedPages = await repeat(delayedPasses, () =>
+      walkNaive(delayed.clients.doc, target, row.mode, options.pageSize),
+    );
+    rows.push(
+      rowFigures(
+        { name: row.name, kind: 'naive', collection: row.collection, shards: target.strategy.shardCount },
+        directPages,
+        delayedPages,
+      ),
+    );
   }
 
   const byName = (name: string) => rows.find((row) => row.name === name)!;
@@ -134,7 +148,13 @@ try {
   };
 
   const loadAfter = loadavg();
-  const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: loadAfter };
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    node: process.version,
+    loadavgBefore: loadBefore,
+    loadavgAfter: loadAfter,
+  };
   const table = markdownTable(rows, one, options.delayMs);
   process.stdout.write(`\n${table}\n\n${targetLines(targets)}\n\n`);
   process.stdout.write(
@@ -142,14 +162,26 @@ try {
       `${ratios.parallelOverHashLatency.toFixed(2)}× (parallel); items read ${ratios.naiveOverHashItemsRead.toFixed(1)}×; ` +
       `queries ${ratios.naiveOverHashQueries.toFixed(1)}×\n`,
   );
-  process.stdout.write(`load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} → ${loadAfter.map((v) => v.toFixed(2)).join(' ')} on ${machine.cpus} cores\n`);
+  process.stdout.write(
+    `load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} → ${loadAfter.map((v) => v.toFixed(2)).join(' ')} on ${machine.cpus} cores\n`,
+  );
 
   const dir = resolve(import.meta.dirname, '../bench-results');
   mkdirSync(dir, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
   const json = resolve(dir, `bench-${stamp}.json`);
-  writeFileSync(json, JSON.stringify({ startedAt, options, machine, loaded: Object.fromEntries(loaded), rows, targets, ratios, table }, null, 2));
-  writeFileSync(resolve(dir, `bench-${stamp}.svg`), svgChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`));
+  writeFileSync(
+    json,
+    JSON.stringify(
+      { startedAt, options, machine, loaded: Object.fromEntries(loaded), rows, targets, ratios, table },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    resolve(dir, `bench-${stamp}.svg`),
+    svgChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`),
+  );
   log(`wrote ${json} and .svg`);
 } finally {
   await proxy.stop();

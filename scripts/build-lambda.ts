@@ -7,7 +7,11 @@ import { copyDocsAssets } from './build-docs-assets';
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** Code that must never reach the Lambda bundle: the embedded engine and the Node server. */
-const NODE_ONLY = [/node_modules\/dynalite\//, /node_modules\/(leveldown|levelup|memdown)\//, /src\/runtime\/(node|embedded-engine)\.ts$/];
+const NODE_ONLY = [
+  /node_modules\/dynalite\//,
+  /node_modules\/(leveldown|levelup|memdown)\//,
+  /src\/runtime\/(node|embedded-engine)\.ts$/,
+];
 
 /**
  * Bundles src/runtime/lambda.ts into one ESM file, `outFile`, exporting `handler`.

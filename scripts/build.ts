@@ -26,7 +26,9 @@ async function main(): Promise<void> {
   if (wants('worker')) {
     const bundle = writeConfigBundle(configPath, resolve(DIST, 'config/bundle.json'));
     const files = Object.keys(bundle.boundaries);
-    console.log(`worker: config ${bundle.source}${files.length ? ` + ${files.join(', ')}` : ''} -> dist/config/bundle.json`);
+    console.log(
+      `worker: config ${bundle.source}${files.length ? ` + ${files.join(', ')}` : ''} -> dist/config/bundle.json`,
+    );
     // Copied over, not removed first: a running `wrangler dev` keeps serving them.
     copyDocsAssets(resolve(DIST, 'worker-assets/docs/assets'));
     console.log('worker: docs assets -> dist/worker-assets/docs/assets/');

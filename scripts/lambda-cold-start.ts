@@ -39,7 +39,12 @@ console.log(JSON.stringify({ importMs: imported - started, firstRequestMs: done 
  * Cold starts of the built Lambda bundle, `runs` times, each in a new process with
  * `env` (DYNAMODB_ENDPOINT, TABLE_NAME, ...), serving `path`.
  */
-export async function measureColdStarts(bundleFile: string, env: Record<string, string>, path: string, runs: number): Promise<ColdStart[]> {
+export async function measureColdStarts(
+  bundleFile: string,
+  env: Record<string, string>,
+  path: string,
+  runs: number,
+): Promise<ColdStart[]> {
   const results: ColdStart[] = [];
   for (let run = 0; run < runs; run++) {
     const { stdout } = await promisify(execFile)(
@@ -77,7 +82,12 @@ async function main(): Promise<void> {
       CURSOR_SECRET: 'cold-start',
     };
     await seed(bundle, env); // creates the table too
-    const starts = await measureColdStarts(bundle, { ...env, SHARDLINE_CREATE_TABLE: 'false' }, '/collections/albums-hash/items?limit=100', runs);
+    const starts = await measureColdStarts(
+      bundle,
+      { ...env, SHARDLINE_CREATE_TABLE: 'false' },
+      '/collections/albums-hash/items?limit=100',
+      runs,
+    );
     for (const start of starts) {
       console.log(
         `import ${start.importMs.toFixed(0)} ms, first request ${start.firstRequestMs.toFixed(0)} ms (status ${start.status}), warm request ${start.secondRequestMs.toFixed(0)} ms`,
@@ -103,9 +113,13 @@ const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/
   requestContext: { http: { method: 'POST', path: '/collections/albums-hash/items/batch', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' },
     domainName: 'seed', requestId: 'seed', routeKey: '$default', stage: '$default', timeEpoch: Date.now() } }, {});
 if (result.statusCode !== 200) throw new Error(result.body);`;
-  await promisify(execFile)(process.execPath, ['--input-type=module', '-e', code, pathToFileURL(bundle).href, JSON.stringify({ items })], {
-    env: { ...process.env, ...env, SHARDLINE_CREATE_TABLE: 'true' },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    ['--input-type=module', '-e', code, pathToFileURL(bundle).href, JSON.stringify({ items })],
+    {
+      env: { ...process.env, ...env, SHARDLINE_CREATE_TABLE: 'true' },
+    },
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

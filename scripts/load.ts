@@ -28,7 +28,24 @@ import { seededRandom } from './lib/random';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
-const WORDS = ['greatest', 'hits', 'live', 'in', 'the', 'love', 'night', 'blue', 'dreams', 'home', 'Ça', 'голос', 'ＡＢＣ', '😀', 'über', 'zero'];
+const WORDS = [
+  'greatest',
+  'hits',
+  'live',
+  'in',
+  'the',
+  'love',
+  'night',
+  'blue',
+  'dreams',
+  'home',
+  'Ça',
+  'голос',
+  'ＡＢＣ',
+  '😀',
+  'über',
+  'zero',
+];
 const MIB = 1024 * 1024;
 const GROWTH_LIMIT_MIB = 200;
 
@@ -44,7 +61,8 @@ const { values: args } = parseArgs({
 const durationSeconds = Number(args.duration);
 const connections = Number(args.connections);
 const listingShare = Number(args['listing-share']);
-if (args.engine !== 'embedded' && args.engine !== 'dynamodb-local') throw new Error('--engine is embedded or dynamodb-local');
+if (args.engine !== 'embedded' && args.engine !== 'dynamodb-local')
+  throw new Error('--engine is embedded or dynamodb-local');
 if (!(durationSeconds > 0) || !(connections > 0) || !(listingShare >= 0 && listingShare <= 1)) {
   throw new Error('--duration and --connections must be positive, --listing-share in [0, 1]');
 }
@@ -68,7 +86,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
   const base = `http://127.0.0.1:${port}`;
-  const local = !process.env.DYNAMODB_ENDPOINT && args.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
+  const local =
+    !process.env.DYNAMODB_ENDPOINT && args.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
   const endpoint = process.env.DYNAMODB_ENDPOINT || local?.endpoint;
   console.log(`starting the server on ${base} over ${endpoint ?? 'the embedded engine'} …`);
   const server = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
@@ -91,7 +110,8 @@ async function main(): Promise<void> {
     const statuses = new Map<string, number>();
     const latency = { write: [] as number[], listing: [] as number[] };
     let sequence = 0;
-    const count = (kind: string, status: number) => statuses.set(`${kind} ${status}`, (statuses.get(`${kind} ${status}`) ?? 0) + 1);
+    const count = (kind: string, status: number) =>
+      statuses.set(`${kind} ${status}`, (statuses.get(`${kind} ${status}`) ?? 0) + 1);
 
     console.log(`${connections} connections for ${durationSeconds} s, ${Math.round(listingShare * 100)}% listings …`);
     const result = await autocannon({
@@ -108,7 +128,13 @@ async function main(): Promise<void> {
               return { ...request, method: 'GET', path: listingPath(), headers: {}, body: undefined } as typeof request;
             }
             const collection = COLLECTIONS[sequence % COLLECTIONS.length]!;
-            const item = { pk: `load-${process.pid}-${sequence++}`, sk: 'item', title: title(), n: sequence, tags: ['load', 'test'] };
+            const item = {
+              pk: `load-${process.pid}-${sequence++}`,
+              sk: 'item',
+              title: title(),
+              n: sequence,
+              tags: ['load', 'test'],
+            };
             ctx.kind = 'write';
             ctx.item = { collection, pk: item.pk, sk: item.sk };
             return {
@@ -123,7 +149,8 @@ async function main(): Promise<void> {
             const ctx = context as { kind?: string; item?: Written; started?: number };
             const kind = ctx.kind ?? 'unknown';
             count(kind, status);
-            if (ctx.started !== undefined) (kind === 'write' ? latency.write : latency.listing).push(performance.now() - ctx.started);
+            if (ctx.started !== undefined)
+              (kind === 'write' ? latency.write : latency.listing).push(performance.now() - ctx.started);
             if (kind === 'write' && status === 201 && ctx.item) written.push(ctx.item);
           },
         },
@@ -135,7 +162,8 @@ async function main(): Promise<void> {
     const missing = await verify(base, written);
 
     const total = result.requests.total;
-    const failures = [...statuses].filter(([key]) => !/ (200|201)$/.test(key)).reduce((sum, [, n]) => sum + n, 0) + result.errors;
+    const failures =
+      [...statuses].filter(([key]) => !/ (200|201)$/.test(key)).reduce((sum, [, n]) => sum + n, 0) + result.errors;
     const lat = result.latency as unknown as Record<string, number>;
     const growth = (after.rss - before.rss) / MIB;
     console.log(`
@@ -143,12 +171,19 @@ shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${l
   requests     ${total} (${(total / result.duration).toFixed(0)}/s): ${latency.write.length} writes (${(latency.write.length / result.duration).toFixed(0)}/s), ${latency.listing.length} listings (${(latency.listing.length / result.duration).toFixed(0)}/s)
   latency      all p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms
                writes p50 ${pct(latency.write, 50)} ms, p99 ${pct(latency.write, 99)} ms; listings p50 ${pct(latency.listing, 50)} ms, p99 ${pct(latency.listing, 99)} ms
-  statuses     ${[...statuses].sort().map(([key, n]) => `${key}: ${n}`).join(', ')}
+  statuses     ${[...statuses]
+    .sort()
+    .map(([key, n]) => `${key}: ${n}`)
+    .join(', ')}
   errors       ${failures} (connection errors ${result.errors}, timeouts ${result.timeouts})
   visible      ${written.length - missing} of ${written.length} acknowledged writes listed afterwards
   memory       RSS ${mib(before.rss)} → ${mib(after.rss)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB); heap used ${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB; external ${mib(before.external)} → ${mib(after.external)} MiB`);
     const ok = failures === 0 && missing === 0 && growth < GROWTH_LIMIT_MIB && written.length > 0;
-    console.log(ok ? '\nOK' : `\nFAILED${failures ? ` — ${failures} failed requests` : ''}${missing ? ` — ${missing} writes missing` : ''}${growth >= GROWTH_LIMIT_MIB ? ` — RSS grew ${growth.toFixed(0)} MiB` : ''}`);
+    console.log(
+      ok
+        ? '\nOK'
+        : `\nFAILED${failures ? ` — ${failures} failed requests` : ''}${missing ? ` — ${missing} writes missing` : ''}${growth >= GROWTH_LIMIT_MIB ? ` — RSS grew ${growth.toFixed(0)} MiB` : ''}`,
+    );
     process.exitCode = ok ? 0 : 1;
   } finally {
     server.kill('SIGTERM');
@@ -164,7 +199,12 @@ function listingPath(): string {
   const order = random() < 0.5 ? 'asc' : 'desc';
   const roll = random();
   const word = WORDS[Math.floor(random() * WORDS.length)]!;
-  const filter = roll < 0.5 ? '' : roll < 0.8 ? `&prefix=${encodeURIComponent(word)}` : `&from=${encodeURIComponent(word)}&to=${encodeURIComponent(`${word}~`)}`;
+  const filter =
+    roll < 0.5
+      ? ''
+      : roll < 0.8
+        ? `&prefix=${encodeURIComponent(word)}`
+        : `&from=${encodeURIComponent(word)}&to=${encodeURIComponent(`${word}~`)}`;
   return `/collections/${collection}/items?limit=${limit}&order=${order}${filter}`;
 }
 
@@ -183,7 +223,8 @@ async function verify(base: string, written: Written[]): Promise<number> {
     do {
       const query: string = `limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const response = await fetch(`${base}/collections/${collection}/items?${query}`);
-      if (response.status !== 200) throw new Error(`verification listing of ${collection} answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 200)
+        throw new Error(`verification listing of ${collection} answered ${response.status}: ${await response.text()}`);
       const page = (await response.json()) as { items: { pk: string; sk: string }[]; nextCursor: string | null };
       for (const item of page.items) {
         const key = `${item.pk}\u0000${item.sk}`;
@@ -194,7 +235,9 @@ async function verify(base: string, written: Written[]): Promise<number> {
     } while (cursor);
     const expected = written.filter((w) => w.collection === collection);
     const absent = expected.filter((w) => !seen.has(`${w.pk}\u0000${w.sk}`)).length;
-    console.log(`  ${collection}: ${seen.size} listed, ${expected.length} written by this run, ${absent} missing, ${duplicates} duplicates`);
+    console.log(
+      `  ${collection}: ${seen.size} listed, ${expected.length} written by this run, ${absent} missing, ${duplicates} duplicates`,
+    );
     missing += absent + duplicates;
   }
   return missing;
@@ -229,7 +272,6 @@ function memoryOf(server: ChildProcess): Promise<Memory> {
   });
 }
 
-
 function pct(values: number[], p: number): string {
   if (values.length === 0) return '-';
   const sorted = [...values].sort((a, b) => a - b);
@@ -239,7 +281,6 @@ function pct(values: number[], p: number): string {
 function mib(bytes: number): string {
   return (bytes / MIB).toFixed(1);
 }
-
 
 main().catch((error: unknown) => {
   console.error(`load failed: ${(error as Error).message}`);

@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { capacityPlan, PARTITION_RCU, PARTITION_WCU, RCU_BYTES, WCU_BYTES, type CapacityPlan } from '../src/core/boundaries/capacity-plan';
+import {
+  capacityPlan,
+  PARTITION_RCU,
+  PARTITION_WCU,
+  RCU_BYTES,
+  WCU_BYTES,
+  type CapacityPlan,
+} from '../src/core/boundaries/capacity-plan';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
@@ -19,7 +26,16 @@ const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --item
 const mb = (bytes: number): string => `${(bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 2 })} MB/s`;
 const int = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
-function explain(plan: CapacityPlan, input: { itemBytes: number; readsPerSecond: number; itemsPerQuery: number; writesPerSecond: number; consistent: boolean }): string {
+function explain(
+  plan: CapacityPlan,
+  input: {
+    itemBytes: number;
+    readsPerSecond: number;
+    itemsPerQuery: number;
+    writesPerSecond: number;
+    consistent: boolean;
+  },
+): string {
   const { reads, writeBytes, writeUnits } = plan;
   const kind = input.consistent ? 'strongly consistent' : 'eventually consistent';
   return [
@@ -75,7 +91,9 @@ function main(argv: string[]): number {
       consistent: values.consistent,
     };
     const plan = capacityPlan(input);
-    process.stdout.write(values.json ? `${JSON.stringify({ ...plan, input }, null, 2)}\n` : `${explain(plan, input)}\n`);
+    process.stdout.write(
+      values.json ? `${JSON.stringify({ ...plan, input }, null, 2)}\n` : `${explain(plan, input)}\n`,
+    );
     return 0;
   } catch (error) {
     process.stderr.write(`plan: ${(error as Error).message}\n\n${USAGE}\n`);

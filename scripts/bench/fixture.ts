@@ -16,7 +16,11 @@ export function benchConfig(): unknown {
   const config = JSON.parse(readFileSync(resolve(ROOT, 'config/shardline.config.json'), 'utf8')) as {
     collections: Record<string, unknown>;
   };
-  config.collections['albums-one'] = { field: 'title', normalization: 'nfkd-lower', strategy: { kind: 'hash', shards: 1 } };
+  config.collections['albums-one'] = {
+    field: 'title',
+    normalization: 'nfkd-lower',
+    strategy: { kind: 'hash', shards: 1 },
+  };
   return config;
 }
 

@@ -1,6 +1,15 @@
 import { pick } from '../lib/random';
 
-const ARTISTS = ['Solar Fields', 'International Pony', 'Dday One', 'Boards of Canada', 'Ólafur Arnalds', 'Кино', '坂本龍一', 'Nils Frahm'];
+const ARTISTS = [
+  'Solar Fields',
+  'International Pony',
+  'Dday One',
+  'Boards of Canada',
+  'Ólafur Arnalds',
+  'Кино',
+  '坂本龍一',
+  'Nils Frahm',
+];
 const GENRES = ['ambient', 'electronic', 'rock', 'jazz', 'folk', 'hip hop', 'classical', 'pop'];
 const WORDS = 'studio recorded released reissue vinyl tape mixed mastered limited pressing sleeve notes'.split(' ');
 

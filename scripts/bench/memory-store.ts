@@ -35,7 +35,9 @@ export class MemoryStore implements Pick<Store, 'queryShard'> {
       if (items.length >= query.limit) break;
       if (inRange(this.key(record), query.range)) items.push(record);
     }
-    const more = items.length === query.limit && ordered.some((record) => inRange(this.key(record), query.range) && !items.includes(record));
+    const more =
+      items.length === query.limit &&
+      ordered.some((record) => inRange(this.key(record), query.range) && !items.includes(record));
     const last = items[items.length - 1];
     return { items, itemsRead: items.length, ...(more && last && { resumeAfter: this.key(last) }) };
   }

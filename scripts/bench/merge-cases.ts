@@ -49,7 +49,9 @@ export function mergeCases(hot: readonly string[], cold: readonly string[]): Mic
 function shardsOf(keys: readonly string[]): IndexRecord[][] {
   const dealt: IndexRecord[][] = Array.from({ length: SHARDS }, () => []);
   keys.forEach((key, i) => dealt[i % SHARDS]!.push({ gsi1sk: key }));
-  return dealt.map((shard) => JSON.parse(JSON.stringify(shard.sort((a, b) => compareKeys(a.gsi1sk, b.gsi1sk)))) as IndexRecord[]);
+  return dealt.map(
+    (shard) => JSON.parse(JSON.stringify(shard.sort((a, b) => compareKeys(a.gsi1sk, b.gsi1sk)))) as IndexRecord[],
+  );
 }
 
 function mergeWhole(shards: readonly IndexRecord[][], total: number): number {

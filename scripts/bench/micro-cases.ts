@@ -20,7 +20,9 @@ export interface MicroCase {
 }
 
 const BOUNDARIES = (
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../boundaries/albums.json'), 'utf8')) as { boundaries: string[] }
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../boundaries/albums.json'), 'utf8')) as {
+    boundaries: string[];
+  }
 ).boundaries;
 
 export function microCases(): MicroCase[] {
@@ -33,7 +35,9 @@ export function microCases(): MicroCase[] {
   // Through JSON, as the SDK hands them over: flat strings, not the ropes concatenation
   // builds (which would also teach compareKeys's optimized code the wrong string shape).
   const indexKeys = JSON.parse(
-    JSON.stringify(titles.map((title, i) => indexSortKey(normalize(title, 'nfkd-lower'), [`artist#${i % 997}`, `album#${i}`]))),
+    JSON.stringify(
+      titles.map((title, i) => indexSortKey(normalize(title, 'nfkd-lower'), [`artist#${i % 997}`, `album#${i}`])),
+    ),
   ) as string[];
   const scope: CursorScope = { collection: 'albums-hash', order: 'asc', filter: '["all"]' };
   const secret = 'micro-bench-secret';
@@ -50,7 +54,8 @@ export function microCases(): MicroCase[] {
       target: 1_000_000,
       run() {
         let sum = 0;
-        for (let n = 0; n < this.batch; n++) sum += range.shardForWrite(normalize(titles[i++ & 0xffff]!, 'nfkd-lower'), fixed);
+        for (let n = 0; n < this.batch; n++)
+          sum += range.shardForWrite(normalize(titles[i++ & 0xffff]!, 'nfkd-lower'), fixed);
         return sum;
       },
     },
@@ -61,7 +66,8 @@ export function microCases(): MicroCase[] {
       target: 400_000,
       run() {
         let sum = 0;
-        for (let n = 0; n < this.batch; n++) sum += hash.shardForWrite(normalize(titles[i++ & 0xffff]!, 'nfkd-lower'), fixed);
+        for (let n = 0; n < this.batch; n++)
+          sum += hash.shardForWrite(normalize(titles[i++ & 0xffff]!, 'nfkd-lower'), fixed);
         return sum;
       },
     },
@@ -82,7 +88,8 @@ export function microCases(): MicroCase[] {
       batch: 20_000,
       run() {
         let length = 0;
-        for (let n = 0; n < this.batch; n++) length += decodeCursor(cursors[i++ & 0x3ff]!, scope, secret).position.length;
+        for (let n = 0; n < this.batch; n++)
+          length += decodeCursor(cursors[i++ & 0x3ff]!, scope, secret).position.length;
         return length;
       },
     },

@@ -10,9 +10,13 @@ export interface DelayProxy {
 
 /** Starts the delaying proxy in a child Node process in front of `target`. */
 export async function startDelayProxy(target: string, delayMs: number): Promise<DelayProxy> {
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'proxy-child.ts'), target, String(delayMs)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', resolve(import.meta.dirname, 'proxy-child.ts'), target, String(delayMs)],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const endpoint = await new Promise<string>((resolveEndpoint, reject) => {
     child.once('exit', (code) => reject(new Error(`delay proxy exited (${code})`)));

@@ -20,7 +20,9 @@ import { titlesOverRanges } from './titles';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const { values } = parseArgs({ options: { items: { type: 'string', default: '4200' }, page: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: { items: { type: 'string', default: '4200' }, page: { type: 'string', default: '100' } },
+});
 const count = Number(values.items);
 const pageSize = Number(values.page);
 const collections = resolveConfig(benchConfig(), {
@@ -39,32 +41,43 @@ for (const order of ['asc', 'desc'] as const) {
     });
     store.sort();
     for (const walk of ['first walk', 'second walk']) {
-    const ratios: number[] = [];
-    const queries: number[] = [];
-    const waves: number[] = [];
-    let after: string | undefined;
-    let hint: ReadHint | undefined;
-    let total = 0;
-    for (;;) {
-      const calls = store.calls;
-      const listing = await listItems(store as unknown as Store, collection, { filter: { kind: 'all' }, order, ...(after !== undefined && { after }), ...(hint && { hint }) }, pageSize, {});
-      const read = listing.stats.itemsRead;
-      total += listing.records.length;
-      if (listing.records.length > 0) ratios.push(read / listing.records.length);
-      queries.push(store.calls - calls);
-      waves.push(listing.stats.roundTrips);
-      if (listing.nextPosition === undefined) break;
-      after = listing.nextPosition;
-      // As the cursor carries it.
-      hint = listing.nextHint;
-    }
-    if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
-    const f = (values: number[]) => `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;
-    // Pages by waves: latency follows the waves, so their spread matters as much as the median.
-    const pagesByWaves = new Map<number, number>();
-    for (const n of waves) pagesByWaves.set(n, (pagesByWaves.get(n) ?? 0) + 1);
-    const spread = [...pagesByWaves].sort(([a], [b]) => a - b).map(([n, pages]) => `${n}: ${Math.round((100 * pages) / waves.length)}%`);
-    console.log(`${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)} (${spread.join(', ')})`);
+      const ratios: number[] = [];
+      const queries: number[] = [];
+      const waves: number[] = [];
+      let after: string | undefined;
+      let hint: ReadHint | undefined;
+      let total = 0;
+      for (;;) {
+        const calls = store.calls;
+        const listing = await listItems(
+          store as unknown as Store,
+          collection,
+          { filter: { kind: 'all' }, order, ...(after !== undefined && { after }), ...(hint && { hint }) },
+          pageSize,
+          {},
+        );
+        const read = listing.stats.itemsRead;
+        total += listing.records.length;
+        if (listing.records.length > 0) ratios.push(read / listing.records.length);
+        queries.push(store.calls - calls);
+        waves.push(listing.stats.roundTrips);
+        if (listing.nextPosition === undefined) break;
+        after = listing.nextPosition;
+        // As the cursor carries it.
+        hint = listing.nextHint;
+      }
+      if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
+      const f = (values: number[]) =>
+        `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;
+      // Pages by waves: latency follows the waves, so their spread matters as much as the median.
+      const pagesByWaves = new Map<number, number>();
+      for (const n of waves) pagesByWaves.set(n, (pagesByWaves.get(n) ?? 0) + 1);
+      const spread = [...pagesByWaves]
+        .sort(([a], [b]) => a - b)
+        .map(([n, pages]) => `${n}: ${Math.round((100 * pages) / waves.length)}%`);
+      console.log(
+        `${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)} (${spread.join(', ')})`,
+      );
     }
   }
 }

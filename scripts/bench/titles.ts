@@ -19,12 +19,71 @@ const WORDS = (
   'agartha barstow canyon cyan delta feud grave kannaval notice platforms rituals skylten surtr touch ' +
   'walking zero yesterday xanadu quiet queen jungle karma orbit ultra vortex neon hollow mirror'
 ).split(' ');
-const CAPITALIZED_FIRST = ['the', 'live', 'a', 'in', 'my', 'no', 'for', 'to', 'on', 'we', 'i', 'de', 'la', 'le', 'el', 'die', 'der'];
-const OTHER_SCRIPTS = [
-  'голос', 'ночь', 'любовь', 'жизнь', 'яблоко', 'ветер', 'песни', 'звезда', 'море',
-  'αγάπη', 'ζωή', 'ノスタルジア', 'ひかり', '夢', '愛', '学', '舒', '进', '潮', '陳', '사랑', 'שלום', 'سلام', '🍅', '🫧', 'Éclair', 'Ödland', 'Über', 'Ça va',
+const CAPITALIZED_FIRST = [
+  'the',
+  'live',
+  'a',
+  'in',
+  'my',
+  'no',
+  'for',
+  'to',
+  'on',
+  'we',
+  'i',
+  'de',
+  'la',
+  'le',
+  'el',
+  'die',
+  'der',
 ];
-const SUFFIXES = ['', '', '', '', ' EP', ' (Live)', ' (Remastered)', ' / B-side', ', Vol. 2', ': Deluxe', ' (Demo)', ' 1999', ' Remix'];
+const OTHER_SCRIPTS = [
+  'голос',
+  'ночь',
+  'любовь',
+  'жизнь',
+  'яблоко',
+  'ветер',
+  'песни',
+  'звезда',
+  'море',
+  'αγάπη',
+  'ζωή',
+  'ノスタルジア',
+  'ひかり',
+  '夢',
+  '愛',
+  '学',
+  '舒',
+  '进',
+  '潮',
+  '陳',
+  '사랑',
+  'שלום',
+  'سلام',
+  '🍅',
+  '🫧',
+  'Éclair',
+  'Ödland',
+  'Über',
+  'Ça va',
+];
+const SUFFIXES = [
+  '',
+  '',
+  '',
+  '',
+  ' EP',
+  ' (Live)',
+  ' (Remastered)',
+  ' / B-side',
+  ', Vol. 2',
+  ': Deluxe',
+  ' (Demo)',
+  ' 1999',
+  ' Remix',
+];
 const POPULAR = ['Greatest Hits', 'Demo', 'Live', 'The Very Best Of', 'Untitled'];
 
 function syllableWord(random: () => number): string {

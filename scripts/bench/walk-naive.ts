@@ -41,7 +41,15 @@ export async function walkNaive(
       const rcu = answers.reduce((sum, answer) => sum + (answer.ConsumedCapacity?.CapacityUnits ?? 0), 0);
       return { page, body, read: read.length, more, rcu };
     });
-    samples.push({ returned: value.page.length, itemsRead: value.read, queries: shards.length, roundTrips: mode === 'sequential' ? shards.length : 1, rcu: value.rcu, ms, cpuMs });
+    samples.push({
+      returned: value.page.length,
+      itemsRead: value.read,
+      queries: shards.length,
+      roundTrips: mode === 'sequential' ? shards.length : 1,
+      rcu: value.rcu,
+      ms,
+      cpuMs,
+    });
     const last = value.page[value.page.length - 1];
     if (!value.more || !last || samples.length >= maxPages) return samples;
     after = last[key] as string;
@@ -53,8 +61,14 @@ function naiveQuery(collection: Collection, shard: number, after: string | undef
     TableName: collection.table,
     IndexName: collection.index,
     KeyConditionExpression: after === undefined ? '#s = :s' : '#s = :s AND #k > :after',
-    ExpressionAttributeNames: { '#s': collection.shardKeyAttribute, ...(after !== undefined && { '#k': collection.indexKeyAttribute }) },
-    ExpressionAttributeValues: { ':s': shardKey(collection.prefix, shard), ...(after !== undefined && { ':after': after }) },
+    ExpressionAttributeNames: {
+      '#s': collection.shardKeyAttribute,
+      ...(after !== undefined && { '#k': collection.indexKeyAttribute }),
+    },
+    ExpressionAttributeValues: {
+      ':s': shardKey(collection.prefix, shard),
+      ...(after !== undefined && { ':after': after }),
+    },
     Limit: limit,
     ReturnConsumedCapacity: 'TOTAL' as const,
   };

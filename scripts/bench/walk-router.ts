@@ -8,7 +8,12 @@ import { measured, type PageSample } from './page-sample';
  * x-round-trips, x-consumed-rcu. The response body is read inside the timing (serializing it is the
  * router's work); parsing it for the cursor is not.
  */
-export async function walkRouter(app: Fetcher, collection: string, pageSize: number, maxPages = Infinity): Promise<PageSample[]> {
+export async function walkRouter(
+  app: Fetcher,
+  collection: string,
+  pageSize: number,
+  maxPages = Infinity,
+): Promise<PageSample[]> {
   const samples: PageSample[] = [];
   let cursor: string | null = null;
   do {

@@ -53,7 +53,8 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     const skipped = [...source.skipped].map(([reason, n]) => `${n.toLocaleString('en-US')} ${reason}`).join(', ');
     throw new Error(`no keys in ${source.source}${skipped ? ` (skipped: ${skipped})` : ''}`);
   }
-  if (source.samples.length > 0) io.stderr(`first keys read: ${source.samples.map((s) => JSON.stringify(s)).join(', ')}\n`);
+  if (source.samples.length > 0)
+    io.stderr(`first keys read: ${source.samples.map((s) => JSON.stringify(s)).join(', ')}\n`);
 
   let sortSteps = -1;
   const keys = keyCountsFromMap(source.counts, (done, total) => {
@@ -94,7 +95,12 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     distinctKeys: keys.values.length,
     shardCount: options.shards,
     createdAt: new Date().toISOString(),
-    balance: { max: round(balance.max), min: round(balance.min), mean: round(balance.mean), maxOverMean: round(balance.maxOverMean, 6) },
+    balance: {
+      max: round(balance.max),
+      min: round(balance.min),
+      mean: round(balance.mean),
+      maxOverMean: round(balance.maxOverMean, 6),
+    },
     meanBoundaryLength: round(meanBoundaryLength),
     tolerance: options.tolerance,
     heavyHitters: heavy.map((h) => ({ value: h.value, count: h.count, shards: h.shards })),
@@ -105,7 +111,14 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (options.out === undefined || options.out === '-') io.stdout(json);
   else writeFileSync(options.out, json);
   if (options.chart !== undefined) {
-    writeFileSync(options.chart, svgChart(loads, cut.boundaries, `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`));
+    writeFileSync(
+      options.chart,
+      svgChart(
+        loads,
+        cut.boundaries,
+        `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`,
+      ),
+    );
   }
 
   io.stderr(
@@ -124,10 +137,15 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
       heavyHitters: heavy,
       skipped: source.skipped,
       ...(compare && { compare }),
-      seconds: { read: (readDone - started) / 1000, sort: (sortDone - readDone) / 1000, cut: (cutDone - sortDone) / 1000 },
+      seconds: {
+        read: (readDone - started) / 1000,
+        sort: (sortDone - readDone) / 1000,
+        cut: (cutDone - sortDone) / 1000,
+      },
     }),
   );
-  if (options.out !== undefined && options.out !== '-') io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
+  if (options.out !== undefined && options.out !== '-')
+    io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
   return 0;
 }
 

@@ -75,27 +75,33 @@ export function parseOptions(argv: string[]): Options | 'help' {
   if (values.help) return 'help';
   const shards = Number(values.shards);
   if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 10_000) {
-    throw new UsageError(`--shards must be a whole number from 1 to 10000${values.shards === undefined ? '' : `, not ${values.shards}`}`);
+    throw new UsageError(
+      `--shards must be a whole number from 1 to 10000${values.shards === undefined ? '' : `, not ${values.shards}`}`,
+    );
   }
   if ((values.input === undefined) === (values.collection === undefined)) {
     throw new UsageError('give exactly one source: --input FILE or --collection NAME');
   }
   const format = (values.format ?? (values.input && formatFromName(values.input)) ?? 'lines') as InputFormat;
-  if (!INPUT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
+  if (!INPUT_FORMATS.includes(format))
+    throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
   if (!NORMALIZATIONS.includes(values.normalization as Normalization)) {
     throw new UsageError(`--normalization must be one of ${NORMALIZATIONS.join(', ')}, not ${values.normalization}`);
   }
   let column: number | undefined;
   if (values.column !== undefined) {
     column = Number(values.column);
-    if (!Number.isInteger(column) || column < 0) throw new UsageError(`--column is a 0-based column number, not ${values.column}`);
+    if (!Number.isInteger(column) || column < 0)
+      throw new UsageError(`--column is a 0-based column number, not ${values.column}`);
     if (format !== 'tsv' && format !== 'csv') throw new UsageError('--column applies to --format tsv or csv');
     if (values.field !== undefined) throw new UsageError('give --column or --field, not both');
   }
   if (format === 'ndjson' && values.field === undefined) throw new UsageError('--format ndjson needs --field NAME');
-  if (format === 'lines' && values.field !== undefined) throw new UsageError('--field applies to --format tsv, csv or ndjson');
+  if (format === 'lines' && values.field !== undefined)
+    throw new UsageError('--field applies to --format tsv, csv or ndjson');
   const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
-  if (!(tolerance >= 0 && tolerance <= 1)) throw new UsageError(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
+  if (!(tolerance >= 0 && tolerance <= 1))
+    throw new UsageError(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
   return {
     shards,
     format,

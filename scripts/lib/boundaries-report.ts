@@ -42,7 +42,9 @@ export function formatReport(s: BoundariesSummary): string {
     for (const h of s.heavyHitters.slice(0, 20)) {
       const first = h.shards[0]!;
       const last = h.shards[h.shards.length - 1]!;
-      lines.push(`  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${first}–${last} (${int(h.count / h.shards.length)} each)`);
+      lines.push(
+        `  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${first}–${last} (${int(h.count / h.shards.length)} each)`,
+      );
     }
     if (s.heavyHitters.length > 20) lines.push(`  … ${s.heavyHitters.length - 20} more in the output file`);
   }
@@ -54,7 +56,9 @@ export function formatReport(s: BoundariesSummary): string {
     );
     if (note) lines.push(`  note: ${note}`);
   }
-  lines.push(`time: read ${s.seconds.read.toFixed(1)} s, sort ${s.seconds.sort.toFixed(1)} s, cut ${s.seconds.cut.toFixed(1)} s`);
+  lines.push(
+    `time: read ${s.seconds.read.toFixed(1)} s, sort ${s.seconds.sort.toFixed(1)} s, cut ${s.seconds.cut.toFixed(1)} s`,
+  );
   return lines.join('\n') + '\n';
 }
 

@@ -35,7 +35,9 @@ export async function openCollection(name: string, env: EnvMap): Promise<OpenCol
   });
   const collection = collections.find((c) => c.name === name);
   if (!collection) {
-    throw new Error(`no collection ${JSON.stringify(name)} in ${configPath} (it has: ${collections.map((c) => c.name).join(', ')})`);
+    throw new Error(
+      `no collection ${JSON.stringify(name)} in ${configPath} (it has: ${collections.map((c) => c.name).join(', ')})`,
+    );
   }
 
   let engine: EmbeddedEngine | undefined;
@@ -58,7 +60,8 @@ export async function openCollection(name: string, env: EnvMap): Promise<OpenCol
     ...(endpoint && { endpoint }),
     ...(settings.region && { region: settings.region }),
     // As the server: local engines take any credentials; AWS uses the SDK's chain.
-    ...(endpoint && !env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } }),
+    ...(endpoint &&
+      !env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } }),
   });
   return {
     target: {

@@ -16,7 +16,11 @@ export interface SourceKeys {
 }
 
 /** Reads the keys of --input or --collection, reporting progress. */
-export async function readSource(options: Options, env: Record<string, string | undefined>, progress: Progress): Promise<SourceKeys> {
+export async function readSource(
+  options: Options,
+  env: Record<string, string | undefined>,
+  progress: Progress,
+): Promise<SourceKeys> {
   if (options.collection !== undefined) {
     const opened = await openCollection(options.collection, env);
     try {
@@ -55,7 +59,12 @@ export async function readSource(options: Options, env: Record<string, string | 
     },
   });
   progress.stop();
-  const where = options.field !== undefined ? `, field ${options.field}` : options.column !== undefined ? `, column ${options.column}` : '';
+  const where =
+    options.field !== undefined
+      ? `, field ${options.field}`
+      : options.column !== undefined
+        ? `, column ${options.column}`
+        : '';
   return {
     counts: read.counts,
     keys: read.keys,

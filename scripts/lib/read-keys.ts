@@ -66,7 +66,9 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
     keys++;
   };
   if (/\.(bz2|xz|zst|zip)$/i.test(options.path)) {
-    throw new Error(`${options.path} is compressed: decompress it first (only .gz is read directly), or pipe it in with --input -`);
+    throw new Error(
+      `${options.path} is compressed: decompress it first (only .gz is read directly), or pipe it in with --input -`,
+    );
   }
   const size = options.path === '-' ? undefined : statSync(options.path).size;
   const file = options.path === '-' ? process.stdin : createReadStream(options.path, { highWaterMark: 1 << 20 });
@@ -105,7 +107,8 @@ function lineExtractor(options: ReadKeysOptions): LineExtractor {
   return (line, first) => {
     if (first && field !== undefined) {
       column = line.split('\t').indexOf(field);
-      if (column < 0) throw new Error(`no column named ${JSON.stringify(field)} in the header: ${line.split('\t').join(', ')}`);
+      if (column < 0)
+        throw new Error(`no column named ${JSON.stringify(field)} in the header: ${line.split('\t').join(', ')}`);
       return undefined;
     }
     if (first && options.header) return undefined;
@@ -162,7 +165,8 @@ async function readCsv(
       first = false;
       if (options.field !== undefined) {
         column = record.indexOf(options.field);
-        if (column < 0) throw new Error(`no column named ${JSON.stringify(options.field)} in the header: ${record.join(', ')}`);
+        if (column < 0)
+          throw new Error(`no column named ${JSON.stringify(options.field)} in the header: ${record.join(', ')}`);
         continue;
       }
       if (options.header) continue;

@@ -8,9 +8,26 @@ import { zipfCounts, type GeneratedKeys } from './seed-shaped-titles';
  * each list in a seeded order), so that common pairs repeat like real names do.
  */
 const LOCALES: readonly [string, number][] = [
-  ['en', 40], ['de', 6], ['fr', 6], ['es', 6], ['it', 4], ['pt_BR', 4], ['pl', 3], ['nl', 3], ['sv', 2],
-  ['tr', 2], ['vi', 2], ['ru', 5], ['uk', 2], ['el', 1], ['ja', 4], ['zh_CN', 4], ['ko', 2], ['ar', 2],
-  ['he', 1], ['fa', 1],
+  ['en', 40],
+  ['de', 6],
+  ['fr', 6],
+  ['es', 6],
+  ['it', 4],
+  ['pt_BR', 4],
+  ['pl', 3],
+  ['nl', 3],
+  ['sv', 2],
+  ['tr', 2],
+  ['vi', 2],
+  ['ru', 5],
+  ['uk', 2],
+  ['el', 1],
+  ['ja', 4],
+  ['zh_CN', 4],
+  ['ko', 2],
+  ['ar', 2],
+  ['he', 1],
+  ['fa', 1],
 ];
 const FAMILY_FIRST = new Set(['ja', 'zh_CN', 'ko', 'vi']);
 

@@ -41,7 +41,10 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
     const load = loads[i]!;
     const x = left + i * (barWidth + gap);
     const label = `shard ${i}: ${Math.round(load).toLocaleString('en-US')} items, from ${JSON.stringify(boundaries[i] ?? '')}`;
-    if (n <= 50) parts.push(`<text x="${x + barWidth / 2}" y="${top + height + 14}" text-anchor="middle" font-size="10">${i}</text>`);
+    if (n <= 50)
+      parts.push(
+        `<text x="${x + barWidth / 2}" y="${top + height + 14}" text-anchor="middle" font-size="10">${i}</text>`,
+      );
     parts.push(
       `<rect x="${x}" y="${y(load).toFixed(2)}" width="${barWidth}" height="${(top + height - y(load)).toFixed(2)}" fill="#4a7bd0"><title>${escapeXml(label)}</title></rect>`,
     );

@@ -51,7 +51,24 @@ export function englishWords(): string[] {
 }
 
 /** Locales whose words make the non-English titles, each a different script or accents. */
-export const TITLE_LOCALES = ['de', 'fr', 'es', 'vi', 'pl', 'ru', 'uk', 'el', 'ja', 'zh_CN', 'ko', 'ar', 'he', 'fa', 'th', 'hy'];
+export const TITLE_LOCALES = [
+  'de',
+  'fr',
+  'es',
+  'vi',
+  'pl',
+  'ru',
+  'uk',
+  'el',
+  'ja',
+  'zh_CN',
+  'ko',
+  'ar',
+  'he',
+  'fa',
+  'th',
+  'hy',
+];
 
 const localeWordCache = new Map<string, string[]>();
 /** Words of one locale: its lorem words, song names and person names. */

@@ -7,7 +7,10 @@ import { parseBoundariesFile } from './boundaries-file';
 const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
 
 const tableSchema = z.object({
-  name: z.string().regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)').default('shardline'),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)')
+    .default('shardline'),
   partitionKey: keyAttribute.default({ name: 'pk', type: 'S' }),
   sortKey: keyAttribute.nullable().default({ name: 'sk', type: 'S' }),
   index: z.string().min(3).default('GSI1'),
@@ -36,7 +39,10 @@ const collectionSchema = z.object({
 
 export const configSchema = z.object({
   table: tableSchema.default(tableSchema.parse({})),
-  collections: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'), collectionSchema),
+  collections: z.record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'),
+    collectionSchema,
+  ),
 });
 
 export type ShardlineConfig = z.input<typeof configSchema>;
@@ -59,9 +65,13 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
   return Object.entries(parsed.data.collections).map(([name, spec]) => {
     const table = { ...defaults, ...spec.table };
-    const strategy = spec.strategy.kind === 'range'
-      ? createStrategy({ kind: 'range', boundaries: rangeBoundaries(name, spec.strategy, spec.normalization, options) })
-      : createStrategy(spec.strategy);
+    const strategy =
+      spec.strategy.kind === 'range'
+        ? createStrategy({
+            kind: 'range',
+            boundaries: rangeBoundaries(name, spec.strategy, spec.normalization, options),
+          })
+        : createStrategy(spec.strategy);
     return {
       name,
       table: table.name,
@@ -84,9 +94,12 @@ function rangeBoundaries(
   options: ResolveOptions,
 ): string[] {
   if ((strategy.boundaries === undefined) === (strategy.boundariesFile === undefined)) {
-    throw new Error(`collection "${collection}": a range strategy needs exactly one of "boundaries" or "boundariesFile"`);
+    throw new Error(
+      `collection "${collection}": a range strategy needs exactly one of "boundaries" or "boundariesFile"`,
+    );
   }
-  if (strategy.boundaries) return parseBoundariesFile({ boundaries: strategy.boundaries }, `collection "${collection}"`).boundaries;
+  if (strategy.boundaries)
+    return parseBoundariesFile({ boundaries: strategy.boundaries }, `collection "${collection}"`).boundaries;
   const file = strategy.boundariesFile!;
   if (!options.readBoundaries) throw new Error(`collection "${collection}": cannot read boundaries file ${file} here`);
   const parsed = parseBoundariesFile(options.readBoundaries(file), file);

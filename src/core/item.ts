@@ -73,7 +73,10 @@ export function prepareItem(collection: Collection, input: unknown, random: () =
   };
   const size = itemSize(record);
   if (size > MAX_ITEM_BYTES) {
-    throw new ShardlineError('item_too_large', `the item is ${size} bytes with its index keys; DynamoDB allows ${MAX_ITEM_BYTES}`);
+    throw new ShardlineError(
+      'item_too_large',
+      `the item is ${size} bytes with its index keys; DynamoDB allows ${MAX_ITEM_BYTES}`,
+    );
   }
   const primaryKey = Object.fromEntries(collection.primaryKey.map((key, i) => [key.name, keyValues[i]]));
   return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item };
@@ -93,12 +96,18 @@ export function readPrimaryKey(collection: Collection, source: JsonObject): KeyV
       }
       const bytes = utf8Length(value);
       if (bytes > limit) {
-        throw new ShardlineError('key_too_large', `primary key attribute "${key.name}" is ${bytes} bytes; DynamoDB allows ${limit}`);
+        throw new ShardlineError(
+          'key_too_large',
+          `primary key attribute "${key.name}" is ${bytes} bytes; DynamoDB allows ${limit}`,
+        );
       }
       return value;
     }
     if (typeof value !== 'number' || !isStorableNumber(value)) {
-      throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" must be a number DynamoDB can store`);
+      throw new ShardlineError(
+        'invalid_item',
+        `primary key attribute "${key.name}" must be a number DynamoDB can store`,
+      );
     }
     return value;
   });
@@ -109,14 +118,18 @@ function checkOrderedValue(field: string, value: string, normalized: string): vo
     throw new ShardlineError('invalid_item', `field "${field}" holds an unpaired surrogate, which has no UTF-8 form`);
   }
   if (normalized.includes(SEPARATOR)) {
-    throw new ShardlineError('invalid_item', `field "${field}" contains U+0000, which shardline reserves as its index separator`);
+    throw new ShardlineError(
+      'invalid_item',
+      `field "${field}" contains U+0000, which shardline reserves as its index separator`,
+    );
   }
 }
 
 /** Rejects what DynamoDB would: ill-formed strings, unstorable numbers, empty names, deep nesting. */
 function checkAttributes(value: unknown, depth: number): void {
   if (typeof value === 'string') {
-    if (hasLoneSurrogate(value)) throw new ShardlineError('invalid_item', 'a string attribute holds an unpaired surrogate');
+    if (hasLoneSurrogate(value))
+      throw new ShardlineError('invalid_item', 'a string attribute holds an unpaired surrogate');
   } else if (typeof value === 'number') {
     if (!isStorableNumber(value)) {
       throw new ShardlineError('invalid_item', `the number ${value} is outside what DynamoDB can store`);
@@ -128,7 +141,8 @@ function checkAttributes(value: unknown, depth: number): void {
     } else {
       for (const [name, element] of Object.entries(value)) {
         if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
-        if (hasLoneSurrogate(name)) throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
+        if (hasLoneSurrogate(name))
+          throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
         checkAttributes(element, depth + 1);
       }
     }

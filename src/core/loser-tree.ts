@@ -129,7 +129,8 @@ export class LoserTree {
     const keyB = this.keys[b]!;
     const i = firstDifference(keyA, keyB, this.offsets[a]! + 1);
     // A key that ends first is the smaller one.
-    const aSmaller = i === keyA.length || (i < keyB.length && unitRank(keyA.charCodeAt(i)) < unitRank(keyB.charCodeAt(i)));
+    const aSmaller =
+      i === keyA.length || (i < keyB.length && unitRank(keyA.charCodeAt(i)) < unitRank(keyB.charCodeAt(i)));
     const aWins = aSmaller !== this.descending;
     if (aWins) this.setCode(b, keyB, i);
     else this.setCode(a, keyA, i);
@@ -141,7 +142,8 @@ export class LoserTree {
    * offset (closer to the base) comes first, then the unit there in the sort order.
    */
   private setCode(source: number, key: string, offset: number): void {
-    const value = offset < key.length ? this.valueOrigin + this.valueSign * unitRank(key.charCodeAt(offset)) : this.endValue;
+    const value =
+      offset < key.length ? this.valueOrigin + this.valueSign * unitRank(key.charCodeAt(offset)) : this.endValue;
     this.codes[source] = value - offset * OFFSET_STEP;
     this.offsets[source] = offset;
   }

@@ -44,7 +44,8 @@ export class KWayMerge<T> {
     order: SortOrder,
   ) {
     this.sources = [];
-    for (let source = 0; source < sourceCount; source++) this.sources.push({ items: [], position: 0, exhausted: false });
+    for (let source = 0; source < sourceCount; source++)
+      this.sources.push({ items: [], position: 0, exhausted: false });
     this.tree = new LoserTree(sourceCount, order);
     this.waiting = packed(sourceCount, true);
     this.waitingCount = sourceCount;

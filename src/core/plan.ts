@@ -123,4 +123,3 @@ function maxValue(
   if (order < 0) return current;
   return current.inclusive ? candidate : current;
 }
-

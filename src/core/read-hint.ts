@@ -31,7 +31,8 @@ export function packHint(hint: ReadHint): { m: string; a: string } {
 export function unpackHint(packed: unknown): ReadHint | undefined {
   if (typeof packed !== 'object' || packed === null) return undefined;
   const { m, a } = packed as { m?: unknown; a?: unknown };
-  if (typeof m !== 'string' || typeof a !== 'string' || !/^[01]+$/.test(m) || m.length > MAX_HINT_SHARDS) return undefined;
+  if (typeof m !== 'string' || typeof a !== 'string' || !/^[01]+$/.test(m) || m.length > MAX_HINT_SHARDS)
+    return undefined;
   const width = digits(m.length);
   if (a.length % width !== 0 || a.length / width > MAX_AHEAD || !/^[0-9a-z]*$/.test(a)) return undefined;
   const ahead: number[] = [];

@@ -43,7 +43,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
   app.use('*', async (c, next) => {
     const method = c.req.method;
-    if ((method === 'PUT' || method === 'POST') && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+    if (
+      (method === 'PUT' || method === 'POST') &&
+      !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(c.req.header('content-type') ?? '')
+    ) {
       throw new ShardlineError('invalid_json', 'send the body as JSON with Content-Type: application/json');
     }
     await next();
@@ -56,10 +59,13 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerItemRoutes(app, deps);
   registerDocsRoutes(app);
 
-  app.notFound((c) => errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) =>
+    errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)),
+  );
   app.onError((error, c) => {
     const mapped = toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
-    if (mapped.code === 'internal') console.error(`shardline: unexpected error on ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
+    if (mapped.code === 'internal')
+      console.error(`shardline: unexpected error on ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
     return errorResponse(c, mapped);
   });
   return app;

@@ -7,12 +7,10 @@ export const ErrorBody = z
   })
   .openapi('Error');
 
-export const Item = z
-  .record(z.string(), z.unknown())
-  .openapi('Item', {
-    description: 'An item: its primary key attributes, the ordered field, and any JSON attributes.',
-    example: { pk: 'Solar Fields', sk: 'album#Leaving Home', title: 'Leaving Home', year: 2005 },
-  });
+export const Item = z.record(z.string(), z.unknown()).openapi('Item', {
+  description: 'An item: its primary key attributes, the ordered field, and any JSON attributes.',
+  example: { pk: 'Solar Fields', sk: 'album#Leaving Home', title: 'Leaving Home', year: 2005 },
+});
 
 export const CollectionParam = z.object({
   collection: z.string().openapi({ param: { name: 'collection', in: 'path' }, example: 'albums' }),
@@ -36,9 +34,7 @@ export const ListQuery = z.object({
   to: z.string().optional().openapi({ description: 'inclusive upper bound on the normalized value' }),
 });
 
-export const ListResponse = z
-  .object({ items: z.array(Item), nextCursor: z.string().nullable() })
-  .openapi('Listing');
+export const ListResponse = z.object({ items: z.array(Item), nextCursor: z.string().nullable() }).openapi('Listing');
 
 export const RouteQuery = z.object({
   key: z.string().openapi({ description: 'a value of the ordered field', example: 'Leaving Home' }),
@@ -58,7 +54,12 @@ export const WriteResponse = z
   .openapi('WriteResult');
 
 export const BatchBody = z
-  .object({ items: z.array(z.unknown()).min(1, 'items must hold at least one item').max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items per batch`) })
+  .object({
+    items: z
+      .array(z.unknown())
+      .min(1, 'items must hold at least one item')
+      .max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items per batch`),
+  })
   .openapi('Batch');
 
 export const BatchResponse = z

@@ -37,7 +37,11 @@ export interface BundledService {
  * 503 and the next one tries again. No promise is shared between requests: a Worker may
  * not await I/O that another request started.
  */
-export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions): BundledService {
+export function createBundledService(
+  env: EnvMap,
+  bundle: ConfigBundle,
+  options: BundledServiceOptions,
+): BundledService {
   const settings = readSettings(env);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
@@ -82,9 +86,16 @@ function credentialOptions(env: EnvMap, settings: Settings, required: boolean): 
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
   const sessionToken = env.AWS_SESSION_TOKEN?.trim();
-  const given = accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } : undefined;
-  if (settings.endpoint) return { client: { credentials: given ?? { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } };
+  const given =
+    accessKeyId && secretAccessKey
+      ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) }
+      : undefined;
+  if (settings.endpoint)
+    return { client: { credentials: given ?? { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } };
   if (!required) return {};
-  if (!given) throw new Error('set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)');
+  if (!given)
+    throw new Error(
+      'set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)',
+    );
   return { client: { credentials: given } };
 }

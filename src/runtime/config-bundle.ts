@@ -17,7 +17,9 @@ export interface ConfigBundle {
 export function bundledBoundaries(bundle: ConfigBundle): (file: string) => unknown {
   return (file) => {
     if (!Object.hasOwn(bundle.boundaries, file)) {
-      throw new Error(`boundaries file ${file} was not bundled with ${bundle.source}; rebuild (npm run build / wrangler)`);
+      throw new Error(
+        `boundaries file ${file} was not bundled with ${bundle.source}; rebuild (npm run build / wrangler)`,
+      );
     }
     return bundle.boundaries[file];
   };

@@ -29,9 +29,10 @@ async function main(): Promise<void> {
   const service = buildService(effective, readJson(configPath), {
     readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
     // The embedded engine and DynamoDB Local take any credentials; AWS uses the SDK's chain.
-    ...(effective.endpoint && !process.env.AWS_ACCESS_KEY_ID && {
-      client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
-    }),
+    ...(effective.endpoint &&
+      !process.env.AWS_ACCESS_KEY_ID && {
+        client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
+      }),
   });
   mountDocsAssets(service.app, packageDocsAssets());
   await prepareTables(service, settings.createTable);
@@ -39,7 +40,9 @@ async function main(): Promise<void> {
   const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
     const where = engine ? `the embedded engine (data in ${dataDir})` : (settings.endpoint ?? `AWS ${settings.region}`);
     console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
-    console.log(`collections: ${service.collections.map((c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`).join(', ')}`);
+    console.log(
+      `collections: ${service.collections.map((c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`).join(', ')}`,
+    );
   });
 
   const stop = (): void => {

@@ -33,7 +33,11 @@ export function buildService(
     ...options.client,
   });
   const keyNames = new Map<string, string[]>();
-  for (const collection of collections) keyNames.set(collection.table, collection.primaryKey.map(({ name }) => name));
+  for (const collection of collections)
+    keyNames.set(
+      collection.table,
+      collection.primaryKey.map(({ name }) => name),
+    );
   const store = new DynamoStore(clients, { keyNames: (table) => keyNames.get(table) ?? [] });
   const app = createApp({
     collections,

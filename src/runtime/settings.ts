@@ -70,7 +70,13 @@ export function parseApiKeys(raw: string | undefined): ApiKey[] {
     const trimmed = entry.trim();
     const colon = trimmed.lastIndexOf(':');
     const key = colon < 0 ? '' : trimmed.slice(0, colon).trim();
-    const scope = colon < 0 ? '' : trimmed.slice(colon + 1).trim().toLowerCase();
+    const scope =
+      colon < 0
+        ? ''
+        : trimmed
+            .slice(colon + 1)
+            .trim()
+            .toLowerCase();
     if (key === '' || (scope !== 'read' && scope !== 'write')) {
       throw new Error(`API_KEYS entry ${i + 1} must be key:read or key:write`);
     }
@@ -86,7 +92,10 @@ export function parseApiKeys(raw: string | undefined): ApiKey[] {
 export function parseOrigins(raw: string | undefined): string[] {
   const text = nonEmpty(raw);
   if (text === undefined) return [];
-  const origins = text.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  const origins = text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
   for (const origin of origins) {
     if (origin === '*') continue;
     let parsed: URL;

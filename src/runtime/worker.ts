@@ -22,7 +22,10 @@ let runtime: BundledService | undefined;
 export default {
   async fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> {
     try {
-      runtime ??= createBundledService(stringBindings(env), bundle, { docsAssets: assetsBinding(env), requireCredentials: true });
+      runtime ??= createBundledService(stringBindings(env), bundle, {
+        docsAssets: assetsBinding(env),
+        requireCredentials: true,
+      });
     } catch (error) {
       console.error('shardline: cannot start', error);
       const message = `shardline is misconfigured: ${(error as Error).message}`;
@@ -33,7 +36,9 @@ export default {
 };
 
 function stringBindings(env: WorkerEnv): EnvMap {
-  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function assetsBinding(env: WorkerEnv): DocsAssets {

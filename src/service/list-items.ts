@@ -48,28 +48,50 @@ export async function listItems(
   context: CallContext,
 ): Promise<Listing> {
   const plan = planListing(collection, request);
-  const stats: ListingStats = { shardQueries: 0, itemsRead: 0, consumedCapacity: undefined, roundTrips: 0, dynamoMs: 0 };
+  const stats: ListingStats = {
+    shardQueries: 0,
+    itemsRead: 0,
+    consumedCapacity: undefined,
+    roundTrips: 0,
+    dynamoMs: 0,
+  };
   const controller = new AbortController();
   // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
   setMaxListeners(0, controller.signal);
   const onAbort = () => controller.abort();
   if (context.signal?.aborted) controller.abort();
   context.signal?.addEventListener('abort', onAbort, { once: true });
-  const scoped: CallContext = { signal: controller.signal, ...(context.deadline !== undefined && { deadline: context.deadline }) };
+  const scoped: CallContext = {
+    signal: controller.signal,
+    ...(context.deadline !== undefined && { deadline: context.deadline }),
+  };
   try {
     const records: JsonObject[] = [];
     const want = limit + 1;
     const tails = tailsOf(collection);
     const prefetches = plannedPrefetches(store, collection, plan, request.after, want, tails, scoped);
     // A hint describes the one group of a hash or random listing, as it was.
-    const hint = plan.groups.length === 1 && request.hint?.more.length === plan.groups[0]!.length ? request.hint : undefined;
+    const hint =
+      plan.groups.length === 1 && request.hint?.more.length === plan.groups[0]!.length ? request.hint : undefined;
     let drained = -1;
     let nextHint: ReadHint | undefined;
     for (const [index, group] of plan.groups.entries()) {
       if (records.length >= want) break;
       drained = index;
       const first = { prefetched: prefetches.get(index), hint: index === 0 ? hint : undefined };
-      nextHint = await drainGroup(store, collection, plan, group, index === 0, want, records, stats, scoped, tails, first);
+      nextHint = await drainGroup(
+        store,
+        collection,
+        plan,
+        group,
+        index === 0,
+        want,
+        records,
+        stats,
+        scoped,
+        tails,
+        first,
+      );
     }
     // Prefetched shards the page did not reach (their shard before had grown): read all the same.
     for (const [index, prefetch] of prefetches) if (index > drained) countPage(stats, await prefetch.page);
@@ -179,7 +201,9 @@ async function drainGroup(
   for (;;) {
     const stop = merge.emitInto(records, want);
     if (stop.kind !== 'need') {
-      return single || records.length < want ? undefined : readPastEnd(shards, merge, records[want - 2]![key] as string, before);
+      return single || records.length < want
+        ? undefined
+        : readPastEnd(shards, merge, records[want - 2]![key] as string, before);
     }
     const wave = single
       ? [{ source: 0, limit: Math.min(want - records.length, MAX_QUERY_LIMIT) }]
@@ -219,7 +243,12 @@ async function drainGroup(
 }
 
 /** The hint for the next page: the shards of the keys read past `end`, in read order. */
-function readPastEnd(shards: readonly ShardState[], merge: KWayMerge<JsonObject>, end: string, before: (a: string, b: string) => boolean): ReadHint {
+function readPastEnd(
+  shards: readonly ShardState[],
+  merge: KWayMerge<JsonObject>,
+  end: string,
+  before: (a: string, b: string) => boolean,
+): ReadHint {
   const past: { key: string; shard: number }[] = [];
   shards.forEach((state, shard) => {
     for (const key of state.keys) if (before(end, key)) past.push({ key, shard });
@@ -248,7 +277,13 @@ function nextWave(
   return refillWave(progress, target, before);
 }
 
-function shardQuery(collection: Collection, plan: ReadPlan, shard: number, resumeAfter: string | undefined, limit: number): ShardQuery {
+function shardQuery(
+  collection: Collection,
+  plan: ReadPlan,
+  shard: number,
+  resumeAfter: string | undefined,
+  limit: number,
+): ShardQuery {
   return {
     table: collection.table,
     index: collection.index,
@@ -264,7 +299,8 @@ function shardQuery(collection: Collection, plan: ReadPlan, shard: number, resum
 function countPage(stats: ListingStats, page: ShardPage): void {
   stats.shardQueries++;
   stats.itemsRead += page.itemsRead;
-  if (page.consumedCapacity !== undefined) stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+  if (page.consumedCapacity !== undefined)
+    stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
 }
 
 /** The key a read starts after (or at): where its items begin, in read order. */

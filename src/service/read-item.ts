@@ -12,7 +12,8 @@ export function primaryKeyFromParams(collection: Collection, params: Record<stri
   const typed: JsonObject = {};
   for (const { name, type } of collection.primaryKey) {
     const raw = params[name];
-    if (raw === undefined) throw new ShardlineError('invalid_request', `query parameter "${name}" (primary key) is required`);
+    if (raw === undefined)
+      throw new ShardlineError('invalid_request', `query parameter "${name}" (primary key) is required`);
     typed[name] = type === 'N' && raw.trim() !== '' ? Number(raw) : raw;
   }
   const values = readPrimaryKey(collection, typed);
@@ -25,13 +26,23 @@ export function belongsTo(collection: Collection, record: JsonObject): boolean {
   return typeof shard === 'string' && shard.startsWith(`${collection.prefix}#`);
 }
 
-export async function getItem(store: Store, collection: Collection, key: JsonObject, context: CallContext): Promise<JsonObject> {
+export async function getItem(
+  store: Store,
+  collection: Collection,
+  key: JsonObject,
+  context: CallContext,
+): Promise<JsonObject> {
   const record = await store.getItem(collection.table, key, context);
   if (!record || !belongsTo(collection, record)) throw notFound(collection);
   return record;
 }
 
-export async function deleteItem(store: Store, collection: Collection, key: JsonObject, context: CallContext): Promise<void> {
+export async function deleteItem(
+  store: Store,
+  collection: Collection,
+  key: JsonObject,
+  context: CallContext,
+): Promise<void> {
   const deleted = await store.deleteItem(collection.table, key, context, {
     attribute: collection.shardKeyAttribute,
     prefix: `${collection.prefix}#`,

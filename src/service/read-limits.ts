@@ -68,7 +68,8 @@ export function refillWave(
     // Dry inside a run of one value that no other shard holds (a popular title hashed
     // onto this shard): the run may fill the rest of the page on its own, so ask for
     // all the page still needs in one read rather than doubling wave after wave.
-    if (shard.waiting && runOfItsOwn(shards, source)) limit = Math.max(limit, stillNeeded(shards, shard.keys[shard.keys.length - 1]!, target, before));
+    if (shard.waiting && runOfItsOwn(shards, source))
+      limit = Math.max(limit, stillNeeded(shards, shard.keys[shard.keys.length - 1]!, target, before));
     reads.push({ source, limit: cap(limit, target) });
   });
   return reads;
@@ -90,7 +91,9 @@ export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
     hasMore: more,
     waiting: more && ahead[source]!.length === 0,
   }));
-  const beyond = new Map(refillWave(progress, target, (a, b) => a < b, HINTED_MARGINS).map((read) => [read.source, read.limit]));
+  const beyond = new Map(
+    refillWave(progress, target, (a, b) => a < b, HINTED_MARGINS).map((read) => [read.source, read.limit]),
+  );
   return hint.more.map((_, source) => ({
     source,
     limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]!.length + (beyond.get(source) ?? 0))),
@@ -105,7 +108,11 @@ export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
  * keys by the time the walk is at D (not "the average count": the shards that run
  * out first are the dense ones, which would make that estimate too low).
  */
-function expectedShortfall(shards: readonly ShardProgress[], target: number, before: (a: string, b: string) => boolean): number[] {
+function expectedShortfall(
+  shards: readonly ShardProgress[],
+  target: number,
+  before: (a: string, b: string) => boolean,
+): number[] {
   const n = shards.length;
   const all: { key: string; shard: number; last: boolean }[] = [];
   shards.forEach((shard, index) => {
@@ -154,12 +161,18 @@ function runOfItsOwn(shards: readonly ShardProgress[], source: number): boolean 
   const keys = shards[source]!.keys;
   if (keys.length < RUN_LENGTH) return false;
   const value = valueOfIndexKey(keys[keys.length - 1]!);
-  for (let i = keys.length - RUN_LENGTH; i < keys.length - 1; i++) if (valueOfIndexKey(keys[i]!) !== value) return false;
+  for (let i = keys.length - RUN_LENGTH; i < keys.length - 1; i++)
+    if (valueOfIndexKey(keys[i]!) !== value) return false;
   return shards.every((shard, other) => other === source || !shard.keys.some((key) => valueOfIndexKey(key) === value));
 }
 
 /** What the group still needs past `key`: every key read up to it has been or will be emitted first. */
-function stillNeeded(shards: readonly ShardProgress[], key: string, target: number, before: (a: string, b: string) => boolean): number {
+function stillNeeded(
+  shards: readonly ShardProgress[],
+  key: string,
+  target: number,
+  before: (a: string, b: string) => boolean,
+): number {
   let emitted = 0;
   for (const shard of shards) for (const read of shard.keys) if (!before(key, read)) emitted++;
   return target - emitted;

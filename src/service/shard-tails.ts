@@ -30,7 +30,13 @@ export class ShardTails {
    * Records a read that reached the end of `shard`: `items` are all the shard holds
    * after `after` (the read's near bound; undefined when it started at the shard's start).
    */
-  record(plan: PlanShape, shard: number, items: readonly Record<string, unknown>[], key: string, after: string | undefined): void {
+  record(
+    plan: PlanShape,
+    shard: number,
+    items: readonly Record<string, unknown>[],
+    key: string,
+    after: string | undefined,
+  ): void {
     if (!towardsShardEnd(plan)) return;
     const kept = items.length > TAIL_KEYS ? items.slice(-TAIL_KEYS) : items;
     const from = items.length > TAIL_KEYS ? (items[items.length - TAIL_KEYS - 1]![key] as string) : after;

@@ -57,9 +57,17 @@ export async function putBatch(
     }
   });
   if (invalid.length > 0) {
-    throw new ShardlineError('invalid_item', `${invalid.length} of ${inputs.length} items are invalid; nothing was written`, {
-      invalid,
-    });
+    throw new ShardlineError(
+      'invalid_item',
+      `${invalid.length} of ${inputs.length} items are invalid; nothing was written`,
+      {
+        invalid,
+      },
+    );
   }
-  return store.batchPut(collection.table, prepared.map(({ record }) => record), context);
+  return store.batchPut(
+    collection.table,
+    prepared.map(({ record }) => record),
+    context,
+  );
 }

@@ -1,7 +1,15 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type pLimit from 'p-limit';
 import type { JsonObject } from '../core/item';
-import { backoffDelay, isRetryable, isThrottle, sleep, DEFAULT_RETRY_POLICY, type CallContext, type RetryPolicy } from './retry';
+import {
+  backoffDelay,
+  isRetryable,
+  isThrottle,
+  sleep,
+  DEFAULT_RETRY_POLICY,
+  type CallContext,
+  type RetryPolicy,
+} from './retry';
 import type { BatchOutcome } from './store';
 
 /** DynamoDB's BatchWriteItem takes at most 25 requests. */
@@ -85,7 +93,10 @@ export async function batchPut(
           break;
         }
         if (!isRetryable(cause)) {
-          error = { code: 'rejected', message: `DynamoDB refused the write: ${String((cause as Error).message).slice(0, 300)}` };
+          error = {
+            code: 'rejected',
+            message: `DynamoDB refused the write: ${String((cause as Error).message).slice(0, 300)}`,
+          };
           break;
         }
         const why = isThrottle(cause) ? 'kept throttling' : 'kept failing';
@@ -107,7 +118,10 @@ export async function batchPut(
 
 function timedOut(inFlight: boolean): ItemError {
   return inFlight
-    ? { code: 'timeout', message: 'the request deadline cut off the write in flight; it may or may not have been written' }
+    ? {
+        code: 'timeout',
+        message: 'the request deadline cut off the write in flight; it may or may not have been written',
+      }
     : { code: 'timeout', message: 'the request deadline passed before the item was written' };
 }
 

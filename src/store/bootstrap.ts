@@ -44,7 +44,8 @@ async function describe(client: DynamoDBClient, table: string): Promise<TableDes
   try {
     return (await client.send(new DescribeTableCommand({ TableName: table }))).Table;
   } catch (error) {
-    if (error instanceof ResourceNotFoundException || (error as Error).name === 'ResourceNotFoundException') return undefined;
+    if (error instanceof ResourceNotFoundException || (error as Error).name === 'ResourceNotFoundException')
+      return undefined;
     throw error;
   }
 }
@@ -58,7 +59,10 @@ async function createTable(client: DynamoDBClient, spec: TableSpec): Promise<voi
       new CreateTableCommand({
         TableName: spec.table,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
+        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
+          AttributeName,
+          AttributeType,
+        })),
         KeySchema: spec.primaryKey.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
         GlobalSecondaryIndexes: [
           {

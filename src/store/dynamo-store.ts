@@ -107,7 +107,11 @@ export class DynamoStore implements Store {
     );
   }
 
-  private call<T>(what: string, context: CallContext, send: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  private call<T>(
+    what: string,
+    context: CallContext,
+    send: (signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T> {
     return withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry);
   }
 }

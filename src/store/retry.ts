@@ -22,7 +22,15 @@ const THROTTLES = new Set([
   'RequestLimitExceeded',
   'TooManyRequestsException',
 ]);
-const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+]);
 
 interface AwsLikeError {
   name?: string;
@@ -93,7 +101,11 @@ export async function withRetries<T>(
  * Full jitter: a uniform wait in [0, min(cap, base * 2^n)] before retry n+1
  * (n = 0 for the first retry).
  */
-export function backoffDelay(n: number, policy: RetryPolicy, random: () => number = policy.random ?? Math.random): number {
+export function backoffDelay(
+  n: number,
+  policy: RetryPolicy,
+  random: () => number = policy.random ?? Math.random,
+): number {
   return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
 }
 

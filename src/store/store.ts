@@ -41,4 +41,3 @@ export interface Store {
   /** Resolves once the table answers. */
   ping(table: string, context: CallContext): Promise<void>;
 }
-

@@ -28,7 +28,10 @@ describe('seed-shaped titles, 1 million keys', () => {
       const c = String.fromCodePoint(v.codePointAt(0) ?? 0);
       first.set(c, (first.get(c) ?? 0) + keys.counts[i]!);
     });
-    const leading = [...first].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([c]) => c);
+    const leading = [...first]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 4)
+      .map(([c]) => c);
     expect(new Set(leading)).toEqual(new Set(['t', 's', 'a', 'l']));
     expect(first.size).toBeGreaterThan(1000);
   });
@@ -56,7 +59,6 @@ describe('seed-shaped titles, 1 million keys', () => {
     expect(maxOverMean(oracleLoads(cut.boundaries, keys))).toBeLessThanOrEqual(1.08);
     expect(meanLength(cut.boundaries)).toBeLessThanOrEqual(8);
   });
-
 });
 
 describe('realistic names, 100k', () => {
@@ -70,7 +72,9 @@ describe('realistic names, 100k', () => {
     const loads = oracleLoads(cut.boundaries, keys);
     expect(maxOverMean(loads)).toBeLessThanOrEqual(1.05);
     expect(meanLength(cut.boundaries)).toBeLessThanOrEqual(8);
-    expect(new Set(cut.boundaries).size + heavyHittersOf(cut.boundaries, keys).reduce((n, h) => n + h.shards.length - 1, 0)).toBe(2000);
+    expect(
+      new Set(cut.boundaries).size + heavyHittersOf(cut.boundaries, keys).reduce((n, h) => n + h.shards.length - 1, 0),
+    ).toBe(2000);
   });
 
   it('is deterministic, whatever order the keys were counted in', () => {

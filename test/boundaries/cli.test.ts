@@ -38,10 +38,16 @@ beforeAll(() => {
   titles = Array.from(shuffledCopies(generated), (i) => generated.titles[i]!);
   writeFileSync(join(dir, 'titles.txt'), titles.join('\n') + '\n');
   // The seed's MusicBrainz 'release' dump: tab-separated, no quoting, title in column 2.
-  writeFileSync(join(dir, 'release'), titles.map((t, i) => `${i}\t${i.toString(16)}-uuid\t${t}\t${i % 97}\t\\N`).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'release'),
+    titles.map((t, i) => `${i}\t${i.toString(16)}-uuid\t${t}\t${i % 97}\t\\N`).join('\n') + '\n',
+  );
   writeFileSync(join(dir, 'titles.tsv'), `id\ttitle\n${titles.map((t, i) => `${i}\t${t}`).join('\n')}\n`);
   writeFileSync(join(dir, 'titles.txt.gz'), gzipSync(titles.join('\r\n') + '\r\n'));
-  writeFileSync(join(dir, 'titles.ndjson'), titles.map((t, i) => JSON.stringify({ id: i, album: { title: t } })).join('\n') + '\n');
+  writeFileSync(
+    join(dir, 'titles.ndjson'),
+    titles.map((t, i) => JSON.stringify({ id: i, album: { title: t } })).join('\n') + '\n',
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -49,7 +55,16 @@ describe('npm run boundaries', () => {
   it('cuts one key per line into a boundaries file the service accepts, with a report and a chart', async () => {
     const out = join(dir, 'lines.json');
     const chart = join(dir, 'lines.svg');
-    const { code, stderr } = await cli('--shards', '5', '--input', join(dir, 'titles.txt'), '--out', out, '--chart', chart);
+    const { code, stderr } = await cli(
+      '--shards',
+      '5',
+      '--input',
+      join(dir, 'titles.txt'),
+      '--out',
+      out,
+      '--chart',
+      chart,
+    );
     expect(code, stderr).toBe(0);
     const file = readOut(out);
     expect(file.boundaries).toHaveLength(5);
@@ -86,10 +101,21 @@ describe('npm run boundaries', () => {
   });
 
   it('parses quoted CSV (commas, quotes, newlines) and reports skipped records', async () => {
-    const csv = ['id,title', '1,"Hello, ""World"""', '2,"Two\nLines"', '3,plain', '4', '5,"Hello, ""World"""', ''].join('\r\n');
+    const csv = ['id,title', '1,"Hello, ""World"""', '2,"Two\nLines"', '3,plain', '4', '5,"Hello, ""World"""', ''].join(
+      '\r\n',
+    );
     writeFileSync(join(dir, 'titles.csv'), csv);
     const out = join(dir, 'csv.json');
-    const { code, stderr } = await cli('--shards', '2', '--input', join(dir, 'titles.csv'), '--field', 'title', '--out', out);
+    const { code, stderr } = await cli(
+      '--shards',
+      '2',
+      '--input',
+      join(dir, 'titles.csv'),
+      '--field',
+      'title',
+      '--out',
+      out,
+    );
     expect(code, stderr).toBe(0);
     const file = readOut(out);
     expect(file.keyCount).toBe(4);
@@ -99,21 +125,56 @@ describe('npm run boundaries', () => {
   });
 
   it('skips blank lines, bad JSON and keys the service cannot store, and says so', async () => {
-    writeFileSync(join(dir, 'messy.ndjson'), ['{"t":"a"}', '', 'not json', '{"t":"b\\u0000x"}', '{"t":"\\ud800"}', '{"t":7}', '{"u":1}', '{"t":"c"}'].join('\n'));
+    writeFileSync(
+      join(dir, 'messy.ndjson'),
+      ['{"t":"a"}', '', 'not json', '{"t":"b\\u0000x"}', '{"t":"\\ud800"}', '{"t":7}', '{"u":1}', '{"t":"c"}'].join(
+        '\n',
+      ),
+    );
     const { code, stderr, stdout } = await cli('--shards', '2', '--input', join(dir, 'messy.ndjson'), '--field', 't');
     expect(code, stderr).toBe(0);
     expect(JSON.parse(stdout).keyCount).toBe(3); // a, 7, c
-    for (const reason of ['bad json', 'contains U+0000', 'unpaired surrogate', 'missing field']) expect(stderr).toContain(reason);
+    for (const reason of ['bad json', 'contains U+0000', 'unpaired surrogate', 'missing field'])
+      expect(stderr).toContain(reason);
   });
 
   it('--compare reports the reshard cost: nothing for identical boundaries, a share for the seed ones', async () => {
     const out = join(dir, 'compare.json');
     await cli('--shards', '21', '--input', join(dir, 'titles.txt'), '--out', out);
-    const same = await cli('--shards', '21', '--input', join(dir, 'titles.txt'), '--compare', out, '--out', join(dir, 'again.json'));
+    const same = await cli(
+      '--shards',
+      '21',
+      '--input',
+      join(dir, 'titles.txt'),
+      '--compare',
+      out,
+      '--out',
+      join(dir, 'again.json'),
+    );
     expect(same.stderr).toMatch(/0 of 30,000 items \(0\.00 %\) would move/);
-    const seed = await cli('--shards', '21', '--input', join(dir, 'titles.txt'), '--compare', 'boundaries/albums.json', '--out', join(dir, 'vs-seed.json'));
+    const seed = await cli(
+      '--shards',
+      '21',
+      '--input',
+      join(dir, 'titles.txt'),
+      '--compare',
+      'boundaries/albums.json',
+      '--out',
+      join(dir, 'vs-seed.json'),
+    );
     expect(seed.stderr).toMatch(/[1-9][\d,]* of 30,000 items \(\d+\.\d\d %\) would move/);
-    const none = await cli('--shards', '21', '--input', join(dir, 'titles.txt'), '--normalization', 'none', '--compare', out, '--out', join(dir, 'none.json'));
+    const none = await cli(
+      '--shards',
+      '21',
+      '--input',
+      join(dir, 'titles.txt'),
+      '--normalization',
+      'none',
+      '--compare',
+      out,
+      '--out',
+      join(dir, 'none.json'),
+    );
     expect(none.stderr).toMatch(/used normalization nfkd-lower, these keys none/);
   });
 
@@ -140,9 +201,13 @@ describe('npm run boundaries', () => {
 
   it('runs as `npm run boundaries` and exits 0', () => {
     const out = join(dir, 'spawned.json');
-    execFileSync('npm', ['run', '-s', 'boundaries', '--', '--shards', '3', '--input', join(dir, 'titles.txt'), '--out', out, '--quiet'], {
-      stdio: 'pipe',
-    });
+    execFileSync(
+      'npm',
+      ['run', '-s', 'boundaries', '--', '--shards', '3', '--input', join(dir, 'titles.txt'), '--out', out, '--quiet'],
+      {
+        stdio: 'pipe',
+      },
+    );
     expect(readOut(out).boundaries).toHaveLength(3);
   });
 });

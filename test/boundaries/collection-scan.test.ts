@@ -25,7 +25,9 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
     service = await startTestService(engine);
     dir = mkdtempSync(join(tmpdir(), 'shardline-scan-'));
     for (let start = 0; start < titles.length; start += 1000) {
-      const items = titles.slice(start, start + 1000).map((title, i) => ({ pk: `album#${start + i}`, sk: 'album', title }));
+      const items = titles
+        .slice(start, start + 1000)
+        .map((title, i) => ({ pk: `album#${start + i}`, sk: 'album', title }));
       const response = await service.app.request('/collections/albums-hash/items/batch', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -47,13 +49,17 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
 
   it('counts exactly the normalized values the collection holds, and its boundaries balance them (≤ 1.05)', async () => {
     const collection = service.collections.find((c) => c.name === 'albums-hash')!;
-    const scan = await scanCollectionKeys(service.clients.doc, {
-      table: collection.table,
-      index: collection.index,
-      shardKeyAttribute: collection.shardKeyAttribute,
-      indexKeyAttribute: collection.indexKeyAttribute,
-      prefix: collection.prefix,
-    }, { segments: 4, concurrency: 2 });
+    const scan = await scanCollectionKeys(
+      service.clients.doc,
+      {
+        table: collection.table,
+        index: collection.index,
+        shardKeyAttribute: collection.shardKeyAttribute,
+        indexKeyAttribute: collection.indexKeyAttribute,
+        prefix: collection.prefix,
+      },
+      { segments: 4, concurrency: 2 },
+    );
     const expected = new Map<string, number>();
     for (const title of titles) {
       const value = normalize(title, 'nfkd-lower');

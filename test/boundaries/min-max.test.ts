@@ -74,7 +74,9 @@ describe('cutBoundaries against an exhaustive search', () => {
   });
 
   it('spreads keys to fill more shards than distinct keys, and refuses what cannot be filled', () => {
-    expect(() => cutBoundaries(keyCountsOf(['a', 'b']), { shards: 5 })).toThrow(/cannot cut 5 shards from 2 distinct keys/);
+    expect(() => cutBoundaries(keyCountsOf(['a', 'b']), { shards: 5 })).toThrow(
+      /cannot cut 5 shards from 2 distinct keys/,
+    );
     // Fewer distinct keys than shards still works when a key can be spread.
     const few = keyCountsOf(['a', 'a', 'b', 'b']);
     const cut = cutBoundaries(few, { shards: 3 });

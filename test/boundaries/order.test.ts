@@ -11,9 +11,39 @@ import { countsOf, oracleShard, valueBytes } from './support';
 
 /** Code points that break UTF-16 ordering, prefixes and normalization. */
 const HARD = [
-  'a', 'b', 't', 'z', ' ', '\u0001', '\u007f', 'é', 'e\u0301', 'ß', 'я', 'ж', '中', '가',
-  '\uD7FF', '\uE000', '\uE001', '\uF8FF', '\uF900', '\uFB50', '\uFF21', '\uFF5A', '\uFFFD', '\uFFFF',
-  '\u{10000}', '\u{1F600}', '\u{1F601}', '\u{1F64F}', '\u{1F3B8}', '\u{1FAC0}', '\u{20000}', '\u{E0041}', '\u{10FFFF}',
+  'a',
+  'b',
+  't',
+  'z',
+  ' ',
+  '\u0001',
+  '\u007f',
+  'é',
+  'e\u0301',
+  'ß',
+  'я',
+  'ж',
+  '中',
+  '가',
+  '\uD7FF',
+  '\uE000',
+  '\uE001',
+  '\uF8FF',
+  '\uF900',
+  '\uFB50',
+  '\uFF21',
+  '\uFF5A',
+  '\uFFFD',
+  '\uFFFF',
+  '\u{10000}',
+  '\u{1F600}',
+  '\u{1F601}',
+  '\u{1F64F}',
+  '\u{1F3B8}',
+  '\u{1FAC0}',
+  '\u{20000}',
+  '\u{E0041}',
+  '\u{10FFFF}',
 ];
 
 function hardString(random: () => number): string {
@@ -58,7 +88,8 @@ describe('shortest separators', () => {
         s === cb.slice(0, shared + 1).join('') &&
         shortestSeparatorLength(a, b) === shared + 1 &&
         s.isWellFormed();
-      if (!ok && failures.length < 5) failures.push(`${JSON.stringify(a)} / ${JSON.stringify(b)} → ${JSON.stringify(s)}`);
+      if (!ok && failures.length < 5)
+        failures.push(`${JSON.stringify(a)} / ${JSON.stringify(b)} → ${JSON.stringify(s)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -80,7 +111,10 @@ describe('routing with the produced boundaries equals bisect_right - 1 over UTF-
     // Plus hard strings around the emoji / U+E000–U+FFFF frontier, repeated enough to hold shards.
     const random = seededRandom(8);
     for (let n = 0; n < 30_000; n++) {
-      const value = normalize(pick(random, ['\uE000', '\uFF21', '\uFFFD', '\u{1F600}', '\u{1F3B8}', 'a']) + hardString(random), 'nfkd-lower');
+      const value = normalize(
+        pick(random, ['\uE000', '\uFF21', '\uFFFD', '\u{1F600}', '\u{1F3B8}', 'a']) + hardString(random),
+        'nfkd-lower',
+      );
       map.set(value, (map.get(value) ?? 0) + 1 + Math.floor(random() * 3));
     }
     keys = keyCountsFromMap(map);
@@ -112,7 +146,9 @@ describe('routing with the produced boundaries equals bisect_right - 1 over UTF-
     expect(shardOf('\uFFFD')).toBeLessThan(shardOf('\u{1F3B8}'));
     expect(shardOf('\u{1F3B8}')).toBeLessThan(shardOf('\u{1F600}'));
     // Boundaries exist on both sides of the frontier, so the test exercises it.
-    expect(boundaries.some((b) => b.startsWith('\uFF21') || b.startsWith('\uE000') || b.startsWith('\uFFFD'))).toBe(true);
+    expect(boundaries.some((b) => b.startsWith('\uFF21') || b.startsWith('\uE000') || b.startsWith('\uFFFD'))).toBe(
+      true,
+    );
     expect(boundaries.some((b) => (b.codePointAt(0) ?? 0) >= 0x1f000)).toBe(true);
   });
 });

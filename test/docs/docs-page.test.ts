@@ -2,7 +2,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildLambdaOnce, loadLambdaRuntime, ROOT, startNodeServer, startWorkerRuntime, type LambdaRuntime, type RunningRuntime } from '../runtimes/support/runtimes';
+import {
+  buildLambdaOnce,
+  loadLambdaRuntime,
+  ROOT,
+  startNodeServer,
+  startWorkerRuntime,
+  type LambdaRuntime,
+  type RunningRuntime,
+} from '../runtimes/support/runtimes';
 import { docsService } from './support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,11 +31,14 @@ describe('the /docs page in headless Chromium, offline', () => {
   const runtimes: Record<string, { origin: string; runtime: RunningRuntime; lambda?: LambdaRuntime }> = {};
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     const [node, worker, lambda] = await Promise.all([
       startNodeServer(docsService().app),
       startWorkerRuntime({ DYNAMODB_ENDPOINT: NO_ENGINE }),
-      buildLambdaOnce().then((bundle) => loadLambdaRuntime(bundle, { DYNAMODB_ENDPOINT: NO_ENGINE, SHARDLINE_CREATE_TABLE: 'false' })),
+      buildLambdaOnce().then((bundle) =>
+        loadLambdaRuntime(bundle, { DYNAMODB_ENDPOINT: NO_ENGINE, SHARDLINE_CREATE_TABLE: 'false' }),
+      ),
     ]);
     const origin = async (runtime: RunningRuntime) => new URL((await runtime.request('/openapi.json')).url).origin;
     runtimes.node = { origin: await origin(node), runtime: node };
@@ -35,7 +46,14 @@ describe('the /docs page in headless Chromium, offline', () => {
     runtimes.lambda = { origin: 'http://lambda.invalid', runtime: lambda, lambda };
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
     });
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
@@ -47,7 +65,9 @@ describe('the /docs page in headless Chromium, offline', () => {
   it.each(['node', 'worker', 'lambda'])('renders every operation when served by %s', async (name) => {
     const { origin, runtime, lambda } = runtimes[name]!;
     const spec = (await (await runtime.request('/openapi.json')).json()) as ApiDocument;
-    const operations = Object.entries(spec.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(operations.length).toBeGreaterThan(10);
 
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -61,8 +81,16 @@ describe('the /docs page in headless Chromium, offline', () => {
         return route.abort('internetdisconnected');
       }
       if (!lambda) return route.continue();
-      const answer = await lambda.invoke('http-v2', { method: route.request().method(), path: url.pathname + url.search, headers: await route.request().allHeaders() });
-      return route.fulfill({ status: answer.status, headers: Object.fromEntries(answer.headers), body: Buffer.from(await answer.arrayBuffer()) });
+      const answer = await lambda.invoke('http-v2', {
+        method: route.request().method(),
+        path: url.pathname + url.search,
+        headers: await route.request().allHeaders(),
+      });
+      return route.fulfill({
+        status: answer.status,
+        headers: Object.fromEntries(answer.headers),
+        body: Buffer.from(await answer.arrayBuffer()),
+      });
     });
     page.on('response', (response) => {
       if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
@@ -74,16 +102,27 @@ describe('the /docs page in headless Chromium, offline', () => {
     });
 
     await page.goto(`${origin}/docs`);
-    await page.locator('.opblock').nth(operations.length - 1).waitFor({ timeout: 30_000 });
+    await page
+      .locator('.opblock')
+      .nth(operations.length - 1)
+      .waitFor({ timeout: 30_000 });
     const shown = await renderedOperations(page);
     expect(shown.sort()).toEqual([...operations].sort());
     await expect.poll(() => page.locator('.info .title').innerText()).toContain(spec.info.title);
 
     // Open the listing operation: its parameters come from the request schemas.
-    await page.locator('.opblock-get', { hasText: '/collections/{collection}/items' }).first().locator('.opblock-summary').click();
+    await page
+      .locator('.opblock-get', { hasText: '/collections/{collection}/items' })
+      .first()
+      .locator('.opblock-summary')
+      .click();
     await page.waitForSelector('.parameters [data-param-name="cursor"]');
-    const parameters = await page.locator('.parameters tr[data-param-name]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-param-name')));
-    expect(parameters).toEqual(expect.arrayContaining(['collection', 'limit', 'order', 'cursor', 'key', 'prefix', 'from', 'to']));
+    const parameters = await page
+      .locator('.parameters tr[data-param-name]')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-param-name')));
+    expect(parameters).toEqual(
+      expect.arrayContaining(['collection', 'limit', 'order', 'cursor', 'key', 'prefix', 'from', 'to']),
+    );
 
     const file = resolve(SCREENSHOTS, `docs-${name}.png`);
     const png = await page.screenshot({ fullPage: true });

@@ -25,10 +25,18 @@ describe('/openapi.json', () => {
         .map((route) => `${route.method.toLowerCase()} ${route.path.replace(/:(\w+)/g, '{$1}')}`),
     );
     const described = new Set(
-      Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method} ${path}`)),
+      Object.entries(document.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method} ${path}`),
+      ),
     );
     expect([...described].sort()).toEqual([...served].sort());
-    for (const route of ['get /healthz', 'get /openapi.json', 'get /docs', 'get /collections/{collection}/items', 'put /collections/{collection}/items']) {
+    for (const route of [
+      'get /healthz',
+      'get /openapi.json',
+      'get /docs',
+      'get /collections/{collection}/items',
+      'put /collections/{collection}/items',
+    ]) {
       expect(described).toContain(route);
     }
     for (const [path, operations] of Object.entries(document.paths)) {

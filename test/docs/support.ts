@@ -11,10 +11,14 @@ import { resolve } from 'node:path';
  * swagger-ui-dist), over an endpoint nobody listens on: the docs never touch DynamoDB.
  */
 export function docsService(): Service {
-  const service = buildService(readSettings({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', CURSOR_SECRET: 'docs' }), demoConfig(), {
-    readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),
-    client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
-  });
+  const service = buildService(
+    readSettings({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', CURSOR_SECRET: 'docs' }),
+    demoConfig(),
+    {
+      readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),
+      client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
+    },
+  );
   mountDocsAssets(service.app, packageDocsAssets());
   return service;
 }

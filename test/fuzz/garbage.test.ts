@@ -9,28 +9,82 @@ import { rawText, text } from '../property/arbitraries';
 type App = Awaited<ReturnType<typeof startTestService>>['app'];
 
 const PATHS = [
-  '/', '/healthz', '/openapi.json', '/docs', '/collections', '/collections/{c}', '/collections/{c}/route',
-  '/collections/{c}/items', '/collections/{c}/items/batch', '/collections/{c}/item', '/collections/{c}/items/{c}',
+  '/',
+  '/healthz',
+  '/openapi.json',
+  '/docs',
+  '/collections',
+  '/collections/{c}',
+  '/collections/{c}/route',
+  '/collections/{c}/items',
+  '/collections/{c}/items/batch',
+  '/collections/{c}/item',
+  '/collections/{c}/items/{c}',
 ];
-const QUERY_NAMES = ['limit', 'order', 'cursor', 'key', 'prefix', 'from', 'to', 'pk', 'sk', 'title', '__proto__', 'constructor', ''];
+const QUERY_NAMES = [
+  'limit',
+  'order',
+  'cursor',
+  'key',
+  'prefix',
+  'from',
+  'to',
+  'pk',
+  'sk',
+  'title',
+  '__proto__',
+  'constructor',
+  '',
+];
 
 /** Percent-encodes a string however it is formed, including lone surrogates (as their raw UTF-8-ish bytes). */
 function pct(value: string): string {
   let out = '';
   for (const ch of value) {
     const unit = ch.codePointAt(0)!;
-    if (unit >= 0xd800 && unit <= 0xdfff) out += `%ED%${(0xa0 | ((unit >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (unit & 0x3f)).toString(16).toUpperCase()}`;
+    if (unit >= 0xd800 && unit <= 0xdfff)
+      out += `%ED%${(0xa0 | ((unit >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (unit & 0x3f)).toString(16).toUpperCase()}`;
     else out += encodeURIComponent(ch);
   }
   return out;
 }
 
 const segment = fc.oneof(
-  fc.constantFrom('albums', 'albums-hash', 'albums-random', 'nope', '', '%', '%zz', '%00', '..', '.', '%2F', '%E2%82', 'a%ZZb'),
+  fc.constantFrom(
+    'albums',
+    'albums-hash',
+    'albums-random',
+    'nope',
+    '',
+    '%',
+    '%zz',
+    '%00',
+    '..',
+    '.',
+    '%2F',
+    '%E2%82',
+    'a%ZZb',
+  ),
   rawText(12).map(pct),
 );
 const queryValue = fc.oneof(
-  fc.constantFrom('0', '1', '1000', '1001', '-1', '1e3', 'asc', 'desc', 'ASC', '', '%', '%zz', '%ED%A0%80', 'a.b', 'eyJ2IjoxfQ.AAAA'),
+  fc.constantFrom(
+    '0',
+    '1',
+    '1000',
+    '1001',
+    '-1',
+    '1e3',
+    'asc',
+    'desc',
+    'ASC',
+    '',
+    '%',
+    '%zz',
+    '%ED%A0%80',
+    'a.b',
+    'eyJ2IjoxfQ.AAAA',
+  ),
   fc.integer().map(String),
   rawText(40).map(pct),
   fc.string({ maxLength: 9000 }).map(encodeURIComponent),
@@ -39,16 +93,51 @@ const body = fc.oneof(
   fc.constant(undefined),
   fc.jsonValue({ maxDepth: 5 }).map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 300 }),
-  fc.constantFrom('{', '{"items":', '{"items":[', '[]', 'null', '"x"', '{"items":null}', '{"items":{}}', '\u0000', '{"pk":"a","sk":"b","title":"\\ud800"}', '['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)),
-  fc.array(fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ pk: rawText(8), sk: rawText(8), title: fc.oneof(rawText(20), fc.integer()) })), { maxLength: 30 }).map((items) => JSON.stringify({ items })),
-  fc.record({ pk: fc.oneof(rawText(8), fc.integer()), sk: rawText(8), title: fc.oneof(rawText(20), fc.constant(null)), gsi1sk: fc.option(text(3)) }).map((item) => JSON.stringify(item)),
+  fc.constantFrom(
+    '{',
+    '{"items":',
+    '{"items":[',
+    '[]',
+    'null',
+    '"x"',
+    '{"items":null}',
+    '{"items":{}}',
+    '\u0000',
+    '{"pk":"a","sk":"b","title":"\\ud800"}',
+    '['.repeat(5000) + ']'.repeat(5000),
+    '{"a":'.repeat(3000) + '1' + '}'.repeat(3000),
+  ),
+  fc
+    .array(
+      fc.oneof(
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.record({ pk: rawText(8), sk: rawText(8), title: fc.oneof(rawText(20), fc.integer()) }),
+      ),
+      { maxLength: 30 },
+    )
+    .map((items) => JSON.stringify({ items })),
+  fc
+    .record({
+      pk: fc.oneof(rawText(8), fc.integer()),
+      sk: rawText(8),
+      title: fc.oneof(rawText(20), fc.constant(null)),
+      gsi1sk: fc.option(text(3)),
+    })
+    .map((item) => JSON.stringify(item)),
 );
 const request = fc.record({
   method: fc.constantFrom('GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
   path: fc.constantFrom(...PATHS),
   c: segment,
   query: fc.array(fc.tuple(fc.constantFrom(...QUERY_NAMES), queryValue), { maxLength: 5 }),
-  contentType: fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/json; charset=latin1', 'application/problem+json', 'multipart/form-data'),
+  contentType: fc.constantFrom(
+    undefined,
+    'application/json',
+    'text/plain',
+    'application/json; charset=latin1',
+    'application/problem+json',
+    'multipart/form-data',
+  ),
   authorization: fc.constantFrom<string | undefined>(undefined, 'Bearer', 'Bearer x', 'Basic abc', 'Bearer \u00ff'),
   body,
 });
@@ -56,7 +145,8 @@ const request = fc.record({
 type Garbage = typeof request extends fc.Arbitrary<infer T> ? T : never;
 
 async function fire(app: App, r: Garbage): Promise<Response | undefined> {
-  const path = r.path.replaceAll('{c}', r.c) + (r.query.length ? `?${r.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '');
+  const path =
+    r.path.replaceAll('{c}', r.c) + (r.query.length ? `?${r.query.map(([k, v]) => `${k}=${v}`).join('&')}` : '');
   const headers: Record<string, string> = {};
   if (r.contentType) headers['content-type'] = r.contentType;
   if (r.authorization) headers.authorization = r.authorization;
@@ -75,7 +165,9 @@ describe('garbage in, never a 5xx', () => {
   let keyed: App;
   beforeAll(async () => {
     ({ app } = await startTestService('dynalite'));
-    ({ app: keyed } = await startTestService('dynalite', { env: { API_KEYS: 'fuzz-read-key:read,fuzz-write-key:write' } }));
+    ({ app: keyed } = await startTestService('dynalite', {
+      env: { API_KEYS: 'fuzz-read-key:read,fuzz-write-key:write' },
+    }));
   });
 
   it('answers every garbage request with a JSON 4xx (or a 2xx), never a 5xx', async () => {

@@ -49,17 +49,34 @@ describe.each(ENGINES)('bad input over %s', (engine) => {
     expect([malformed.status, malformed.body.error.code]).toEqual([400, 'invalid_json']);
     const plain = await app.request('/collections/albums/items', { method: 'PUT', body: JSON.stringify(good) });
     expect(plain.status).toBe(400);
-    const repeated = await post(app, '/collections/albums/items/batch', { items: [{ ...good, sk: 'x' }, { ...good, sk: 'x' }] });
+    const repeated = await post(app, '/collections/albums/items/batch', {
+      items: [
+        { ...good, sk: 'x' },
+        { ...good, sk: 'x' },
+      ],
+    });
     expect(repeated.status).toBe(400);
-    expect(repeated.body.error.invalid).toEqual([{ index: 1, error: expect.objectContaining({ code: 'invalid_item' }) }]);
-    for (const body of [{}, { items: [] }, { items: 'x' }, { items: Array.from({ length: 1001 }, (_, i) => ({ ...good, sk: `${i}` })) }]) {
+    expect(repeated.body.error.invalid).toEqual([
+      { index: 1, error: expect.objectContaining({ code: 'invalid_item' }) },
+    ]);
+    for (const body of [
+      {},
+      { items: [] },
+      { items: 'x' },
+      { items: Array.from({ length: 1001 }, (_, i) => ({ ...good, sk: `${i}` })) },
+    ]) {
       expect((await post(app, '/collections/albums/items/batch', body)).status).toBe(400);
     }
     await expectUnchanged();
   });
 
   it('answers unknown collections and items with 404', async () => {
-    for (const path of ['/collections/nope', '/collections/nope/items', '/collections/nope/route?key=a', '/collections/albums/item?pk=x&sk=y']) {
+    for (const path of [
+      '/collections/nope',
+      '/collections/nope/items',
+      '/collections/nope/route?key=a',
+      '/collections/albums/item?pk=x&sk=y',
+    ]) {
       const answer = await get(app, path);
       expect(answer.status, path).toBe(404);
       expect(answer.body.error.code).toMatch(/not_found/);
@@ -70,17 +87,35 @@ describe.each(ENGINES)('bad input over %s', (engine) => {
   });
 
   const badListings = [
-    'limit=0', 'limit=1001', 'limit=abc', 'limit=-5', 'limit=1.5', 'order=up', 'key=a&prefix=b', 'key=a&from=b', 'prefix=a&to=b',
-    'from=b&to=a', 'cursor=garbage', 'cursor=eyJ2IjoxLCJrIjoiYSJ9.AAAAAAAAAAAAAAAAAAAAAA', `key=${encodeURIComponent('a\u0000')}`,
+    'limit=0',
+    'limit=1001',
+    'limit=abc',
+    'limit=-5',
+    'limit=1.5',
+    'order=up',
+    'key=a&prefix=b',
+    'key=a&from=b',
+    'prefix=a&to=b',
+    'from=b&to=a',
+    'cursor=garbage',
+    'cursor=eyJ2IjoxLCJrIjoiYSJ9.AAAAAAAAAAAAAAAAAAAAAA',
+    `key=${encodeURIComponent('a\u0000')}`,
   ];
   it.each(badListings)('refuses listing query %s with 400', async (query) => {
     const answer = await get(app, `/collections/albums/items?${query}`);
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String) }));
+    expect(answer.body.error).toEqual(
+      expect.objectContaining({ code: expect.any(String), message: expect.any(String) }),
+    );
   });
 
   it('refuses a cursor issued for another filter or order', async () => {
-    await post(app, '/collections/albums/items/batch', { items: [{ ...good, sk: 'c1', title: 'a1' }, { ...good, sk: 'c2', title: 'a2' }] });
+    await post(app, '/collections/albums/items/batch', {
+      items: [
+        { ...good, sk: 'c1', title: 'a1' },
+        { ...good, sk: 'c2', title: 'a2' },
+      ],
+    });
     const first = await get(app, '/collections/albums/items?prefix=a&limit=1');
     const cursor = encodeURIComponent(first.body.nextCursor);
     expect((await get(app, `/collections/albums/items?prefix=a&limit=1&cursor=${cursor}`)).status).toBe(200);

@@ -11,8 +11,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** `npm start` as a newcomer runs it: no DynamoDB settings, the embedded engine, data on disk. */
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SHARDLINE_DATA_DIR: dataDir };
-  for (const name of ['DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'TABLE_NAME', 'SHARDLINE_CONFIG']) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const name of ['DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'TABLE_NAME', 'SHARDLINE_CONFIG'])
+    delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -24,7 +29,6 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   return child;
 }
 
-
 describe('the embedded default', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-data-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -35,7 +39,9 @@ describe('the embedded default', () => {
     let server = await startServer(dataDir, port);
     try {
       expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
-      const names = ((await (await fetch(`${base}/collections`)).json()) as { collections: { name: string }[] }).collections.map((c) => c.name);
+      const names = (
+        (await (await fetch(`${base}/collections`)).json()) as { collections: { name: string }[] }
+      ).collections.map((c) => c.name);
       expect(names).toEqual(['albums', 'albums-hash', 'albums-random']);
       const written = await fetch(`${base}/collections/albums/items`, {
         method: 'PUT',

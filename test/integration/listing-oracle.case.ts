@@ -9,7 +9,9 @@ import type { EngineEndpoints } from '../support/global-setup';
 import { ties, variedTitles } from '../support/titles';
 
 const SEED_BOUNDARIES = (
-  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../boundaries/albums.json'), 'utf8')) as { boundaries: string[] }
+  JSON.parse(readFileSync(resolve(import.meta.dirname, '../../boundaries/albums.json'), 'utf8')) as {
+    boundaries: string[];
+  }
 ).boundaries;
 
 const TITLES = [...variedTitles(640, 42), ...ties('Greatest Hits', 2000), ...ties('Demo', 45)];
@@ -23,11 +25,23 @@ interface FilterCase {
 const FILTERS: FilterCase[] = [
   { name: 'no filter', filter: { kind: 'all' }, query: '' },
   { name: 'key with 2000 ties', filter: { kind: 'key', key: 'GREATEST hits' }, query: 'key=GREATEST%20hits' },
-  { name: 'key in fullwidth', filter: { kind: 'key', key: 'Ｄｅｍｏ' }, query: `key=${encodeURIComponent('Ｄｅｍｏ')}` },
-  { name: 'key with combining mark', filter: { kind: 'key', key: 'Ägypten' }, query: `key=${encodeURIComponent('Ägypten')}` },
+  {
+    name: 'key in fullwidth',
+    filter: { kind: 'key', key: 'Ｄｅｍｏ' },
+    query: `key=${encodeURIComponent('Ｄｅｍｏ')}`,
+  },
+  {
+    name: 'key with combining mark',
+    filter: { kind: 'key', key: 'Ägypten' },
+    query: `key=${encodeURIComponent('Ägypten')}`,
+  },
   { name: 'prefix a', filter: { kind: 'prefix', prefix: 'A' }, query: 'prefix=A' },
   { name: 'prefix emoji', filter: { kind: 'prefix', prefix: '🎸' }, query: `prefix=${encodeURIComponent('🎸')}` },
-  { name: 'prefix U+E000–U+FFFF', filter: { kind: 'prefix', prefix: '\uE000' }, query: `prefix=${encodeURIComponent('\uE000')}` },
+  {
+    name: 'prefix U+E000–U+FFFF',
+    filter: { kind: 'prefix', prefix: '\uE000' },
+    query: `prefix=${encodeURIComponent('\uE000')}`,
+  },
   { name: 'from/to', filter: { kind: 'between', from: 'b', to: 'Love' }, query: 'from=b&to=Love' },
   {
     name: 'from U+E000 to emoji',
@@ -35,7 +49,11 @@ const FILTERS: FilterCase[] = [
     query: `from=${encodeURIComponent('\uE000')}&to=${encodeURIComponent('\u{1F600}')}`,
   },
   { name: 'from only', filter: { kind: 'between', from: 'the' }, query: 'from=the' },
-  { name: 'to just above a separator', filter: { kind: 'between', to: 'a\u0001' }, query: `to=${encodeURIComponent('a\u0001')}` },
+  {
+    name: 'to just above a separator',
+    filter: { kind: 'between', to: 'a\u0001' },
+    query: `to=${encodeURIComponent('a\u0001')}`,
+  },
 ];
 
 const STRATEGIES = ['albums', 'albums-hash', 'albums-random'] as const;
@@ -58,13 +76,25 @@ export function defineListingOracleSuite(engine: keyof EngineEndpoints): void {
     let oracle: OracleAnswer;
 
     beforeAll(async () => {
-      oracle = askOracle(SEED_BOUNDARIES, 21, TITLES, FILTERS.map((f) => f.filter));
+      oracle = askOracle(
+        SEED_BOUNDARIES,
+        21,
+        TITLES,
+        FILTERS.map((f) => f.filter),
+      );
       service = await startTestService(engine);
       app = service.app;
       for (const collection of STRATEGIES) {
-        const items = TITLES.map((title, i) => ({ pk: `${collection}/artist ${i % 97}`, sk: `release#${i}`, title, i }));
+        const items = TITLES.map((title, i) => ({
+          pk: `${collection}/artist ${i % 97}`,
+          sk: `release#${i}`,
+          title,
+          i,
+        }));
         for (let start = 0; start < items.length; start += 1000) {
-          const answer = await post(app, `/collections/${collection}/items/batch`, { items: items.slice(start, start + 1000) });
+          const answer = await post(app, `/collections/${collection}/items/batch`, {
+            items: items.slice(start, start + 1000),
+          });
           expect(answer.body).toEqual({ written: Math.min(1000, items.length - start), failed: [] });
         }
       }
@@ -142,7 +172,10 @@ async function pageThrough(
 
 function expectOracleOrder(actual: number[], expected: number[], oracle: OracleAnswer, label: string): void {
   expect(new Set(actual).size, `${label}: no duplicates`).toBe(actual.length);
-  expect([...actual].sort((a, b) => a - b), `${label}: exactly the matching items`).toEqual([...expected].sort((a, b) => a - b));
+  expect(
+    [...actual].sort((a, b) => a - b),
+    `${label}: exactly the matching items`,
+  ).toEqual([...expected].sort((a, b) => a - b));
   expect(
     actual.map((i) => oracle.normalized[i]),
     `${label}: code point order of normalized titles`,

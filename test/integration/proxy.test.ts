@@ -12,13 +12,20 @@ describe('listing through a faulty DynamoDB', () => {
     let failing = false;
     const proxy = await startDynamoProxy(inject('engines').dynamodbLocal, (call) =>
       failing && call.operation === 'Query' && JSON.stringify(call.body).includes('albums-hash#3')
-        ? { kind: 'respond', status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'injected' } }
+        ? {
+            kind: 'respond',
+            status: 500,
+            body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'injected' },
+          }
         : { kind: 'forward' },
     );
     proxies.push(proxy);
     const { app } = await startTestService('dynamodbLocal', { env: { DYNAMODB_ENDPOINT: proxy.endpoint } });
     const items = Array.from({ length: 60 }, (_, i) => ({ pk: `p${i}`, sk: 's', title: `title ${i}` }));
-    expect((await post(app, '/collections/albums-hash/items/batch', { items })).body).toEqual({ written: 60, failed: [] });
+    expect((await post(app, '/collections/albums-hash/items/batch', { items })).body).toEqual({
+      written: 60,
+      failed: [],
+    });
     failing = true;
     const listing = await get(app, '/collections/albums-hash/items?limit=50');
     expect(listing.status).toBe(503);

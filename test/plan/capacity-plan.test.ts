@@ -16,7 +16,10 @@ describe('capacityPlan', () => {
   });
 
   it('halves read throughput for strongly consistent reads', () => {
-    expect(capacityPlan({ itemBytes: 500, readsPerSecond: 10_000, itemsPerQuery: 100, writesPerSecond: 0, consistent: true }).shards).toBe(41);
+    expect(
+      capacityPlan({ itemBytes: 500, readsPerSecond: 10_000, itemsPerQuery: 100, writesPerSecond: 0, consistent: true })
+        .shards,
+    ).toBe(41);
   });
 
   it('is decided by writes when they dominate, per item in whole 1 KB units', () => {
@@ -30,12 +33,29 @@ describe('capacityPlan', () => {
 
   it('needs one shard for no load, and refuses nonsense', () => {
     expect(capacityPlan({ itemBytes: 500, readsPerSecond: 0, itemsPerQuery: 0, writesPerSecond: 0 }).shards).toBe(1);
-    expect(() => capacityPlan({ itemBytes: -1, readsPerSecond: 1, itemsPerQuery: 1, writesPerSecond: 1 })).toThrow(/itemBytes/);
-    expect(() => capacityPlan({ itemBytes: 0, readsPerSecond: 1, itemsPerQuery: 1, writesPerSecond: 1 })).toThrow(/itemBytes/);
+    expect(() => capacityPlan({ itemBytes: -1, readsPerSecond: 1, itemsPerQuery: 1, writesPerSecond: 1 })).toThrow(
+      /itemBytes/,
+    );
+    expect(() => capacityPlan({ itemBytes: 0, readsPerSecond: 1, itemsPerQuery: 1, writesPerSecond: 1 })).toThrow(
+      /itemBytes/,
+    );
   });
 
   it('npm run plan shows the arithmetic, and --json prints {"shards": 21, ...}', () => {
-    const args = ['run', '-s', 'plan', '--', '--item-bytes', '500', '--reads-per-second', '10000', '--items-per-query', '100', '--writes-per-second', '10000'];
+    const args = [
+      'run',
+      '-s',
+      'plan',
+      '--',
+      '--item-bytes',
+      '500',
+      '--reads-per-second',
+      '10000',
+      '--items-per-query',
+      '100',
+      '--writes-per-second',
+      '10000',
+    ];
     const text = execFileSync('npm', args, { encoding: 'utf8' });
     expect(text).toContain('500 MB/s');
     expect(text).toContain('5 MB/s');

@@ -29,7 +29,8 @@ describe('collation (property)', () => {
     fc.assert(
       fc.property(fc.array(text(), { maxLength: 40 }), (values) => {
         const sorted = [...values].sort(compareKeys).map(utf8);
-        for (let i = 1; i < sorted.length; i++) expect(Buffer.compare(sorted[i - 1]!, sorted[i]!)).toBeLessThanOrEqual(0);
+        for (let i = 1; i < sorted.length; i++)
+          expect(Buffer.compare(sorted[i - 1]!, sorted[i]!)).toBeLessThanOrEqual(0);
       }),
     );
   });
@@ -45,8 +46,11 @@ describe('collation (property)', () => {
   });
 
   it('utf8Length is the UTF-8 byte count', () => {
-    fc.assert(fc.property(text(40), (s) => {
-      expect(utf8Length(s)).toBe(utf8(s).length);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(text(40), (s) => {
+        expect(utf8Length(s)).toBe(utf8(s).length);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

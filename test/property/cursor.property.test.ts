@@ -7,7 +7,10 @@ import { text } from './arbitraries';
 const scope = fc.record({
   collection: fc.constantFrom('albums', 'albums-hash', 'albums-random', 'a:b', ''),
   order: fc.constantFrom('asc', 'desc'),
-  filter: fc.oneof(fc.constant('["all"]'), text(6).map((p) => JSON.stringify(['prefix', p]))),
+  filter: fc.oneof(
+    fc.constant('["all"]'),
+    text(6).map((p) => JSON.stringify(['prefix', p])),
+  ),
 });
 const position = text(30).map((value) => `${value}\u0000["pk","sk"]`);
 const secret = fc.string({ minLength: 1, maxLength: 40 });
@@ -46,16 +49,23 @@ describe('cursor (property)', () => {
   });
 
   it('never resumes at another position after tampering: any edit is rejected or decodes to the same position', () => {
-    const edit = fc.record({ at: fc.nat(), char: fc.constantFrom(...'ABCabc019-_.=+/ %\u0000é') , kind: fc.constantFrom('replace', 'insert', 'delete', 'truncate') });
+    const edit = fc.record({
+      at: fc.nat(),
+      char: fc.constantFrom(...'ABCabc019-_.=+/ %\u0000é'),
+      kind: fc.constantFrom('replace', 'insert', 'delete', 'truncate'),
+    });
     fc.assert(
       fc.property(position, scope, secret, edit, (at, s, key, e) => {
         const cursor = encodeCursor(at, s, key);
         const i = e.at % cursor.length;
         const tampered =
-          e.kind === 'replace' ? cursor.slice(0, i) + e.char + cursor.slice(i + 1)
-          : e.kind === 'insert' ? cursor.slice(0, i) + e.char + cursor.slice(i)
-          : e.kind === 'delete' ? cursor.slice(0, i) + cursor.slice(i + 1)
-          : cursor.slice(0, i);
+          e.kind === 'replace'
+            ? cursor.slice(0, i) + e.char + cursor.slice(i + 1)
+            : e.kind === 'insert'
+              ? cursor.slice(0, i) + e.char + cursor.slice(i)
+              : e.kind === 'delete'
+                ? cursor.slice(0, i) + cursor.slice(i + 1)
+                : cursor.slice(0, i);
         if (tampered === cursor) return;
         let decoded: string | undefined;
         const rejected = rejects(() => (decoded = decodeCursor(tampered, s, key).position));

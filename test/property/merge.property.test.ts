@@ -9,37 +9,41 @@ import { text } from './arbitraries';
  * of another, and the surrogate vs U+E000–U+FFFF order is at stake: the cases where the
  * merge's offset-value codes tie and must be resolved from the offset on.
  */
-const crowdedKey = fc.string({ unit: fc.constantFrom('a', 'b', '\u0000', '\ue000', '\uffff', '\u{1f600}', '\u{10000}'), maxLength: 6 });
+const crowdedKey = fc.string({
+  unit: fc.constantFrom('a', 'b', '\u0000', '\ue000', '\uffff', '\u{1f600}', '\u{10000}'),
+  maxLength: 6,
+});
 
 /** Unique keys, dealt to `k` sources, each source cut into chunks of random sizes. */
-const scenario = (key: fc.Arbitrary<string>) => fc
-  .record({
-    keys: fc.uniqueArray(key, { maxLength: 120 }),
-    sources: fc.integer({ min: 1, max: 8 }),
-    seed: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
-    order: fc.constantFrom('asc' as const, 'desc' as const),
-    stopAfter: fc.option(fc.nat({ max: 130 }), { nil: undefined }),
-  })
-  .map(({ keys, sources, seed, order, stopAfter }) => {
-    let i = 0;
-    const next = () => seed[i++ % seed.length]!;
-    const sign = order === 'asc' ? 1 : -1;
-    const shards: string[][] = Array.from({ length: sources }, () => []);
-    for (const key of keys) shards[next() % sources]!.push(key);
-    const chunked = shards.map((shard) => {
-      shard.sort((a, b) => sign * compareKeys(a, b));
-      const chunks: string[][] = [];
-      for (let at = 0; at < shard.length; ) {
-        // Empty pages happen (a page cut off before any item in range).
-        if (next() % 4 === 0) chunks.push([]);
-        const size = 1 + (next() % 4);
-        chunks.push(shard.slice(at, at + size));
-        at += size;
-      }
-      return chunks;
+const scenario = (key: fc.Arbitrary<string>) =>
+  fc
+    .record({
+      keys: fc.uniqueArray(key, { maxLength: 120 }),
+      sources: fc.integer({ min: 1, max: 8 }),
+      seed: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
+      order: fc.constantFrom('asc' as const, 'desc' as const),
+      stopAfter: fc.option(fc.nat({ max: 130 }), { nil: undefined }),
+    })
+    .map(({ keys, sources, seed, order, stopAfter }) => {
+      let i = 0;
+      const next = () => seed[i++ % seed.length]!;
+      const sign = order === 'asc' ? 1 : -1;
+      const shards: string[][] = Array.from({ length: sources }, () => []);
+      for (const key of keys) shards[next() % sources]!.push(key);
+      const chunked = shards.map((shard) => {
+        shard.sort((a, b) => sign * compareKeys(a, b));
+        const chunks: string[][] = [];
+        for (let at = 0; at < shard.length; ) {
+          // Empty pages happen (a page cut off before any item in range).
+          if (next() % 4 === 0) chunks.push([]);
+          const size = 1 + (next() % 4);
+          chunks.push(shard.slice(at, at + size));
+          at += size;
+        }
+        return chunks;
+      });
+      return { keys, order, sign, chunked, stopAfter };
     });
-    return { keys, order, sign, chunked, stopAfter };
-  });
 
 describe('KWayMerge (property)', () => {
   it.each([

@@ -29,7 +29,10 @@ describe('deadlines: DynamoDB answering in 3 s, REQUEST_TIMEOUT_MS=1000', () => 
     const loader = await startTestService('dynamodbLocal');
     table = loader.table;
     const items = Array.from({ length: 200 }, (_, i) => ({ pk: `p${i}`, sk: 's', title: `title ${i}` }));
-    expect((await post(loader.app, '/collections/albums-hash/items/batch', { items })).body).toEqual({ written: 200, failed: [] });
+    expect((await post(loader.app, '/collections/albums-hash/items/batch', { items })).body).toEqual({
+      written: 200,
+      failed: [],
+    });
     ({ app } = await startTestService('dynamodbLocal', {
       env: { DYNAMODB_ENDPOINT: proxy.endpoint, TABLE_NAME: table, REQUEST_TIMEOUT_MS: '1000' },
     }));
@@ -76,7 +79,10 @@ describe('deadlines: DynamoDB answering in 3 s, REQUEST_TIMEOUT_MS=1000', () => 
     expect(answer.body.failed.map((f: any) => f.index)).toEqual(items.map((_, i) => i));
     for (const failure of answer.body.failed) {
       // The calls were cut off in flight: the engine may still do them, and the client is told so.
-      expect(failure.error).toEqual({ code: 'timeout', message: expect.stringContaining('may or may not have been written') });
+      expect(failure.error).toEqual({
+        code: 'timeout',
+        message: expect.stringContaining('may or may not have been written'),
+      });
     }
     // The proxy forwards abandoned calls after its 3 s, as a network may: the items land
     // later, matching what the client was told ("may or may not"), and nothing else does.
@@ -91,12 +97,19 @@ describe('retries running out', () => {
   const proxies: DynamoProxy[] = [];
   afterAll(async () => Promise.all(proxies.map((proxy) => proxy.close())));
 
-  async function serviceWith(fault: (operation: string, body: string) => 'throttle' | 'fail' | undefined, env: Record<string, string> = {}) {
+  async function serviceWith(
+    fault: (operation: string, body: string) => 'throttle' | 'fail' | undefined,
+    env: Record<string, string> = {},
+  ) {
     let active = false;
     const proxy = await startDynamoProxy(inject('engines').dynamodbLocal, (call) => {
       const kind = active ? fault(call.operation, JSON.stringify(call.body)) : undefined;
       if (kind === 'throttle') {
-        return { kind: 'respond', status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'hot' } };
+        return {
+          kind: 'respond',
+          status: 400,
+          body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'hot' },
+        };
       }
       if (kind === 'fail') return { kind: 'drop' };
       return { kind: 'forward' };
@@ -108,7 +121,9 @@ describe('retries running out', () => {
   }
 
   it('answers 503 with Retry-After and reason "throttled" when a hot key stays throttled', async () => {
-    const { app } = await serviceWith((operation, body) => (operation === 'PutItem' && body.includes('hot-key') ? 'throttle' : undefined));
+    const { app } = await serviceWith((operation, body) =>
+      operation === 'PutItem' && body.includes('hot-key') ? 'throttle' : undefined,
+    );
     const answer = await put(app, '/collections/albums/items', { pk: 'hot-key', sk: 's', title: 'Hot' });
     expect(answer.status).toBe(503);
     expect(answer.headers.get('retry-after')).toBe('1');
@@ -118,12 +133,19 @@ describe('retries running out', () => {
   });
 
   it('answers 503 reason "failed" when connections keep dropping, and a batch reports each item', async () => {
-    const { app, table } = await serviceWith((operation) => (operation === 'Query' || operation === 'BatchWriteItem' ? 'fail' : undefined));
+    const { app, table } = await serviceWith((operation) =>
+      operation === 'Query' || operation === 'BatchWriteItem' ? 'fail' : undefined,
+    );
     const listing = await get(app, '/collections/albums-random/items');
     expect(listing.status).toBe(503);
     expect(listing.body.error).toMatchObject({ code: 'unavailable', reason: 'failed' });
     expect(listing.body.items).toBeUndefined();
-    const batch = await post(app, '/collections/albums/items/batch', { items: [{ pk: 'a', sk: 's', title: 'A' }, { pk: 'b', sk: 's', title: 'B' }] });
+    const batch = await post(app, '/collections/albums/items/batch', {
+      items: [
+        { pk: 'a', sk: 's', title: 'A' },
+        { pk: 'b', sk: 's', title: 'B' },
+      ],
+    });
     expect(batch.status).toBe(200);
     expect(batch.body.written).toBe(0);
     expect(batch.body.failed).toEqual([

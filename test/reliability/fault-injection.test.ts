@@ -19,9 +19,26 @@ const COLLECTIONS = [
   { name: 'albums-random', prefix: 'albums-random' },
 ];
 const TITLES = [
-  'Greatest Hits', 'greatest hits', 'Leaving Home', 'Agartha', 'Barstow / Crazy', 'Ça plane pour moi', 'Cyan Rot',
-  'I Live', 'Live in Florence', 'Notice', 'Rituals', 'Skylten', 'The Human Touch', 'Walking Away', 'Голос',
-  'ＡＢＣ fullwidth', '😀 emoji', '\uE000 private use', 'zz', 'Zz top',
+  'Greatest Hits',
+  'greatest hits',
+  'Leaving Home',
+  'Agartha',
+  'Barstow / Crazy',
+  'Ça plane pour moi',
+  'Cyan Rot',
+  'I Live',
+  'Live in Florence',
+  'Notice',
+  'Rituals',
+  'Skylten',
+  'The Human Touch',
+  'Walking Away',
+  'Голос',
+  'ＡＢＣ fullwidth',
+  '😀 emoji',
+  '\uE000 private use',
+  'zz',
+  'Zz top',
 ];
 
 type App = Awaited<ReturnType<typeof startTestService>>['app'];
@@ -31,7 +48,11 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
   let app: App;
   let table: string;
   let faulty = false;
-  const injector = faultInjector(SEED, { throttle: 0.25, fail: 0.05, partialBatch: 0.5, shortQuery: 0.2, maxDelayMs: 15 }, () => faulty);
+  const injector = faultInjector(
+    SEED,
+    { throttle: 0.25, fail: 0.05, partialBatch: 0.5, shortQuery: 0.2, maxDelayMs: 15 },
+    () => faulty,
+  );
   const random = seededRandom(SEED ^ 0x5eed);
   let rows: Row[] = [];
 
@@ -99,11 +120,19 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
 
   it('never returns a short, duplicated or misordered listing: complete, or 503/504', async () => {
     const { pages, errors } = await checkListings(app, rows);
-    console.log(`seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(injector.counts)}`);
+    console.log(
+      `seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(injector.counts)}`,
+    );
   });
 
   it('under a bad minute (60% of calls faulted, 1 s deadline) pages fail whole as 503/504, never short', async () => {
-    const harsh = faultInjector(SEED + 1, { throttle: 0.45, fail: 0.15, partialBatch: 0, shortQuery: 0.3, maxDelayMs: 40 });
+    const harsh = faultInjector(SEED + 1, {
+      throttle: 0.45,
+      fail: 0.15,
+      partialBatch: 0,
+      shortQuery: 0.3,
+      maxDelayMs: 40,
+    });
     const harshProxy = await startDynamoProxy(inject('engines').dynamodbLocal, harsh.decide);
     try {
       const { app: harshApp } = await startTestService('dynamodbLocal', {
@@ -111,7 +140,9 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
       });
       // Two listings (ranged shards one after another; all shards merged) keep this bounded on a busy machine.
       const { pages, errors } = await checkListings(harshApp, rows, 60, [1, 4]);
-      console.log(`seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(harsh.counts)}`);
+      console.log(
+        `seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(harsh.counts)}`,
+      );
       expect(errors).toBeGreaterThan(0);
     } finally {
       await harshProxy.close();
@@ -124,51 +155,61 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
  * concatenation with the table's own rows sorted by code point. A page that fails
  * must fail whole (503/504, no items); the client then retries the same cursor.
  */
-async function checkListings(app: App, rows: Row[], maxRetries = 20, only?: number[]): Promise<{ pages: number; errors: number }> {
-    expect(rows.length).toBeGreaterThan(0);
-    let errors = 0;
-    let pages = 0;
-    const cases = [
-      { collection: 'albums', order: 'asc', limit: 100, filter: '' },
-      { collection: 'albums', order: 'desc', limit: 333, filter: '' },
-      { collection: 'albums', order: 'asc', limit: 37, filter: 'prefix=greatest' },
-      { collection: 'albums', order: 'desc', limit: 50, filter: `from=${encodeURIComponent('i live')}&to=${encodeURIComponent('walking away')}` },
-      { collection: 'albums-random', order: 'asc', limit: 250, filter: '' },
-      { collection: 'albums-random', order: 'desc', limit: 1000, filter: '' },
-      { collection: 'albums-random', order: 'asc', limit: 20, filter: `key=${encodeURIComponent('Greatest Hits')}` },
-    ] as const;
-    for (const c of only ? cases.filter((_, i) => only.includes(i)) : cases) {
-      const prefix = COLLECTIONS.find(({ name }) => name === c.collection)!.prefix;
-      const expected = rows
-        .filter((row) => (row.gsi1pk as string).startsWith(`${prefix}#`))
-        .filter((row) => matches(valueOfIndexKey(row.gsi1sk as string), c.filter))
-        .sort((a, b) => (c.order === 'asc' ? 1 : -1) * compareKeys(a.gsi1sk as string, b.gsi1sk as string))
-        .map((row) => row.pk);
-      const seen: unknown[] = [];
-      let cursor: string | null = null;
-      for (let page = 0; ; page++) {
-        expect(page, 'too many pages').toBeLessThan(1000);
-        const query: string = `limit=${c.limit}&order=${c.order}${c.filter ? `&${c.filter}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-        let answer = await get(app, `/collections/${c.collection}/items?${query}`);
-        for (let retry = 0; answer.status !== 200 && retry < maxRetries; retry++) {
-          // A failed page is an error, never a partial page; the client retries the same cursor.
-          expect([503, 504], JSON.stringify(answer.body)).toContain(answer.status);
-          expect(answer.body.items).toBeUndefined();
-          errors++;
-          answer = await get(app, `/collections/${c.collection}/items?${query}`);
-        }
-        expect(answer.status).toBe(200);
-        pages++;
-        const items = answer.body.items as Row[];
-        cursor = answer.body.nextCursor;
-        // A page is full unless it is the last one.
-        if (cursor !== null) expect(items.length).toBe(c.limit);
-        seen.push(...items.map((item) => item.pk));
-        if (cursor === null) break;
+async function checkListings(
+  app: App,
+  rows: Row[],
+  maxRetries = 20,
+  only?: number[],
+): Promise<{ pages: number; errors: number }> {
+  expect(rows.length).toBeGreaterThan(0);
+  let errors = 0;
+  let pages = 0;
+  const cases = [
+    { collection: 'albums', order: 'asc', limit: 100, filter: '' },
+    { collection: 'albums', order: 'desc', limit: 333, filter: '' },
+    { collection: 'albums', order: 'asc', limit: 37, filter: 'prefix=greatest' },
+    {
+      collection: 'albums',
+      order: 'desc',
+      limit: 50,
+      filter: `from=${encodeURIComponent('i live')}&to=${encodeURIComponent('walking away')}`,
+    },
+    { collection: 'albums-random', order: 'asc', limit: 250, filter: '' },
+    { collection: 'albums-random', order: 'desc', limit: 1000, filter: '' },
+    { collection: 'albums-random', order: 'asc', limit: 20, filter: `key=${encodeURIComponent('Greatest Hits')}` },
+  ] as const;
+  for (const c of only ? cases.filter((_, i) => only.includes(i)) : cases) {
+    const prefix = COLLECTIONS.find(({ name }) => name === c.collection)!.prefix;
+    const expected = rows
+      .filter((row) => (row.gsi1pk as string).startsWith(`${prefix}#`))
+      .filter((row) => matches(valueOfIndexKey(row.gsi1sk as string), c.filter))
+      .sort((a, b) => (c.order === 'asc' ? 1 : -1) * compareKeys(a.gsi1sk as string, b.gsi1sk as string))
+      .map((row) => row.pk);
+    const seen: unknown[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; ; page++) {
+      expect(page, 'too many pages').toBeLessThan(1000);
+      const query: string = `limit=${c.limit}&order=${c.order}${c.filter ? `&${c.filter}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      let answer = await get(app, `/collections/${c.collection}/items?${query}`);
+      for (let retry = 0; answer.status !== 200 && retry < maxRetries; retry++) {
+        // A failed page is an error, never a partial page; the client retries the same cursor.
+        expect([503, 504], JSON.stringify(answer.body)).toContain(answer.status);
+        expect(answer.body.items).toBeUndefined();
+        errors++;
+        answer = await get(app, `/collections/${c.collection}/items?${query}`);
       }
-      expect(seen, `${c.collection} ${c.order} ${c.filter}`).toEqual(expected);
+      expect(answer.status).toBe(200);
+      pages++;
+      const items = answer.body.items as Row[];
+      cursor = answer.body.nextCursor;
+      // A page is full unless it is the last one.
+      if (cursor !== null) expect(items.length).toBe(c.limit);
+      seen.push(...items.map((item) => item.pk));
+      if (cursor === null) break;
     }
-    return { pages, errors };
+    expect(seen, `${c.collection} ${c.order} ${c.filter}`).toEqual(expected);
+  }
+  return { pages, errors };
 }
 
 function matches(value: string, filter: string): boolean {

@@ -56,8 +56,20 @@ export function faultInjector(seed: number, rates: FaultRates, enabled: () => bo
     if (roll < rates.throttle + rates.fail) {
       counts.failed++;
       const how = random();
-      if (how < 0.35) return { kind: 'respond', status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'injected' }, delayMs };
-      if (how < 0.55) return { kind: 'respond', status: 503, body: { __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailable', message: 'injected' }, delayMs };
+      if (how < 0.35)
+        return {
+          kind: 'respond',
+          status: 500,
+          body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'injected' },
+          delayMs,
+        };
+      if (how < 0.55)
+        return {
+          kind: 'respond',
+          status: 503,
+          body: { __type: 'com.amazonaws.dynamodb.v20120810#ServiceUnavailable', message: 'injected' },
+          delayMs,
+        };
       if (how < 0.8) return { kind: 'drop', delayMs };
       return { kind: 'forward', dropAnswer: true, delayMs };
     }
@@ -90,7 +102,7 @@ function partialBatch(call: ProxiedCall, random: () => number, delayMs: number):
     delayMs,
     body: { ...call.body, RequestItems: { [table]: kept } },
     mapResponse: (response) => {
-      const already = ((response.UnprocessedItems as Record<string, unknown[]> | undefined)?.[table]) ?? [];
+      const already = (response.UnprocessedItems as Record<string, unknown[]> | undefined)?.[table] ?? [];
       return { ...response, UnprocessedItems: { [table]: [...already, ...left] } };
     },
   };
@@ -102,6 +114,14 @@ function shortenQuery(response: Record<string, unknown>): Record<string, unknown
   if (items.length < 2) return response;
   const kept = items.slice(0, Math.ceil(items.length / 2));
   const last = kept[kept.length - 1]!;
-  const lastEvaluatedKey = Object.fromEntries(KEY_ATTRIBUTES.filter((name) => name in last).map((name) => [name, last[name]]));
-  return { ...response, Items: kept, Count: kept.length, ScannedCount: kept.length, LastEvaluatedKey: lastEvaluatedKey };
+  const lastEvaluatedKey = Object.fromEntries(
+    KEY_ATTRIBUTES.filter((name) => name in last).map((name) => [name, last[name]]),
+  );
+  return {
+    ...response,
+    Items: kept,
+    Count: kept.length,
+    ScannedCount: kept.length,
+    LastEvaluatedKey: lastEvaluatedKey,
+  };
 }

@@ -39,7 +39,11 @@ describe('answers DynamoDB never gives (proxies, truncation): retried, nothing l
     });
     const { app } = await startTestService('dynamodbLocal', { env: { DYNAMODB_ENDPOINT: proxy.endpoint } });
     on = true;
-    const items = Array.from({ length: 100 }, (_, i) => ({ pk: `p${String(i).padStart(3, '0')}`, sk: 's', title: `title ${i}` }));
+    const items = Array.from({ length: 100 }, (_, i) => ({
+      pk: `p${String(i).padStart(3, '0')}`,
+      sk: 's',
+      title: `title ${i}`,
+    }));
     const batch = await post(app, '/collections/albums-hash/items/batch', { items });
     expect(batch.body).toEqual({ written: 100, failed: [] });
     const single = await put(app, '/collections/albums-hash/items', { pk: 'one', sk: 's', title: 'One' });
@@ -49,7 +53,10 @@ describe('answers DynamoDB never gives (proxies, truncation): retried, nothing l
     const listed: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await get(app, `/collections/albums-hash/items?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: any = await get(
+        app,
+        `/collections/albums-hash/items?limit=40${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.status, JSON.stringify(page.body)).toBe(200);
       listed.push(...page.body.items.map((item: any) => item.pk));
       cursor = page.body.nextCursor;

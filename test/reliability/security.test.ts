@@ -11,7 +11,12 @@ const READ_KEY = 'rk-0123456789abcdef';
 const WRITE_KEY = 'wk-fedcba9876543210';
 const ITEM = { pk: 'Solar Fields', sk: 'album#Leaving Home', title: 'Leaving Home' };
 
-function send(app: App, method: string, path: string, options: { key?: string; auth?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+function send(
+  app: App,
+  method: string,
+  path: string,
+  options: { key?: string; auth?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   if (options.auth !== undefined) headers.authorization = options.auth;
@@ -19,7 +24,9 @@ function send(app: App, method: string, path: string, options: { key?: string; a
   return app.request(path, {
     method,
     headers,
-    ...(options.body !== undefined && { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }),
+    ...(options.body !== undefined && {
+      body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    }),
   });
 }
 
@@ -79,17 +86,27 @@ describe('API keys and scopes', () => {
       expect(((await response.json()) as any).error.code).toBe('forbidden');
     }
     // Nothing was written by the refused calls.
-    const got = await send(app, 'GET', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=${encodeURIComponent(ITEM.sk)}`, { key: READ_KEY });
+    const got = await send(
+      app,
+      'GET',
+      `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=${encodeURIComponent(ITEM.sk)}`,
+      { key: READ_KEY },
+    );
     expect(got.status).toBe(404);
   });
 
   it('lets a write key write, read and delete', async () => {
     expect((await send(app, 'PUT', '/collections/albums/items', { key: WRITE_KEY, body: ITEM })).status).toBe(201);
-    const batch = await send(app, 'POST', '/collections/albums/items/batch', { key: WRITE_KEY, body: { items: [{ ...ITEM, sk: 'b' }] } });
+    const batch = await send(app, 'POST', '/collections/albums/items/batch', {
+      key: WRITE_KEY,
+      body: { items: [{ ...ITEM, sk: 'b' }] },
+    });
     expect(await batch.json()).toEqual({ written: 1, failed: [] });
     const listing = await send(app, 'GET', '/collections/albums/items', { key: WRITE_KEY });
     expect(((await listing.json()) as any).items).toHaveLength(2);
-    const deleted = await send(app, 'DELETE', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=b`, { key: WRITE_KEY });
+    const deleted = await send(app, 'DELETE', `/collections/albums/item?pk=${encodeURIComponent(ITEM.pk)}&sk=b`, {
+      key: WRITE_KEY,
+    });
     expect(deleted.status).toBe(204);
   });
 
@@ -128,21 +145,33 @@ describe('headers, CORS, limits', () => {
       env: { CORS_ORIGINS: 'https://app.example.com', API_KEYS: `${WRITE_KEY}:write` },
     });
     const preflight = await send(app, 'OPTIONS', '/collections/albums/items', {
-      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'https://app.example.com',
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
-    const allowed = await send(app, 'GET', '/collections', { key: WRITE_KEY, headers: { origin: 'https://app.example.com' } });
+    const allowed = await send(app, 'GET', '/collections', {
+      key: WRITE_KEY,
+      headers: { origin: 'https://app.example.com' },
+    });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
-    const other = await send(app, 'GET', '/collections', { key: WRITE_KEY, headers: { origin: 'https://evil.example' } });
+    const other = await send(app, 'GET', '/collections', {
+      key: WRITE_KEY,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     expect(() => parseOrigins('https://a.example/path')).toThrow(/without a path/);
     expect(() => parseOrigins('not an origin')).toThrow(/not an origin/);
   });
 
   it('refuses oversized bodies with 413 per route, streamed or not, before writing', async () => {
-    const { app } = await startTestService('dynalite', { env: { MAX_ITEM_BODY_BYTES: '4096', MAX_BATCH_BODY_BYTES: '65536' } });
+    const { app } = await startTestService('dynalite', {
+      env: { MAX_ITEM_BODY_BYTES: '4096', MAX_BATCH_BODY_BYTES: '65536' },
+    });
     const big = { ...ITEM, blob: 'x'.repeat(5000) };
     const single = await send(app, 'PUT', '/collections/albums/items', { body: big });
     expect(single.status).toBe(413);
@@ -168,7 +197,7 @@ describe('headers, CORS, limits', () => {
       duplex: 'half',
     } as RequestInit);
     expect(streamed.status).toBe(413);
-    const listing = (await (await send(app, "GET", "/collections/albums/items")).json()) as any;
+    const listing = (await (await send(app, 'GET', '/collections/albums/items')).json()) as any;
     expect(listing.items).toHaveLength(1);
   });
 
@@ -193,7 +222,14 @@ describe('headers, CORS, limits', () => {
     const failing = async (): Promise<never> => {
       throw new TypeError('cannot read properties of undefined\n    at secretFrame (/src/x.ts:1:1)');
     };
-    const store: Store = { queryShard: failing, putItem: failing, batchPut: failing, getItem: failing, deleteItem: failing, ping: failing };
+    const store: Store = {
+      queryShard: failing,
+      putItem: failing,
+      batchPut: failing,
+      getItem: failing,
+      deleteItem: failing,
+      ping: failing,
+    };
     const app = createApp({
       collections,
       store,

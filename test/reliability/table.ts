@@ -14,7 +14,9 @@ export async function scanTable(engine: keyof EngineEndpoints, table: string): P
   const rows: Row[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await doc.send(new ScanCommand({ TableName: table, ConsistentRead: true, ...(start && { ExclusiveStartKey: start }) }));
+    const page = await doc.send(
+      new ScanCommand({ TableName: table, ConsistentRead: true, ...(start && { ExclusiveStartKey: start }) }),
+    );
     rows.push(...((page.Items ?? []) as Row[]));
     start = page.LastEvaluatedKey;
   } while (start);

@@ -22,17 +22,24 @@ describe('the bundled service (Worker and Lambda core)', () => {
   });
 
   it('refuses to start without credentials where the SDK cannot find any (Workers)', () => {
-    expect(() => createBundledService({ AWS_REGION: 'eu-west-1' }, bundle, { docsAssets: noAssets, requireCredentials: true })).toThrow(
-      /AWS_ACCESS_KEY_ID/,
-    );
-    expect(() => createBundledService({ REQUEST_TIMEOUT_MS: 'soon', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' }, bundle, { docsAssets: noAssets, requireCredentials: true })).toThrow(
-      /REQUEST_TIMEOUT_MS/,
-    );
+    expect(() =>
+      createBundledService({ AWS_REGION: 'eu-west-1' }, bundle, { docsAssets: noAssets, requireCredentials: true }),
+    ).toThrow(/AWS_ACCESS_KEY_ID/);
+    expect(() =>
+      createBundledService({ REQUEST_TIMEOUT_MS: 'soon', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' }, bundle, {
+        docsAssets: noAssets,
+        requireCredentials: true,
+      }),
+    ).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
   it('answers 503 until its table exists (SHARDLINE_CREATE_TABLE=false), the docs meanwhile, then serves', async () => {
     const table = `t-${randomUUID()}`;
-    const env = { DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal, TABLE_NAME: table, SHARDLINE_CREATE_TABLE: 'false' };
+    const env = {
+      DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
+      TABLE_NAME: table,
+      SHARDLINE_CREATE_TABLE: 'false',
+    };
     const { app } = createBundledService(env, bundle, { docsAssets: noAssets, requireCredentials: true });
     const early = await get(app, '/collections/albums/items');
     expect(early.status).toBe(503);
@@ -49,7 +56,10 @@ describe('the bundled service (Worker and Lambda core)', () => {
 
   it('creates its table on the first request when allowed', async () => {
     const env = { DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal, TABLE_NAME: `t-${randomUUID()}` };
-    const { app } = createBundledService(env, bundle satisfies ConfigBundle, { docsAssets: noAssets, requireCredentials: false });
+    const { app } = createBundledService(env, bundle satisfies ConfigBundle, {
+      docsAssets: noAssets,
+      requireCredentials: false,
+    });
     expect(await get(app, '/healthz')).toMatchObject({ status: 200, body: { ok: true } });
   });
 });

@@ -5,7 +5,13 @@ import { packageDocsAssets } from '../../src/http/docs/file-assets';
 import { askOracle, type OracleFilter } from '../support/oracle';
 import { startTestService } from '../support/service';
 import { ties, variedTitles } from '../support/titles';
-import { buildLambdaOnce, loadLambdaRuntime, startNodeServer, startWorkerRuntime, type RunningRuntime } from './support/runtimes';
+import {
+  buildLambdaOnce,
+  loadLambdaRuntime,
+  startNodeServer,
+  startWorkerRuntime,
+  type RunningRuntime,
+} from './support/runtimes';
 
 /**
  * One table in DynamoDB Local, three runtimes over it: the Node server (real HTTP),
@@ -21,7 +27,9 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
 
   beforeAll(async () => {
     const endpoint = inject('engines').dynamodbLocal;
-    const service = await startTestService('dynamodbLocal', { env: { TABLE_NAME: table, CURSOR_SECRET: 'node-secret' } });
+    const service = await startTestService('dynamodbLocal', {
+      env: { TABLE_NAME: table, CURSOR_SECRET: 'node-secret' },
+    });
     mountDocsAssets(service.app, packageDocsAssets()); // as src/runtime/node.ts does
     [node, worker, lambda] = await Promise.all([
       startNodeServer(service.app),
@@ -45,16 +53,39 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
   const titles = [
     ...variedTitles(160, 4004),
     ...ties('Greatest Hits', 9),
-    '\uE000', '\uE000🎸', '\uEFFF tail', '\uFFEE halfwidth', '\uFFFD?', '\uFFFF', '🎸', '🎸\uE000', '😀 grin', '𝄞 clef',
+    '\uE000',
+    '\uE000🎸',
+    '\uEFFF tail',
+    '\uFFEE halfwidth',
+    '\uFFFD?',
+    '\uFFFF',
+    '🎸',
+    '🎸\uE000',
+    '😀 grin',
+    '𝄞 clef',
   ];
-  const items = titles.map((title, i) => ({ pk: `artist ${i % 17}`, sk: `album#${i}`, title, n: i, nested: { emoji: '🎵', list: [i, null] } }));
+  const items = titles.map((title, i) => ({
+    pk: `artist ${i % 17}`,
+    sk: `album#${i}`,
+    title,
+    n: i,
+    nested: { emoji: '🎵', list: [i, null] },
+  }));
   const filters: { query: string; oracle: OracleFilter }[] = [
     { query: '', oracle: { kind: 'all' } },
-    { query: `&from=${encodeURIComponent('\uE000')}&to=${encodeURIComponent('\uFFFF')}`, oracle: { kind: 'between', from: '\uE000', to: '\uFFFF' } },
+    {
+      query: `&from=${encodeURIComponent('\uE000')}&to=${encodeURIComponent('\uFFFF')}`,
+      oracle: { kind: 'between', from: '\uE000', to: '\uFFFF' },
+    },
     { query: `&prefix=${encodeURIComponent('🎸')}`, oracle: { kind: 'prefix', prefix: '🎸' } },
   ];
 
-  async function readAll(runtime: RunningRuntime, collection: string, order: string, filter: string): Promise<typeof items> {
+  async function readAll(
+    runtime: RunningRuntime,
+    collection: string,
+    order: string,
+    filter: string,
+  ): Promise<typeof items> {
     const all: typeof items = [];
     let cursor: string | null = null;
     for (let page = 0; page < 200; page++) {
@@ -70,7 +101,12 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
   }
 
   it('reads through the Worker and the Lambda bundle what the Node server wrote: same items, same order', async () => {
-    const oracle = askOracle([''], 1, titles, filters.map((filter) => filter.oracle));
+    const oracle = askOracle(
+      [''],
+      1,
+      titles,
+      filters.map((filter) => filter.oracle),
+    );
     const expectedNormalized = oracle.filters.map((indexes) => indexes.map((index) => oracle.normalized[index]!));
     // The data set holds both sides of the UTF-16/UTF-8 disagreement, and the range filter sees only the U+E000–U+FFFF side.
     expect(expectedNormalized[1]!.length).toBeGreaterThan(5);
@@ -88,10 +124,15 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
 
       for (const order of ['asc', 'desc']) {
         for (const [f, filter] of filters.entries()) {
-          const [fromNode, fromWorker, fromLambda] = await Promise.all(runtimes().map((runtime) => readAll(runtime, collection, order, filter.query)));
+          const [fromNode, fromWorker, fromLambda] = await Promise.all(
+            runtimes().map((runtime) => readAll(runtime, collection, order, filter.query)),
+          );
           const where = `${collection} ${order} ${filter.query || 'all'}`;
           const expected = order === 'asc' ? expectedNormalized[f]! : [...expectedNormalized[f]!].reverse();
-          expect(fromNode!.map((item) => oracle.normalized[item.n]), where).toEqual(expected);
+          expect(
+            fromNode!.map((item) => oracle.normalized[item.n]),
+            where,
+          ).toEqual(expected);
           expect(fromWorker, `worker: ${where}`).toEqual(fromNode);
           expect(fromLambda, `lambda: ${where}`).toEqual(fromNode);
         }
@@ -99,42 +140,148 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
     }
   });
 
-  const bad: { name: string; method: string; path: string; body?: string; contentType?: string; status: number; code?: string }[] = [
-    { name: 'malformed JSON', method: 'PUT', path: '/collections/albums/items', body: '{"pk": "a", "sk": ', status: 400, code: 'invalid_json' },
-    { name: 'not JSON content', method: 'PUT', path: '/collections/albums/items', body: 'pk=a', contentType: 'text/plain', status: 400, code: 'invalid_json' },
+  const bad: {
+    name: string;
+    method: string;
+    path: string;
+    body?: string;
+    contentType?: string;
+    status: number;
+    code?: string;
+  }[] = [
+    {
+      name: 'malformed JSON',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: '{"pk": "a", "sk": ',
+      status: 400,
+      code: 'invalid_json',
+    },
+    {
+      name: 'not JSON content',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: 'pk=a',
+      contentType: 'text/plain',
+      status: 400,
+      code: 'invalid_json',
+    },
     { name: 'body not an object', method: 'PUT', path: '/collections/albums/items', body: '[1, 2]', status: 400 },
-    { name: 'missing primary key', method: 'PUT', path: '/collections/albums/items', body: '{"sk": "s", "title": "t"}', status: 400, code: 'invalid_item' },
-    { name: 'title not a string', method: 'PUT', path: '/collections/albums/items', body: '{"pk": "p", "sk": "s", "title": 42}', status: 400, code: 'invalid_item' },
-    { name: 'title with a lone surrogate', method: 'PUT', path: '/collections/albums/items', body: '{"pk": "p", "sk": "s", "title": "a\\ud800"}', status: 400, code: 'invalid_item' },
-    { name: 'title with the separator', method: 'PUT', path: '/collections/albums/items', body: '{"pk": "p", "sk": "s", "title": "a\\u0000b"}', status: 400 },
-    { name: 'partition key over 2048 bytes', method: 'PUT', path: '/collections/albums/items', body: JSON.stringify({ pk: '🎸'.repeat(600), sk: 's', title: 't' }), status: 400, code: 'key_too_large' },
-    { name: 'item over 400 KB', method: 'PUT', path: '/collections/albums/items', body: JSON.stringify({ pk: 'p', sk: 's', title: 't', blob: 'x'.repeat(410_000) }), status: 400, code: 'item_too_large' },
-    { name: 'unknown collection (write)', method: 'PUT', path: '/collections/nope/items', body: '{"pk": "p", "sk": "s", "title": "t"}', status: 404, code: 'collection_not_found' },
-    { name: 'empty batch', method: 'POST', path: '/collections/albums/items/batch', body: '{"items": []}', status: 400 },
-    { name: 'batch without items', method: 'POST', path: '/collections/albums/items/batch', body: '{"things": [1]}', status: 400 },
+    {
+      name: 'missing primary key',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: '{"sk": "s", "title": "t"}',
+      status: 400,
+      code: 'invalid_item',
+    },
+    {
+      name: 'title not a string',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: '{"pk": "p", "sk": "s", "title": 42}',
+      status: 400,
+      code: 'invalid_item',
+    },
+    {
+      name: 'title with a lone surrogate',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: '{"pk": "p", "sk": "s", "title": "a\\ud800"}',
+      status: 400,
+      code: 'invalid_item',
+    },
+    {
+      name: 'title with the separator',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: '{"pk": "p", "sk": "s", "title": "a\\u0000b"}',
+      status: 400,
+    },
+    {
+      name: 'partition key over 2048 bytes',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: JSON.stringify({ pk: '🎸'.repeat(600), sk: 's', title: 't' }),
+      status: 400,
+      code: 'key_too_large',
+    },
+    {
+      name: 'item over 400 KB',
+      method: 'PUT',
+      path: '/collections/albums/items',
+      body: JSON.stringify({ pk: 'p', sk: 's', title: 't', blob: 'x'.repeat(410_000) }),
+      status: 400,
+      code: 'item_too_large',
+    },
+    {
+      name: 'unknown collection (write)',
+      method: 'PUT',
+      path: '/collections/nope/items',
+      body: '{"pk": "p", "sk": "s", "title": "t"}',
+      status: 404,
+      code: 'collection_not_found',
+    },
+    {
+      name: 'empty batch',
+      method: 'POST',
+      path: '/collections/albums/items/batch',
+      body: '{"items": []}',
+      status: 400,
+    },
+    {
+      name: 'batch without items',
+      method: 'POST',
+      path: '/collections/albums/items/batch',
+      body: '{"things": [1]}',
+      status: 400,
+    },
     { name: 'limit 0', method: 'GET', path: '/collections/albums/items?limit=0', status: 400 },
     { name: 'limit 1001', method: 'GET', path: '/collections/albums/items?limit=1001', status: 400 },
     { name: 'limit not a number', method: 'GET', path: '/collections/albums/items?limit=ten', status: 400 },
     { name: 'bad order', method: 'GET', path: '/collections/albums/items?order=sideways', status: 400 },
-    { name: 'tampered cursor', method: 'GET', path: '/collections/albums/items?cursor=eyJ0YW1wZXJlZCI6dHJ1ZX0', status: 400, code: 'invalid_cursor' },
+    {
+      name: 'tampered cursor',
+      method: 'GET',
+      path: '/collections/albums/items?cursor=eyJ0YW1wZXJlZCI6dHJ1ZX0',
+      status: 400,
+      code: 'invalid_cursor',
+    },
     { name: 'two filters', method: 'GET', path: '/collections/albums/items?key=a&prefix=b', status: 400 },
-    { name: 'unknown collection (read)', method: 'GET', path: '/collections/nope/items', status: 404, code: 'collection_not_found' },
+    {
+      name: 'unknown collection (read)',
+      method: 'GET',
+      path: '/collections/nope/items',
+      status: 404,
+      code: 'collection_not_found',
+    },
     { name: 'route without key', method: 'GET', path: '/collections/albums/route', status: 400 },
     { name: 'item by half a key', method: 'GET', path: '/collections/albums/item?pk=only', status: 400 },
-    { name: 'absent item', method: 'GET', path: '/collections/albums/item?pk=none&sk=none', status: 404, code: 'item_not_found' },
+    {
+      name: 'absent item',
+      method: 'GET',
+      path: '/collections/albums/item?pk=none&sk=none',
+      status: 404,
+      code: 'item_not_found',
+    },
     { name: 'unknown route', method: 'GET', path: '/nope', status: 404, code: 'route_not_found' },
     { name: 'unknown docs asset', method: 'GET', path: '/docs/assets/nope.js', status: 404, code: 'route_not_found' },
   ];
 
   it('answers bad input with the same 4xx JSON error in every runtime, and writes nothing', async () => {
-    const count = async () => ((await (await node.request('/collections/albums/items?limit=1000')).json()) as { items: unknown[] }).items.length;
+    const count = async () =>
+      ((await (await node.request('/collections/albums/items?limit=1000')).json()) as { items: unknown[] }).items
+        .length;
     const before = await count();
     for (const request of bad) {
       const answers = await Promise.all(
         runtimes().map(async (runtime) => {
           const response = await runtime.request(request.path, {
             method: request.method,
-            ...(request.body !== undefined && { body: request.body, headers: { 'content-type': request.contentType ?? 'application/json' } }),
+            ...(request.body !== undefined && {
+              body: request.body,
+              headers: { 'content-type': request.contentType ?? 'application/json' },
+            }),
           });
           const body = (await response.json()) as { error: { code: string; message: string } };
           return { runtime: runtime.name, status: response.status, type: response.headers.get('content-type'), body };

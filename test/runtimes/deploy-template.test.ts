@@ -7,7 +7,9 @@ import { ROOT } from './support/runtimes';
 
 // CloudFormation's short forms (!Ref, !GetAtt, !Sub) as plain { Fn: value } objects.
 const shortForms: (ScalarTag | CollectionTag)[] = [
-  ...['Ref', 'GetAtt', 'Sub'].map((name): ScalarTag => ({ tag: `!${name}`, resolve: (value: string) => ({ [name]: value }) })),
+  ...['Ref', 'GetAtt', 'Sub'].map(
+    (name): ScalarTag => ({ tag: `!${name}`, resolve: (value: string) => ({ [name]: value }) }),
+  ),
   { tag: '!Equals', collection: 'seq', resolve: (seq) => ({ Equals: (seq as YAMLSeq).toJSON() }) } as CollectionTag,
 ];
 
@@ -37,8 +39,15 @@ describe('deploy/template.yaml (AWS SAM)', () => {
         Projection: { ProjectionType: 'ALL' },
       },
     ]);
-    const types = Object.fromEntries(table.AttributeDefinitions.map((a: Template) => [a.AttributeName, a.AttributeType]));
-    expect(types).toEqual({ [partitionKey.name]: 'S', [sortKey.name]: 'S', [shardKeyAttribute]: 'S', [indexKeyAttribute]: 'S' });
+    const types = Object.fromEntries(
+      table.AttributeDefinitions.map((a: Template) => [a.AttributeName, a.AttributeType]),
+    );
+    expect(types).toEqual({
+      [partitionKey.name]: 'S',
+      [sortKey.name]: 'S',
+      [shardKeyAttribute]: 'S',
+      [indexKeyAttribute]: 'S',
+    });
   });
 
   it('runs the bundle `npm run build` writes, behind a Function URL, on the table it creates', () => {
@@ -49,18 +58,24 @@ describe('deploy/template.yaml (AWS SAM)', () => {
     expect(fn.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: 'Table' }, SHARDLINE_CREATE_TABLE: 'false' });
     expect(fn.Environment.Variables.DYNAMODB_ENDPOINT).toBeUndefined();
     const statement = fn.Policies[0].Statement[0];
-    expect(statement.Action).toEqual(expect.arrayContaining(['dynamodb:DescribeTable', 'dynamodb:Query', 'dynamodb:BatchWriteItem']));
+    expect(statement.Action).toEqual(
+      expect.arrayContaining(['dynamodb:DescribeTable', 'dynamodb:Query', 'dynamodb:BatchWriteItem']),
+    );
     expect(statement.Resource).toEqual([{ GetAtt: 'Table.Arn' }, { Sub: '${Table.Arn}/index/*' }]);
     expect(fn.Timeout * 1000).toBeGreaterThan(Number(template.Parameters.RequestTimeoutMs.MaxValue));
   });
 
   it('lets anyone call a public Function URL (AuthType NONE), and only then', () => {
     expect(template.Conditions.PublicUrl).toEqual({ Equals: [{ Ref: 'FunctionUrlAuthType' }, 'NONE'] });
-    const permissions = Object.values(template.Resources).filter((resource: Template) => resource.Type === 'AWS::Lambda::Permission');
-    expect(permissions.map((p: Template) => [p.Condition, p.Properties.Action, p.Properties.Principal]).sort()).toEqual([
-      ['PublicUrl', 'lambda:InvokeFunction', '*'],
-      ['PublicUrl', 'lambda:InvokeFunctionUrl', '*'],
-    ]);
+    const permissions = Object.values(template.Resources).filter(
+      (resource: Template) => resource.Type === 'AWS::Lambda::Permission',
+    );
+    expect(permissions.map((p: Template) => [p.Condition, p.Properties.Action, p.Properties.Principal]).sort()).toEqual(
+      [
+        ['PublicUrl', 'lambda:InvokeFunction', '*'],
+        ['PublicUrl', 'lambda:InvokeFunctionUrl', '*'],
+      ],
+    );
   });
 
   it.skipIf(!hasCfnLint)('passes cfn-lint (with the SAM transform)', () => {

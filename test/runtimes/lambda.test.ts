@@ -36,7 +36,14 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
 
   describe.each(KINDS)('%s events', (kind) => {
     const pk = `Solar Fields ${kind}`;
-    const item = { pk, sk: 'album#🎸', title: `🎸 Leaving Home \uFFFD ${kind}`, year: 2005, tags: ['ambient', null], extra: { n: 1.5 } };
+    const item = {
+      pk,
+      sk: 'album#🎸',
+      title: `🎸 Leaving Home \uFFFD ${kind}`,
+      year: 2005,
+      tags: ['ambient', null],
+      extra: { n: 1.5 },
+    };
     const itemPath = `/collections/albums/item?pk=${encodeURIComponent(pk)}&sk=${encodeURIComponent(item.sk)}`;
 
     it('writes an item sent as a base64 body, reads it by key and by listing filter, deletes it', async () => {
@@ -88,7 +95,9 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
       const icon = await lambda.invoke(kind, { method: 'GET', path: '/docs/assets/favicon-32x32.png' });
       expect(icon.status).toBe(200);
       expect(icon.headers.get('content-type')).toBe('image/png');
-      expect(Buffer.from(await icon.arrayBuffer()).equals(readFileSync(join(swaggerDir, 'favicon-32x32.png')))).toBe(true);
+      expect(Buffer.from(await icon.arrayBuffer()).equals(readFileSync(join(swaggerDir, 'favicon-32x32.png')))).toBe(
+        true,
+      );
       const css = await lambda.invoke(kind, { method: 'GET', path: '/docs/assets/swagger-ui.css' });
       expect(await css.text()).toBe(readFileSync(join(swaggerDir, 'swagger-ui.css'), 'utf8'));
     });
@@ -102,11 +111,18 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
       body: JSON.stringify({ items }),
     });
     expect(await batch.json()).toEqual({ written: 100, failed: [] });
-    const starts = await measureColdStarts(bundle, { ...LOCAL_KEYS, ...env, SHARDLINE_CREATE_TABLE: 'false' }, '/collections/albums-hash/items?limit=100', 3);
+    const starts = await measureColdStarts(
+      bundle,
+      { ...LOCAL_KEYS, ...env, SHARDLINE_CREATE_TABLE: 'false' },
+      '/collections/albums-hash/items?limit=100',
+      3,
+    );
     for (const start of starts) expect(start.status).toBe(200);
     const importMs = median(starts.map((start) => start.importMs));
     const firstMs = median(starts.map((start) => start.firstRequestMs));
-    console.log(`Lambda cold start (median of 3): import ${importMs.toFixed(0)} ms + first request ${firstMs.toFixed(0)} ms`);
+    console.log(
+      `Lambda cold start (median of 3): import ${importMs.toFixed(0)} ms + first request ${firstMs.toFixed(0)} ms`,
+    );
     // Generous: a busy shared 2-core machine has shown 1.2 s. Catches an accidental heavy init (seconds).
     expect(importMs).toBeLessThan(5000);
   });

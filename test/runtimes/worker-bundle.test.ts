@@ -12,18 +12,24 @@ const BUDGET_KIB = 250;
 describe('npx wrangler deploy --dry-run', () => {
   it(`bundles the Worker within ${BUDGET_KIB} KiB gzipped, the docs renderer kept out as static assets`, async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'shardline-worker-'));
-    const { stdout } = await promisify(execFile)(resolve(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outDir], {
-      cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-      timeout: 120_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      resolve(ROOT, 'node_modules/.bin/wrangler'),
+      ['deploy', '--dry-run', '--outdir', outDir],
+      {
+        cwd: ROOT,
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+        timeout: 120_000,
+      },
+    );
     const reported = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(stdout);
     expect(reported, stdout).not.toBeNull();
     const scripts = readdirSync(outDir).filter((file) => file.endsWith('.js'));
     expect(scripts).toEqual(['worker.js']);
     const code = readFileSync(join(outDir, 'worker.js'));
     const gzipKiB = gzipSync(code).length / 1024;
-    console.log(`Worker bundle: ${reported![1]} KiB, ${reported![2]} KiB gzipped (wrangler); ${gzipKiB.toFixed(1)} KiB gzipped (zlib)`);
+    console.log(
+      `Worker bundle: ${reported![1]} KiB, ${reported![2]} KiB gzipped (wrangler); ${gzipKiB.toFixed(1)} KiB gzipped (zlib)`,
+    );
     expect(Number(reported![2])).toBeLessThanOrEqual(BUDGET_KIB);
     expect(gzipKiB).toBeLessThanOrEqual(BUDGET_KIB);
     // The config and its boundaries are bundled in; the docs renderer is a static asset, not code.

@@ -28,7 +28,10 @@ describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
     const listing = await get(worker, '/collections/albums-hash/items?limit=2');
     expect(listing.status).toBe(200);
     expect(listing.body.items.map((item: { title: string }) => item.title)).toEqual(['abc', '\uFFFD odd']);
-    const rest = await get(worker, `/collections/albums-hash/items?limit=2&cursor=${encodeURIComponent(listing.body.nextCursor)}`);
+    const rest = await get(
+      worker,
+      `/collections/albums-hash/items?limit=2&cursor=${encodeURIComponent(listing.body.nextCursor)}`,
+    );
     expect(rest.body).toEqual({ items: [{ pk: 'w0', sk: 's', title: '🎸 Riff' }], nextCursor: null });
   });
 

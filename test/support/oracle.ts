@@ -19,7 +19,12 @@ export interface OracleAnswer {
  * Asks Python — the seed's normalize, bisect and sha256, and Python's code point
  * string order — what shardline must answer. Shares no code with shardline.
  */
-export function askOracle(boundaries: string[], shards: number, titles: string[], filters: OracleFilter[]): OracleAnswer {
+export function askOracle(
+  boundaries: string[],
+  shards: number,
+  titles: string[],
+  filters: OracleFilter[],
+): OracleAnswer {
   const output = execFileSync('python3', [resolve(import.meta.dirname, 'oracle.py')], {
     input: JSON.stringify({ boundaries, shards, titles, filters }),
     maxBuffer: 256 * 1024 * 1024,

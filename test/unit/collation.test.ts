@@ -6,8 +6,10 @@ import { seededRandom } from '../../scripts/lib/random';
 const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 const sign = (n: number) => Math.sign(n);
 
-const INTERESTING = [0x0, 0x1, 0x41, 0x7f, 0x80, 0xff, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xe001, 0xf8ff, 0xfb02, 0xff21, 0xfffd, 0xffff,
-  0x10000, 0x1f3b8, 0x1f600, 0x1fac0, 0x20000, 0x10ffff];
+const INTERESTING = [
+  0x0, 0x1, 0x41, 0x7f, 0x80, 0xff, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xe001, 0xf8ff, 0xfb02, 0xff21, 0xfffd, 0xffff,
+  0x10000, 0x1f3b8, 0x1f600, 0x1fac0, 0x20000, 0x10ffff,
+];
 
 function randomString(random: () => number): string {
   const length = Math.floor(random() * 6);
@@ -15,10 +17,13 @@ function randomString(random: () => number): string {
   for (let i = 0; i < length; i++) {
     const roll = random();
     const codePoint =
-      roll < 0.5 ? INTERESTING[Math.floor(random() * INTERESTING.length)]!
-      : roll < 0.75 ? Math.floor(random() * 0xd800)
-      : roll < 0.9 ? 0xe000 + Math.floor(random() * 0x2000)
-      : 0x10000 + Math.floor(random() * 0x100000);
+      roll < 0.5
+        ? INTERESTING[Math.floor(random() * INTERESTING.length)]!
+        : roll < 0.75
+          ? Math.floor(random() * 0xd800)
+          : roll < 0.9
+            ? 0xe000 + Math.floor(random() * 0x2000)
+            : 0x10000 + Math.floor(random() * 0x100000);
     text += String.fromCodePoint(codePoint);
   }
   return text;

@@ -40,8 +40,16 @@ function fakeStore(shards: Map<string, string[]>, fail?: (query: ShardQuery) => 
 
 function collection(strategy: Collection['strategy']): Collection {
   return {
-    name: 'c', table: 't', index: 'GSI1', primaryKey: [{ name: 'pk', type: 'S' }], shardKeyAttribute: 'gsi1pk',
-    indexKeyAttribute: 'gsi1sk', field: 'title', prefix: 'c', normalization: 'none', strategy,
+    name: 'c',
+    table: 't',
+    index: 'GSI1',
+    primaryKey: [{ name: 'pk', type: 'S' }],
+    shardKeyAttribute: 'gsi1pk',
+    indexKeyAttribute: 'gsi1sk',
+    field: 'title',
+    prefix: 'c',
+    normalization: 'none',
+    strategy,
   };
 }
 
@@ -69,7 +77,13 @@ describe('listItems over 21 hash shards', () => {
     const readPerPage: number[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await listItems(store, target, { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) }, 100, {});
+      const page = await listItems(
+        store,
+        target,
+        { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) },
+        100,
+        {},
+      );
       seen.push(...page.records.map((r) => r.gsi1sk as string));
       readPerPage.push(page.stats.itemsRead / Math.max(1, page.records.length));
       if (!page.nextPosition) break;
@@ -91,7 +105,13 @@ describe('listItems over 21 hash shards', () => {
       let hint: ReadHint | undefined;
       for (;;) {
         const given = hint && mangle?.(hint);
-        const page = await listItems(store, target, { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) }, 100, {});
+        const page = await listItems(
+          store,
+          target,
+          { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) },
+          100,
+          {},
+        );
         seen.push(...page.records.map((r) => r.gsi1sk as string));
         roundTrips += page.stats.roundTrips;
         if (!page.nextPosition) break;
@@ -119,7 +139,9 @@ describe('listItems over 21 hash shards', () => {
   it('fails the page when a shard fails, and aborts the queries still in flight', async () => {
     const { shards } = spread(500, 21, 2);
     const { store, signals } = fakeStore(shards, (query) => query.shardKey === 'c#5');
-    await expect(listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {})).rejects.toThrow('shard down');
+    await expect(listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {})).rejects.toThrow(
+      'shard down',
+    );
     expect(signals.length).toBe(21);
     expect(signals.every((signal) => signal?.aborted)).toBe(true);
   });
@@ -136,7 +158,9 @@ describe('listItems over 21 hash shards', () => {
       },
     } as Store;
     let done = false;
-    const listing = listItems(gated, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}).finally(() => (done = true));
+    const listing = listItems(gated, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}).finally(
+      () => (done = true),
+    );
     let waves = 0;
     for (;;) {
       // Wait until the listing has sent all it will send before an answer comes back.

@@ -31,8 +31,10 @@ describe('KWayMerge', () => {
   it.each(['asc', 'desc'] as const)('merges sorted shards into one sorted stream (%s)', (order) => {
     const random = seededRandom(11);
     for (let trial = 0; trial < 200; trial++) {
-      const all = Array.from({ length: Math.floor(random() * 300) }, (_, i) =>
-        String.fromCodePoint(0x61 + Math.floor(random() * 5), [0xe000, 0x1f600, 0x62][Math.floor(random() * 3)]!) + i,
+      const all = Array.from(
+        { length: Math.floor(random() * 300) },
+        (_, i) =>
+          String.fromCodePoint(0x61 + Math.floor(random() * 5), [0xe000, 0x1f600, 0x62][Math.floor(random() * 3)]!) + i,
       );
       const shardCount = 1 + Math.floor(random() * 8);
       const shards: string[][] = Array.from({ length: shardCount }, () => []);

@@ -6,7 +6,23 @@ import { normalize } from '../../src/core/normalize';
 import { planListing, type ListFilter } from '../../src/core/plan';
 import { createStrategy } from '../../src/core/strategies';
 
-const VALUES = ['', 'a', 'a\u0001', 'a\u0001b', 'a b', 'ab', 'abc', 'b', 'bz', '\uE000', '\uE000x', '\uFFFD', '\u{1F600}', '\u{1F600}a', '\u{10FFFF}'];
+const VALUES = [
+  '',
+  'a',
+  'a\u0001',
+  'a\u0001b',
+  'a b',
+  'ab',
+  'abc',
+  'b',
+  'bz',
+  '\uE000',
+  '\uE000x',
+  '\uFFFD',
+  '\u{1F600}',
+  '\u{1F600}a',
+  '\u{10FFFF}',
+];
 const KEYS = VALUES.flatMap((value, i) => [indexSortKey(value, [`p${i}`, 's']), indexSortKey(value, [`q${i}`, 's'])]);
 
 const context = { strategy: createStrategy({ kind: 'hash', shards: 3 }), normalization: 'none' as const };
@@ -20,7 +36,10 @@ function matches(filter: ListFilter, value: string): boolean {
     case 'prefix':
       return value.startsWith(filter.prefix);
     case 'between':
-      return (filter.from === undefined || compareKeys(filter.from, value) <= 0) && (filter.to === undefined || compareKeys(value, filter.to) <= 0);
+      return (
+        (filter.from === undefined || compareKeys(filter.from, value) <= 0) &&
+        (filter.to === undefined || compareKeys(value, filter.to) <= 0)
+      );
   }
 }
 
@@ -28,7 +47,9 @@ const FILTERS: ListFilter[] = [
   { kind: 'all' },
   ...VALUES.map((key): ListFilter => ({ kind: 'key', key })),
   ...VALUES.map((prefix): ListFilter => ({ kind: 'prefix', prefix })),
-  ...VALUES.flatMap((from) => VALUES.filter((to) => compareKeys(from, to) <= 0).map((to): ListFilter => ({ kind: 'between', from, to }))),
+  ...VALUES.flatMap((from) =>
+    VALUES.filter((to) => compareKeys(from, to) <= 0).map((to): ListFilter => ({ kind: 'between', from, to })),
+  ),
   ...VALUES.map((from): ListFilter => ({ kind: 'between', from })),
   ...VALUES.map((to): ListFilter => ({ kind: 'between', to })),
 ];
@@ -40,7 +61,9 @@ describe('planListing', () => {
         const { keyRange } = planListing(context, { filter, order });
         for (const key of KEYS) {
           const value = key.slice(0, key.indexOf('\u0000'));
-          expect(inRange(key, keyRange), `${JSON.stringify(filter)} ${JSON.stringify(key)}`).toBe(matches(filter, value));
+          expect(inRange(key, keyRange), `${JSON.stringify(filter)} ${JSON.stringify(key)}`).toBe(
+            matches(filter, value),
+          );
         }
         for (const after of KEYS) {
           const { keyRange: resumed } = planListing(context, { filter, order, after });
@@ -61,14 +84,25 @@ describe('planListing', () => {
   });
 
   it('walks range shards in order, skips those a filter cannot reach, reverses for desc', () => {
-    const range = { strategy: createStrategy({ kind: 'range', boundaries: ['', 'c', 'h', 'n', 't'] }), normalization: 'nfkd-lower' as const };
-    expect(planListing(range, { filter: { kind: 'between', from: 'd', to: 'O' }, order: 'asc' }).groups).toEqual([[1], [2], [3]]);
+    const range = {
+      strategy: createStrategy({ kind: 'range', boundaries: ['', 'c', 'h', 'n', 't'] }),
+      normalization: 'nfkd-lower' as const,
+    };
+    expect(planListing(range, { filter: { kind: 'between', from: 'd', to: 'O' }, order: 'asc' }).groups).toEqual([
+      [1],
+      [2],
+      [3],
+    ]);
     expect(planListing(range, { filter: { kind: 'prefix', prefix: 'H' }, order: 'desc' }).groups).toEqual([[2]]);
-    expect(planListing(range, { filter: { kind: 'all' }, order: 'desc', after: indexSortKey('d', ['x']) }).groups).toEqual([[1], [0]]);
+    expect(
+      planListing(range, { filter: { kind: 'all' }, order: 'desc', after: indexSortKey('d', ['x']) }).groups,
+    ).toEqual([[1], [0]]);
   });
 
   it('refuses from after to', () => {
-    expect(() => planListing(context, { filter: { kind: 'between', from: 'b', to: 'a' }, order: 'asc' })).toThrow(/from must not sort after to/);
+    expect(() => planListing(context, { filter: { kind: 'between', from: 'b', to: 'a' }, order: 'asc' })).toThrow(
+      /from must not sort after to/,
+    );
   });
 
   it('normalizes filters like values', () => {

@@ -38,7 +38,9 @@ describe('refillWave', () => {
     // The page ends at about the 101st smallest key overall; every shard whose reads
     // stop before it and that holds keys there is in the wave.
     const end = key(100);
-    const short = all.flatMap((keys, source) => (keys.length > 6 && compareKeys(keys[5]!, end) < 0 && compareKeys(keys[6]!, end) <= 0 ? [source] : []));
+    const short = all.flatMap((keys, source) =>
+      keys.length > 6 && compareKeys(keys[5]!, end) < 0 && compareKeys(keys[6]!, end) <= 0 ? [source] : [],
+    );
     for (const source of short) expect(wave.map((read) => read.source)).toContain(source);
     // ...and far from all of them: shards whose buffers reach past the end are left alone.
     expect(wave.length).toBeLessThan(21);
@@ -114,7 +116,13 @@ describe('ShardTails', () => {
   it('keeps descending tails apart, in descending order', () => {
     const tails = new ShardTails();
     const desc = { order: 'desc' as const, keyRange: {} };
-    tails.record(desc, 3, [key(2), key(1), key(0)].map((k) => ({ gsi1sk: k })), 'gsi1sk', undefined);
+    tails.record(
+      desc,
+      3,
+      [key(2), key(1), key(0)].map((k) => ({ gsi1sk: k })),
+      'gsi1sk',
+      undefined,
+    );
     expect(tails.remainingAfter(desc, 3, key(2), compareKeys)).toBe(2);
     expect(tails.remainingAfter(desc, 3, undefined, compareKeys)).toBe(3);
     expect(tails.remainingAfter(plan, 3, key(2), compareKeys)).toBeUndefined();

@@ -25,18 +25,27 @@ describe('seed compatibility', () => {
 
   it("routes the seed's examples: 2 Pie Island → 0, Heavy Migration → 7, Leaving Home → 9, Space Cadet → 15", () => {
     const route = (title: string) => albums.shardForWrite(normalize(title, 'nfkd-lower'), never);
-    expect([route('2 Pie Island'), route('Heavy Migration'), route('Leaving Home'), route('Space Cadet')]).toEqual([0, 7, 9, 15]);
+    expect([route('2 Pie Island'), route('Heavy Migration'), route('Leaving Home'), route('Space Cadet')]).toEqual([
+      0, 7, 9, 15,
+    ]);
   });
 
-  it.each(vectors.cases.map((c) => [JSON.stringify(c.key), c] as const))('%s normalizes and routes as in Python', (_, c) => {
-    const normalized = normalize(c.key, 'nfkd-lower');
-    expect(normalized).toBe(c.normalized);
-    expect(albums.shardForWrite(normalized, never)).toBe(c.range);
-    expect(hashShard(normalized, 21)).toBe(c.hash21);
-  });
+  it.each(vectors.cases.map((c) => [JSON.stringify(c.key), c] as const))(
+    '%s normalizes and routes as in Python',
+    (_, c) => {
+      const normalized = normalize(c.key, 'nfkd-lower');
+      expect(normalized).toBe(c.normalized);
+      expect(albums.shardForWrite(normalized, never)).toBe(c.range);
+      expect(hashShard(normalized, 21)).toBe(c.hash21);
+    },
+  );
 
   it('sorts the keys as Python sorts their normalized forms', () => {
-    const ours = vectors.cases.map((c) => c.key).sort((a, b) => compareKeys(normalize(a, 'nfkd-lower'), normalize(b, 'nfkd-lower')));
-    expect(ours.map((key) => normalize(key, 'nfkd-lower'))).toEqual(vectors.sorted.map((key) => normalize(key, 'nfkd-lower')));
+    const ours = vectors.cases
+      .map((c) => c.key)
+      .sort((a, b) => compareKeys(normalize(a, 'nfkd-lower'), normalize(b, 'nfkd-lower')));
+    expect(ours.map((key) => normalize(key, 'nfkd-lower'))).toEqual(
+      vectors.sorted.map((key) => normalize(key, 'nfkd-lower')),
+    );
   });
 });

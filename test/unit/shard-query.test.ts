@@ -16,11 +16,19 @@ describe('buildShardQuery', () => {
   it('queries the whole shard without bounds', () => {
     const input = buildShardQuery(base)!;
     expect(input.KeyConditionExpression).toBe('#shard = :shard');
-    expect(input).toMatchObject({ IndexName: 'GSI1', ScanIndexForward: true, Limit: 10, ReturnConsumedCapacity: 'TOTAL' });
+    expect(input).toMatchObject({
+      IndexName: 'GSI1',
+      ScanIndexForward: true,
+      Limit: 10,
+      ReturnConsumedCapacity: 'TOTAL',
+    });
   });
 
   it('turns an exclusive lower bound into the next string up, and uses BETWEEN for two sides', () => {
-    const input = buildShardQuery({ ...base, range: { lower: { key: 'a', inclusive: false }, upper: { key: 'b', inclusive: false } } })!;
+    const input = buildShardQuery({
+      ...base,
+      range: { lower: { key: 'a', inclusive: false }, upper: { key: 'b', inclusive: false } },
+    })!;
     expect(input.KeyConditionExpression).toBe('#shard = :shard AND #key BETWEEN :lower AND :upper');
     expect(input.ExpressionAttributeValues).toMatchObject({ ':lower': 'a\u0000', ':upper': 'b' });
   });
@@ -32,19 +40,37 @@ describe('buildShardQuery', () => {
   });
 
   it('uses one comparison for one side', () => {
-    expect(buildShardQuery({ ...base, range: { upper: { key: 'b', inclusive: false } } })!.KeyConditionExpression).toContain('#key < :upper');
-    expect(buildShardQuery({ ...base, range: { upper: { key: 'b', inclusive: true } } })!.KeyConditionExpression).toContain('#key <= :upper');
-    expect(buildShardQuery({ ...base, range: { lower: { key: 'b', inclusive: true } } })!.KeyConditionExpression).toContain('#key >= :lower');
+    expect(
+      buildShardQuery({ ...base, range: { upper: { key: 'b', inclusive: false } } })!.KeyConditionExpression,
+    ).toContain('#key < :upper');
+    expect(
+      buildShardQuery({ ...base, range: { upper: { key: 'b', inclusive: true } } })!.KeyConditionExpression,
+    ).toContain('#key <= :upper');
+    expect(
+      buildShardQuery({ ...base, range: { lower: { key: 'b', inclusive: true } } })!.KeyConditionExpression,
+    ).toContain('#key >= :lower');
   });
 
   it('keeps only the side the read starts from when UTF-16 order would reject BETWEEN', () => {
     const range = { lower: { key: '\uE000', inclusive: true }, upper: { key: '\u{1F600}', inclusive: true } };
     expect(buildShardQuery({ ...base, range })!.KeyConditionExpression).toBe('#shard = :shard AND #key >= :lower');
-    expect(buildShardQuery({ ...base, range, order: 'desc' })!.KeyConditionExpression).toBe('#shard = :shard AND #key <= :upper');
+    expect(buildShardQuery({ ...base, range, order: 'desc' })!.KeyConditionExpression).toBe(
+      '#shard = :shard AND #key <= :upper',
+    );
   });
 
   it('sends nothing for an empty range', () => {
-    expect(buildShardQuery({ ...base, range: { lower: { key: 'b', inclusive: true }, upper: { key: 'a', inclusive: true } } })).toBeUndefined();
-    expect(buildShardQuery({ ...base, range: { lower: { key: 'a', inclusive: false }, upper: { key: 'a', inclusive: true } } })).toBeUndefined();
+    expect(
+      buildShardQuery({
+        ...base,
+        range: { lower: { key: 'b', inclusive: true }, upper: { key: 'a', inclusive: true } },
+      }),
+    ).toBeUndefined();
+    expect(
+      buildShardQuery({
+        ...base,
+        range: { lower: { key: 'a', inclusive: false }, upper: { key: 'a', inclusive: true } },
+      }),
+    ).toBeUndefined();
   });
 });

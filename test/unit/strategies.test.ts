@@ -13,8 +13,25 @@ const STRATEGIES: [string, ShardStrategy][] = [
   ['range with heavy hitters', createStrategy({ kind: 'range', boundaries: HEAVY })],
 ];
 
-const VALUES = ['', 'a', 'b', 'ba', 'greatest hit', 'greatest hits', 'greatest hits!', 'lo', 'm', 'x', 'xa', 'zz', '\uE000', '\uFFFD',
-  '\u{1F3B8}', '\u{1F600}', '\u{1F601}'];
+const VALUES = [
+  '',
+  'a',
+  'b',
+  'ba',
+  'greatest hit',
+  'greatest hits',
+  'greatest hits!',
+  'lo',
+  'm',
+  'x',
+  'xa',
+  'zz',
+  '\uE000',
+  '\uFFFD',
+  '\u{1F3B8}',
+  '\u{1F600}',
+  '\u{1F601}',
+];
 
 /** One contract, run against every strategy (Hono's common.case pattern). */
 describe.each(STRATEGIES)('strategy contract: %s', (_, strategy) => {
@@ -46,7 +63,8 @@ describe.each(STRATEGIES)('strategy contract: %s', (_, strategy) => {
       const planned = groups.flat();
       expect(new Set(planned).size, 'no shard twice').toBe(planned.length);
       for (const value of VALUES.filter((v) => inValueRange(v, range))) {
-        for (const shard of strategy.shardsForValue(value)) expect(planned, `${value} in ${JSON.stringify(range)}`).toContain(shard);
+        for (const shard of strategy.shardsForValue(value))
+          expect(planned, `${value} in ${JSON.stringify(range)}`).toContain(shard);
       }
       if (strategy.kind === 'range') expect(planned).toEqual([...planned].sort((a, b) => a - b));
     }
@@ -81,7 +99,9 @@ describe('range strategy heavy hitters', () => {
   });
 
   it('refuses boundaries out of code point order or without a leading empty string', () => {
-    expect(() => createStrategy({ kind: 'range', boundaries: ['', '\u{1F600}', '\uE000'] })).toThrow(/code point order/);
+    expect(() => createStrategy({ kind: 'range', boundaries: ['', '\u{1F600}', '\uE000'] })).toThrow(
+      /code point order/,
+    );
     expect(() => createStrategy({ kind: 'range', boundaries: ['a'] })).toThrow(/first boundary/);
   });
 });

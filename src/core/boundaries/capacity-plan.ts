@@ -32,8 +32,16 @@ export interface CapacityPlan {
   readonly shards: number;
   /** Which limit decides the shard count. */
   readonly bindingLimit: 'reads' | 'write bytes' | 'write units';
-  readonly reads: { readonly bytesPerSecond: number; readonly partitionBytesPerSecond: number; readonly shards: number };
-  readonly writeBytes: { readonly bytesPerSecond: number; readonly partitionBytesPerSecond: number; readonly shards: number };
+  readonly reads: {
+    readonly bytesPerSecond: number;
+    readonly partitionBytesPerSecond: number;
+    readonly shards: number;
+  };
+  readonly writeBytes: {
+    readonly bytesPerSecond: number;
+    readonly partitionBytesPerSecond: number;
+    readonly shards: number;
+  };
   readonly writeUnits: {
     readonly unitsPerItem: number;
     readonly unitsPerSecond: number;
@@ -56,8 +64,16 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
   const unitsPerItem = Math.ceil(itemBytes / WCU_BYTES);
   const writeUnits = unitsPerItem * writesPerSecond;
 
-  const reads = { bytesPerSecond: readBytes, partitionBytesPerSecond: partitionRead, shards: needed(readBytes, partitionRead) };
-  const bytes = { bytesPerSecond: writeBytes, partitionBytesPerSecond: partitionWrite, shards: needed(writeBytes, partitionWrite) };
+  const reads = {
+    bytesPerSecond: readBytes,
+    partitionBytesPerSecond: partitionRead,
+    shards: needed(readBytes, partitionRead),
+  };
+  const bytes = {
+    bytesPerSecond: writeBytes,
+    partitionBytesPerSecond: partitionWrite,
+    shards: needed(writeBytes, partitionWrite),
+  };
   const units = {
     unitsPerItem,
     unitsPerSecond: writeUnits,

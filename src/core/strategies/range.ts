@@ -77,7 +77,8 @@ function span(first: number, last: number): number[] {
 /** Boundaries start at '' (every value has a shard) and never decrease. */
 export function validateBoundaries(boundaries: readonly string[]): void {
   if (boundaries.length === 0) throw new Error('boundaries: at least one boundary is needed');
-  if (boundaries[0] !== '') throw new Error("boundaries: the first boundary must be '' so that every value has a shard");
+  if (boundaries[0] !== '')
+    throw new Error("boundaries: the first boundary must be '' so that every value has a shard");
   for (let i = 1; i < boundaries.length; i++) {
     if (compareKeys(boundaries[i - 1]!, boundaries[i]!) > 0) {
       throw new Error(

@@ -64,7 +64,10 @@ export function mountDocsAssets(app: OpenAPIHono<AppEnv>, source: DocsAssets): v
       if (found instanceof Response) return found as never;
       const type = DOCS_ASSET_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
       // The files change only when swagger-ui-dist is upgraded and the service redeployed.
-      return c.body(found as Uint8Array<ArrayBuffer>, 200, { 'content-type': type, 'cache-control': 'public, max-age=3600' }) as never;
+      return c.body(found as Uint8Array<ArrayBuffer>, 200, {
+        'content-type': type,
+        'cache-control': 'public, max-age=3600',
+      }) as never;
     },
     // An unknown file name is a missing page, not bad input.
     (result) => {

@@ -10,7 +10,12 @@ import type { DocsAssetFile, DocsAssets } from './assets';
  */
 export function directoryDocsAssets(directory: string | URL | (() => string)): DocsAssets {
   const cache = new Map<DocsAssetFile, Promise<Uint8Array | undefined>>();
-  const folder = () => (typeof directory === 'function' ? directory() : typeof directory === 'string' ? directory : fileURLToPath(directory));
+  const folder = () =>
+    typeof directory === 'function'
+      ? directory()
+      : typeof directory === 'string'
+        ? directory
+        : fileURLToPath(directory);
   return (file) => {
     let bytes = cache.get(file);
     if (!bytes) {

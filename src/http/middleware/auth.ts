@@ -36,7 +36,11 @@ const REALM = 'Bearer realm="shardline"';
  * named `key#N` (the key's position in API_KEYS).
  */
 export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly string[]): MiddlewareHandler<AppEnv> {
-  const keys: StoredKey[] = grants.map((grant, i) => ({ digest: sha256(grant.key), scope: grant.scope, id: `key#${i + 1}` }));
+  const keys: StoredKey[] = grants.map((grant, i) => ({
+    digest: sha256(grant.key),
+    scope: grant.scope,
+    id: `key#${i + 1}`,
+  }));
   const open = new Set(publicPaths);
   return async (c, next) => {
     if (keys.length === 0 || open.has(c.req.path) || c.req.method === 'OPTIONS') return next();
@@ -44,7 +48,10 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly
     const token = header === undefined ? undefined : /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)?.[1];
     if (token === undefined) {
       c.header('WWW-Authenticate', REALM);
-      return errorResponse(c, new ShardlineError('unauthorized', 'this API needs an API key: send Authorization: Bearer <key>'));
+      return errorResponse(
+        c,
+        new ShardlineError('unauthorized', 'this API needs an API key: send Authorization: Bearer <key>'),
+      );
     }
     const match = findKey(keys, sha256(token));
     if (!match) {
@@ -53,7 +60,10 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly
     }
     if (match.scope === 'read' && !isReadMethod(c.req.method)) {
       c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="write"`);
-      return errorResponse(c, new ShardlineError('forbidden', 'this API key may only read; writes need a key with scope write'));
+      return errorResponse(
+        c,
+        new ShardlineError('forbidden', 'this API key may only read; writes need a key with scope write'),
+      );
     }
     c.set('caller', match.id);
     return next();

@@ -23,7 +23,9 @@ export function bodyLimits(limits: BodyLimits): MiddlewareHandler<AppEnv> {
     bodyLimit({
       maxSize,
       onError: () => {
-        throw new ShardlineError('payload_too_large', `the request body is over ${maxSize} bytes`, { limitBytes: maxSize });
+        throw new ShardlineError('payload_too_large', `the request body is over ${maxSize} bytes`, {
+          limitBytes: maxSize,
+        });
       },
     });
   const batch = make(limits.batchBytes);

@@ -13,7 +13,14 @@ export function corsFor(origins: readonly string[]): MiddlewareHandler<AppEnv> |
     origin: origins.includes('*') ? '*' : [...origins],
     allowMethods: ['GET', 'PUT', 'POST', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type'],
-    exposeHeaders: ['x-shard-queries', 'x-round-trips', 'x-items-read', 'x-consumed-rcu', 'Server-Timing', 'Retry-After'],
+    exposeHeaders: [
+      'x-shard-queries',
+      'x-round-trips',
+      'x-items-read',
+      'x-consumed-rcu',
+      'Server-Timing',
+      'Retry-After',
+    ],
     maxAge: 600,
   });
 }

@@ -19,7 +19,10 @@ export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
     // A batch's chunks and a listing's shard queries all listen on it at once.
     setMaxListeners(0, controller.signal);
     const deadline = Date.now() + timeoutMs;
-    const timer = setTimeout(() => controller.abort(new DOMException('the request deadline passed', 'TimeoutError')), timeoutMs);
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('the request deadline passed', 'TimeoutError')),
+      timeoutMs,
+    );
     const raw = c.req.raw.signal;
     const onClientGone = (): void => controller.abort(raw.reason);
     if (raw.aborted) controller.abort(raw.reason);

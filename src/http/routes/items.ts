@@ -40,29 +40,37 @@ function keyQuery(deps: AppDeps) {
   const names = new Set(deps.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)));
   return z.looseObject(
     Object.fromEntries(
-      [...names].map((name) => [name, z.string().optional().openapi({ description: `primary key attribute ${name}` })]),
+      [...names].map((name) => [
+        name,
+        z
+          .string()
+          .optional()
+          .openapi({ description: `primary key attribute ${name}` }),
+      ]),
     ),
   );
 }
 
-const getRoute = (deps: AppDeps) => createRoute({
-  method: 'get',
-  path: '/collections/{collection}/item',
-  summary: 'Read one item by its primary key',
-  request: { params: CollectionParam, query: keyQuery(deps) },
-  responses: {
-    200: { content: { 'application/json': { schema: z.object({ item: Item }) } }, description: 'the item' },
-    ...errorResponses,
-  },
-});
+const getRoute = (deps: AppDeps) =>
+  createRoute({
+    method: 'get',
+    path: '/collections/{collection}/item',
+    summary: 'Read one item by its primary key',
+    request: { params: CollectionParam, query: keyQuery(deps) },
+    responses: {
+      200: { content: { 'application/json': { schema: z.object({ item: Item }) } }, description: 'the item' },
+      ...errorResponses,
+    },
+  });
 
-const deleteRoute = (deps: AppDeps) => createRoute({
-  method: 'delete',
-  path: '/collections/{collection}/item',
-  summary: 'Delete one item by its primary key',
-  request: { params: CollectionParam, query: keyQuery(deps) },
-  responses: { 204: { description: 'deleted' }, ...errorResponses },
-});
+const deleteRoute = (deps: AppDeps) =>
+  createRoute({
+    method: 'delete',
+    path: '/collections/{collection}/item',
+    summary: 'Delete one item by its primary key',
+    request: { params: CollectionParam, query: keyQuery(deps) },
+    responses: { 204: { description: 'deleted' }, ...errorResponses },
+  });
 
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
@@ -94,4 +102,3 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     return c.body(null, 204);
   });
 }
-

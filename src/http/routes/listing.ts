@@ -27,7 +27,9 @@ const listingRoute = createRoute({
       description: 'one page',
       headers: z.object({
         'x-shard-queries': z.string().openapi({ description: 'DynamoDB queries this page took' }),
-        'x-round-trips': z.string().openapi({ description: 'Waves of DynamoDB queries this page waited for one after another' }),
+        'x-round-trips': z
+          .string()
+          .openapi({ description: 'Waves of DynamoDB queries this page waited for one after another' }),
         'x-items-read': z.string().openapi({ description: 'items DynamoDB read for this page' }),
         'x-consumed-rcu': z.string().optional().openapi({ description: 'read capacity consumed, when reported' }),
       }),
@@ -64,7 +66,9 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
       {
         items: listing.records.map((record) => publicItem(collection, record)),
         nextCursor:
-          listing.nextPosition === undefined ? null : encodeCursor(listing.nextPosition, scope, deps.cursorSecret, listing.nextHint),
+          listing.nextPosition === undefined
+            ? null
+            : encodeCursor(listing.nextPosition, scope, deps.cursorSecret, listing.nextHint),
       },
       200,
     );
@@ -73,11 +77,20 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
 
 /** At most one filter; `from` and `to` together are one. */
 function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
-  const given = [query.key !== undefined, query.prefix !== undefined, query.from !== undefined || query.to !== undefined];
+  const given = [
+    query.key !== undefined,
+    query.prefix !== undefined,
+    query.from !== undefined || query.to !== undefined,
+  ];
   if (given.filter(Boolean).length > 1) {
     throw invalidRequest('use at most one filter: key, prefix, or from/to');
   }
-  for (const [name, value] of Object.entries({ key: query.key, prefix: query.prefix, from: query.from, to: query.to })) {
+  for (const [name, value] of Object.entries({
+    key: query.key,
+    prefix: query.prefix,
+    from: query.from,
+    to: query.to,
+  })) {
     if (value === undefined) continue;
     if (!value.isWellFormed()) throw invalidRequest(`${name} holds an unpaired surrogate`);
     if (value.includes(SEPARATOR)) throw invalidRequest(`${name} contains U+0000, which no value can hold`);
@@ -85,7 +98,11 @@ function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
   if (query.key !== undefined) return { kind: 'key', key: query.key };
   if (query.prefix !== undefined) return { kind: 'prefix', prefix: query.prefix };
   if (query.from !== undefined || query.to !== undefined) {
-    return { kind: 'between', ...(query.from !== undefined && { from: query.from }), ...(query.to !== undefined && { to: query.to }) };
+    return {
+      kind: 'between',
+      ...(query.from !== undefined && { from: query.from }),
+      ...(query.to !== undefined && { to: query.to }),
+    };
   }
   return { kind: 'all' };
 }
@@ -94,9 +111,12 @@ function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
 function cursorScope(collection: Collection, order: SortOrder, filter: ListFilter): CursorScope {
   const n = (value: string | undefined) => (value === undefined ? null : normalize(value, collection.normalization));
   const canonical =
-    filter.kind === 'key' ? ['key', n(filter.key)]
-    : filter.kind === 'prefix' ? ['prefix', n(filter.prefix)]
-    : filter.kind === 'between' ? ['between', n(filter.from), n(filter.to)]
-    : ['all'];
+    filter.kind === 'key'
+      ? ['key', n(filter.key)]
+      : filter.kind === 'prefix'
+        ? ['prefix', n(filter.prefix)]
+        : filter.kind === 'between'
+          ? ['between', n(filter.from), n(filter.to)]
+          : ['all'];
   return { collection: collection.name, order, filter: JSON.stringify(canonical) };
 }

@@ -27,7 +27,8 @@ export interface LambdaResult {
 export function lambdaEvent(kind: EventKind, call: HttpCall): Record<string, unknown> {
   const url = new URL(call.path, 'https://example.invalid');
   const headers = { host: hostFor(kind), 'user-agent': 'shardline-test', ...call.headers };
-  const body = call.body === undefined ? null : call.base64 ? Buffer.from(call.body, 'utf8').toString('base64') : call.body;
+  const body =
+    call.body === undefined ? null : call.base64 ? Buffer.from(call.body, 'utf8').toString('base64') : call.body;
   const now = Date.now();
   if (kind === 'rest-v1') {
     const multi: Record<string, string[]> = {};
@@ -73,7 +74,13 @@ export function lambdaEvent(kind: EventKind, call: HttpCall): Record<string, unk
       apiId: kind === 'function-url' ? 'abcdefghijklmnopqrstuvwxyz' : 'abcdef1234',
       domainName: hostFor(kind),
       domainPrefix: hostFor(kind).split('.')[0],
-      http: { method: call.method, path: url.pathname, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'shardline-test' },
+      http: {
+        method: call.method,
+        path: url.pathname,
+        protocol: 'HTTP/1.1',
+        sourceIp: '127.0.0.1',
+        userAgent: 'shardline-test',
+      },
       requestId: crypto.randomUUID(),
       routeKey: '$default',
       stage: '$default',
@@ -95,7 +102,8 @@ function hostFor(kind: EventKind): string {
 export function resultToResponse(result: LambdaResult): Response {
   const headers = new Headers();
   for (const [key, value] of Object.entries(result.headers ?? {})) headers.set(key, value);
-  for (const [key, values] of Object.entries(result.multiValueHeaders ?? {})) for (const value of values) headers.append(key, value);
+  for (const [key, values] of Object.entries(result.multiValueHeaders ?? {}))
+    for (const value of values) headers.append(key, value);
   const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   const noBody = result.statusCode === 204 || result.statusCode === 304;
   return new Response(noBody ? null : body, { status: result.statusCode, headers });

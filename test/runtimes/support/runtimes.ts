@@ -24,7 +24,9 @@ export interface RunningRuntime extends Fetcher {
 }
 
 /** The Node runtime's app behind a real HTTP server (what `npm start` runs), on a free loopback port. */
-export async function startNodeServer(app: { fetch: (request: Request) => Response | Promise<Response> }): Promise<RunningRuntime> {
+export async function startNodeServer(app: {
+  fetch: (request: Request) => Response | Promise<Response>;
+}): Promise<RunningRuntime> {
   const server = await new Promise<ReturnType<typeof serve>>((resolveServer) => {
     const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolveServer(started));
   });
@@ -44,9 +46,17 @@ export async function startNodeServer(app: { fetch: (request: Request) => Respon
 export async function startWorkerRuntime(vars: Record<string, string>): Promise<RunningRuntime> {
   const worker = await unstable_startWorker({
     config: resolve(ROOT, 'wrangler.toml'),
-    bindings: Object.fromEntries(Object.entries({ ...LOCAL_KEYS, ...vars }).map(([name, value]) => [name, { type: 'plain_text', value }])),
+    bindings: Object.fromEntries(
+      Object.entries({ ...LOCAL_KEYS, ...vars }).map(([name, value]) => [name, { type: 'plain_text', value }]),
+    ),
     sendMetrics: false,
-    dev: { server: { hostname: '127.0.0.1', port: 0 }, inspector: false, watch: false, persist: false, logLevel: 'warn' },
+    dev: {
+      server: { hostname: '127.0.0.1', port: 0 },
+      inspector: false,
+      watch: false,
+      persist: false,
+      logLevel: 'warn',
+    },
   });
   await worker.ready;
   const url = await worker.url;
@@ -87,13 +97,16 @@ export async function loadLambdaRuntime(bundleFile: string, env: Record<string, 
   Object.assign(process.env, LOCAL_KEYS, env);
   let handler: LambdaHandler;
   try {
-    ({ handler } = (await import(`${pathToFileURL(bundleFile).href}?instance=${++instances}`)) as { handler: LambdaHandler });
+    ({ handler } = (await import(`${pathToFileURL(bundleFile).href}?instance=${++instances}`)) as {
+      handler: LambdaHandler;
+    });
   } finally {
     for (const name of Object.keys({ ...LOCAL_KEYS, ...env })) if (!(name in saved)) delete process.env[name];
     Object.assign(process.env, saved);
   }
   const context = { functionName: 'shardline', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 };
-  const invoke = async (kind: EventKind, call: HttpCall) => resultToResponse(await handler(lambdaEvent(kind, call), context));
+  const invoke = async (kind: EventKind, call: HttpCall) =>
+    resultToResponse(await handler(lambdaEvent(kind, call), context));
   return {
     name: 'lambda',
     handler,
