@@ -16,6 +16,14 @@ const tableSchema = z.object({
   index: z.string().min(3).default('GSI1'),
   shardKeyAttribute: z.string().min(1).default('gsi1pk'),
   indexKeyAttribute: z.string().min(1).default('gsi1sk'),
+  /** The second sparse index: the next shard map is built here while reads use the first (and in turn). */
+  alternateIndex: z
+    .object({
+      name: z.string().min(3),
+      shardKeyAttribute: z.string().min(1),
+      indexKeyAttribute: z.string().min(1),
+    })
+    .default({ name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' }),
 });
 
 const shardCount = z.number().int().min(1).max(10_000);
@@ -35,6 +43,13 @@ const collectionSchema = z.object({
   prefix: z.string().min(1).optional(),
   strategy: strategySchema,
   table: tableSchema.partial().optional(),
+  /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
+  members: z
+    .union([
+      z.strictObject({ attribute: z.string().min(1), beginsWith: z.string().min(1) }),
+      z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
+    ])
+    .optional(),
 });
 
 export const configSchema = z.object({
@@ -65,6 +80,7 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
   return Object.entries(parsed.data.collections).map(([name, spec]) => {
     const table = { ...defaults, ...spec.table };
+    checkDistinctIndexes(name, table);
     const strategy =
       spec.strategy.kind === 'range'
         ? createStrategy({
@@ -83,6 +99,11 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
       prefix: spec.prefix ?? name,
       normalization: spec.normalization,
       strategy,
+      indexes: [
+        { name: table.index, shardKeyAttribute: table.shardKeyAttribute, indexKeyAttribute: table.indexKeyAttribute },
+        table.alternateIndex,
+      ] as const,
+      ...(spec.members && { members: spec.members }),
     };
   });
 }
@@ -109,4 +130,28 @@ function rangeBoundaries(
     );
   }
   return parsed.boundaries;
+}
+
+/** The two indexes a collection's maps take turns in must not share a name or an attribute. */
+function checkDistinctIndexes(
+  collection: string,
+  table: {
+    index: string;
+    shardKeyAttribute: string;
+    indexKeyAttribute: string;
+    alternateIndex: { name: string; shardKeyAttribute: string; indexKeyAttribute: string };
+  },
+): void {
+  const alternate = table.alternateIndex;
+  const attributes = [
+    table.shardKeyAttribute,
+    table.indexKeyAttribute,
+    alternate.shardKeyAttribute,
+    alternate.indexKeyAttribute,
+  ];
+  if (table.index === alternate.name || new Set(attributes).size !== attributes.length) {
+    throw new Error(
+      `collection "${collection}": "index" and "alternateIndex" must be two indexes with four distinct attributes`,
+    );
+  }
 }

@@ -1,3 +1,4 @@
+import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
 import type { ShardStrategy } from './strategies';
 
@@ -8,9 +9,24 @@ export interface KeyAttribute {
   readonly type: KeyType;
 }
 
+/** One sparse global secondary index a collection's shard map can live in. */
+export interface IndexSpec {
+  readonly name: string;
+  /** Attribute holding the shard partition key (`<prefix>#<shard>`). */
+  readonly shardKeyAttribute: string;
+  /** Attribute holding the index sort key (value + separator + primary key). */
+  readonly indexKeyAttribute: string;
+}
+
 /**
  * One sorted index over one kind of item, resolved from the config: where its
  * items live, which field orders them, how that field is normalized and sharded.
+ *
+ * `strategy`, `index`, `shardKeyAttribute` and `indexKeyAttribute` name one shard
+ * map and the index it lives in. From the config they are the first map (in the
+ * first index); at run time the service hands out a view of the same collection per
+ * shard-map version (see src/service/shard-maps), so listings and writes follow the
+ * map stored in the table, not the config.
  */
 export interface Collection {
   readonly name: string;
@@ -27,4 +43,26 @@ export interface Collection {
   readonly prefix: string;
   readonly normalization: Normalization;
   readonly strategy: ShardStrategy;
+  /**
+   * The two sparse indexes successive shard maps take turns in (blue/green): a
+   * listing reads one, the next map is built in the other. Slot 0 is `index`.
+   */
+  readonly indexes: readonly [IndexSpec, IndexSpec];
+  /** Which table items belong to the collection without shardline having written them. */
+  readonly members?: MembersRule;
+}
+
+/** The index slot (0 or 1) of a collection's two indexes. */
+export type IndexSlot = 0 | 1;
+
+/** The same collection with one shard map in one of its indexes. */
+export function collectionView(collection: Collection, strategy: ShardStrategy, slot: IndexSlot): Collection {
+  const index = collection.indexes[slot];
+  return {
+    ...collection,
+    strategy,
+    index: index.name,
+    shardKeyAttribute: index.shardKeyAttribute,
+    indexKeyAttribute: index.indexKeyAttribute,
+  };
 }

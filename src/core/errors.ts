@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'rate_limited'
   | 'unavailable'
+  | 'map_stale'
   | 'timeout'
   | 'internal';
 

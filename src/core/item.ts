@@ -36,12 +36,17 @@ export interface PreparedItem {
  * and builds its index keys. Throws a `ShardlineError` (a 4xx) for anything the
  * table would refuse, so a bad item is rejected before any write is attempted.
  */
-export function prepareItem(collection: Collection, input: unknown, random: () => number): PreparedItem {
+export function prepareItem(
+  collection: Collection,
+  input: unknown,
+  random: () => number,
+  also: readonly Collection[] = [],
+): PreparedItem {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ShardlineError('invalid_item', 'the item must be a JSON object');
   }
   const item = input as JsonObject;
-  for (const reserved of [collection.shardKeyAttribute, collection.indexKeyAttribute]) {
+  for (const reserved of indexAttributes(collection)) {
     if (reserved in item) {
       throw new ShardlineError('invalid_item', `attribute "${reserved}" is managed by shardline and cannot be written`);
     }
@@ -71,6 +76,11 @@ export function prepareItem(collection: Collection, input: unknown, random: () =
     [collection.shardKeyAttribute]: partitionKey,
     [collection.indexKeyAttribute]: indexKey,
   };
+  // During a migration the item is written under the other map too: same index key, its own shard.
+  for (const view of also) {
+    record[view.shardKeyAttribute] = shardKey(view.prefix, view.strategy.shardForWrite(normalized, random));
+    record[view.indexKeyAttribute] = indexKey;
+  }
   const size = itemSize(record);
   if (size > MAX_ITEM_BYTES) {
     throw new ShardlineError(
@@ -80,6 +90,11 @@ export function prepareItem(collection: Collection, input: unknown, random: () =
   }
   const primaryKey = Object.fromEntries(collection.primaryKey.map((key, i) => [key.name, keyValues[i]]));
   return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item };
+}
+
+/** Every attribute shardline manages on a collection's items: both indexes' shard and index keys. */
+export function indexAttributes(collection: Collection): string[] {
+  return collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
 }
 
 /** Primary key values in key-schema order, checked for presence, type and size. */

@@ -1,4 +1,5 @@
 import type { Collection } from '../core/collection';
+import type { MapSource } from '../service/map-source';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import type { ApiKeyGrant } from './middleware/auth';
@@ -19,6 +20,8 @@ export interface SecurityOptions {
 export interface AppDeps {
   readonly collections: readonly Collection[];
   readonly store: Store;
+  /** The shard maps requests route by (stored in the table); the config's own maps when unset. */
+  readonly maps?: MapSource;
   /** Signs cursors; cursors from another secret are rejected. */
   readonly cursorSecret: string;
   /** Deadline for one request's DynamoDB work. */

@@ -19,6 +19,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   forbidden: 403,
   rate_limited: 429,
   unavailable: 503,
+  map_stale: 503,
   timeout: 504,
   internal: 500,
 };

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { MapInfo } from './map-schema';
 import { MAX_BATCH_ITEMS } from '../service/write-items';
 
 export const ErrorBody = z
@@ -84,6 +85,7 @@ export const CollectionInfo = z
     indexKeyAttribute: z.string(),
     boundaries: z.array(z.string()).optional(),
     heavyHitters: z.array(z.object({ value: z.string(), shards: z.array(z.number().int()) })).optional(),
+    map: MapInfo.optional(),
   })
   .openapi('Collection');
 

@@ -45,6 +45,7 @@ export function createBundledService(
   const settings = readSettings(env);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
+    shareMapRefresh: false,
     ...credentialOptions(env, settings, options.requireCredentials),
   });
   mountDocsAssets(service.app, options.docsAssets);

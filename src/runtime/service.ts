@@ -5,12 +5,16 @@ import { createApp } from '../http/app';
 import { createDynamoClients, type ClientOptions, type DynamoClients } from '../store/client';
 import { DynamoStore } from '../store/dynamo-store';
 import { ensureTable } from '../store/bootstrap';
+import { DynamoMapStore } from '../store/map-store';
+import { ShardMaps } from '../service/shard-maps';
 import type { Settings } from './settings';
 
 export interface Service {
   readonly app: ReturnType<typeof createApp>;
   readonly collections: readonly Collection[];
   readonly clients: DynamoClients;
+  readonly store: DynamoStore;
+  readonly maps: ShardMaps;
 }
 
 /**
@@ -21,7 +25,11 @@ export interface Service {
 export function buildService(
   settings: Settings,
   config: unknown,
-  options: ResolveOptions & { client?: ClientOptions } = {},
+  options: ResolveOptions & {
+    client?: ClientOptions;
+    /** False where a request may not await I/O another one started (Workers). */
+    shareMapRefresh?: boolean;
+  } = {},
 ): Service {
   const collections = resolveConfig(config, {
     ...options,
@@ -39,9 +47,15 @@ export function buildService(
       collection.primaryKey.map(({ name }) => name),
     );
   const store = new DynamoStore(clients, { keyNames: (table) => keyNames.get(table) ?? [] });
+  const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {
+    ttlMs: settings.mapTtlMs,
+    ...(options.shareMapRefresh !== undefined && { shareRefresh: options.shareMapRefresh }),
+    log: (message) => console.warn(message),
+  });
   const app = createApp({
     collections,
     store,
+    maps,
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
     requestTimeoutMs: settings.requestTimeoutMs,
     security: {
@@ -51,10 +65,13 @@ export function buildService(
       ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
     },
   });
-  return { app, collections, clients };
+  return { app, collections, clients, store, maps };
 }
 
-/** Creates every table the collections use (when allowed) and waits until they are ACTIVE. */
+/**
+ * Creates every table the collections use (when allowed), waits until they are
+ * ACTIVE, and writes each collection's first shard map where the table has none.
+ */
 export async function prepareTables(service: Service, create: boolean): Promise<void> {
   const seen = new Set<string>();
   for (const collection of service.collections) {
@@ -62,4 +79,5 @@ export async function prepareTables(service: Service, create: boolean): Promise<
     seen.add(collection.table);
     await ensureTable(service.clients.raw, collection, create);
   }
+  await service.maps.initialize({});
 }

@@ -15,6 +15,8 @@ export interface Settings {
   readonly createTable: boolean;
   readonly cursorSecret: string | undefined;
   readonly requestTimeoutMs: number;
+  /** How old a cached shard-map pointer may get (SHARDLINE_MAP_TTL_MS); see DESIGN §9. */
+  readonly mapTtlMs: number;
   /** Bearer keys and their scopes; empty means the API is open (no API_KEYS set). */
   readonly apiKeys: readonly ApiKey[];
   /** Origins allowed to call from a browser; empty means CORS is off. `*` allows any. */
@@ -43,6 +45,7 @@ export function readSettings(env: EnvMap): Settings {
     createTable: boolean(env, 'SHARDLINE_CREATE_TABLE', true),
     cursorSecret: nonEmpty(env.CURSOR_SECRET),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 1, 900_000),
+    mapTtlMs: integer(env, 'SHARDLINE_MAP_TTL_MS', 5000, 10, 3_600_000),
     apiKeys: parseApiKeys(env.API_KEYS),
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),

@@ -20,10 +20,12 @@ export function primaryKeyFromParams(collection: Collection, params: Record<stri
   return Object.fromEntries(collection.primaryKey.map(({ name }, i) => [name, values[i]]));
 }
 
-/** Whether a stored record was written through this collection. */
+/** Whether a stored record was written through this collection (it carries its shard key in either index). */
 export function belongsTo(collection: Collection, record: JsonObject): boolean {
-  const shard = record[collection.shardKeyAttribute];
-  return typeof shard === 'string' && shard.startsWith(`${collection.prefix}#`);
+  return collection.indexes.some(({ shardKeyAttribute }) => {
+    const shard = record[shardKeyAttribute];
+    return typeof shard === 'string' && shard.startsWith(`${collection.prefix}#`);
+  });
 }
 
 export async function getItem(
@@ -44,7 +46,7 @@ export async function deleteItem(
   context: CallContext,
 ): Promise<void> {
   const deleted = await store.deleteItem(collection.table, key, context, {
-    attribute: collection.shardKeyAttribute,
+    attributes: collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute),
     prefix: `${collection.prefix}#`,
   });
   if (!deleted) throw notFound(collection);

@@ -13,15 +13,20 @@ export interface WriteResult {
   readonly item: JsonObject;
 }
 
-/** Assigns the item's shard and writes it. Invalid items are refused before any write. */
+/**
+ * Assigns the item's shard under every map writes set (`maps`: the collection as each
+ * shard map sees it, the read map first) and writes it once. Invalid items are refused
+ * before any write. The result names the shard of the first map.
+ */
 export async function putItem(
   store: Store,
-  collection: Collection,
+  maps: readonly Collection[],
   input: unknown,
   context: CallContext,
   random: () => number = Math.random,
 ): Promise<WriteResult> {
-  const prepared = prepareItem(collection, input, random);
+  const [collection, ...also] = maps as [Collection, ...Collection[]];
+  const prepared = prepareItem(collection, input, random, also);
   await store.putItem(collection.table, prepared.record, context);
   return { shard: prepared.shard, shardKey: prepared.shardKey, item: prepared.item };
 }
@@ -33,17 +38,18 @@ export async function putItem(
  */
 export async function putBatch(
   store: Store,
-  collection: Collection,
+  maps: readonly Collection[],
   inputs: readonly unknown[],
   context: CallContext,
   random: () => number = Math.random,
 ): Promise<BatchOutcome> {
+  const [collection, ...also] = maps as [Collection, ...Collection[]];
   const prepared: PreparedItem[] = [];
   const invalid: { index: number; error: { code: string; message: string } }[] = [];
   const firstIndexOfKey = new Map<string, number>();
   inputs.forEach((input, index) => {
     try {
-      const item = prepareItem(collection, input, random);
+      const item = prepareItem(collection, input, random, also);
       const key = JSON.stringify(collection.primaryKey.map(({ name }) => item.primaryKey[name]));
       const first = firstIndexOfKey.get(key);
       if (first !== undefined) {

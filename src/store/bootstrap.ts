@@ -2,40 +2,103 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   type DynamoDBClient,
+  type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import type { KeyAttribute } from '../core/collection';
+import type { IndexSpec, KeyAttribute } from '../core/collection';
 import { sleep } from './retry';
 
-/** A table and the one sharded index shardline needs on it. */
+/** A table and the two sparse indexes shardline's shard maps take turns in. */
 export interface TableSpec {
   readonly table: string;
   readonly primaryKey: readonly KeyAttribute[];
+  /** The first index, which the first shard map lives in: it must exist. */
   readonly index: string;
-  readonly shardKeyAttribute: string;
-  readonly indexKeyAttribute: string;
+  readonly indexes: readonly [IndexSpec, IndexSpec];
 }
 
+/** How long table and index creation may take before bootstrap gives up. */
+const ACTIVE_WITHIN_MS = 120_000;
+
 /**
- * Creates the table and its GSI when they are missing (on-demand billing,
- * projection ALL so listings need no second read), and waits until both are
- * ACTIVE. An existing table without the index is an error, never altered.
+ * Creates the table with both indexes when it is missing (on-demand billing,
+ * projection ALL so listings need no second read), and waits until the table and its
+ * indexes are ACTIVE. An existing table must have the first index; the second is
+ * added by the first reshard that needs it (`addIndex`), never at start.
  */
 export async function ensureTable(client: DynamoDBClient, spec: TableSpec, create: boolean): Promise<void> {
-  let description = await describe(client, spec.table);
+  const description = await describe(client, spec.table);
   if (!description) {
     if (!create) throw new Error(`table "${spec.table}" does not exist (and SHARDLINE_CREATE_TABLE is off)`);
     await createTable(client, spec);
   }
+  await waitUntilActive(client, spec, spec.indexes[0].name);
+}
+
+/** Whether the table has this index (of any status). */
+export async function hasIndex(client: DynamoDBClient, table: string, index: string): Promise<boolean> {
+  const description = await describe(client, table);
+  return description?.GlobalSecondaryIndexes?.some((gsi) => gsi.IndexName === index) ?? false;
+}
+
+/**
+ * Adds one of the spec's indexes to an existing table (UpdateTable) and waits until
+ * DynamoDB has built it. Engines that accept the call without building the index
+ * (dynalite) are reported, not waited for forever.
+ */
+export async function addIndex(
+  client: DynamoDBClient,
+  spec: TableSpec,
+  index: IndexSpec,
+  onWait: (message: string) => void = () => {},
+): Promise<void> {
+  const definition = indexDefinition(index);
+  const update = (withThroughput: boolean) =>
+    client.send(
+      new UpdateTableCommand({
+        TableName: spec.table,
+        AttributeDefinitions: [
+          { AttributeName: index.shardKeyAttribute, AttributeType: 'S' },
+          { AttributeName: index.indexKeyAttribute, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: withThroughput
+              ? { ...definition, ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }
+              : definition,
+          },
+        ],
+      }),
+    );
+  try {
+    await update(false);
+  } catch (error) {
+    // Tables with provisioned capacity (and dynalite, which always asks) need a throughput for the index.
+    if (!/provisionedThroughput/i.test((error as Error).message)) throw error;
+    await update(true);
+  }
+  onWait(`adding index ${index.name} to table ${spec.table}; waiting until DynamoDB has built it`);
+  if (!(await hasIndex(client, spec.table, index.name))) {
+    throw new Error(
+      `the engine accepted the new index ${index.name} on table ${spec.table} but did not create it ` +
+        '(dynalite cannot add an index to an existing table): create the table anew with both indexes',
+    );
+  }
+  await waitUntilActive(client, spec, index.name);
+}
+
+async function waitUntilActive(client: DynamoDBClient, spec: TableSpec, required: string): Promise<void> {
   for (let waited = 0; ; waited += 250) {
-    description = await describe(client, spec.table);
-    const index = description?.GlobalSecondaryIndexes?.find((gsi) => gsi.IndexName === spec.index);
-    if (description?.TableStatus === 'ACTIVE' && !index) {
-      throw new Error(`table "${spec.table}" has no global secondary index "${spec.index}"`);
+    const description = await describe(client, spec.table);
+    const indexes = description?.GlobalSecondaryIndexes ?? [];
+    if (description?.TableStatus === 'ACTIVE' && !indexes.some((gsi) => gsi.IndexName === required)) {
+      throw new Error(`table "${spec.table}" has no global secondary index "${required}"`);
     }
-    if (description?.TableStatus === 'ACTIVE' && (index?.IndexStatus ?? 'ACTIVE') === 'ACTIVE') return;
-    if (waited > 120_000) throw new Error(`table "${spec.table}" did not become ACTIVE within two minutes`);
+    const ready = indexes.every((gsi) => (gsi.IndexStatus ?? 'ACTIVE') === 'ACTIVE' && gsi.Backfilling !== true);
+    if (description?.TableStatus === 'ACTIVE' && ready) return;
+    if (waited > ACTIVE_WITHIN_MS) throw new Error(`table "${spec.table}" did not become ACTIVE within two minutes`);
     await sleep(250);
   }
 }
@@ -50,10 +113,23 @@ async function describe(client: DynamoDBClient, table: string): Promise<TableDes
   }
 }
 
+function indexDefinition(index: IndexSpec): GlobalSecondaryIndex {
+  return {
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.shardKeyAttribute, KeyType: 'HASH' },
+      { AttributeName: index.indexKeyAttribute, KeyType: 'RANGE' },
+    ],
+    Projection: { ProjectionType: 'ALL' },
+  };
+}
+
 async function createTable(client: DynamoDBClient, spec: TableSpec): Promise<void> {
   const attributes = new Map<string, 'S' | 'N'>(spec.primaryKey.map((key) => [key.name, key.type]));
-  attributes.set(spec.shardKeyAttribute, 'S');
-  attributes.set(spec.indexKeyAttribute, 'S');
+  for (const index of spec.indexes) {
+    attributes.set(index.shardKeyAttribute, 'S');
+    attributes.set(index.indexKeyAttribute, 'S');
+  }
   try {
     await client.send(
       new CreateTableCommand({
@@ -64,16 +140,7 @@ async function createTable(client: DynamoDBClient, spec: TableSpec): Promise<voi
           AttributeType,
         })),
         KeySchema: spec.primaryKey.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: spec.index,
-            KeySchema: [
-              { AttributeName: spec.shardKeyAttribute, KeyType: 'HASH' },
-              { AttributeName: spec.indexKeyAttribute, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
+        GlobalSecondaryIndexes: spec.indexes.map(indexDefinition),
       }),
     );
   } catch (error) {

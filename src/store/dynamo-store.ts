@@ -13,6 +13,14 @@ import { batchPut } from './batch-write';
 import type { DynamoClients } from './client';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 import { buildShardQuery, type ShardQuery } from './shard-query';
+import {
+  sendScan,
+  sendUpdate,
+  type AttributeUpdate,
+  type ScanPage,
+  type ScanRequest,
+  type UpdateOutcome,
+} from './maintenance';
 import type { BatchOutcome, Owner, ShardPage, Store } from './store';
 
 export interface DynamoStoreOptions {
@@ -87,8 +95,8 @@ export class DynamoStore implements Store {
             TableName: table,
             Key: key,
             // Only an item of this collection: another collection's item (or none) is a 404.
-            ConditionExpression: 'begins_with(#owner, :prefix)',
-            ExpressionAttributeNames: { '#owner': owner.attribute },
+            ConditionExpression: owner.attributes.map((_, i) => `begins_with(#owner${i}, :prefix)`).join(' OR '),
+            ExpressionAttributeNames: Object.fromEntries(owner.attributes.map((name, i) => [`#owner${i}`, name])),
             ExpressionAttributeValues: { ':prefix': owner.prefix },
           }),
           { abortSignal },
@@ -99,6 +107,21 @@ export class DynamoStore implements Store {
       if ((error as Error).name === 'ConditionalCheckFailedException') return false;
       throw error;
     }
+  }
+
+  /** One page of one segment of a parallel scan (retried like every call). */
+  scanPage(request: ScanRequest, context: CallContext): Promise<ScanPage> {
+    return this.call(`a scan of ${request.table} (segment ${request.segment})`, context, (signal) =>
+      sendScan(this.doc, request, signal),
+    );
+  }
+
+  /**
+   * A conditional change of one item's attributes. Safe to retry: it sets fixed values
+   * under conditions that a landed first attempt leaves true, or that fail harmlessly.
+   */
+  updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome> {
+    return this.call('a conditional update', context, (signal) => sendUpdate(this.doc, update, signal));
   }
 
   async ping(table: string, context: CallContext): Promise<void> {

@@ -21,9 +21,9 @@ export interface BatchOutcome {
   readonly failed: { index: number; error: { code: string; message: string } }[];
 }
 
-/** Which collection an item must belong to (its shard key starts with the collection's prefix). */
+/** Which collection an item must belong to (a shard key in one of `attributes` starts with the prefix). */
 export interface Owner {
-  readonly attribute: string;
+  readonly attributes: readonly string[];
   readonly prefix: string;
 }
 
@@ -36,7 +36,7 @@ export interface Store {
   putItem(table: string, record: JsonObject, context: CallContext): Promise<void>;
   batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome>;
   getItem(table: string, key: JsonObject, context: CallContext): Promise<JsonObject | undefined>;
-  /** Deletes the item if its `owner.attribute` starts with `owner.prefix`; false when there was no such item. */
+  /** Deletes the item if one of its `owner.attributes` starts with `owner.prefix`; false when there was no such item. */
   deleteItem(table: string, key: JsonObject, context: CallContext, owner: Owner): Promise<boolean>;
   /** Resolves once the table answers. */
   ping(table: string, context: CallContext): Promise<void>;

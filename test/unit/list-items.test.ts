@@ -48,6 +48,10 @@ function collection(strategy: Collection['strategy']): Collection {
     indexKeyAttribute: 'gsi1sk',
     field: 'title',
     prefix: 'c',
+    indexes: [
+      { name: 'GSI1', shardKeyAttribute: 'gsi1pk', indexKeyAttribute: 'gsi1sk' },
+      { name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' },
+    ],
     normalization: 'none',
     strategy,
   };

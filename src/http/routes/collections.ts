@@ -4,6 +4,9 @@ import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
+import { configMaps } from '../../service/map-source';
+import type { MapSnapshot } from '../../service/shard-maps';
+import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionInfo, CollectionParam, errorResponses, RouteQuery, RouteResponse } from '../schemas';
 
@@ -16,9 +19,14 @@ export function collectionLookup(deps: AppDeps): (name: string) => Collection {
   };
 }
 
-/** What a client may know about a collection (boundaries and heavy hitters for range). */
-export function describeCollection(collection: Collection): z.infer<typeof CollectionInfo> {
+/**
+ * What a client may know about a collection (boundaries and heavy hitters for range),
+ * as its current read map has it, and where its shard maps are.
+ */
+export function describeCollection(base: Collection, snapshot: MapSnapshot): z.infer<typeof CollectionInfo> {
+  const collection = snapshot.read;
   const { strategy } = collection;
+  const { pointer, target } = snapshot;
   const boundaries = strategy.boundaries && [...strategy.boundaries];
   return {
     name: collection.name,
@@ -33,6 +41,22 @@ export function describeCollection(collection: Collection): z.infer<typeof Colle
     shardKeyAttribute: collection.shardKeyAttribute,
     indexKeyAttribute: collection.indexKeyAttribute,
     ...(boundaries && { boundaries, heavyHitters: heavyHitters(boundaries) }),
+    map: {
+      version: pointer.read.version,
+      phase: pointer.phase,
+      readIndex: base.indexes[pointer.read.slot].name,
+      writeVersions: pointer.writes.map(({ version }) => version),
+      ...(pointer.target &&
+        target && {
+          target: {
+            version: pointer.target.version,
+            index: target.index,
+            strategy: target.strategy.kind,
+            shardCount: target.strategy.shardCount,
+          },
+        }),
+      ...(pointer.progress && { progress: { ...pointer.progress } }),
+    },
   };
 }
 
@@ -73,10 +97,17 @@ const routeRoute = createRoute({
 
 export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
-  app.openapi(listRoute, (c) => c.json({ collections: deps.collections.map(describeCollection) }, 200));
-  app.openapi(showRoute, (c) => c.json(describeCollection(lookup(c.req.valid('param').collection)), 200));
-  app.openapi(routeRoute, (c) => {
-    const collection = lookup(c.req.valid('param').collection);
+  const maps = deps.maps ?? configMaps();
+  const describe = async (collection: Collection, context: CallContext) =>
+    describeCollection(collection, await maps.snapshot(collection, context));
+  app.openapi(listRoute, async (c) =>
+    c.json({ collections: await Promise.all(deps.collections.map((one) => describe(one, c.get('call')))) }, 200),
+  );
+  app.openapi(showRoute, async (c) =>
+    c.json(await describe(lookup(c.req.valid('param').collection), c.get('call')), 200),
+  );
+  app.openapi(routeRoute, async (c) => {
+    const { read: collection } = await maps.snapshot(lookup(c.req.valid('param').collection), c.get('call'));
     const { key } = c.req.valid('query');
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
     const normalized = normalize(key, collection.normalization);

@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { JsonObject } from '../../core/item';
 import { deleteItem, getItem, primaryKeyFromParams } from '../../service/read-item';
+import { configMaps } from '../../service/map-source';
 import { putBatch, putItem } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
 import { BatchBody, BatchResponse, CollectionParam, errorResponses, Item, WriteResponse } from '../schemas';
@@ -74,17 +75,20 @@ const deleteRoute = (deps: AppDeps) =>
 
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
+  const maps = deps.maps ?? configMaps();
   const random = deps.random ?? Math.random;
 
   app.openapi(putRoute, async (c) => {
     const collection = lookup(c.req.valid('param').collection);
-    const result = await putItem(deps.store, collection, c.req.valid('json'), c.get('call'), random);
+    const { writes } = await maps.snapshot(collection, c.get('call'));
+    const result = await putItem(deps.store, writes, c.req.valid('json'), c.get('call'), random);
     return c.json(result, 201);
   });
 
   app.openapi(batchRoute, async (c) => {
     const collection = lookup(c.req.valid('param').collection);
-    const outcome = await putBatch(deps.store, collection, c.req.valid('json').items, c.get('call'), random);
+    const { writes } = await maps.snapshot(collection, c.get('call'));
+    const outcome = await putBatch(deps.store, writes, c.req.valid('json').items, c.get('call'), random);
     return c.json({ written: outcome.written.length, failed: outcome.failed }, 200);
   });
 

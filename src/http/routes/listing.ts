@@ -6,6 +6,7 @@ import { SEPARATOR } from '../../core/index-key';
 import { normalize } from '../../core/normalize';
 import type { ListFilter, SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
+import { configMaps } from '../../service/map-source';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
 import { collectionLookup } from './collections';
@@ -40,6 +41,7 @@ const listingRoute = createRoute({
 
 export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
+  const maps = deps.maps ?? configMaps();
   app.openapi(listingRoute, async (c) => {
     const started = performance.now();
     const collection = lookup(c.req.valid('param').collection);
@@ -48,9 +50,12 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     const order: SortOrder = query.order ?? 'asc';
     const scope = cursorScope(collection, order, filter);
     const resume = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
+    // One snapshot, one index: a page never mixes two maps. The index key is the same in
+    // both, so a cursor from before a switch of maps resumes exactly after it.
+    const { read } = await maps.snapshot(collection, c.get('call'));
     const listing = await listItems(
       deps.store,
-      collection,
+      read,
       { filter, order, ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }) },
       query.limit ?? DEFAULT_LIMIT,
       c.get('call'),

@@ -1,8 +1,16 @@
 import type { Collection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 
-/** A stored record as the client wrote it: shardline's index attributes removed. */
+/** A stored record as the client wrote it: shardline's index attributes (of both indexes) removed. */
 export function publicItem(collection: Collection, record: JsonObject): JsonObject {
-  const { [collection.shardKeyAttribute]: _shard, [collection.indexKeyAttribute]: _index, ...item } = record;
+  const [first, second] = collection.indexes;
+  // Rest destructuring, not `delete`: the result stays a fast-path object for JSON.stringify.
+  const {
+    [first.shardKeyAttribute]: _firstShard,
+    [first.indexKeyAttribute]: _firstIndex,
+    [second.shardKeyAttribute]: _secondShard,
+    [second.indexKeyAttribute]: _secondIndex,
+    ...item
+  } = record;
   return item;
 }

@@ -1,0 +1,17 @@
+import type { JsonObject } from './item';
+
+/**
+ * Which items of the table belong to a collection although shardline did not write
+ * them (config `"members"`): an attribute that begins with a string, or equals a
+ * value. Without a rule, only items carrying the collection's index attributes
+ * belong (the ones written through it).
+ */
+export type MembersRule =
+  | { readonly attribute: string; readonly beginsWith: string }
+  | { readonly attribute: string; readonly equals: string | number | boolean };
+
+export function matchesMembers(rule: MembersRule, item: JsonObject): boolean {
+  const value = item[rule.attribute];
+  if ('beginsWith' in rule) return typeof value === 'string' && value.startsWith(rule.beginsWith);
+  return value === rule.equals;
+}

@@ -1,0 +1,201 @@
+import type { IndexSlot } from './collection';
+
+/**
+ * A collection's shard maps over time (DESIGN §9). A shard map is a strategy with its
+ * parameters, stored as a numbered, immutable version; one pointer per collection says
+ * which version listings read, which versions writes set, and where a migration is.
+ *
+ * Every version lives in one of the collection's two indexes (its slot). A migration
+ * builds the target version in the slot the source does not use, so the index being
+ * read only ever gains entries; it never sees one move.
+ */
+export type Phase =
+  /** One map; reads and writes use it. */
+  | 'stable'
+  /** Writes set both maps' attributes; reads stay on the source. Waits until every router knows. */
+  | 'dual-write'
+  /** A scan gives every member its target attributes (resumable from its checkpoint). */
+  | 'backfill'
+  /** A scan checks every member's target attributes, repairing any that are missing or wrong. */
+  | 'verify'
+  /** Reads use the target; writes still set both, so going back is one pointer change. */
+  | 'switch-reads'
+  /** Writes set only the target; a scan removes the source's attributes. */
+  | 'finalize'
+  /** Reads back on the source, writes still set both (a rollback's first step). */
+  | 'rolling-back'
+  /** Writes set only the source; a scan removes the target's attributes. */
+  | 'aborting';
+
+export const PHASES: readonly Phase[] = [
+  'stable',
+  'dual-write',
+  'backfill',
+  'verify',
+  'switch-reads',
+  'finalize',
+  'rolling-back',
+  'aborting',
+];
+
+/** One map version and the index slot it lives in. */
+export interface MapRef {
+  readonly version: number;
+  readonly slot: IndexSlot;
+}
+
+/** Counts of a migration's scans, for progress bars and `--status`. */
+export interface MigrationProgress {
+  /** Which scan these counts are of. */
+  readonly pass: 'backfill' | 'verify' | 'cleanup';
+  readonly scanned: number;
+  /** Items of the collection the scan met. */
+  readonly members: number;
+  /** Items this scan wrote (new attributes set, or old ones removed). */
+  readonly moved: number;
+  /** Members whose ordered field cannot be indexed (skipped and counted). */
+  readonly invalid: number;
+  /** Conditional updates that lost to a concurrent write (which set what was needed). */
+  readonly conflicts: number;
+  /** Verify only: members found missing or misplaced (repaired). */
+  readonly repaired?: number;
+  readonly segmentsDone: number;
+  readonly segments: number;
+  /** Epoch ms the scan started. */
+  readonly startedAt: number;
+}
+
+/**
+ * Where a scan is, per segment: the key to resume after, null for not started, or
+ * "done". Kept in the pointer so a crashed run resumes where it stopped.
+ */
+export interface ScanCheckpoint {
+  readonly pass: MigrationProgress['pass'];
+  readonly segments: readonly (Record<string, unknown> | null | 'done')[];
+}
+
+/** Who is running the migration, until when (renewed by heartbeats). */
+export interface Lease {
+  readonly owner: string;
+  /** Epoch ms of the owner's last heartbeat. */
+  readonly beat: number;
+  /** Epoch ms after which another run may take over. */
+  readonly until: number;
+}
+
+export interface MapPointer {
+  /** Bumped by every change; every update is conditional on it. */
+  readonly revision: number;
+  readonly phase: Phase;
+  /** The map listings read. */
+  readonly read: MapRef;
+  /** The maps every write sets, source first. */
+  readonly writes: readonly MapRef[];
+  /** During a migration: the map it moves from and the map it builds. */
+  readonly source?: MapRef;
+  readonly target?: MapRef;
+  /** Epoch ms of the last change of phase, read map or write maps. */
+  readonly changedAt: number;
+  /** How long after a change every router must have seen it (the orchestrator's settle time). */
+  readonly settleMs?: number;
+  readonly progress?: MigrationProgress;
+  readonly checkpoint?: ScanCheckpoint;
+  readonly lease?: Lease;
+}
+
+/** The pointer of a collection whose first map (version 1) is in slot 0. */
+export function initialPointer(now: number): MapPointer {
+  const first: MapRef = { version: 1, slot: 0 };
+  return { revision: 1, phase: 'stable', read: first, writes: [first], changedAt: now };
+}
+
+/** The pointer that starts a migration from the stable map to version `version`. */
+export function startMigration(pointer: MapPointer, version: number, now: number, settleMs: number): MapPointer {
+  if (pointer.phase !== 'stable') throw new Error(`a migration is already under way (phase ${pointer.phase})`);
+  const source = pointer.read;
+  const target: MapRef = { version, slot: source.slot === 0 ? 1 : 0 };
+  return {
+    revision: pointer.revision,
+    phase: 'dual-write',
+    read: source,
+    writes: [source, target],
+    source,
+    target,
+    changedAt: now,
+    settleMs,
+  };
+}
+
+/**
+ * The pointer in `phase`, with reads and writes as that phase has them. Progress and
+ * checkpoint belong to one scan and are dropped; the lease is kept.
+ */
+export function enterPhase(pointer: MapPointer, phase: Phase, now: number): MapPointer {
+  const { source, target } = migrationRefs(pointer);
+  const both = [source, target];
+  const shape: Record<Phase, Pick<MapPointer, 'read' | 'writes'>> = {
+    stable: { read: target, writes: [target] },
+    'dual-write': { read: source, writes: both },
+    backfill: { read: source, writes: both },
+    verify: { read: source, writes: both },
+    'switch-reads': { read: target, writes: both },
+    finalize: { read: target, writes: [target] },
+    'rolling-back': { read: source, writes: both },
+    aborting: { read: source, writes: [source] },
+  };
+  const { progress: _progress, checkpoint: _checkpoint, ...rest } = pointer;
+  return { ...rest, phase, ...shape[phase], changedAt: now };
+}
+
+/** The stable pointer on the source map after an abort or rollback has cleaned up. */
+export function backToSource(pointer: MapPointer, now: number): MapPointer {
+  const { source } = migrationRefs(pointer);
+  const { progress: _p, checkpoint: _c, source: _s, target: _t, settleMs: _m, ...rest } = pointer;
+  return { ...rest, phase: 'stable', read: source, writes: [source], changedAt: now };
+}
+
+/** The stable pointer on the target map once finalize has cleaned up. */
+export function finished(pointer: MapPointer, now: number): MapPointer {
+  const { target } = migrationRefs(pointer);
+  const { progress: _p, checkpoint: _c, source: _s, target: _t, settleMs: _m, ...rest } = pointer;
+  return { ...rest, phase: 'stable', read: target, writes: [target], changedAt: now };
+}
+
+export function migrationRefs(pointer: MapPointer): { source: MapRef; target: MapRef } {
+  if (!pointer.source || !pointer.target) throw new Error(`no migration is under way (phase ${pointer.phase})`);
+  return { source: pointer.source, target: pointer.target };
+}
+
+/** Whether an abort still leaves nothing to undo on the read side (reads never left the source). */
+export function canAbort(phase: Phase): boolean {
+  return phase === 'dual-write' || phase === 'backfill' || phase === 'verify' || phase === 'aborting';
+}
+
+/** A rollback is possible until finalize stops writing the source's attributes. */
+export function canRollback(phase: Phase): boolean {
+  return canAbort(phase) || phase === 'switch-reads' || phase === 'rolling-back';
+}
+
+/** Checks a stored pointer's shape; throws on anything a router must not route by. */
+export function parsePointer(raw: unknown): MapPointer {
+  const p = raw as Partial<MapPointer> | null;
+  const isRef = (ref: unknown): ref is MapRef =>
+    typeof ref === 'object' &&
+    ref !== null &&
+    Number.isInteger((ref as MapRef).version) &&
+    ((ref as MapRef).slot === 0 || (ref as MapRef).slot === 1);
+  if (
+    !p ||
+    typeof p !== 'object' ||
+    !Number.isInteger(p.revision) ||
+    !PHASES.includes(p.phase as Phase) ||
+    !isRef(p.read) ||
+    !Array.isArray(p.writes) ||
+    p.writes.length === 0 ||
+    !p.writes.every(isRef) ||
+    typeof p.changedAt !== 'number'
+  ) {
+    throw new Error('the stored shard-map pointer is malformed');
+  }
+  return p as MapPointer;
+}

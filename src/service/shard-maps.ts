@@ -1,0 +1,198 @@
+import { collectionView, type Collection, type IndexSlot } from '../core/collection';
+import { ShardlineError } from '../core/errors';
+import { initialPointer, type MapPointer, type MapRef } from '../core/shard-map';
+import { createStrategy, type ShardStrategy, type StrategyConfig } from '../core/strategies';
+import type { MapStore } from '../store/map-store';
+import type { MapSource } from './map-source';
+import type { CallContext } from '../store/retry';
+
+/** How long a router may route with a pointer it could not refresh, in TTLs (DESIGN §9). */
+export const STALE_AFTER_TTLS = 3;
+
+/** What one request routes by: one pointer, and the collection as each of its maps sees it. */
+export interface MapSnapshot {
+  readonly pointer: MapPointer;
+  /** The collection with the map listings read (its index, its strategy). */
+  readonly read: Collection;
+  /** The collection with each map a write sets, the read map first. */
+  readonly writes: readonly Collection[];
+  /** During a migration: the collection as the map being built sees it. */
+  readonly target?: Collection;
+}
+
+export interface ShardMapsOptions {
+  /** How old a cached pointer may get before a request refreshes it. */
+  readonly ttlMs: number;
+  /**
+   * Whether concurrent requests may share one refresh. Workers must not (an isolate
+   * may not await I/O another request started), so each refreshes for itself there.
+   */
+  readonly shareRefresh?: boolean;
+  readonly now?: () => number;
+  readonly log?: (message: string) => void;
+}
+
+interface Cached {
+  readonly pointers: Map<string, MapPointer>;
+  /** When the read that produced them was sent: their age counts from there. */
+  readonly readAt: number;
+}
+
+/**
+ * The routers' view of the shard maps: every collection's pointer, cached for at most
+ * `ttlMs` (all collections refreshed by one read), and the immutable versions it names.
+ *
+ * A router that cannot refresh keeps routing by what it has for up to 3 × TTL, then
+ * answers 503 `map_stale` rather than route by a map it can no longer trust: the
+ * orchestrator waits that long (plus a request deadline) after each change, so by then
+ * every request routed by an older pointer has finished.
+ */
+export class ShardMaps implements MapSource {
+  private cached: Cached | undefined;
+  private refreshing: Promise<Cached> | undefined;
+  private readonly strategies = new Map<string, Promise<ShardStrategy>>();
+  private readonly views = new Map<string, Collection>();
+  private readonly now: () => number;
+
+  constructor(
+    private readonly store: MapStore,
+    private readonly collections: readonly Collection[],
+    private readonly options: ShardMapsOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Writes each collection's first map (its config strategy, version 1 in the first
+   * index) where the table holds none. Safe to run from many instances at once: the
+   * first writer wins and the others adopt what it wrote. A config whose strategy
+   * differs from the stored read map is reported, never applied (`npm run reshard`
+   * changes maps).
+   */
+  async initialize(context: CallContext): Promise<void> {
+    const pointers = await this.store.readPointers(this.collections, context);
+    for (const [i, collection] of this.collections.entries()) {
+      let pointer = pointers[i];
+      if (!pointer) {
+        const createdAt = new Date(this.now()).toISOString();
+        await this.store.createVersion(
+          collection,
+          { version: 1, strategy: strategyConfig(collection.strategy), createdAt },
+          context,
+        );
+        const fresh = initialPointer(this.now());
+        pointer = (await this.store.createPointer(collection, fresh, context))
+          ? fresh
+          : (await this.store.readPointers([collection], context))[0];
+      }
+      if (!pointer) throw new Error(`collection "${collection.name}": its shard-map pointer could not be read back`);
+      const stored = await this.strategyOf(collection, pointer.read.version, context);
+      if (JSON.stringify(strategyConfig(stored)) !== JSON.stringify(strategyConfig(collection.strategy))) {
+        this.options.log?.(
+          `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
+            `(${stored.kind}, ${stored.shardCount} shards), not by the config's strategy; ` +
+            'to apply the config, run: npm run reshard',
+        );
+      }
+    }
+    this.cached = undefined;
+  }
+
+  /** The snapshot one request routes by; refreshes the cached pointers when older than the TTL. */
+  async snapshot(collection: Collection, context: CallContext): Promise<MapSnapshot> {
+    const cached = await this.fresh(context);
+    let pointer = cached.pointers.get(collection.name);
+    if (!pointer) {
+      // A table whose maps were never written (or were removed): write the first one now.
+      await this.initialize(context);
+      pointer = (await this.fresh(context)).pointers.get(collection.name);
+      if (!pointer) throw new ShardlineError('unavailable', `collection "${collection.name}" has no shard map`);
+    }
+    const read = await this.view(collection, pointer.read, context);
+    const isRead = (ref: MapRef) => Number(ref.version === pointer.read.version);
+    const ordered = [...pointer.writes].sort((a, b) => isRead(b) - isRead(a));
+    const writes = await Promise.all(ordered.map((ref) => this.view(collection, ref, context)));
+    const target = pointer.target && (await this.view(collection, pointer.target, context));
+    return { pointer, read, writes, ...(target && { target }) };
+  }
+
+  /** Every collection's current pointer, read now (for status pages and tools). */
+  async pointers(context: CallContext): Promise<Map<string, MapPointer>> {
+    return (await this.load(context)).pointers;
+  }
+
+  private async fresh(context: CallContext): Promise<Cached> {
+    const cached = this.cached;
+    const age = cached ? this.now() - cached.readAt : Number.POSITIVE_INFINITY;
+    if (cached && age <= this.options.ttlMs) return cached;
+    try {
+      return await this.load(context);
+    } catch (error) {
+      if (cached && age <= STALE_AFTER_TTLS * this.options.ttlMs) {
+        this.options.log?.(
+          `shardline: could not refresh the shard maps (${(error as Error).message}); using ones ${age} ms old`,
+        );
+        return cached;
+      }
+      if (error instanceof ShardlineError && error.code === 'timeout') throw error;
+      throw new ShardlineError('map_stale', 'the shard maps could not be refreshed; try again shortly', {
+        retryable: true,
+      });
+    }
+  }
+
+  private load(context: CallContext): Promise<Cached> {
+    if (this.options.shareRefresh !== false && this.refreshing) return this.refreshing;
+    const readAt = this.now();
+    const loading = this.store.readPointers(this.collections, context).then((list) => {
+      const pointers = new Map<string, MapPointer>();
+      list.forEach((pointer, i) => pointer && pointers.set(this.collections[i]!.name, pointer));
+      const loaded = { pointers, readAt };
+      // Two refreshes may cross: keep the one read later.
+      if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;
+      return loaded;
+    });
+    if (this.options.shareRefresh !== false) {
+      this.refreshing = loading;
+      const clear = () => {
+        if (this.refreshing === loading) this.refreshing = undefined;
+      };
+      loading.then(clear, clear);
+    }
+    return loading;
+  }
+
+  /** The collection as one map sees it; one object per (version, slot), so per-map state can key on it. */
+  private async view(collection: Collection, ref: MapRef, context: CallContext): Promise<Collection> {
+    const key = `${collection.name}/${ref.version}/${ref.slot}`;
+    const known = this.views.get(key);
+    if (known) return known;
+    const strategy = await this.strategyOf(collection, ref.version, context);
+    const view = collectionView(collection, strategy, ref.slot as IndexSlot);
+    this.views.set(key, view);
+    return view;
+  }
+
+  /** A version's strategy; versions never change, so each is read once. */
+  strategyOf(collection: Collection, version: number, context: CallContext): Promise<ShardStrategy> {
+    const key = `${collection.name}/${version}`;
+    let strategy = this.strategies.get(key);
+    if (!strategy) {
+      strategy = this.store.readVersion(collection, version, context).then((stored) => {
+        if (!stored)
+          throw new Error(`collection "${collection.name}": shard map v${version} is missing from the table`);
+        return createStrategy(stored.strategy as StrategyConfig);
+      });
+      // A failed read is not remembered: the next request reads again.
+      strategy.catch(() => this.strategies.delete(key));
+      this.strategies.set(key, strategy);
+    }
+    return strategy;
+  }
+}
+
+/** A strategy's parameters as stored in a map version. */
+export function strategyConfig(strategy: ShardStrategy): StrategyConfig {
+  if (strategy.kind === 'range') return { kind: 'range', boundaries: [...(strategy.boundaries ?? [])] };
+  return { kind: strategy.kind, shards: strategy.shardCount };
+}

@@ -1,0 +1,57 @@
+/**
+ * Conditions on one item's attributes, as the maintenance scans need them, and their
+ * DynamoDB expression form. Names and values always go through placeholders, so any
+ * attribute name or value is safe.
+ */
+export type Condition =
+  | { readonly kind: 'equals'; readonly attribute: string; readonly value: unknown }
+  | { readonly kind: 'absent'; readonly attribute: string }
+  | { readonly kind: 'beginsWith'; readonly attribute: string; readonly prefix: string };
+
+export interface Expression {
+  readonly expression: string;
+  readonly names: Record<string, string>;
+  readonly values: Record<string, unknown>;
+}
+
+/** Builds placeholders for several expressions of one request, with no collisions. */
+export class ExpressionBuilder {
+  readonly names: Record<string, string> = {};
+  readonly values: Record<string, unknown> = {};
+  private count = 0;
+
+  name(attribute: string): string {
+    for (const [placeholder, name] of Object.entries(this.names)) if (name === attribute) return placeholder;
+    const placeholder = `#a${Object.keys(this.names).length}`;
+    this.names[placeholder] = attribute;
+    return placeholder;
+  }
+
+  value(value: unknown): string {
+    const placeholder = `:v${this.count++}`;
+    this.values[placeholder] = value;
+    return placeholder;
+  }
+
+  condition(condition: Condition): string {
+    const name = this.name(condition.attribute);
+    switch (condition.kind) {
+      case 'equals':
+        return `${name} = ${this.value(condition.value)}`;
+      case 'absent':
+        return `attribute_not_exists(${name})`;
+      case 'beginsWith':
+        return `begins_with(${name}, ${this.value(condition.prefix)})`;
+    }
+  }
+
+  /** Every condition holds. */
+  all(conditions: readonly Condition[]): string {
+    return conditions.map((c) => `(${this.condition(c)})`).join(' AND ');
+  }
+
+  /** At least one condition holds. */
+  any(conditions: readonly Condition[]): string {
+    return conditions.map((c) => `(${this.condition(c)})`).join(' OR ');
+  }
+}

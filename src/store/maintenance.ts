@@ -1,0 +1,114 @@
+import { ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { JsonObject } from '../core/item';
+import { type Condition, ExpressionBuilder } from './conditions';
+import type { CallContext } from './retry';
+
+/** One page of one segment of a parallel scan. */
+export interface ScanRequest {
+  readonly table: string;
+  /** Scan this index instead of the table. */
+  readonly index?: string;
+  readonly segment: number;
+  readonly segments: number;
+  /** Where the segment's previous page stopped (its LastEvaluatedKey). */
+  readonly after?: Record<string, unknown>;
+  /** Items DynamoDB evaluates for this page (before the filter). */
+  readonly limit: number;
+  /** Keep only items meeting at least one of these (DynamoDB still reads, and bills, the rest). */
+  readonly anyOf?: readonly Condition[];
+  /** Attributes to return; all when unset. */
+  readonly attributes?: readonly string[];
+}
+
+export interface ScanPage {
+  readonly items: JsonObject[];
+  /** Items DynamoDB read for the page, before the filter. */
+  readonly scanned: number;
+  /** Where the next page of this segment starts; undefined when the segment is done. */
+  readonly next?: Record<string, unknown>;
+}
+
+/** A change to the attributes of one existing item, made only if `when` holds. */
+export interface AttributeUpdate {
+  readonly table: string;
+  readonly key: JsonObject;
+  readonly set?: JsonObject;
+  readonly remove?: readonly string[];
+  /** Every condition must hold, or nothing changes. */
+  readonly when: readonly Condition[];
+}
+
+export interface UpdateOutcome {
+  /** False when a condition did not hold (another write came first, or the item is gone). */
+  readonly applied: boolean;
+  /** Write units DynamoDB reports for the update, indexes included (when it reports them). */
+  readonly writeUnits?: number;
+}
+
+export function scanCommand(request: ScanRequest): ScanCommand {
+  const builder = new ExpressionBuilder();
+  const filter = request.anyOf && request.anyOf.length > 0 ? builder.any(request.anyOf) : undefined;
+  const projection = request.attributes?.map((attribute) => builder.name(attribute)).join(', ');
+  const values = Object.keys(builder.values).length > 0 ? builder.values : undefined;
+  return new ScanCommand({
+    TableName: request.table,
+    ...(request.index && { IndexName: request.index }),
+    Segment: request.segment,
+    TotalSegments: request.segments,
+    Limit: request.limit,
+    ...(request.after && { ExclusiveStartKey: request.after }),
+    ...(filter && { FilterExpression: filter }),
+    ...(projection && { ProjectionExpression: projection }),
+    ...(Object.keys(builder.names).length > 0 && { ExpressionAttributeNames: builder.names }),
+    ...(values && { ExpressionAttributeValues: values }),
+  });
+}
+
+export async function sendScan(
+  doc: DynamoDBDocumentClient,
+  request: ScanRequest,
+  signal: AbortSignal | undefined,
+): Promise<ScanPage> {
+  const response = await doc.send(scanCommand(request), { abortSignal: signal });
+  return {
+    items: (response.Items ?? []) as JsonObject[],
+    scanned: response.ScannedCount ?? response.Count ?? 0,
+    ...(response.LastEvaluatedKey && { next: response.LastEvaluatedKey }),
+  };
+}
+
+export async function sendUpdate(
+  doc: DynamoDBDocumentClient,
+  update: AttributeUpdate,
+  signal: AbortSignal | undefined,
+): Promise<UpdateOutcome> {
+  const builder = new ExpressionBuilder();
+  const clauses: string[] = [];
+  const set = Object.entries(update.set ?? {});
+  if (set.length > 0) {
+    clauses.push(`SET ${set.map(([name, value]) => `${builder.name(name)} = ${builder.value(value)}`).join(', ')}`);
+  }
+  if (update.remove && update.remove.length > 0) {
+    clauses.push(`REMOVE ${update.remove.map((name) => builder.name(name)).join(', ')}`);
+  }
+  const condition = builder.all(update.when);
+  try {
+    const response = await doc.send(
+      new UpdateCommand({
+        TableName: update.table,
+        Key: update.key,
+        UpdateExpression: clauses.join(' '),
+        ConditionExpression: condition,
+        ExpressionAttributeNames: builder.names,
+        ...(Object.keys(builder.values).length > 0 && { ExpressionAttributeValues: builder.values }),
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
+      { abortSignal: signal },
+    );
+    const units = response.ConsumedCapacity?.CapacityUnits;
+    return { applied: true, ...(units !== undefined && { writeUnits: units }) };
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return { applied: false };
+    throw error;
+  }
+}
