@@ -1,0 +1,85 @@
+import type { Collection } from './collection';
+import { indexSortKey, shardKey, valueOfIndexKey } from './index-key';
+import { prepareItem, readPrimaryKey, type JsonObject } from './item';
+import { matchesMembers } from './members';
+import { normalize } from './normalize';
+
+/**
+ * What the migration scans decide about one stored item, purely from the item and the
+ * collection's views (the collection as one shard map in one index sees it). The
+ * store carries the decisions out with conditional updates.
+ */
+
+/** An item's entry in one index: its shard key and index sort key there. */
+export interface IndexEntry {
+  readonly shardKey: string;
+  readonly indexKey: string;
+}
+
+/** The item's entry in `view`'s index, when it has one of this collection. */
+export function entryIn(view: Collection, item: JsonObject): IndexEntry | undefined {
+  const shard = item[view.shardKeyAttribute];
+  const indexKey = item[view.indexKeyAttribute];
+  if (typeof shard !== 'string' || typeof indexKey !== 'string' || !shard.startsWith(`${view.prefix}#`))
+    return undefined;
+  return { shardKey: shard, indexKey };
+}
+
+/** The shard number of a shard key of this collection. */
+export function shardOf(view: Collection, entry: IndexEntry): number {
+  return Number(entry.shardKey.slice(view.prefix.length + 1));
+}
+
+/** Whether an entry is one `view`'s map could have written for this index key. */
+export function entryFits(view: Collection, entry: IndexEntry | undefined, indexKey: string): boolean {
+  if (!entry || entry.indexKey !== indexKey) return false;
+  const shard = shardOf(view, entry);
+  return view.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shard);
+}
+
+/** A member's index sort key: the one it is listed by, or the one its ordered field gives. */
+export type MemberKey =
+  | { readonly kind: 'indexed'; readonly indexKey: string }
+  | { readonly kind: 'adoptable'; readonly indexKey: string; readonly fieldValue: string }
+  | { readonly kind: 'invalid'; readonly reason: string }
+  | { readonly kind: 'not-member' };
+
+/**
+ * Whether `item` belongs to the collection and under which index sort key: items with
+ * an entry in `listed` (the index listings read) keep that key, so a cursor means the
+ * same in both indexes; items matched only by the `members` rule get the key their
+ * ordered field gives, checked as a write through shardline would be.
+ */
+export function memberKey(listed: Collection, item: JsonObject, isReserved: (item: JsonObject) => boolean): MemberKey {
+  const entry = entryIn(listed, item);
+  if (entry) return { kind: 'indexed', indexKey: entry.indexKey };
+  if (!listed.members || isReserved(item) || !matchesMembers(listed.members, item)) return { kind: 'not-member' };
+  const fieldValue = item[listed.field];
+  try {
+    // The same checks as a write: a member the API would refuse is never indexed.
+    const input = Object.fromEntries(
+      Object.entries(item).filter(([name]) => !listed.indexes.some((index) => isIndexAttribute(index, name))),
+    );
+    const prepared = prepareItem(listed, input, () => 0);
+    return { kind: 'adoptable', indexKey: prepared.indexKey, fieldValue: fieldValue as string };
+  } catch (error) {
+    return { kind: 'invalid', reason: (error as Error).message };
+  }
+}
+
+function isIndexAttribute(index: Collection['indexes'][number], name: string): boolean {
+  return name === index.shardKeyAttribute || name === index.indexKeyAttribute;
+}
+
+/** The attributes that give an item its entry in `view`'s index, on a shard its map picks. */
+export function entryAttributes(view: Collection, indexKey: string, random: () => number): JsonObject {
+  const shard = view.strategy.shardForWrite(valueOfIndexKey(indexKey), random);
+  return { [view.shardKeyAttribute]: shardKey(view.prefix, shard), [view.indexKeyAttribute]: indexKey };
+}
+
+/** The index sort key an item's current field value gives (for checks in tests and tools). */
+export function fieldIndexKey(collection: Collection, item: JsonObject): string {
+  const value = item[collection.field];
+  if (typeof value !== 'string') throw new Error(`field "${collection.field}" is not a string`);
+  return indexSortKey(normalize(value, collection.normalization), readPrimaryKey(collection, item));
+}

@@ -1,0 +1,158 @@
+import type { Collection } from '../core/collection';
+import type { JsonObject } from '../core/item';
+import type { MembersRule } from '../core/members';
+import { entryAttributes, entryFits, entryIn, memberKey } from '../core/reindex';
+import type { Condition } from '../store/conditions';
+import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
+import { RESERVED_KEY_PREFIX } from '../store/map-store';
+import type { CallContext } from '../store/retry';
+import type { ItemOutcome, PassSpec } from './scan-pass';
+
+/** The store calls an item pass makes. */
+export interface ItemWriter {
+  updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome>;
+}
+
+export interface PassCounters {
+  /** Write units DynamoDB reported for this run's updates (indexes included). */
+  writeUnits: number;
+}
+
+/**
+ * The per-item work of each migration scan, as `PassSpec`s for `runScanPass`. Every
+ * update is conditional on what the scan read, so a concurrent application write
+ * always wins (it sets everything the running phase needs by itself).
+ */
+export class ItemPasses {
+  readonly counters: PassCounters = { writeUnits: 0 };
+
+  constructor(
+    private readonly writer: ItemWriter,
+    /** The collection from the config: its table, primary key, field, indexes and members rule. */
+    private readonly base: Collection,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /**
+   * Gives every member of `source` (and every item its members rule matches) an entry in
+   * `target`'s index, with the same index sort key and a shard `target`'s map picks.
+   * In `verify`, also removes `target` entries of items that are no members.
+   */
+  build(source: Collection, target: Collection, pass: 'backfill' | 'verify'): PassSpec {
+    return {
+      pass,
+      table: this.base.table,
+      anyOf: [...this.listedIn(source), ...this.listedIn(target), ...this.ruleConditions()],
+      attributes: this.attributes(),
+      handle: async (item) => {
+        const key = memberKey(source, item, this.isReserved);
+        const present = entryIn(target, item);
+        if (key.kind === 'not-member') {
+          if (pass !== 'verify' || !present) return 'skip';
+          return this.remove(target, item, present.shardKey, 'repaired');
+        }
+        if (key.kind === 'invalid') return 'invalid';
+        if (entryFits(target, present, key.indexKey)) return 'ok';
+        const when: Condition[] =
+          key.kind === 'indexed'
+            ? [{ kind: 'equals', attribute: source.indexKeyAttribute, value: key.indexKey }]
+            : [
+                { kind: 'absent', attribute: source.shardKeyAttribute },
+                { kind: 'equals', attribute: this.base.field, value: key.fieldValue },
+              ];
+        const set = entryAttributes(target, key.indexKey, this.random);
+        return this.update(
+          { table: this.base.table, key: this.keyOf(item), set, when },
+          pass === 'verify' ? 'repaired' : 'moved',
+        );
+      },
+    };
+  }
+
+  /** Removes `view`'s entries of the collection (the old map's after finalize, the new one's after an abort). */
+  cleanup(view: Collection): PassSpec {
+    return {
+      pass: 'cleanup',
+      table: this.base.table,
+      anyOf: this.listedIn(view),
+      attributes: this.attributes(),
+      handle: async (item) => {
+        const present = entryIn(view, item);
+        return present ? this.remove(view, item, present.shardKey, 'moved') : 'skip';
+      },
+    };
+  }
+
+  /** Gives the members rule's items that have no entry in `listed` (the read map) their entry there. */
+  adopt(listed: Collection): PassSpec {
+    return {
+      pass: 'backfill',
+      table: this.base.table,
+      anyOf: this.ruleConditions(),
+      attributes: this.attributes(),
+      handle: async (item) => {
+        const key = memberKey(listed, item, this.isReserved);
+        if (key.kind === 'not-member' || key.kind === 'indexed') return key.kind === 'indexed' ? 'ok' : 'skip';
+        if (key.kind === 'invalid') return 'invalid';
+        const when: Condition[] = [
+          { kind: 'absent', attribute: listed.shardKeyAttribute },
+          { kind: 'equals', attribute: this.base.field, value: key.fieldValue },
+        ];
+        const set = entryAttributes(listed, key.indexKey, this.random);
+        return this.update({ table: this.base.table, key: this.keyOf(item), set, when }, 'moved');
+      },
+    };
+  }
+
+  private remove(view: Collection, item: JsonObject, shardKey: string, done: ItemOutcome): Promise<ItemOutcome> {
+    return this.update(
+      {
+        table: this.base.table,
+        key: this.keyOf(item),
+        remove: [view.shardKeyAttribute, view.indexKeyAttribute],
+        when: [{ kind: 'equals', attribute: view.shardKeyAttribute, value: shardKey }],
+      },
+      done,
+    );
+  }
+
+  private async update(update: AttributeUpdate, done: ItemOutcome): Promise<ItemOutcome> {
+    const outcome = await this.writer.updateAttributes(update, {});
+    this.counters.writeUnits += outcome.writeUnits ?? 0;
+    return outcome.applied ? done : 'conflict';
+  }
+
+  private listedIn(view: Collection): Condition[] {
+    return [{ kind: 'beginsWith', attribute: view.shardKeyAttribute, prefix: `${view.prefix}#` }];
+  }
+
+  private ruleConditions(): Condition[] {
+    return this.base.members ? [ruleCondition(this.base.members)] : [];
+  }
+
+  private attributes(): string[] {
+    const names = [
+      ...this.base.primaryKey.map(({ name }) => name),
+      this.base.field,
+      ...this.base.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]),
+    ];
+    // Adoption checks the whole item as a write would (size, attribute values), so it reads it all.
+    return this.base.members ? [] : [...new Set(names)];
+  }
+
+  /** shardline's own items (shard maps) are never members, whatever the rule says. */
+  private readonly isReserved = (item: JsonObject): boolean => {
+    const partition = item[this.base.primaryKey[0]!.name];
+    return typeof partition === 'string' && partition.startsWith(RESERVED_KEY_PREFIX);
+  };
+
+  private keyOf(item: JsonObject): JsonObject {
+    return Object.fromEntries(this.base.primaryKey.map(({ name }) => [name, item[name]]));
+  }
+}
+
+function ruleCondition(rule: MembersRule): Condition {
+  return 'beginsWith' in rule
+    ? { kind: 'beginsWith', attribute: rule.attribute, prefix: rule.beginsWith }
+    : { kind: 'equals', attribute: rule.attribute, value: rule.equals };
+}

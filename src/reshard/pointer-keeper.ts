@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Collection } from '../core/collection';
+import type { MapPointer } from '../core/shard-map';
+import type { MapStore } from '../store/map-store';
+
+/** The pointer changed under a run that thought it held the lease. */
+export class LeaseLostError extends Error {
+  override readonly name = 'LeaseLostError';
+}
+
+/** Another live run holds the lease. */
+export class LeaseHeldError extends Error {
+  override readonly name = 'LeaseHeldError';
+}
+
+export interface KeeperOptions {
+  /** How long a lease lasts without a heartbeat. */
+  readonly leaseMs: number;
+  readonly now?: () => number;
+}
+
+/**
+ * The one writer of a collection's pointer during a migration. It holds a lease in the
+ * pointer (renewed by heartbeats), and every change it makes is conditional on the
+ * revision it last wrote: if anyone else changed the pointer — another run, an abort —
+ * the next change fails with `LeaseLostError` and this run stops.
+ */
+export class PointerKeeper {
+  readonly owner = randomUUID();
+  private pointer: MapPointer;
+  private queue: Promise<unknown> = Promise.resolve();
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+  private readonly now: () => number;
+
+  private constructor(
+    private readonly maps: MapStore,
+    private readonly collection: Collection,
+    pointer: MapPointer,
+    private readonly options: KeeperOptions,
+  ) {
+    this.pointer = pointer;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Takes the lease on `pointer` (as read) with `change` applied. Refuses while another
+   * run's lease is live, unless `force` (an operator's abort or rollback takes over).
+   */
+  static async acquire(
+    maps: MapStore,
+    collection: Collection,
+    pointer: MapPointer,
+    options: KeeperOptions & { force?: boolean },
+    change: (pointer: MapPointer) => MapPointer = (p) => p,
+  ): Promise<PointerKeeper> {
+    const now = (options.now ?? Date.now)();
+    const lease = pointer.lease;
+    if (lease && lease.until > now && !options.force) {
+      throw new LeaseHeldError(
+        `a reshard of "${collection.name}" is running (phase ${pointer.phase}; its lease runs ` +
+          `${Math.ceil((lease.until - now) / 1000)} s more). Watch it with --status; if its process is gone, ` +
+          'run this again once the lease has expired',
+      );
+    }
+    const keeper = new PointerKeeper(maps, collection, pointer, options);
+    await keeper.update((current) => change(current));
+    keeper.heartbeat = setInterval(() => {
+      keeper
+        .update((current) => current)
+        .catch(() => {
+          // The next real change reports the lost lease; a missed beat alone is not fatal.
+        });
+    }, options.leaseMs / 4);
+    keeper.heartbeat.unref?.();
+    return keeper;
+  }
+
+  get current(): MapPointer {
+    return this.pointer;
+  }
+
+  /** Applies `change` and renews the lease, conditional on nobody else having written. */
+  update(change: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
+    const next = this.queue.then(async () => {
+      const now = this.now();
+      const changed = change(this.pointer);
+      const written: MapPointer = {
+        ...changed,
+        revision: this.pointer.revision + 1,
+        lease: { owner: this.owner, beat: now, until: now + this.options.leaseMs },
+      };
+      if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, written, {}))) {
+        this.stop();
+        throw new LeaseLostError(
+          `the shard-map pointer of "${this.collection.name}" was changed by another run ` +
+            '(an abort, a rollback, or a run that took over): this one stops',
+        );
+      }
+      this.pointer = written;
+      return written;
+    });
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Writes `final` without a lease and stops heartbeats. */
+  async release(final: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
+    this.stop();
+    const done = this.queue.then(async () => {
+      const { lease: _lease, ...rest } = final(this.pointer);
+      const written: MapPointer = { ...rest, revision: this.pointer.revision + 1 };
+      if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, written, {}))) {
+        throw new LeaseLostError(`the shard-map pointer of "${this.collection.name}" was changed by another run`);
+      }
+      this.pointer = written;
+      return written;
+    });
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  stop(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+  }
+}

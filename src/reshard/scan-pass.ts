@@ -1,0 +1,139 @@
+import pLimit from 'p-limit';
+import type { JsonObject } from '../core/item';
+import type { MigrationProgress, ScanCheckpoint } from '../core/shard-map';
+import type { Condition } from '../store/conditions';
+import type { ScanPage, ScanRequest } from '../store/maintenance';
+import type { CallContext } from '../store/retry';
+
+/**
+ * What one item's handler did, for the counts: `skip` (not of the collection), `ok`
+ * (a member already as it should be), `moved` (a member updated), `repaired` (a member
+ * found wrong by verify and put right), `conflict` (a concurrent write came first and
+ * did what was needed), `invalid` (a member whose value cannot be indexed).
+ */
+export type ItemOutcome = 'skip' | 'ok' | 'moved' | 'conflict' | 'invalid' | 'repaired';
+
+export interface PassSpec {
+  readonly pass: MigrationProgress['pass'];
+  readonly table: string;
+  /** Items worth reading (others are filtered out by DynamoDB, though still billed). */
+  readonly anyOf: readonly Condition[];
+  readonly attributes: readonly string[];
+  /** Decides and carries out what one item needs. Must be idempotent: a resumed pass repeats a page. */
+  readonly handle: (item: JsonObject) => Promise<ItemOutcome>;
+}
+
+export interface PassOptions {
+  readonly segments: number;
+  /** Segments scanned at once. */
+  readonly concurrency: number;
+  /** Items evaluated per scan page. */
+  readonly pageSize: number;
+  /** Most items scanned per second (undefined: no limit). */
+  readonly rate?: number;
+  /** Where an interrupted run of the same pass stopped. */
+  readonly resumeFrom?: ScanCheckpoint;
+  /** Counts carried over from the interrupted run. */
+  readonly resumeCounts?: MigrationProgress;
+  /** Called after every page, with counts and where each segment is (persist both to resume). */
+  readonly onPage: (progress: MigrationProgress, checkpoint: ScanCheckpoint) => Promise<void>;
+  readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * One parallel scan of the table: `segments` segments, `concurrency` at a time, each
+ * page's items handled (updates in parallel) before the segment's checkpoint moves past
+ * it. A crash loses at most the pages in flight, which a resumed pass does again.
+ */
+export async function runScanPass(spec: PassSpec, options: PassOptions): Promise<MigrationProgress> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const resumable = options.resumeFrom?.pass === spec.pass && options.resumeFrom.segments.length === options.segments;
+  const positions: (Record<string, unknown> | null | 'done')[] = resumable
+    ? [...options.resumeFrom!.segments]
+    : Array.from({ length: options.segments }, () => null);
+  const carried = resumable && options.resumeCounts?.pass === spec.pass ? options.resumeCounts : undefined;
+  const counts = {
+    scanned: carried?.scanned ?? 0,
+    members: carried?.members ?? 0,
+    moved: carried?.moved ?? 0,
+    invalid: carried?.invalid ?? 0,
+    conflicts: carried?.conflicts ?? 0,
+    repaired: carried?.repaired ?? 0,
+  };
+  const startedAt = carried?.startedAt ?? now();
+  const throttle = rateGate(options.rate, now, sleep);
+  const updates = pLimit(32);
+  const progress = (): MigrationProgress => ({
+    pass: spec.pass,
+    ...counts,
+    segmentsDone: positions.filter((p) => p === 'done').length,
+    segments: options.segments,
+    startedAt,
+  });
+  // Pages finish in any order; their reports go out one at a time, each with the state after it.
+  let reporting = Promise.resolve();
+  const report = () => {
+    reporting = reporting.then(() => options.onPage(progress(), { pass: spec.pass, segments: [...positions] }));
+    return reporting;
+  };
+
+  const scanSegment = async (segment: number): Promise<void> => {
+    while (positions[segment] !== 'done') {
+      const limit = options.rate ? Math.max(1, Math.min(options.pageSize, Math.floor(options.rate))) : options.pageSize;
+      await throttle(limit);
+      // The loop condition leaves a resume key or null here.
+      const after = positions[segment] as Record<string, unknown> | null;
+      const page = await options.scanPage(
+        {
+          table: spec.table,
+          segment,
+          segments: options.segments,
+          limit,
+          anyOf: spec.anyOf,
+          attributes: spec.attributes,
+          ...(after && { after }),
+        },
+        {},
+      );
+      const outcomes = await Promise.all(page.items.map((item) => updates(() => spec.handle(item))));
+      counts.scanned += page.scanned;
+      for (const outcome of outcomes) {
+        if (outcome === 'skip') continue;
+        if (outcome === 'invalid') counts.invalid++;
+        else counts.members++;
+        if (outcome === 'moved') counts.moved++;
+        if (outcome === 'repaired') {
+          counts.moved++;
+          counts.repaired++;
+        }
+        if (outcome === 'conflict') counts.conflicts++;
+      }
+      positions[segment] = page.next ?? 'done';
+      await report();
+    }
+  };
+
+  const segments = pLimit(options.concurrency);
+  await Promise.all(positions.map((_, segment) => segments(() => scanSegment(segment))));
+  await reporting;
+  return progress();
+}
+
+/** Waits so that at most `rate` items a second are asked for (no limit when undefined). */
+function rateGate(
+  rate: number | undefined,
+  now: () => number,
+  sleep: (ms: number) => Promise<void>,
+): (items: number) => Promise<void> {
+  if (!rate) return async () => {};
+  let nextFree = now();
+  return async (items) => {
+    const start = Math.max(nextFree, now());
+    nextFree = start + (items / rate) * 1000;
+    const wait = start - now();
+    if (wait > 0) await sleep(wait);
+  };
+}
