@@ -91,6 +91,8 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     boundaries: cut.boundaries,
     normalization: source.normalization,
     source: source.source,
+    // `npm run reshard` refuses a file cut from another collection's keys.
+    ...(source.collection !== undefined && { collection: source.collection }),
     keyCount: keys.total,
     distinctKeys: keys.values.length,
     shardCount: options.shards,

@@ -1,6 +1,7 @@
 import type { Normalization } from '../../src/core/normalize';
-import { scanCollectionKeys } from './collection-scan';
-import { openCollection } from './collection-source';
+import { openEnvironment } from '../../src/runtime/open-environment';
+import { scanCollectionKeys } from '../../src/service/collection-keys';
+import { ShardMaps } from '../../src/service/shard-maps';
 import type { Options } from './boundaries-options';
 import { formatAmount, type Progress } from './progress';
 import { readKeys } from './read-keys';
@@ -12,6 +13,8 @@ export interface SourceKeys {
   readonly skipped: ReadonlyMap<string, number>;
   readonly samples: readonly string[];
   readonly source: string;
+  /** The collection the keys were scanned from (--collection). */
+  readonly collection?: string;
   readonly normalization: Normalization;
 }
 
@@ -22,10 +25,17 @@ export async function readSource(
   progress: Progress,
 ): Promise<SourceKeys> {
   if (options.collection !== undefined) {
-    const opened = await openCollection(options.collection, env);
+    const opened = await openEnvironment(env);
     try {
+      const collection = opened.collections.find((c) => c.name === options.collection);
+      if (!collection) {
+        const names = opened.collections.map((c) => c.name).join(', ');
+        throw new Error(`no collection ${JSON.stringify(options.collection)} in the config (it has: ${names})`);
+      }
+      // The index the collection's current shard map lives in (the table's map, not the config's).
+      const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
       progress.phase('scanning', 0, 'entries');
-      const scan = await scanCollectionKeys(opened.client, opened.target, {
+      const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read, {
         onProgress: (entries) => progress.update(entries),
       });
       progress.stop();
@@ -34,8 +44,9 @@ export async function readSource(
         keys: scan.entries,
         skipped: new Map(),
         samples: [],
-        source: `collection ${options.collection} (${opened.target.table}/${opened.target.index}, ${opened.where})`,
-        normalization: opened.normalization,
+        source: `collection ${options.collection} (${read.table}/${read.index}, ${opened.where})`,
+        collection: options.collection,
+        normalization: collection.normalization,
       };
     } finally {
       await opened.close();

@@ -11,6 +11,8 @@ export const boundariesFileSchema = z.looseObject({
   boundaries: z.array(z.string()).min(1),
   normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).optional(),
   source: z.string().optional(),
+  /** The collection whose live keys the boundaries were cut from (`--collection`). */
+  collection: z.string().optional(),
   keyCount: z.number().int().nonnegative().optional(),
   shardCount: z.number().int().positive().optional(),
   createdAt: z.string().optional(),

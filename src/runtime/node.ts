@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { mountDocsAssets } from '../http/docs/assets';
 import { packageDocsAssets } from '../http/docs/file-assets';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
+import { ENDPOINT_FILE } from './open-environment';
 import { buildService, prepareTables } from './service';
 import { readSettings, wantsEmbeddedEngine } from './settings';
 
@@ -25,6 +26,8 @@ async function main(): Promise<void> {
     dataDir = resolve(process.env.SHARDLINE_DATA_DIR ?? 'data');
     engine = await startEmbeddedEngine(dataDir);
     effective = { ...settings, endpoint: engine.endpoint };
+    // Tools (npm run reshard, boundaries --collection) reach the data through this engine while it runs.
+    writeFileSync(join(dataDir, ENDPOINT_FILE), `${engine.endpoint}\n`);
   }
   const service = buildService(effective, readJson(configPath), {
     readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
 
   const stop = (): void => {
     server.close(async () => {
+      if (dataDir) rmSync(join(dataDir, ENDPOINT_FILE), { force: true });
       await engine?.close();
       process.exit(0);
     });

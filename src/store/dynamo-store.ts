@@ -124,6 +124,14 @@ export class DynamoStore implements Store {
     return this.call('a conditional update', context, (signal) => sendUpdate(this.doc, update, signal));
   }
 
+  /** DynamoDB's item count of the table (refreshed by DynamoDB about every six hours: an estimate). */
+  async approximateItemCount(table: string, context: CallContext): Promise<number> {
+    const response = await this.call('a table description', context, (abortSignal) =>
+      this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+    );
+    return response.Table?.ItemCount ?? 0;
+  }
+
   async ping(table: string, context: CallContext): Promise<void> {
     await this.call('a table check', context, (abortSignal) =>
       this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),

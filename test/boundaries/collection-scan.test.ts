@@ -6,7 +6,7 @@ import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../../src/core/boundaries/key-counts';
 import { normalize } from '../../src/core/normalize';
 import { boundariesCli } from '../../scripts/lib/boundaries-cli';
-import { scanCollectionKeys } from '../../scripts/lib/collection-scan';
+import { scanCollectionKeys } from '../../src/service/collection-keys';
 import { seedShapedTitles, shuffledCopies } from '../../scripts/lib/seed-shaped-titles';
 import { ENGINES, startTestService } from '../support/service';
 import { maxOverMean, oracleLoads } from './support';
@@ -49,17 +49,10 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
 
   it('counts exactly the normalized values the collection holds, and its boundaries balance them (≤ 1.05)', async () => {
     const collection = service.collections.find((c) => c.name === 'albums-hash')!;
-    const scan = await scanCollectionKeys(
-      service.clients.doc,
-      {
-        table: collection.table,
-        index: collection.index,
-        shardKeyAttribute: collection.shardKeyAttribute,
-        indexKeyAttribute: collection.indexKeyAttribute,
-        prefix: collection.prefix,
-      },
-      { segments: 4, concurrency: 2 },
-    );
+    const scan = await scanCollectionKeys((request, context) => service.store.scanPage(request, context), collection, {
+      segments: 4,
+      concurrency: 2,
+    });
     const expected = new Map<string, number>();
     for (const title of titles) {
       const value = normalize(title, 'nfkd-lower');

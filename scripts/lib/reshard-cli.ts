@@ -1,0 +1,202 @@
+import { readFileSync } from 'node:fs';
+import { parseBoundariesFile } from '../../src/config/boundaries-file';
+import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
+import { keyCountsFromMap } from '../../src/core/boundaries/key-counts';
+import { collectionView, type Collection } from '../../src/core/collection';
+import { normalize } from '../../src/core/normalize';
+import type { StrategyConfig } from '../../src/core/strategies';
+import { ReshardRefused, Reshard, describe } from '../../src/reshard/orchestrator';
+import { LeaseHeldError, LeaseLostError } from '../../src/reshard/pointer-keeper';
+import { openEnvironment, type OpenEnvironment } from '../../src/runtime/open-environment';
+import { scanCollectionKeys } from '../../src/service/collection-keys';
+import { STALE_AFTER_TTLS } from '../../src/service/shard-maps';
+import { addIndex, hasIndex } from '../../src/store/bootstrap';
+import { reshardProgress } from './reshard-progress';
+import { parseReshardOptions, USAGE, UsageError, type ReshardOptions } from './reshard-options';
+import { formatStatus } from './reshard-status';
+
+export interface ReshardIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Record<string, string | undefined>;
+  /** Draw a progress bar (when stderr is a terminal). */
+  readonly progress: boolean;
+  /** Asks before starting; undefined where nobody can answer (then --yes is needed). */
+  readonly confirm?: (question: string) => Promise<boolean>;
+}
+
+/** Exit codes: 0 done, 1 failed, 2 bad command line, 3 refused (bad input or state; nothing changed). */
+export async function reshardCli(argv: string[], io: ReshardIO): Promise<number> {
+  let options: ReshardOptions | 'help';
+  try {
+    options = parseReshardOptions(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`reshard: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  let opened: OpenEnvironment | undefined;
+  try {
+    opened = await openEnvironment(io.env);
+    return await run(options, opened, io);
+  } catch (error) {
+    const refused = error instanceof ReshardRefused || error instanceof LeaseHeldError;
+    const stopped = error instanceof LeaseLostError;
+    io.stderr(`reshard: ${(error as Error).message}\n`);
+    return refused ? 3 : stopped ? 1 : 1;
+  } finally {
+    await opened?.close();
+  }
+}
+
+async function run(options: ReshardOptions, opened: OpenEnvironment, io: ReshardIO): Promise<number> {
+  const collection = opened.collections.find((c) => c.name === options.collection);
+  if (!collection) {
+    const names = opened.collections.map((c) => c.name).join(', ');
+    throw new ReshardRefused(`no collection ${JSON.stringify(options.collection)} in the config (it has: ${names})`);
+  }
+  const { settings } = opened;
+  const log = (line: string) => io.stderr(`reshard: ${line}\n`);
+  const progress = reshardProgress(io.progress && !options.quiet, io.stderr);
+  const reshard = new Reshard({
+    maps: opened.maps,
+    writer: opened.store,
+    scanPage: (request, context) => opened.store.scanPage(request, context),
+    ensureIndex: async (index) => {
+      if (await hasIndex(opened.clients.raw, collection.table, index.name)) return;
+      await addIndex(opened.clients.raw, collection, index, log);
+    },
+    collection,
+    // A router may route by a pointer up to 3 TTLs old, and its request may last a deadline.
+    settleMs: STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000,
+    leaseMs: leaseMs(io.env),
+    scan: { segments: options.segments, concurrency: Math.min(options.segments, 4), pageSize: 500 },
+    ...(options.rate !== undefined && { rate: options.rate }),
+    log: (line) => {
+      progress.pause();
+      log(line);
+    },
+    onProgress: (counts) => progress.update(counts),
+  });
+  const action = options.action;
+  if (action.kind === 'status') {
+    const pointer = await reshard.pointer();
+    io.stdout(await formatStatus(collection, pointer, (v) => reshard.strategyOf(v), action.json, Date.now()));
+    return 0;
+  }
+  if (action.kind !== 'reshard') {
+    const outcome = await (action.kind === 'abort'
+      ? reshard.abort()
+      : action.kind === 'rollback'
+        ? reshard.rollback()
+        : reshard.adopt());
+    progress.stop();
+    io.stdout(
+      `${collection.name}: ${action.kind} done; ${outcome.moved} items updated; phase ${outcome.pointer.phase}\n`,
+    );
+    return 0;
+  }
+
+  const current = await reshard.pointer();
+  const reading = await reshard.strategyOf(current.read.version);
+  const target = await targetStrategy(action, collection, reading.kind, opened, current.read.slot, reshard);
+  if (current.phase === 'stable' && !options.yes) {
+    const items = await opened.store.approximateItemCount(collection.table, {});
+    const question =
+      `${collection.name}: ${describe(reading)} (v${current.read.version}) → ${target.kind}` +
+      `${target.kind === 'range' ? `, ${target.boundaries.length} shards` : `, ${target.shards} shards`}; ` +
+      `the table holds about ${items.toLocaleString('en-US')} items. Start?`;
+    if (!io.confirm) throw new ReshardRefused(`${question} — add --yes to start without a prompt`);
+    if (!(await io.confirm(question))) {
+      io.stderr('reshard: not started\n');
+      return 3;
+    }
+  }
+  const started = Date.now();
+  const outcome = await reshard.run(target);
+  progress.stop();
+  const seconds = (Date.now() - started) / 1000;
+  io.stdout(
+    `${collection.name}: stable on v${outcome.pointer.read.version}; ${outcome.moved.toLocaleString('en-US')} ` +
+      `entries written or removed in ${seconds.toFixed(1)} s` +
+      (outcome.writeUnits > 0 ? `, ${outcome.writeUnits.toFixed(0)} write units` : '') +
+      '\n',
+  );
+  return 0;
+}
+
+/** The map to move to, checked against the collection before anything changes. */
+async function targetStrategy(
+  action: Extract<ReshardOptions['action'], { kind: 'reshard' }>,
+  collection: Collection,
+  currentKind: string,
+  opened: OpenEnvironment,
+  readSlot: 0 | 1,
+  reshard: Reshard,
+): Promise<StrategyConfig> {
+  if ('boundaries' in action) return { kind: 'range', boundaries: readBoundaries(action.boundaries, collection) };
+  const kind = action.strategy ?? currentKind;
+  if (kind === 'hash' || kind === 'random') return { kind, shards: action.shards };
+  if (!action.strategy) {
+    throw new ReshardRefused(
+      `"${collection.name}" is a range collection: give --boundaries FILE, or --shards N --strategy range ` +
+        'to cut N balanced ranges from its live keys',
+    );
+  }
+  // Boundaries cut from the keys the collection holds now, read from the index reads use.
+  const view = collectionView(collection, await reshard.strategyOf((await reshard.pointer()).read.version), readSlot);
+  const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), view);
+  if (scan.entries === 0) throw new ReshardRefused(`"${collection.name}" holds no items to cut boundaries from`);
+  return {
+    kind: 'range',
+    boundaries: cutBoundaries(keyCountsFromMap(scan.counts), { shards: action.shards }).boundaries,
+  };
+}
+
+/** A boundaries file for this collection: sorted, in its normalization, cut from its keys if from any collection's. */
+export function readBoundaries(path: string, collection: Collection): string[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ReshardRefused(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  let file: ReturnType<typeof parseBoundariesFile>;
+  try {
+    file = parseBoundariesFile(json, path);
+  } catch (error) {
+    throw new ReshardRefused((error as Error).message);
+  }
+  const fromCollection = file.collection ?? /^collection (\S+) \(/.exec(file.source ?? '')?.[1];
+  if (fromCollection !== undefined && fromCollection !== collection.name) {
+    throw new ReshardRefused(`${path} was cut from collection "${fromCollection}", not "${collection.name}"`);
+  }
+  if (file.normalization && file.normalization !== collection.normalization) {
+    throw new ReshardRefused(
+      `${path} was computed with normalization ${file.normalization}; "${collection.name}" uses ${collection.normalization}`,
+    );
+  }
+  file.boundaries.forEach((boundary, i) => {
+    const normalized = normalize(boundary, collection.normalization);
+    if (normalized !== boundary) {
+      throw new ReshardRefused(
+        `${path}: boundary ${i} ${JSON.stringify(boundary)} is not in "${collection.name}"'s normalization ` +
+          `(${collection.normalization} makes it ${JSON.stringify(normalized)}): no value would ever equal it`,
+      );
+    }
+  });
+  return file.boundaries;
+}
+
+function leaseMs(env: Record<string, string | undefined>): number {
+  const raw = env.SHARDLINE_RESHARD_LEASE_MS?.trim();
+  if (!raw) return 30_000;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 100)
+    throw new Error('SHARDLINE_RESHARD_LEASE_MS must be a whole number ≥ 100');
+  return value;
+}

@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+
+export const USAGE = `Usage: npm run reshard -- --collection NAME <what> [options]
+
+Changes a collection's shard map online: every listing stays exact and no write
+waits. Same environment as the server (SHARDLINE_CONFIG, TABLE_NAME,
+DYNAMODB_ENDPOINT, AWS_REGION; the embedded engine's ./data when neither of the
+last two is set). Run with the routers' SHARDLINE_MAP_TTL_MS and REQUEST_TIMEOUT_MS:
+each phase starts only when every router must have seen the last.
+
+What (one of):
+  --boundaries FILE      a range map with these boundaries (npm run boundaries)
+  --shards N             N shards: of the current strategy, or of --strategy
+    --strategy S         hash, random or range (range: boundaries cut from a live
+                         scan of the collection's keys)
+  --status               where the collection's map is (--json: as JSON)
+  --abort                abandon the reshard under way (before reads switched)
+  --rollback             move reads back and abandon it (before finalize)
+  --adopt                index the items the config's "members" rule matches
+Options:
+  --rate N               scan at most N items a second (default: no limit)
+  --segments N           parallel scan segments (default 8)
+  --yes                  do not ask before starting
+  --quiet                no progress bar
+  --json                 with --status: the pointer and maps as JSON
+  --help
+
+Running the same command again after a crash resumes where it stopped.`;
+
+export class UsageError extends Error {}
+
+export type Action =
+  | { readonly kind: 'reshard'; readonly boundaries: string }
+  | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: 'hash' | 'random' | 'range' }
+  | { readonly kind: 'status'; readonly json: boolean }
+  | { readonly kind: 'abort' | 'rollback' | 'adopt' };
+
+export interface ReshardOptions {
+  readonly collection: string;
+  readonly action: Action;
+  readonly rate?: number;
+  readonly segments: number;
+  readonly yes: boolean;
+  readonly quiet: boolean;
+}
+
+/** Parses `npm run reshard` arguments; 'help' for --help. Throws UsageError on mistakes. */
+export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        collection: { type: 'string' },
+        boundaries: { type: 'string' },
+        shards: { type: 'string' },
+        strategy: { type: 'string' },
+        status: { type: 'boolean', default: false },
+        abort: { type: 'boolean', default: false },
+        rollback: { type: 'boolean', default: false },
+        adopt: { type: 'boolean', default: false },
+        rate: { type: 'string' },
+        segments: { type: 'string' },
+        yes: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return 'help';
+  if (!values.collection) throw new UsageError('--collection NAME is required');
+  const chosen = [
+    values.boundaries !== undefined,
+    values.shards !== undefined,
+    values.status,
+    values.abort,
+    values.rollback,
+    values.adopt,
+  ].filter(Boolean).length;
+  if (chosen !== 1) {
+    throw new UsageError('say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt');
+  }
+  if (values.strategy !== undefined && values.shards === undefined)
+    throw new UsageError('--strategy goes with --shards');
+  if (values.json && !values.status) throw new UsageError('--json goes with --status');
+  const strategy = values.strategy;
+  if (strategy !== undefined && strategy !== 'hash' && strategy !== 'random' && strategy !== 'range') {
+    throw new UsageError(`--strategy must be hash, random or range, not ${JSON.stringify(strategy)}`);
+  }
+  const action: Action =
+    values.boundaries !== undefined
+      ? { kind: 'reshard', boundaries: values.boundaries }
+      : values.shards !== undefined
+        ? { kind: 'reshard', shards: whole('--shards', values.shards, 1, 10_000), ...(strategy && { strategy }) }
+        : values.status
+          ? { kind: 'status', json: values.json }
+          : { kind: values.abort ? 'abort' : values.rollback ? 'rollback' : 'adopt' };
+  return {
+    collection: values.collection,
+    action,
+    ...(values.rate !== undefined && { rate: whole('--rate', values.rate, 1, 10_000_000) }),
+    segments: values.segments === undefined ? 8 : whole('--segments', values.segments, 1, 1_000),
+    yes: values.yes,
+    quiet: values.quiet,
+  };
+}
+
+function whole(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  }
+  return value;
+}

@@ -1,0 +1,48 @@
+import type { Collection } from '../../src/core/collection';
+import type { MapPointer } from '../../src/core/shard-map';
+import type { ShardStrategy } from '../../src/core/strategies';
+import { describe } from '../../src/reshard/orchestrator';
+import { strategyConfig } from '../../src/service/shard-maps';
+import { describeCounts } from './reshard-progress';
+
+/** `--status`: where the collection's shard maps are, as text or JSON. */
+export async function formatStatus(
+  collection: Collection,
+  pointer: MapPointer,
+  strategyOf: (version: number) => Promise<ShardStrategy>,
+  json: boolean,
+  now: number,
+): Promise<string> {
+  const versions = [...new Set([pointer.read, ...pointer.writes, ...(pointer.target ? [pointer.target] : [])])];
+  const maps = new Map<number, ShardStrategy>();
+  for (const ref of versions) maps.set(ref.version, await strategyOf(ref.version));
+  const index = (slot: 0 | 1) => collection.indexes[slot].name;
+  if (json) {
+    const strategies = Object.fromEntries([...maps].map(([version, s]) => [version, strategyConfig(s)]));
+    return `${JSON.stringify({ collection: collection.name, ...pointer, maps: strategies }, null, 2)}\n`;
+  }
+  const lines = [`${collection.name}: phase ${pointer.phase}`];
+  lines.push(
+    `  reads:  v${pointer.read.version} in ${index(pointer.read.slot)} (${describe(maps.get(pointer.read.version)!)})`,
+  );
+  lines.push(`  writes: ${pointer.writes.map((ref) => `v${ref.version} in ${index(ref.slot)}`).join(', ')}`);
+  if (pointer.target) {
+    const target = maps.get(pointer.target.version)!;
+    lines.push(`  target: v${pointer.target.version} in ${index(pointer.target.slot)} (${describe(target)})`);
+  }
+  if (pointer.progress) {
+    const p = pointer.progress;
+    lines.push(`  progress: ${describeCounts(p)}; ${p.segmentsDone}/${p.segments} segments`);
+  }
+  if (pointer.lease) {
+    const left = Math.ceil((pointer.lease.until - now) / 1000);
+    lines.push(
+      left > 0
+        ? `  running: lease held ${left} s more (last heartbeat ${Math.round((now - pointer.lease.beat) / 1000)} s ago)`
+        : '  running: no (the last run stopped; run the same command to resume)',
+    );
+  } else if (pointer.phase !== 'stable') {
+    lines.push('  running: no (run the same command to resume, or --abort / --rollback)');
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveConfig } from '../config/config';
+import type { Collection } from '../core/collection';
+import { createDynamoClients, type DynamoClients } from '../store/client';
+import { DynamoStore } from '../store/dynamo-store';
+import { DynamoMapStore } from '../store/map-store';
+import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
+import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
+
+/** File in the embedded engine's data directory naming the endpoint of the server that has it open. */
+export const ENDPOINT_FILE = 'shardline-endpoint';
+
+/** What a Node tool (reshard, boundaries --collection) works with, opened as the server opens it. */
+export interface OpenEnvironment {
+  readonly settings: Settings;
+  readonly collections: readonly Collection[];
+  readonly clients: DynamoClients;
+  readonly store: DynamoStore;
+  readonly maps: DynamoMapStore;
+  /** Where the data is, for reports. */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the config and the table exactly as `npm start` does: SHARDLINE_CONFIG (or
+ * config/shardline.config.json), TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION; with neither
+ * of the last two, the embedded engine's data (./data or SHARDLINE_DATA_DIR) — through
+ * the running server's engine when one has it open (only one process can open it), else
+ * opened here.
+ */
+export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
+  const settings = readSettings(env);
+  const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const configPath = resolve(settings.configPath ?? resolve(projectRoot, 'config/shardline.config.json'));
+  const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+  const collections = resolveConfig(readJson(configPath), {
+    ...(settings.tableName && { tableName: settings.tableName }),
+    readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
+  });
+
+  let engine: EmbeddedEngine | undefined;
+  let endpoint = settings.endpoint;
+  let where = endpoint ?? `AWS ${settings.region}`;
+  if (wantsEmbeddedEngine(settings)) {
+    const dataDir = resolve(env.SHARDLINE_DATA_DIR ?? 'data');
+    const running = await runningServerEngine(dataDir);
+    if (running) {
+      endpoint = running;
+      where = `the running server's embedded engine (data in ${dataDir})`;
+    } else {
+      try {
+        engine = await startEmbeddedEngine(dataDir);
+      } catch (error) {
+        throw new Error(
+          `cannot open the embedded engine's data in ${dataDir} (${(error as Error).message}); ` +
+            'point DYNAMODB_ENDPOINT at an engine both this and the server can reach',
+        );
+      }
+      endpoint = engine.endpoint;
+      where = `the embedded engine (data in ${dataDir})`;
+    }
+  }
+  const clients = createDynamoClients({
+    ...(endpoint && { endpoint }),
+    ...(settings.region && { region: settings.region }),
+    ...credentials(env, endpoint),
+  });
+  const keyNames = new Map(collections.map((c) => [c.table, c.primaryKey.map(({ name }) => name)]));
+  return {
+    settings,
+    collections,
+    clients,
+    store: new DynamoStore(clients, { keyNames: (table) => keyNames.get(table) ?? [] }),
+    maps: new DynamoMapStore(clients.doc),
+    where,
+    async close() {
+      clients.raw.destroy();
+      await engine?.close();
+    },
+  };
+}
+
+/** The endpoint of the server that has `dataDir` open, if it is still answering. */
+async function runningServerEngine(dataDir: string): Promise<string | undefined> {
+  const file = join(dataDir, ENDPOINT_FILE);
+  if (!existsSync(file)) return undefined;
+  const endpoint = readFileSync(file, 'utf8').trim();
+  try {
+    const response = await fetch(endpoint, { method: 'GET', signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return endpoint;
+  } catch {
+    return undefined; // left behind by a server that was killed
+  }
+}
+
+/**
+ * Keys given in `env` are used as given (it need not be process.env); a local engine
+ * without keys gets any; AWS without keys uses the SDK's own chain.
+ */
+function credentials(env: EnvMap, endpoint: string | undefined) {
+  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
+  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
+  if (accessKeyId && secretAccessKey) {
+    const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+    return { credentials: { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } };
+  }
+  return endpoint ? { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } : {};
+}

@@ -1,0 +1,77 @@
+import pLimit from 'p-limit';
+import type { Collection } from '../core/collection';
+import { valueOfIndexKey } from '../core/index-key';
+import type { ScanPage, ScanRequest } from '../store/maintenance';
+import type { CallContext } from '../store/retry';
+
+export interface KeyScanOptions {
+  /** Scan segments (DynamoDB's TotalSegments), default 8. */
+  readonly segments?: number;
+  /** Segments scanned at once, default 4. */
+  readonly concurrency?: number;
+  /** Called after every page with the entries counted so far. */
+  readonly onProgress?: (entries: number) => void;
+}
+
+export interface KeyScanResult {
+  /** Normalized value → index entries. */
+  readonly counts: Map<string, number>;
+  readonly entries: number;
+  readonly pages: number;
+}
+
+/**
+ * Counts the normalized values a live collection holds by a parallel Scan of the index
+ * its map lives in (`view`: the collection as its read map sees it), reading only the
+ * index keys.
+ *
+ * The index is sparse and may be shared by several collections, so a filter keeps the
+ * entries whose shard key starts with `<prefix>#` (checked again here: another
+ * collection's prefix may extend this one's, e.g. `albums` and `albums-hash`, but never
+ * `albums#`). The index sort key already holds the normalized value.
+ */
+export async function scanCollectionKeys(
+  scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>,
+  view: Collection,
+  options: KeyScanOptions = {},
+): Promise<KeyScanResult> {
+  const segments = options.segments ?? 8;
+  const limit = pLimit(options.concurrency ?? 4);
+  const counts = new Map<string, number>();
+  const shardPrefix = `${view.prefix}#`;
+  let entries = 0;
+  let pages = 0;
+
+  const scanSegment = async (segment: number): Promise<void> => {
+    let after: Record<string, unknown> | undefined;
+    do {
+      const page = await scanPage(
+        {
+          table: view.table,
+          index: view.index,
+          segment,
+          segments,
+          limit: 1000,
+          anyOf: [{ kind: 'beginsWith', attribute: view.shardKeyAttribute, prefix: shardPrefix }],
+          attributes: [view.shardKeyAttribute, view.indexKeyAttribute],
+          ...(after && { after }),
+        },
+        {},
+      );
+      for (const item of page.items) {
+        const shardKey = item[view.shardKeyAttribute];
+        const indexKey = item[view.indexKeyAttribute];
+        if (typeof shardKey !== 'string' || !shardKey.startsWith(shardPrefix) || typeof indexKey !== 'string') continue;
+        const value = valueOfIndexKey(indexKey);
+        counts.set(value, (counts.get(value) ?? 0) + 1);
+        entries++;
+      }
+      pages++;
+      options.onProgress?.(entries);
+      after = page.next;
+    } while (after);
+  };
+
+  await Promise.all(Array.from({ length: segments }, (_, segment) => limit(() => scanSegment(segment))));
+  return { counts, entries, pages };
+}

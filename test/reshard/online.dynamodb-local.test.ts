@@ -1,0 +1,3 @@
+import { onlineReshardSuite } from './online.case';
+
+onlineReshardSuite('dynamodbLocal');

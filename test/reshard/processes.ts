@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { stopChild } from '../support/child-process';
+import { freePort } from '../support/dynamodb-local';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Settings every process of one reshard test shares: the table, the engine, short waits. */
+export function sharedEnv(endpoint: string, table: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: table,
+    CURSOR_SECRET: 'reshard-test-secret-reshard-test-secret',
+    AWS_ACCESS_KEY_ID: 'shardline',
+    AWS_SECRET_ACCESS_KEY: 'shardline',
+    // Short map TTL and deadline: each phase waits 3 × TTL + deadline + 1 s.
+    SHARDLINE_MAP_TTL_MS: '250',
+    REQUEST_TIMEOUT_MS: '6000',
+    SHARDLINE_RESHARD_LEASE_MS: '2000',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    ...extra,
+  };
+  delete env.AWS_REGION;
+  delete env.AWS_DEFAULT_REGION;
+  return env;
+}
+
+export interface Router {
+  readonly base: string;
+  readonly child: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** One router process (`src/runtime/node.ts`), as deployed: never restarted during a test. */
+export async function startRouter(env: NodeJS.ProcessEnv): Promise<Router> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolveStart, reject) => {
+    const check = () => {
+      if (output.includes('listening on')) return resolveStart();
+      if (child.exitCode !== null) return reject(new Error(`router did not start: ${output}`));
+      setTimeout(check, 100);
+    };
+    check();
+  });
+  return { base: `http://127.0.0.1:${port}`, child, output: () => output, stop: () => stopChild(child) };
+}
+
+export interface CliRun {
+  readonly child: ChildProcess;
+  /** Resolves with the exit code (null when killed) and everything it printed. */
+  readonly done: Promise<{ code: number | null; output: string }>;
+  output(): string;
+}
+
+/** `npm run reshard -- ...` as an operator runs it, in its own process. */
+export function runReshard(env: NodeJS.ProcessEnv, args: string[]): CliRun {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/reshard.ts', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const done = new Promise<{ code: number | null; output: string }>((resolveDone) =>
+    child.once('exit', (code) => resolveDone({ code, output })),
+  );
+  return { child, done, output: () => output };
+}
