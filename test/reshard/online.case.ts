@@ -79,11 +79,11 @@ export function onlineReshardSuite(engine: keyof EngineEndpoints): void {
         const workload = [...ledgers.values()].flatMap((ledger) => [
           loop(async (n) => {
             await writeItem(bases[n % 2]!, ledger, `${ledger.collection}-w${n}`, title(n * 13 + 1));
-            await sleep(15);
+            await sleep(30);
           }),
           loop(async (n) => {
             if (3 * n < SEEDED) await deleteItem(bases[(n + 1) % 2]!, ledger, `${ledger.collection}-s${3 * n}`);
-            await sleep(60);
+            await sleep(100);
           }),
           loop(async (n) => {
             const phase = await phaseOf(ledger.collection);

@@ -16,7 +16,7 @@ export function sharedEnv(endpoint: string, table: string, extra: Record<string,
     AWS_SECRET_ACCESS_KEY: 'shardline',
     // Short map TTL and deadline: each phase waits 3 × TTL + deadline + 1 s.
     SHARDLINE_MAP_TTL_MS: '250',
-    REQUEST_TIMEOUT_MS: '6000',
+    REQUEST_TIMEOUT_MS: '15000',
     SHARDLINE_RESHARD_LEASE_MS: '2000',
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     ...extra,
