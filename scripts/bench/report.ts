@@ -2,7 +2,10 @@ import type { RowFigures, TargetCheck } from './figures';
 
 const f = (value: number, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 
-/** The bench table as Markdown (it goes into the README section "Performance" as printed): medians, p99 where latency matters. */
+/**
+ * The bench table as Markdown (it goes into the README section "Performance" as printed):
+ * medians, p99 where latency matters.
+ */
 export function markdownTable(rows: readonly RowFigures[], reference: RowFigures | undefined, delayMs: number): string {
   const header = [
     'listing',
