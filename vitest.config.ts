@@ -1,14 +1,45 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Tests that need nothing but Node: no engine, no Java, no browser, no workerd. Every
+ * other test file lands in the integration project, so a new file always runs somewhere;
+ * one that calls `inject('engines')` or starts a runtime must stay out of this list.
+ */
+const UNIT = [
+  'src/**/*.test.ts',
+  'test/unit/**/*.test.ts',
+  'test/property/**/*.test.ts',
+  'test/plan/**/*.test.ts',
+  // Not collection-scan.test.ts: it scans a table on the engines.
+  'test/boundaries/{balance,cli,min-max,order,reshard-cost}.test.ts',
+  'test/docs/openapi.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    // A safety net, not a measure: engines, bundles and browsers start slowly, and the
+    // unit workloads (200,000 key pairs, 2,000-shard cuts) run long on a shared two-core machine.
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // Two cores: engines plus two test workers is what the machine can carry.
     maxWorkers: 2,
     // The SDK's notice that its 2027 releases need Node 22 is for operators, not test logs.
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT],
+          // DynamoDB Local and dynalite, once for the whole project.
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -84,7 +84,8 @@ try {
     const t = performance.now();
     await writeKeys(file, keys);
     console.log(
-      `generated ${keys.toLocaleString('en-US')} seed-shaped titles: ${(statSync(file).size / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s (${file})`,
+      `generated ${keys.toLocaleString('en-US')} seed-shaped titles: ${(statSync(file).size / 1e6).toFixed(1)}` +
+        ` MB in ${((performance.now() - t) / 1000).toFixed(1)} s (${file})`,
     );
   } else if (!existsSync(file)) throw new Error(`no file ${file}`);
 
@@ -115,14 +116,18 @@ try {
   const ratio = ours.wall / python.wall;
   console.log(`keys: ${seed.keys.toLocaleString('en-US')}, shards: ${shards}`);
   console.log(
-    `python (seed method):  ${python.wall.toFixed(1)} s wall, peak RSS ${python.rssMiB.toFixed(0)} MiB, mean boundary ${meanSeed.toFixed(2)} chars`,
+    `python (seed method):  ${python.wall.toFixed(1)} s wall, peak RSS ${python.rssMiB.toFixed(0)}` +
+      ` MiB, mean boundary ${meanSeed.toFixed(2)} chars`,
   );
   console.log(
-    `npm run boundaries:    ${ours.wall.toFixed(1)} s wall, peak RSS ${ours.rssMiB.toFixed(0)} MiB, mean boundary ${result.meanBoundaryLength.toFixed(2)} chars, max/mean ${result.balance.maxOverMean.toFixed(4)}`,
+    `npm run boundaries:    ${ours.wall.toFixed(1)} s wall, peak RSS ${ours.rssMiB.toFixed(0)}` +
+      ` MiB, mean boundary ${result.meanBoundaryLength.toFixed(2)}` +
+      ` chars, max/mean ${result.balance.maxOverMean.toFixed(4)}`,
   );
   console.log(`ratio ours / python:   ${ratio.toFixed(2)} (target ≤ 3) ${ratio <= 3 ? 'ok' : 'OVER'}`);
   console.log(
-    `peak memory:           ${(ours.rssMiB / 1024).toFixed(2)} GiB (target ≤ 1.5) ${ours.rssMiB <= 1536 ? 'ok' : 'OVER'}`,
+    `peak memory:           ${(ours.rssMiB / 1024).toFixed(2)} GiB` +
+      ` (target ≤ 1.5) ${ours.rssMiB <= 1536 ? 'ok' : 'OVER'}`,
   );
   const timing = /time: .*/.exec(ours.stderr);
   if (timing) console.log(`our phases:            ${timing[0].slice(6)}`);

@@ -159,11 +159,13 @@ try {
   process.stdout.write(`\n${table}\n\n${targetLines(targets)}\n\n`);
   process.stdout.write(
     `naive ÷ shardline hash: latency ${ratios.sequentialOverHashLatency.toFixed(1)}× (sequential), ` +
-      `${ratios.parallelOverHashLatency.toFixed(2)}× (parallel); items read ${ratios.naiveOverHashItemsRead.toFixed(1)}×; ` +
+      `${ratios.parallelOverHashLatency.toFixed(2)}× (parallel);` +
+      ` items read ${ratios.naiveOverHashItemsRead.toFixed(1)}×; ` +
       `queries ${ratios.naiveOverHashQueries.toFixed(1)}×\n`,
   );
   process.stdout.write(
-    `load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} → ${loadAfter.map((v) => v.toFixed(2)).join(' ')} on ${machine.cpus} cores\n`,
+    `load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} → ${loadAfter.map((v) => v.toFixed(2)).join(' ')}` +
+      ` on ${machine.cpus} cores\n`,
   );
 
   const dir = resolve(import.meta.dirname, '../bench-results');

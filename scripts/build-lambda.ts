@@ -41,7 +41,9 @@ export async function buildLambda(outFile: string, configBundleFile: string): Pr
     logLevel: 'warning',
     plugins: [configBundle],
     banner: {
-      js: "import { createRequire as __shardlineCreateRequire } from 'node:module'; const require = __shardlineCreateRequire(import.meta.url);",
+      js:
+        "import { createRequire as __shardlineCreateRequire } from 'node:module'; " +
+        'const require = __shardlineCreateRequire(import.meta.url);',
     },
   });
   const inputs = Object.keys(result.metafile.inputs);

@@ -24,15 +24,24 @@ const imported = performance.now();
 const [rawPath, rawQueryString = ''] = path.split('?');
 const event = {
   version: '2.0', routeKey: '$default', rawPath, rawQueryString, headers: { host: 'cold.example' },
-  requestContext: { http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'cold' },
+  requestContext: {
+    http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'cold' },
     domainName: 'cold.example', requestId: 'cold', routeKey: '$default', stage: '$default', timeEpoch: Date.now() },
   isBase64Encoded: false,
 };
 const result = await handler(event, { awsRequestId: 'cold', getRemainingTimeInMillis: () => 30000 });
 const done = performance.now();
-await handler({ ...event, requestContext: { ...event.requestContext, requestId: 'warm' } }, { awsRequestId: 'warm', getRemainingTimeInMillis: () => 30000 });
+await handler(
+  { ...event, requestContext: { ...event.requestContext, requestId: 'warm' } },
+  { awsRequestId: 'warm', getRemainingTimeInMillis: () => 30000 },
+);
 const again = performance.now();
-console.log(JSON.stringify({ importMs: imported - started, firstRequestMs: done - imported, secondRequestMs: again - done, status: result.statusCode }));
+console.log(JSON.stringify({
+  importMs: imported - started,
+  firstRequestMs: done - imported,
+  secondRequestMs: again - done,
+  status: result.statusCode,
+}));
 `;
 
 /**
@@ -90,12 +99,16 @@ async function main(): Promise<void> {
     );
     for (const start of starts) {
       console.log(
-        `import ${start.importMs.toFixed(0)} ms, first request ${start.firstRequestMs.toFixed(0)} ms (status ${start.status}), warm request ${start.secondRequestMs.toFixed(0)} ms`,
+        `import ${start.importMs.toFixed(0)} ms, first request ${start.firstRequestMs.toFixed(0)} ms` +
+          ` (status ${start.status}), warm request ${start.secondRequestMs.toFixed(0)} ms`,
       );
     }
     const total = starts.map((start) => start.importMs + start.firstRequestMs);
+    const ms = (values: number[]) => `${median(values).toFixed(0)} ms`;
     console.log(
-      `median of ${runs}: import ${median(starts.map((s) => s.importMs)).toFixed(0)} ms + first request ${median(starts.map((s) => s.firstRequestMs)).toFixed(0)} ms (median total ${median(total).toFixed(0)} ms); warm request ${median(starts.map((s) => s.secondRequestMs)).toFixed(0)} ms`,
+      `median of ${runs}: import ${ms(starts.map((s) => s.importMs))}` +
+        ` + first request ${ms(starts.map((s) => s.firstRequestMs))} (median total ${ms(total)})` +
+        `; warm request ${ms(starts.map((s) => s.secondRequestMs))}`,
     );
   } finally {
     await engine.stop();
@@ -108,9 +121,11 @@ async function seed(bundle: string, env: Record<string, string>): Promise<void> 
   const code = `
 const { handler } = await import(process.argv[1]);
 const body = process.argv[2];
-const result = await handler({ version: '2.0', routeKey: '$default', rawPath: '/collections/albums-hash/items/batch', rawQueryString: '',
+const result = await handler({
+  version: '2.0', routeKey: '$default', rawPath: '/collections/albums-hash/items/batch', rawQueryString: '',
   headers: { host: 'seed', 'content-type': 'application/json' }, body, isBase64Encoded: false,
-  requestContext: { http: { method: 'POST', path: '/collections/albums-hash/items/batch', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' },
+  requestContext: {
+    http: { method: 'POST', path: '/collections/albums-hash/items/batch', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' },
     domainName: 'seed', requestId: 'seed', routeKey: '$default', stage: '$default', timeEpoch: Date.now() } }, {});
 if (result.statusCode !== 200) throw new Error(result.body);`;
   await promisify(execFile)(

@@ -166,23 +166,36 @@ async function main(): Promise<void> {
       [...statuses].filter(([key]) => !/ (200|201)$/.test(key)).reduce((sum, [, n]) => sum + n, 0) + result.errors;
     const lat = result.latency as unknown as Record<string, number>;
     const growth = (after.rss - before.rss) / MIB;
+    const engine = local
+      ? 'DynamoDB Local (own process)'
+      : endpoint
+        ? `endpoint ${endpoint}`
+        : 'embedded engine (dynalite in the server process, LevelDB on disk)';
+    // A backslash at a line's end continues it: the report's lines are longer than the code's.
     console.log(`
-shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${local ? 'DynamoDB Local (own process)' : endpoint ? `endpoint ${endpoint}` : 'embedded engine (dynalite in the server process, LevelDB on disk)'}
-  requests     ${total} (${(total / result.duration).toFixed(0)}/s): ${latency.write.length} writes (${(latency.write.length / result.duration).toFixed(0)}/s), ${latency.listing.length} listings (${(latency.listing.length / result.duration).toFixed(0)}/s)
+shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${engine}
+  requests     ${total} (${(total / result.duration).toFixed(0)}/s): \
+${latency.write.length} writes (${(latency.write.length / result.duration).toFixed(0)}/s), \
+${latency.listing.length} listings (${(latency.listing.length / result.duration).toFixed(0)}/s)
   latency      all p50 ${lat.p50} ms, p99 ${lat.p99} ms, max ${lat.max} ms
-               writes p50 ${pct(latency.write, 50)} ms, p99 ${pct(latency.write, 99)} ms; listings p50 ${pct(latency.listing, 50)} ms, p99 ${pct(latency.listing, 99)} ms
+               writes p50 ${pct(latency.write, 50)} ms, p99 ${pct(latency.write, 99)} ms; \
+listings p50 ${pct(latency.listing, 50)} ms, p99 ${pct(latency.listing, 99)} ms
   statuses     ${[...statuses]
     .sort()
     .map(([key, n]) => `${key}: ${n}`)
     .join(', ')}
   errors       ${failures} (connection errors ${result.errors}, timeouts ${result.timeouts})
   visible      ${written.length - missing} of ${written.length} acknowledged writes listed afterwards
-  memory       RSS ${mib(before.rss)} → ${mib(after.rss)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB); heap used ${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB; external ${mib(before.external)} → ${mib(after.external)} MiB`);
+  memory       RSS ${mib(before.rss)} → ${mib(after.rss)} MiB (${growth >= 0 ? '+' : ''}${growth.toFixed(1)} MiB); \
+heap used ${mib(before.heapUsed)} → ${mib(after.heapUsed)} MiB; \
+external ${mib(before.external)} → ${mib(after.external)} MiB`);
     const ok = failures === 0 && missing === 0 && growth < GROWTH_LIMIT_MIB && written.length > 0;
     console.log(
       ok
         ? '\nOK'
-        : `\nFAILED${failures ? ` — ${failures} failed requests` : ''}${missing ? ` — ${missing} writes missing` : ''}${growth >= GROWTH_LIMIT_MIB ? ` — RSS grew ${growth.toFixed(0)} MiB` : ''}`,
+        : `\nFAILED${failures ? ` — ${failures} failed requests` : ''}` +
+            `${missing ? ` — ${missing} writes missing` : ''}` +
+            `${growth >= GROWTH_LIMIT_MIB ? ` — RSS grew ${growth.toFixed(0)} MiB` : ''}`,
     );
     process.exitCode = ok ? 0 : 1;
   } finally {
@@ -236,7 +249,8 @@ async function verify(base: string, written: Written[]): Promise<number> {
     const expected = written.filter((w) => w.collection === collection);
     const absent = expected.filter((w) => !seen.has(`${w.pk}\u0000${w.sk}`)).length;
     console.log(
-      `  ${collection}: ${seen.size} listed, ${expected.length} written by this run, ${absent} missing, ${duplicates} duplicates`,
+      `  ${collection}: ${seen.size} listed, ${expected.length} written by this run,` +
+        ` ${absent} missing, ${duplicates} duplicates`,
     );
     missing += absent + duplicates;
   }

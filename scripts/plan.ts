@@ -13,7 +13,9 @@ import {
  * --writes-per-second 10000 [--consistent] [--json]`: the shard count a sorted
  * index needs from DynamoDB's per-partition limits, with the arithmetic shown.
  */
-const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --items-per-query Q --writes-per-second W [--consistent] [--json]
+// The backslash continues the first line: one line of usage, two of code.
+const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --items-per-query Q \
+--writes-per-second W [--consistent] [--json]
 
   --item-bytes B          size of one index item (keys + projected attributes)
   --reads-per-second R    listing queries per second
@@ -39,13 +41,21 @@ function explain(
   const { reads, writeBytes, writeUnits } = plan;
   const kind = input.consistent ? 'strongly consistent' : 'eventually consistent';
   return [
-    `reads:  ${int(input.itemBytes)} B/item × ${int(input.readsPerSecond)} queries/s × ${int(input.itemsPerQuery)} items/query = ${mb(reads.bytesPerSecond)}`,
-    `        per partition: ${int(PARTITION_RCU)} RCU × ${RCU_BYTES / 1024} KB${input.consistent ? '' : ' × 2'} (${kind}) = ${mb(reads.partitionBytesPerSecond)}`,
-    `        ${mb(reads.bytesPerSecond)} ÷ ${mb(reads.partitionBytesPerSecond)} = ${int(reads.bytesPerSecond / reads.partitionBytesPerSecond)} → ${reads.shards} shards`,
+    `reads:  ${int(input.itemBytes)} B/item × ${int(input.readsPerSecond)} queries/s × ${int(input.itemsPerQuery)}` +
+      ` items/query = ${mb(reads.bytesPerSecond)}`,
+    `        per partition: ${int(PARTITION_RCU)} RCU × ${RCU_BYTES / 1024} KB${input.consistent ? '' : ' × 2'}` +
+      ` (${kind}) = ${mb(reads.partitionBytesPerSecond)}`,
+    `        ${mb(reads.bytesPerSecond)} ÷ ${mb(reads.partitionBytesPerSecond)}` +
+      ` = ${int(reads.bytesPerSecond / reads.partitionBytesPerSecond)} → ${reads.shards} shards`,
     `writes: ${int(input.itemBytes)} B/item × ${int(input.writesPerSecond)} items/s = ${mb(writeBytes.bytesPerSecond)}`,
-    `        per partition: ${int(PARTITION_WCU)} WCU × ${WCU_BYTES / 1024} KB = ${mb(writeBytes.partitionBytesPerSecond)}`,
-    `        ${mb(writeBytes.bytesPerSecond)} ÷ ${mb(writeBytes.partitionBytesPerSecond)} = ${int(writeBytes.bytesPerSecond / writeBytes.partitionBytesPerSecond)} → ${writeBytes.shards} shards`,
-    `        each write is billed in whole 1 KB units: ${writeUnits.unitsPerItem} WCU/item × ${int(input.writesPerSecond)} items/s = ${int(writeUnits.unitsPerSecond)} WCU/s ÷ ${int(PARTITION_WCU)} = ${int(writeUnits.unitsPerSecond / PARTITION_WCU)} → ${writeUnits.shards} shards`,
+    `        per partition: ${int(PARTITION_WCU)} WCU × ${WCU_BYTES / 1024}` +
+      ` KB = ${mb(writeBytes.partitionBytesPerSecond)}`,
+    `        ${mb(writeBytes.bytesPerSecond)} ÷ ${mb(writeBytes.partitionBytesPerSecond)}` +
+      ` = ${int(writeBytes.bytesPerSecond / writeBytes.partitionBytesPerSecond)} → ${writeBytes.shards} shards`,
+    `        each write is billed in whole 1 KB units: ${writeUnits.unitsPerItem} WCU/item` +
+      ` × ${int(input.writesPerSecond)} items/s = ${int(writeUnits.unitsPerSecond)}` +
+      ` WCU/s ÷ ${int(PARTITION_WCU)} = ${int(writeUnits.unitsPerSecond / PARTITION_WCU)}` +
+      ` → ${writeUnits.shards} shards`,
     `shards: ${plan.shards} (decided by ${plan.bindingLimit}; add headroom for uneven load)`,
   ].join('\n');
 }

@@ -48,7 +48,9 @@ export function mergeCases(hot: readonly string[], cold: readonly string[]): Mic
 
 function shardsOf(keys: readonly string[]): IndexRecord[][] {
   const dealt: IndexRecord[][] = Array.from({ length: SHARDS }, () => []);
-  keys.forEach((key, i) => dealt[i % SHARDS]!.push({ gsi1sk: key }));
+  keys.forEach((key, i) => {
+    dealt[i % SHARDS]!.push({ gsi1sk: key });
+  });
   return dealt.map(
     (shard) => JSON.parse(JSON.stringify(shard.sort((a, b) => compareKeys(a.gsi1sk, b.gsi1sk)))) as IndexRecord[],
   );
@@ -56,7 +58,9 @@ function shardsOf(keys: readonly string[]): IndexRecord[][] {
 
 function mergeWhole(shards: readonly IndexRecord[][], total: number): number {
   const merge = new KWayMerge<IndexRecord>(SHARDS, keyOf, 'asc');
-  shards.forEach((shard, s) => merge.supply(s, shard.slice(), true));
+  shards.forEach((shard, s) => {
+    merge.supply(s, shard.slice(), true);
+  });
   const out: IndexRecord[] = [];
   merge.emitInto(out, Infinity);
   if (out.length !== total) throw new Error('merge lost items');

@@ -68,7 +68,8 @@ for (const order of ['asc', 'desc'] as const) {
       }
       if (total !== count) throw new Error(`${collection.name}: listed ${total} of ${count}`);
       const f = (values: number[]) =>
-        `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)} p90 ${quantile(values, 0.9).toFixed(2)}`;
+        `p50 ${quantile(values, 0.5).toFixed(2)} mean ${mean(values).toFixed(2)}` +
+        ` p90 ${quantile(values, 0.9).toFixed(2)}`;
       // Pages by waves: latency follows the waves, so their spread matters as much as the median.
       const pagesByWaves = new Map<number, number>();
       for (const n of waves) pagesByWaves.set(n, (pagesByWaves.get(n) ?? 0) + 1);
@@ -76,7 +77,8 @@ for (const order of ['asc', 'desc'] as const) {
         .sort(([a], [b]) => a - b)
         .map(([n, pages]) => `${n}: ${Math.round((100 * pages) / waves.length)}%`);
       console.log(
-        `${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)} | queries ${f(queries)} | waves ${f(waves)} (${spread.join(', ')})`,
+        `${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)}` +
+          ` | queries ${f(queries)} | waves ${f(waves)} (${spread.join(', ')})`,
       );
     }
   }

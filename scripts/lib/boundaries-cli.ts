@@ -82,7 +82,8 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     const old = parseBoundariesFile(JSON.parse(readFileSync(options.compare, 'utf8')), options.compare);
     const note =
       old.normalization && old.normalization !== source.normalization
-        ? `${options.compare} used normalization ${old.normalization}, these keys ${source.normalization}: every key would be rewritten`
+        ? `${options.compare} used normalization ${old.normalization},` +
+          ` these keys ${source.normalization}: every key would be rewritten`
         : undefined;
     compare = { file: options.compare, cost: reshardCost(old.boundaries, cut.boundaries, keys), ...(note && { note }) };
   }

@@ -28,12 +28,14 @@ const MAX_ROWS = 64;
 export function formatReport(s: BoundariesSummary): string {
   const lines: string[] = [];
   lines.push(
-    `${s.shards} shards over ${int(s.keys)} keys (${int(s.distinct)} distinct, normalization ${s.normalization}) from ${s.source}`,
+    `${s.shards} shards over ${int(s.keys)} keys (${int(s.distinct)} distinct, normalization ${s.normalization})` +
+      ` from ${s.source}`,
   );
   for (const [reason, count] of s.skipped) lines.push(`  skipped ${int(count)} records: ${reason}`);
   lines.push(
     `balance: largest ${int(s.balance.max)} / mean ${int(s.balance.mean)} = ${s.balance.maxOverMean.toFixed(4)} ` +
-      `(smallest ${int(s.balance.min)}; best possible ${(s.bestMax / s.balance.mean).toFixed(4)}, allowed ${(s.allowedMax / s.balance.mean).toFixed(4)})`,
+      `(smallest ${int(s.balance.min)}; best possible ${(s.bestMax / s.balance.mean).toFixed(4)},` +
+      ` allowed ${(s.allowedMax / s.balance.mean).toFixed(4)})`,
   );
   lines.push(`boundaries: mean ${s.meanBoundaryLength.toFixed(2)} characters`);
   if (s.heavyHitters.length === 0) lines.push('heavy hitters: none (no single key outweighs a shard)');
@@ -43,7 +45,8 @@ export function formatReport(s: BoundariesSummary): string {
       const first = h.shards[0]!;
       const last = h.shards[h.shards.length - 1]!;
       lines.push(
-        `  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${first}–${last} (${int(h.count / h.shards.length)} each)`,
+        `  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${first}–${last}` +
+          ` (${int(h.count / h.shards.length)} each)`,
       );
     }
     if (s.heavyHitters.length > 20) lines.push(`  … ${s.heavyHitters.length - 20} more in the output file`);
@@ -52,7 +55,8 @@ export function formatReport(s: BoundariesSummary): string {
   if (s.compare) {
     const { cost, file, note } = s.compare;
     lines.push(
-      `reshard from ${file}: ${int(cost.moved)} of ${int(cost.total)} items (${(cost.fraction * 100).toFixed(2)} %) would move to another shard`,
+      `reshard from ${file}: ${int(cost.moved)} of ${int(cost.total)} items (${(cost.fraction * 100).toFixed(2)} %)` +
+        ` would move to another shard`,
     );
     if (note) lines.push(`  note: ${note}`);
   }
@@ -67,7 +71,10 @@ function shardRows(s: BoundariesSummary): string[] {
   const row = (i: number): string => {
     const boundary = JSON.stringify(s.boundaries[i] ?? '');
     const shown = boundary.length > 24 ? `${boundary.slice(0, 23)}…` : boundary;
-    return `  ${String(i).padStart(5)}  ${shown.padEnd(24)} ${int(s.loads[i]!).padStart(12)}  ${textBar(s.loads[i]!, s.balance.max, 40)}`;
+    return (
+      `  ${String(i).padStart(5)}  ${shown.padEnd(24)} ${int(s.loads[i]!).padStart(12)} ` +
+      ` ${textBar(s.loads[i]!, s.balance.max, 40)}`
+    );
   };
   const header = `  ${'shard'.padStart(5)}  ${'starts at'.padEnd(24)} ${'items'.padStart(12)}`;
   if (n <= MAX_ROWS) return [header, ...Array.from({ length: n }, (_, i) => row(i))];

@@ -57,9 +57,9 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
     skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
   };
   const add = (extracted: Extracted): void => {
-    if (typeof extracted !== 'string') return skip(extracted.skip);
-    if (extracted.includes('\u0000')) return skip('contains U+0000');
-    if (!extracted.isWellFormed()) return skip('unpaired surrogate');
+    if (typeof extracted !== 'string') return void skip(extracted.skip);
+    if (extracted.includes('\u0000')) return void skip('contains U+0000');
+    if (!extracted.isWellFormed()) return void skip('unpaired surrogate');
     if (samples.length < 5) samples.push(extracted);
     const value = normalizeKey(extracted, options.normalization);
     counts.set(value, (counts.get(value) ?? 0) + 1);

@@ -32,7 +32,8 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
   const width = left + n * (barWidth + gap) + 110;
   const y = (v: number): number => top + height - (max > 0 ? (v / max) * height : 0);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 400)}" height="${top + height + 48}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 400)}" height="${top + height + 48}"` +
+      ` font-family="sans-serif" font-size="12">`,
     `<text x="${left}" y="20" font-size="14">${escapeXml(title)}</text>`,
     `<text x="${left - 6}" y="${top + 4}" text-anchor="end">${Math.round(max).toLocaleString('en-US')}</text>`,
     `<text x="${left - 6}" y="${top + height + 4}" text-anchor="end">0</text>`,
@@ -40,19 +41,24 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
   for (let i = 0; i < n; i++) {
     const load = loads[i]!;
     const x = left + i * (barWidth + gap);
-    const label = `shard ${i}: ${Math.round(load).toLocaleString('en-US')} items, from ${JSON.stringify(boundaries[i] ?? '')}`;
+    const from = JSON.stringify(boundaries[i] ?? '');
+    const label = `shard ${i}: ${Math.round(load).toLocaleString('en-US')} items, from ${from}`;
     if (n <= 50)
       parts.push(
         `<text x="${x + barWidth / 2}" y="${top + height + 14}" text-anchor="middle" font-size="10">${i}</text>`,
       );
     parts.push(
-      `<rect x="${x}" y="${y(load).toFixed(2)}" width="${barWidth}" height="${(top + height - y(load)).toFixed(2)}" fill="#4a7bd0"><title>${escapeXml(label)}</title></rect>`,
+      `<rect x="${x}" y="${y(load).toFixed(2)}" width="${barWidth}" height="${(top + height - y(load)).toFixed(2)}"` +
+        ` fill="#4a7bd0"><title>${escapeXml(label)}</title></rect>`,
     );
   }
   parts.push(
-    `<line x1="${left}" x2="${left + n * (barWidth + gap)}" y1="${y(mean).toFixed(2)}" y2="${y(mean).toFixed(2)}" stroke="#d04a4a" stroke-dasharray="4 3"/>`,
-    `<text x="${left + n * (barWidth + gap) + 4}" y="${(y(mean) + 4).toFixed(2)}" fill="#d04a4a">mean ${Math.round(mean).toLocaleString('en-US')}</text>`,
-    `<text x="${left}" y="${top + height + 32}">shards 0–${n - 1} (${n}); max/mean ${(mean > 0 ? max / mean : 1).toFixed(4)}</text>`,
+    `<line x1="${left}" x2="${left + n * (barWidth + gap)}" y1="${y(mean).toFixed(2)}" y2="${y(mean).toFixed(2)}"` +
+      ` stroke="#d04a4a" stroke-dasharray="4 3"/>`,
+    `<text x="${left + n * (barWidth + gap) + 4}" y="${(y(mean) + 4).toFixed(2)}"` +
+      ` fill="#d04a4a">mean ${Math.round(mean).toLocaleString('en-US')}</text>`,
+    `<text x="${left}" y="${top + height + 32}">shards 0–${n - 1} (${n})` +
+      `; max/mean ${(mean > 0 ? max / mean : 1).toFixed(4)}</text>`,
     '</svg>',
   );
   return parts.join('\n') + '\n';

@@ -126,7 +126,8 @@ function rangeBoundaries(
   const parsed = parseBoundariesFile(options.readBoundaries(file), file);
   if (parsed.normalization && parsed.normalization !== normalization) {
     throw new Error(
-      `collection "${collection}": ${file} was computed with normalization ${parsed.normalization}, the collection uses ${normalization}`,
+      `collection "${collection}": ${file} was computed with normalization ${parsed.normalization}` +
+        `, the collection uses ${normalization}`,
     );
   }
   return parsed.boundaries;

@@ -11,7 +11,7 @@
 /** Returns < 0, 0 or > 0 as `a` sorts before, equal to or after `b` in code point order. */
 export function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);

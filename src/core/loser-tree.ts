@@ -151,7 +151,7 @@ export class LoserTree {
 
 /** The first unit at or after `from` where `a` and `b` differ, or the shorter one's length. */
 function firstDifference(a: string, b: string, from: number): number {
-  const n = a.length < b.length ? a.length : b.length;
+  const n = Math.min(a.length, b.length);
   let i = from;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;

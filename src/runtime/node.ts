@@ -43,9 +43,10 @@ async function main(): Promise<void> {
   const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
     const where = engine ? `the embedded engine (data in ${dataDir})` : (settings.endpoint ?? `AWS ${settings.region}`);
     console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
-    console.log(
-      `collections: ${service.collections.map((c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`).join(', ')}`,
+    const collections = service.collections.map(
+      (c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`,
     );
+    console.log(`collections: ${collections.join(', ')}`);
   });
 
   const stop = (): void => {

@@ -118,7 +118,10 @@ const shardTails = new WeakMap<Collection, ShardTails>();
 
 function tailsOf(collection: Collection): ShardTails {
   let tails = shardTails.get(collection);
-  if (!tails) shardTails.set(collection, (tails = new ShardTails()));
+  if (!tails) {
+    tails = new ShardTails();
+    shardTails.set(collection, tails);
+  }
   return tails;
 }
 

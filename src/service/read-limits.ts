@@ -85,7 +85,9 @@ export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
   const ahead: string[][] = hint.more.map(() => []);
   // The page ends by the target-th of them at the latest: items further on are not re-read.
   // Zero-padded ranks sort as the items did.
-  hint.ahead.slice(0, target).forEach((shard, rank) => ahead[shard]!.push(String(rank).padStart(4, '0')));
+  hint.ahead.slice(0, target).forEach((shard, rank) => {
+    ahead[shard]!.push(String(rank).padStart(4, '0'));
+  });
   const progress: ShardProgress[] = hint.more.map((more, source) => ({
     keys: ahead[source]!,
     hasMore: more,
@@ -116,7 +118,9 @@ function expectedShortfall(
   const n = shards.length;
   const all: { key: string; shard: number; last: boolean }[] = [];
   shards.forEach((shard, index) => {
-    shard.keys.forEach((key, i) => all.push({ key, shard: index, last: i === shard.keys.length - 1 }));
+    shard.keys.forEach((key, i) => {
+      all.push({ key, shard: index, last: i === shard.keys.length - 1 });
+    });
   });
   all.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
 

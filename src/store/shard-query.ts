@@ -22,9 +22,9 @@ export interface ShardQuery {
  * `>`/`>=` or `<`/`<=` for one side, `BETWEEN` for two. BETWEEN is inclusive; an
  * exclusive lower bound k becomes k + U+0000 (the next string up, exactly); an
  * exclusive upper bound stays inclusive in the query and the store drops the item
- * equal to it (read first when descending, so the page is one longer). dynalite refuses a BETWEEN whose bounds disagree in UTF-16 order
- * (U+E000–U+FFFF against emoji), so then only the side the read starts from goes
- * into the query.
+ * equal to it (read first when descending, so the page is one longer). dynalite refuses a
+ * BETWEEN whose bounds disagree in UTF-16 order (U+E000–U+FFFF against emoji), so then only
+ * the side the read starts from goes into the query.
  * The store re-checks every item against the range (`inRange`) either way.
  */
 export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {

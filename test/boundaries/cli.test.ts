@@ -80,7 +80,7 @@ describe('npm run boundaries', () => {
     expect(svg.match(/<rect /g)).toHaveLength(5);
   });
 
-  it('reads the same keys from tsv (0-based --column, or --field with a header), ndjson (--field path) and gzipped CRLF lines', async () => {
+  it('reads the same keys from tsv (0-based --column; --field with a header), ndjson, gzipped CRLF lines', async () => {
     const runs = [
       ['--input', join(dir, 'titles.txt')],
       ['--input', join(dir, 'release'), '--format', 'tsv', '--column', '2'],

@@ -47,7 +47,7 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('counts exactly the normalized values the collection holds, and its boundaries balance them (≤ 1.05)', async () => {
+  it('counts exactly the normalized values the collection holds; its boundaries balance them (≤ 1.05)', async () => {
     const collection = service.collections.find((c) => c.name === 'albums-hash')!;
     const scan = await scanCollectionKeys((request, context) => service.store.scanPage(request, context), collection, {
       segments: 4,

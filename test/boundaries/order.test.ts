@@ -107,7 +107,9 @@ describe('routing with the produced boundaries equals bisect_right - 1 over UTF-
   beforeAll(() => {
     const map = new Map<string, number>();
     const generated = countsOf(seedShapedTitles({ keys: 200_000, seed: 31 }));
-    generated.values.forEach((v, i) => map.set(v, generated.counts[i]!));
+    generated.values.forEach((v, i) => {
+      map.set(v, generated.counts[i]!);
+    });
     // Plus hard strings around the emoji / U+E000–U+FFFF frontier, repeated enough to hold shards.
     const random = seededRandom(8);
     for (let n = 0; n < 30_000; n++) {

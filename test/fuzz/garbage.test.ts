@@ -40,10 +40,10 @@ const QUERY_NAMES = [
 /** Percent-encodes a string however it is formed, including lone surrogates (as their raw UTF-8-ish bytes). */
 function pct(value: string): string {
   let out = '';
+  const hex = (byte: number) => byte.toString(16).toUpperCase();
   for (const ch of value) {
     const unit = ch.codePointAt(0)!;
-    if (unit >= 0xd800 && unit <= 0xdfff)
-      out += `%ED%${(0xa0 | ((unit >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 | (unit & 0x3f)).toString(16).toUpperCase()}`;
+    if (unit >= 0xd800 && unit <= 0xdfff) out += `%ED%${hex(0xa0 | ((unit >> 6) & 0x1f))}%${hex(0x80 | (unit & 0x3f))}`;
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -212,8 +212,10 @@ describe('garbage in, never a 5xx', () => {
       'GARBAGE\r\n\r\n',
       'GET / HTTP/9.9\r\n\r\n',
       `GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
-      'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"pk":',
-      'POST /collections/albums/items/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n',
+      'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 100\r\n\r\n{"pk":',
+      'POST /collections/albums/items/batch HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+        'Transfer-Encoding: chunked\r\n\r\nzz\r\n',
       'GET /healthz HTTP/1.1\r\nHost: x\r\nX: ' + 'y'.repeat(20_000) + '\r\n\r\n',
       '\u0000\u0001\u0002\u00ff'.repeat(1000),
     ];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, type CursorScope } from '../../src/core/cursor';
+import { decodeCursor, encodeCursor } from '../../src/core/cursor';
 import { ShardlineError } from '../../src/core/errors';
 import { text } from './arbitraries';
 

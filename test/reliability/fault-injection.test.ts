@@ -72,7 +72,8 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
       for (let start = 0; start < ITEMS_PER_COLLECTION; start += BATCH) {
         const items = Array.from({ length: BATCH }, (_, i) => {
           const pk = `${name}-${start + i}`;
-          const title = `${TITLES[Math.floor(random() * TITLES.length)]}${random() < 0.5 ? ` ${Math.floor(random() * 50)}` : ''}`;
+          const base = TITLES[Math.floor(random() * TITLES.length)];
+          const title = `${base}${random() < 0.5 ? ` ${Math.floor(random() * 50)}` : ''}`;
           sent.push({ collection: name, pk });
           return { pk, sk: 'item', title, n: start + i };
         });
@@ -111,7 +112,8 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
     const landed = sent.filter(({ pk }) => inTable.has(pk)).length / sent.length;
     console.log(
       `seed ${SEED}: ${sent.length} items, ${written.size} written, ${failed.size} failed ` +
-        `(${[...new Set(failed.values())].join(', ') || 'none'}), ${(landed * 100).toFixed(2)}% landed; faults ${JSON.stringify(injector.counts)}`,
+        `(${[...new Set(failed.values())].join(', ') || 'none'}), ${(landed * 100).toFixed(2)}% landed` +
+        `; faults ${JSON.stringify(injector.counts)}`,
     );
     expect(landed).toBeGreaterThanOrEqual(0.99);
     expect(injector.counts.throttled).toBeGreaterThan(0);
@@ -121,7 +123,8 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
   it('never returns a short, duplicated or misordered listing: complete, or 503/504', async () => {
     const { pages, errors } = await checkListings(app, rows);
     console.log(
-      `seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(injector.counts)}`,
+      `seed ${SEED}: ${pages} pages complete, ${errors} pages answered 503/504 and retried` +
+        `; faults ${JSON.stringify(injector.counts)}`,
     );
   });
 
@@ -141,7 +144,8 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
       // Two listings (ranged shards one after another; all shards merged) keep this bounded on a busy machine.
       const { pages, errors } = await checkListings(harshApp, rows, 60, [1, 4]);
       console.log(
-        `seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried; faults ${JSON.stringify(harsh.counts)}`,
+        `seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried` +
+          `; faults ${JSON.stringify(harsh.counts)}`,
       );
       expect(errors).toBeGreaterThan(0);
     } finally {
@@ -189,7 +193,9 @@ async function checkListings(
     let cursor: string | null = null;
     for (let page = 0; ; page++) {
       expect(page, 'too many pages').toBeLessThan(1000);
-      const query: string = `limit=${c.limit}&order=${c.order}${c.filter ? `&${c.filter}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const query: string =
+        `limit=${c.limit}&order=${c.order}${c.filter ? `&${c.filter}` : ''}` +
+        `${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       let answer = await get(app, `/collections/${c.collection}/items?${query}`);
       for (let retry = 0; answer.status !== 200 && retry < maxRetries; retry++) {
         // A failed page is an error, never a partial page; the client retries the same cursor.

@@ -89,7 +89,9 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
     const all: typeof items = [];
     let cursor: string | null = null;
     for (let page = 0; page < 200; page++) {
-      const path = `/collections/${collection}/items?limit=13&order=${order}${filter}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const path =
+        `/collections/${collection}/items?limit=13&order=${order}${filter}` +
+        `${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const response = await runtime.request(path);
       const body = (await response.json()) as { items: typeof items; nextCursor: string | null };
       expect(response.status, `${runtime.name} ${path}: ${JSON.stringify(body)}`).toBe(200);
@@ -108,7 +110,8 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
       filters.map((filter) => filter.oracle),
     );
     const expectedNormalized = oracle.filters.map((indexes) => indexes.map((index) => oracle.normalized[index]!));
-    // The data set holds both sides of the UTF-16/UTF-8 disagreement, and the range filter sees only the U+E000–U+FFFF side.
+    // The data set holds both sides of the UTF-16/UTF-8 disagreement, and the range filter sees
+    // only the U+E000–U+FFFF side.
     expect(expectedNormalized[1]!.length).toBeGreaterThan(5);
     expect(expectedNormalized[1]!.some((value) => value.codePointAt(0)! > 0xffff)).toBe(false);
     expect(expectedNormalized[0]!.filter((value) => value.codePointAt(0)! > 0xffff).length).toBeGreaterThan(5);

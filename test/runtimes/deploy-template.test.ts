@@ -61,6 +61,7 @@ describe('deploy/template.yaml (AWS SAM)', () => {
     expect(statement.Action).toEqual(
       expect.arrayContaining(['dynamodb:DescribeTable', 'dynamodb:Query', 'dynamodb:BatchWriteItem']),
     );
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's !Sub syntax, not a JavaScript template
     expect(statement.Resource).toEqual([{ GetAtt: 'Table.Arn' }, { Sub: '${Table.Arn}/index/*' }]);
     expect(fn.Timeout * 1000).toBeGreaterThan(Number(template.Parameters.RequestTimeoutMs.MaxValue));
   });

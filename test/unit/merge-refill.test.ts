@@ -24,7 +24,9 @@ describe('KWayMerge refill waves', () => {
   it('merges keys around U+D800–U+FFFF in code point order', () => {
     const keys = ['a', '\uE000', '\u{1F600}', '\uFFFF', 'z', '\u00E9', '\u{10000}', '\uD7FF'];
     const merge = new KWayMerge<string>(keys.length, (key) => key, 'asc');
-    keys.forEach((key, source) => merge.supply(source, [key], true));
+    keys.forEach((key, source) => {
+      merge.supply(source, [key], true);
+    });
     const out: string[] = [];
     merge.emitInto(out, Infinity);
     expect(out).toEqual([...keys].sort(compareKeys));

@@ -39,7 +39,7 @@ describe('KWayMerge', () => {
       const shardCount = 1 + Math.floor(random() * 8);
       const shards: string[][] = Array.from({ length: shardCount }, () => []);
       for (const key of all) shards[Math.floor(random() * shardCount)]!.push(key);
-      shards.forEach((shard) => sortShard(shard, order));
+      for (const shard of shards) sortShard(shard, order);
       const { out } = drain(shards, 1 + Math.floor(random() * 10), order);
       expect(out).toEqual(sortShard([...all], order));
     }

@@ -71,7 +71,8 @@ export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   const reference = cutWindows(cands, total, shards, bestMax);
   if (cands.count < shards - 1 || !reference.feasible) {
     throw new Error(
-      `cannot cut ${shards} shards from ${keys.values.length} distinct keys (${total} items): too few keys for that many shards`,
+      `cannot cut ${shards} shards from ${keys.values.length} distinct keys (${total} items)` +
+        `: too few keys for that many shards`,
     );
   }
   const at = (i: number): number => positionOf(cands, total, i);

@@ -1,5 +1,6 @@
 import { normalize, type Normalization } from '../normalize';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /**

@@ -82,7 +82,8 @@ export function validateBoundaries(boundaries: readonly string[]): void {
   for (let i = 1; i < boundaries.length; i++) {
     if (compareKeys(boundaries[i - 1]!, boundaries[i]!) > 0) {
       throw new Error(
-        `boundaries: not in code point order at index ${i} (${JSON.stringify(boundaries[i - 1])} > ${JSON.stringify(boundaries[i])})`,
+        `boundaries: not in code point order at index ${i}` +
+          ` (${JSON.stringify(boundaries[i - 1])} > ${JSON.stringify(boundaries[i])})`,
       );
     }
   }

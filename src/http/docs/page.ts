@@ -19,7 +19,8 @@ export function docsPageHtml(): string {
 <link rel="stylesheet" href="${assets}/swagger-ui.css">
 </head>
 <body>
-<noscript>This page needs JavaScript; the API description itself is at <a href="openapi.json">openapi.json</a>.</noscript>
+<noscript>This page needs JavaScript; the API description itself is at \
+<a href="openapi.json">openapi.json</a>.</noscript>
 <div id="swagger-ui"></div>
 <script src="${assets}/swagger-ui-bundle.js"></script>
 <script>
@@ -39,4 +40,5 @@ window.ui = SwaggerUIBundle({
 
 /** Same-origin only: the page must render with no network beyond the service. */
 export const DOCS_PAGE_CSP =
-  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+  "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+  "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";

@@ -10,7 +10,8 @@ export const OPENAPI_INFO = {
     title: 'shardline',
     version,
     description:
-      'An ordered-key shard router for DynamoDB: sharded writes, globally sorted listings in code point (UTF-8 byte) order. ' +
+      'An ordered-key shard router for DynamoDB: sharded writes, ' +
+      'globally sorted listings in code point (UTF-8 byte) order. ' +
       'Errors are `{"error": {"code", "message"}}`. When the service runs with API_KEYS, every route but ' +
       '/healthz, /openapi.json and /docs needs `Authorization: Bearer <key>` (read or write scope).',
   },

@@ -32,7 +32,10 @@ export function lambdaEvent(kind: EventKind, call: HttpCall): Record<string, unk
   const now = Date.now();
   if (kind === 'rest-v1') {
     const multi: Record<string, string[]> = {};
-    for (const [key, value] of url.searchParams) (multi[key] ??= []).push(value);
+    for (const [key, value] of url.searchParams) {
+      multi[key] ??= [];
+      multi[key].push(value);
+    }
     const single = Object.fromEntries(Object.entries(multi).map(([key, values]) => [key, values.at(-1)!]));
     const hasQuery = Object.keys(multi).length > 0;
     return {
