@@ -177,7 +177,8 @@ export function readBoundaries(path: string, collection: Collection): string[] {
   }
   if (file.normalization && file.normalization !== collection.normalization) {
     throw new ReshardRefused(
-      `${path} was computed with normalization ${file.normalization}; "${collection.name}" uses ${collection.normalization}`,
+      `${path} was computed with normalization ${file.normalization}; ` +
+        `"${collection.name}" uses ${collection.normalization}`,
     );
   }
   file.boundaries.forEach((boundary, i) => {

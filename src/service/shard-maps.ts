@@ -147,7 +147,9 @@ export class ShardMaps implements MapSource {
     const readAt = this.now();
     const loading = this.store.readPointers(this.collections, context).then((list) => {
       const pointers = new Map<string, MapPointer>();
-      list.forEach((pointer, i) => pointer && pointers.set(this.collections[i]!.name, pointer));
+      list.forEach((pointer, i) => {
+        if (pointer) pointers.set(this.collections[i]!.name, pointer);
+      });
       const loaded = { pointers, readAt };
       // Two refreshes may cross: keep the one read later.
       if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;

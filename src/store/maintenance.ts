@@ -1,7 +1,6 @@
 import { ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JsonObject } from '../core/item';
 import { type Condition, ExpressionBuilder } from './conditions';
-import type { CallContext } from './retry';
 
 /** One page of one segment of a parallel scan. */
 export interface ScanRequest {

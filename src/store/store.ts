@@ -36,7 +36,7 @@ export interface Store {
   putItem(table: string, record: JsonObject, context: CallContext): Promise<void>;
   batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome>;
   getItem(table: string, key: JsonObject, context: CallContext): Promise<JsonObject | undefined>;
-  /** Deletes the item if one of its `owner.attributes` starts with `owner.prefix`; false when there was no such item. */
+  /** Deletes the item if one of its `owner.attributes` starts with `owner.prefix`; false when there was none. */
   deleteItem(table: string, key: JsonObject, context: CallContext, owner: Owner): Promise<boolean>;
   /** Resolves once the table answers. */
   ping(table: string, context: CallContext): Promise<void>;
