@@ -5,7 +5,6 @@ import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, toShardlineError } from './errors';
 import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
-import { bodyLimits, DEFAULT_BODY_LIMITS } from './middleware/body-limits';
 import { corsFor } from './middleware/cors';
 import { requestDeadline } from './middleware/deadline';
 import { rateLimit } from './middleware/rate-limit';
@@ -41,17 +40,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (cors) app.use('*', cors);
   app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
-  app.use('*', async (c, next) => {
-    const method = c.req.method;
-    if (
-      (method === 'PUT' || method === 'POST') &&
-      !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(c.req.header('content-type') ?? '')
-    ) {
-      throw new ShardlineError('invalid_json', 'send the body as JSON with Content-Type: application/json');
-    }
-    await next();
-  });
-  app.use('*', bodyLimits(security.bodyLimits ?? DEFAULT_BODY_LIMITS));
 
   registerHealthRoute(app, deps);
   registerCollectionRoutes(app, deps);

@@ -2,7 +2,7 @@ import type { Collection } from '../core/collection';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import type { ApiKeyGrant } from './middleware/auth';
-import type { BodyLimits } from './middleware/body-limits';
+import type { BodyLimits } from './middleware/json-body';
 
 /** Who may call, from where, and how much (all optional: unset = open API, no CORS, default limits). */
 export interface SecurityOptions {

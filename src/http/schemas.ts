@@ -93,3 +93,8 @@ export const errorResponses = {
   503: { content: { 'application/json': { schema: ErrorBody } }, description: 'DynamoDB failed after retries' },
   504: { content: { 'application/json': { schema: ErrorBody } }, description: 'the request deadline passed' },
 } as const;
+
+/** For the routes that read a body (PUT item, POST batch). */
+export const bodyTooLargeResponse = {
+  413: { content: { 'application/json': { schema: ErrorBody } }, description: 'the body is over the size limit' },
+} as const;
