@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
@@ -30,6 +31,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
+  // First, so that every answer (a 401, a 500) names the request it answers.
+  app.use('*', requestId());
   app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
   // No Cross-Origin-Opener-Policy: it guards browsing contexts, which a JSON API and its
@@ -52,8 +55,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
   app.onError((error, c) => {
     const mapped = toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
-    if (mapped.code === 'internal')
-      console.error(`shardline: unexpected error on ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
+    if (mapped.code === 'internal') {
+      console.error(
+        `shardline: unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}): ${describeForLog(error)}`,
+      );
+    }
     return errorResponse(c, mapped);
   });
   return app;

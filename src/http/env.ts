@@ -30,6 +30,8 @@ export interface AppDeps {
 
 export interface AppEnv {
   Variables: {
+    /** The caller's `x-request-id` when well-formed, else a fresh UUID; echoed in the response header. */
+    requestId: string;
     /** The request's deadline and abort signal, for every DynamoDB call it makes. */
     call: CallContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */

@@ -3,7 +3,13 @@ import { MAX_BATCH_ITEMS } from '../service/write-items';
 
 export const ErrorBody = z
   .object({
-    error: z.object({ code: z.string(), message: z.string() }).loose(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        requestId: z.string().openapi({ description: 'also in the x-request-id header; quote it to support' }),
+      })
+      .loose(),
   })
   .openapi('Error');
 

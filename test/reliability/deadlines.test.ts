@@ -45,7 +45,9 @@ describe('deadlines: DynamoDB answering in 3 s, REQUEST_TIMEOUT_MS=1000', () => 
     const cancelledBefore = proxy.cancelled;
     const { answer, ms } = await timed(() => get(app, '/collections/albums-hash/items?limit=100'));
     expect(answer.status).toBe(504);
-    expect(answer.body).toEqual({ error: { code: 'timeout', message: expect.any(String) } });
+    expect(answer.body).toEqual({
+      error: { code: 'timeout', message: expect.any(String), requestId: answer.headers.get('x-request-id') },
+    });
     console.log(`listing answered ${answer.status} after ${ms.toFixed(0)} ms`);
     expect(ms).toBeLessThan(2500);
     const started = proxy.calls.length - callsBefore;
