@@ -1,9 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
-import { describeForLog, errorResponse, toShardlineError } from './errors';
+import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
 import { corsFor } from './middleware/cors';
@@ -31,8 +32,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  // First, so that every answer (a 401, a 500) names the request it answers.
+  // First, so that every answer (a 401, a 405, a 500) names the request it answers.
   app.use('*', requestId());
+  // A known path asked with another method: 405 with Allow, from the routes themselves (mounted ones too).
+  app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedResponse }));
   app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
   // No Cross-Origin-Opener-Policy: it guards browsing contexts, which a JSON API and its

@@ -16,6 +16,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   collection_not_found: 404,
   item_not_found: 404,
   route_not_found: 404,
+  method_not_allowed: 405,
   unauthorized: 401,
   forbidden: 403,
   rate_limited: 429,
@@ -44,6 +45,15 @@ export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Respon
   return c.json(
     { error: { code: error.code, message: error.message, ...error.details, requestId: c.get('requestId') } },
     status,
+  );
+}
+
+/** A known path asked with a method it does not answer: 405, `Allow` naming the methods it does. */
+export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly string[]): Response {
+  c.header('Allow', allowed.join(', '));
+  return errorResponse(
+    c,
+    new ShardlineError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}`, { allowed }),
   );
 }
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { get } from '../support/http';
+import { call, get } from '../support/http';
 import { startTestService } from '../support/service';
 
 type App = Awaited<ReturnType<typeof startTestService>>['app'];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** What answers say about themselves: request ids, Server-Timing. */
-describe('HTTP: request ids, Server-Timing', () => {
+/** What every answer says about itself: request ids, 405 with Allow, Server-Timing. */
+describe('HTTP: request ids, wrong methods, Server-Timing', () => {
   let app: App;
   beforeAll(async () => {
     ({ app } = await startTestService('dynalite'));
@@ -41,6 +41,29 @@ describe('HTTP: request ids, Server-Timing', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.requestId).toBe(unknown.headers.get('x-request-id'));
     expect(unknown.body.error.requestId).toMatch(UUID);
+  });
+
+  it('answers a known path asked with another method 405, with Allow and a JSON error', async () => {
+    for (const [method, path, allow] of [
+      ['DELETE', '/collections/albums/items', 'GET, HEAD, PUT'],
+      ['GET', '/collections/albums/items/batch', 'POST'],
+      ['PATCH', '/collections/albums/item', 'GET, HEAD, DELETE'],
+      ['POST', '/healthz', 'GET, HEAD'],
+    ] as const) {
+      const answer = await call(app, method, path);
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.get('allow')?.split(', ').sort(), `${method} ${path}`).toEqual(allow.split(', ').sort());
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(answer.body.error).toMatchObject({
+        code: 'method_not_allowed',
+        message: `${method} is not allowed on ${path}`,
+        requestId: answer.headers.get('x-request-id'),
+      });
+    }
+    // An unknown path stays a 404, whatever the method; a known one asked rightly is unchanged.
+    expect((await call(app, 'DELETE', '/nowhere')).status).toBe(404);
+    expect((await call(app, 'GET', '/collections/nope/items')).body.error.code).toBe('collection_not_found');
+    expect((await app.request('/healthz', { method: 'HEAD' })).status).toBe(200);
   });
 
   it('times a listing page in Server-Timing: dynamodb and total, in ms', async () => {
