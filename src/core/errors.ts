@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'collection_not_found'
   | 'item_not_found'
   | 'route_not_found'
+  | 'method_not_allowed'
   | 'unauthorized'
   | 'forbidden'
   | 'rate_limited'

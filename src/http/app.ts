@@ -1,11 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
-import { describeForLog, errorResponse, toShardlineError } from './errors';
+import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
-import { bodyLimits, DEFAULT_BODY_LIMITS } from './middleware/body-limits';
 import { corsFor } from './middleware/cors';
 import { requestDeadline } from './middleware/deadline';
 import { rateLimit } from './middleware/rate-limit';
@@ -31,6 +32,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
+  // First, so that every answer (a 401, a 405, a 500) names the request it answers.
+  app.use('*', requestId());
+  // A known path asked with another method: 405 with Allow, from the routes themselves (mounted ones too).
+  app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedResponse }));
   app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
   // No Cross-Origin-Opener-Policy: it guards browsing contexts, which a JSON API and its
@@ -41,17 +46,6 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   if (cors) app.use('*', cors);
   app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
-  app.use('*', async (c, next) => {
-    const method = c.req.method;
-    if (
-      (method === 'PUT' || method === 'POST') &&
-      !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(c.req.header('content-type') ?? '')
-    ) {
-      throw new ShardlineError('invalid_json', 'send the body as JSON with Content-Type: application/json');
-    }
-    await next();
-  });
-  app.use('*', bodyLimits(security.bodyLimits ?? DEFAULT_BODY_LIMITS));
 
   registerHealthRoute(app, deps);
   registerCollectionRoutes(app, deps);
@@ -64,8 +58,11 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   );
   app.onError((error, c) => {
     const mapped = toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
-    if (mapped.code === 'internal')
-      console.error(`shardline: unexpected error on ${c.req.method} ${c.req.path}: ${describeForLog(error)}`);
+    if (mapped.code === 'internal') {
+      console.error(
+        `shardline: unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}): ${describeForLog(error)}`,
+      );
+    }
     return errorResponse(c, mapped);
   });
   return app;

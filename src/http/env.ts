@@ -3,7 +3,7 @@ import type { MapSource } from '../service/map-source';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import type { ApiKeyGrant } from './middleware/auth';
-import type { BodyLimits } from './middleware/body-limits';
+import type { BodyLimits } from './middleware/json-body';
 
 /** Who may call, from where, and how much (all optional: unset = open API, no CORS, default limits). */
 export interface SecurityOptions {
@@ -33,6 +33,8 @@ export interface AppDeps {
 
 export interface AppEnv {
   Variables: {
+    /** The caller's `x-request-id` when well-formed, else a fresh UUID; echoed in the response header. */
+    requestId: string;
     /** The request's deadline and abort signal, for every DynamoDB call it makes. */
     call: CallContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ShardlineError, type ErrorCode } from '../core/errors';
+import type { AppEnv } from './env';
 
 /** The one place error codes become HTTP statuses. */
 const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
@@ -15,6 +16,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   collection_not_found: 404,
   item_not_found: 404,
   route_not_found: 404,
+  method_not_allowed: 405,
   unauthorized: 401,
   forbidden: 403,
   rate_limited: 429,
@@ -31,14 +33,29 @@ export function errorStatus(code: ErrorCode): ContentfulStatusCode {
   return STATUS[code];
 }
 
-/** `{"error": {"code", "message", ...details}}` with the status of its code. */
-export function errorResponse(c: Context, error: ShardlineError): Response {
+/**
+ * `{"error": {"code", "message", ...details, "requestId"}}` with the status of its code. The request id (also
+ * in the `x-request-id` header) is what a caller quotes to support, and what the error log line carries.
+ */
+export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Response {
   const status = STATUS[error.code];
   if (status === 503 || status === 429) {
     const wait = error.details?.retryAfterSeconds;
     c.header('Retry-After', String(typeof wait === 'number' && wait > 0 ? Math.ceil(wait) : RETRY_AFTER_SECONDS));
   }
-  return c.json({ error: { code: error.code, message: error.message, ...error.details } }, status);
+  return c.json(
+    { error: { code: error.code, message: error.message, ...error.details, requestId: c.get('requestId') } },
+    status,
+  );
+}
+
+/** A known path asked with a method it does not answer: 405, `Allow` naming the methods it does. */
+export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly string[]): Response {
+  c.header('Allow', allowed.join(', '));
+  return errorResponse(
+    c,
+    new ShardlineError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}`, { allowed }),
+  );
 }
 
 /**

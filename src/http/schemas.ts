@@ -4,7 +4,13 @@ import { MAX_BATCH_ITEMS } from '../service/write-items';
 
 export const ErrorBody = z
   .object({
-    error: z.object({ code: z.string(), message: z.string() }).loose(),
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        requestId: z.string().openapi({ description: 'also in the x-request-id header; quote it to support' }),
+      })
+      .loose(),
   })
   .openapi('Error');
 
@@ -94,4 +100,9 @@ export const errorResponses = {
   404: { content: { 'application/json': { schema: ErrorBody } }, description: 'unknown collection or item' },
   503: { content: { 'application/json': { schema: ErrorBody } }, description: 'DynamoDB failed after retries' },
   504: { content: { 'application/json': { schema: ErrorBody } }, description: 'the request deadline passed' },
+} as const;
+
+/** For the routes that read a body (PUT item, POST batch). */
+export const bodyTooLargeResponse = {
+  413: { content: { 'application/json': { schema: ErrorBody } }, description: 'the body is over the size limit' },
 } as const;

@@ -48,7 +48,9 @@ describe('deadlines: DynamoDB answering in 3 s, REQUEST_TIMEOUT_MS=1000', () => 
     const since = countsSince(proxy);
     const answer = await get(app, '/collections/albums-hash/items?limit=100');
     expect(answer.status).toBe(504);
-    expect(answer.body).toEqual({ error: { code: 'timeout', message: expect.any(String) } });
+    expect(answer.body).toEqual({
+      error: { code: 'timeout', message: expect.any(String), requestId: answer.headers.get('x-request-id') },
+    });
     // Not one query answered yet: the 504 came from the deadline, not from DynamoDB's 3 s.
     expect(since()).toMatchObject({ calls: 21, answered: 0 }); // one query per shard, all in parallel
     // By the time the engine would have answered them, the proxy has seen every one abandoned

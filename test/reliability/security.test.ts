@@ -241,9 +241,13 @@ describe('headers, CORS, limits', () => {
     vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
     const response = await send(app, 'GET', '/collections/albums/items?limit=5', { key: WRITE_KEY });
     expect(response.status).toBe(500);
-    expect(await response.json()).toEqual({ error: { code: 'internal', message: 'internal error' } });
+    // Nothing but the code, a bare message and the request id to quote to support.
+    expect(await response.json()).toEqual({
+      error: { code: 'internal', message: 'internal error', requestId: response.headers.get('x-request-id') },
+    });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toContain('TypeError: cannot read properties of undefined');
+    expect(logged[0]).toContain(`request ${response.headers.get('x-request-id')}`);
     expect(logged[0]).not.toContain(WRITE_KEY);
     expect(logged[0]).not.toMatch(/\bat /);
   });

@@ -281,10 +281,12 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
         runtimes().map(async (runtime) => {
           const response = await runtime.request(request.path, {
             method: request.method,
-            ...(request.body !== undefined && {
-              body: request.body,
-              headers: { 'content-type': request.contentType ?? 'application/json' },
-            }),
+            // One request id for all three: error bodies carry it, and must compare equal.
+            headers: {
+              'x-request-id': 'cross-runtime-bad-input',
+              ...(request.body !== undefined && { 'content-type': request.contentType ?? 'application/json' }),
+            },
+            ...(request.body !== undefined && { body: request.body }),
           });
           const body = (await response.json()) as { error: { code: string; message: string } };
           return { runtime: runtime.name, status: response.status, type: response.headers.get('content-type'), body };

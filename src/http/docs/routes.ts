@@ -12,7 +12,8 @@ export const OPENAPI_INFO = {
     description:
       'An ordered-key shard router for DynamoDB: sharded writes, ' +
       'globally sorted listings in code point (UTF-8 byte) order. ' +
-      'Errors are `{"error": {"code", "message"}}`. When the service runs with API_KEYS, every route but ' +
+      'Errors are `{"error": {"code", "message", "requestId"}}`; every answer carries `x-request-id` (yours echoed, ' +
+      'or one made). When the service runs with API_KEYS, every route but ' +
       '/healthz, /openapi.json and /docs needs `Authorization: Bearer <key>` (read or write scope).',
   },
 } as const;

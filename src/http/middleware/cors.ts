@@ -5,7 +5,7 @@ import type { AppEnv } from '../env';
 /**
  * CORS for browser callers, only for the configured origins (CORS_ORIGINS);
  * with none configured no CORS header is ever sent, so browsers keep other
- * origins out. Listing statistics and Retry-After are exposed to scripts.
+ * origins out. Listing statistics, Retry-After and the request id are exposed to scripts.
  */
 export function corsFor(origins: readonly string[]): MiddlewareHandler<AppEnv> | undefined {
   if (origins.length === 0) return undefined;
@@ -20,6 +20,7 @@ export function corsFor(origins: readonly string[]): MiddlewareHandler<AppEnv> |
       'x-consumed-rcu',
       'Server-Timing',
       'Retry-After',
+      'x-request-id',
     ],
     maxAge: 600,
   });

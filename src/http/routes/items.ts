@@ -4,7 +4,16 @@ import { deleteItem, getItem, primaryKeyFromParams } from '../../service/read-it
 import { configMaps } from '../../service/map-source';
 import { putBatch, putItem } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
-import { BatchBody, BatchResponse, CollectionParam, errorResponses, Item, WriteResponse } from '../schemas';
+import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
+import {
+  BatchBody,
+  BatchResponse,
+  bodyTooLargeResponse,
+  CollectionParam,
+  errorResponses,
+  Item,
+  WriteResponse,
+} from '../schemas';
 import { collectionLookup } from './collections';
 import { publicItem } from './public-item';
 
@@ -14,27 +23,33 @@ const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
 });
 
-const putRoute = createRoute({
-  method: 'put',
-  path: '/collections/{collection}/items',
-  summary: 'Write one item (assigns its shard)',
-  request: { params: CollectionParam, body: jsonBody(Item, 'the item') },
-  responses: {
-    201: { content: { 'application/json': { schema: WriteResponse } }, description: 'written' },
-    ...errorResponses,
-  },
-});
+const putRoute = (limits: BodyLimits) =>
+  createRoute({
+    method: 'put',
+    path: '/collections/{collection}/items',
+    summary: 'Write one item (assigns its shard)',
+    middleware: jsonBodyGuards(limits.itemBytes),
+    request: { params: CollectionParam, body: jsonBody(Item, 'the item') },
+    responses: {
+      201: { content: { 'application/json': { schema: WriteResponse } }, description: 'written' },
+      ...errorResponses,
+      ...bodyTooLargeResponse,
+    },
+  });
 
-const batchRoute = createRoute({
-  method: 'post',
-  path: '/collections/{collection}/items/batch',
-  summary: 'Write up to 1000 items; each is reported written or failed',
-  request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
-  responses: {
-    200: { content: { 'application/json': { schema: BatchResponse } }, description: 'what was written, what failed' },
-    ...errorResponses,
-  },
-});
+const batchRoute = (limits: BodyLimits) =>
+  createRoute({
+    method: 'post',
+    path: '/collections/{collection}/items/batch',
+    summary: 'Write up to 1000 items; each is reported written or failed',
+    middleware: jsonBodyGuards(limits.batchBytes),
+    request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
+    responses: {
+      200: { content: { 'application/json': { schema: BatchResponse } }, description: 'what was written, what failed' },
+      ...errorResponses,
+      ...bodyTooLargeResponse,
+    },
+  });
 
 /** Query parameters naming a primary key: the key attributes of the configured tables. */
 function keyQuery(deps: AppDeps) {
@@ -77,15 +92,16 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
   const lookup = collectionLookup(deps);
   const maps = deps.maps ?? configMaps();
   const random = deps.random ?? Math.random;
+  const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
-  app.openapi(putRoute, async (c) => {
+  app.openapi(putRoute(limits), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const { writes } = await maps.snapshot(collection, c.get('call'));
     const result = await putItem(deps.store, writes, c.req.valid('json'), c.get('call'), random);
     return c.json(result, 201);
   });
 
-  app.openapi(batchRoute, async (c) => {
+  app.openapi(batchRoute(limits), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const { writes } = await maps.snapshot(collection, c.get('call'));
     const outcome = await putBatch(deps.store, writes, c.req.valid('json').items, c.get('call'), random);
