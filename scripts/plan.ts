@@ -6,7 +6,7 @@ import {
   RCU_BYTES,
   WCU_BYTES,
   type CapacityPlan,
-} from '../src/core/boundaries/capacity-plan';
+} from '../src/planning/capacity-plan';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_TOLERANCE } from '../../src/core/boundaries/cut-boundaries';
+import { DEFAULT_TOLERANCE } from '../../src/boundaries/cut-boundaries';
 import { NORMALIZATIONS, type Normalization } from '../../src/core/normalize';
 import { formatFromName, INPUT_FORMATS, type InputFormat } from './key-extractors';
 

@@ -1,5 +1,5 @@
-import type { Balance, HeavyHitter } from '../../src/core/boundaries/shard-loads';
-import type { ReshardCost } from '../../src/core/boundaries/reshard-cost';
+import type { Balance, HeavyHitter } from '../../src/boundaries/shard-loads';
+import type { ReshardCost } from '../../src/boundaries/reshard-cost';
 import { textBar } from './shard-chart';
 
 /** Everything the stderr report shows about one run of `npm run boundaries`. */

@@ -1,4 +1,4 @@
-import { keyCountsFromMap, type KeyCounts } from '../../src/core/boundaries/key-counts';
+import { keyCountsFromMap, type KeyCounts } from '../../src/boundaries/key-counts';
 import { normalize } from '../../src/core/normalize';
 import type { GeneratedKeys } from '../../scripts/lib/seed-shaped-titles';
 

@@ -1,4 +1,4 @@
-import { normalize, type Normalization } from '../normalize';
+import { normalize, type Normalization } from '../core/normalize';
 
 const ASCII = /^[\x00-\x7f]*$/;
 
