@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { microCases } from './bench/micro-cases';
-import { median } from './bench/stats';
+import { median } from '../devtools/stats';
 
 const RUN_MS = 1000;
 const startedAt = new Date();

@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startDynamoDbLocal } from '../test/support/dynamodb-local';
+import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { svgChart } from './bench/chart';
 import { benchService, loadItems } from './bench/fixture';
 import { check, rowFigures, type RowFigures, type TargetCheck } from './bench/figures';

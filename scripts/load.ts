@@ -23,8 +23,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { freePort, startDynamoDbLocal } from '../test/support/dynamodb-local';
-import { seededRandom } from './lib/random';
+import { freePort, startDynamoDbLocal } from '../devtools/dynamodb-local';
+import { seededRandom } from '../devtools/random';
+import { quantile } from '../devtools/stats';
+import { waitUntilReady } from '../devtools/wait-until';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
@@ -243,18 +245,12 @@ async function verify(base: string, written: Written[]): Promise<number> {
   return missing;
 }
 
-async function waitHealthy(base: string, server: ChildProcess): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
-    try {
-      if ((await fetch(`${base}/healthz`)).status === 200) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() - started > 60_000) throw new Error('the server did not become healthy within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function waitHealthy(base: string, server: ChildProcess): Promise<void> {
+  return waitUntilReady(async () => (await fetch(`${base}/healthz`)).status === 200, {
+    intervalMs: 200,
+    gaveUp: () => (server.exitCode === null ? undefined : `the server exited (${server.exitCode})`),
+    timedOut: () => 'the server did not become healthy within 60 s',
+  });
 }
 
 function memoryOf(server: ChildProcess): Promise<Memory> {
@@ -272,10 +268,9 @@ function memoryOf(server: ChildProcess): Promise<Memory> {
   });
 }
 
+/** The p-th percentile in ms, one decimal; '-' when nothing was measured. */
 function pct(values: number[], p: number): string {
-  if (values.length === 0) return '-';
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(1);
+  return values.length === 0 ? '-' : quantile(values, p / 100).toFixed(1);
 }
 
 function mib(bytes: number): string {

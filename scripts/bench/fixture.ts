@@ -4,7 +4,7 @@ import type { Collection } from '../../src/core/collection';
 import { buildService, prepareTables, type Service } from '../../src/runtime/service';
 import { readSettings } from '../../src/runtime/settings';
 import { albumItem } from './items';
-import { seededRandom } from '../lib/random';
+import { seededRandom } from '../../devtools/random';
 import { titlesOverRanges } from './titles';
 
 const ROOT = resolve(import.meta.dirname, '../..');

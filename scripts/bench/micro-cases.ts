@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor, type CursorScope } from '../../src/core/cur
 import { indexSortKey } from '../../src/core/index-key';
 import { normalize } from '../../src/core/normalize';
 import { createStrategy } from '../../src/core/strategies';
-import { seededRandom } from '../lib/random';
+import { seededRandom } from '../../devtools/random';
 import { mergeCases } from './merge-cases';
 import { randomTitle } from './titles';
 

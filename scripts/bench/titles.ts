@@ -1,6 +1,6 @@
 import { bisectRight } from '../../src/core/collation';
 import { normalize } from '../../src/core/normalize';
-import { pick } from '../lib/random';
+import { pick } from '../../devtools/random';
 
 /**
  * Album titles shaped like the seed's MusicBrainz data: mostly Latin words, "the …"

@@ -1,4 +1,4 @@
-import { pick, pickZipf, seededRandom, shuffle, type Random } from './random';
+import { pick, pickZipf, seededRandom, shuffle, type Random } from '../../devtools/random';
 import { localeNames } from './word-pools';
 import { zipfCounts, type GeneratedKeys } from './seed-shaped-titles';
 

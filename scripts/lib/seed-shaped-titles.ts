@@ -1,4 +1,4 @@
-import { pick, pickZipf, seededRandom, shuffle, type Random } from './random';
+import { pick, pickZipf, seededRandom, shuffle, type Random } from '../../devtools/random';
 import { englishWords, localeWords, TITLE_LOCALES } from './word-pools';
 
 /**

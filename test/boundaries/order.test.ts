@@ -5,7 +5,7 @@ import { shortestSeparator, shortestSeparatorLength } from '../../src/boundaries
 import { rangeStrategy } from '../../src/core/strategies/range';
 import { normalize } from '../../src/core/normalize';
 import { normalizeKey } from '../../src/boundaries/normalize-keys';
-import { seededRandom, pick } from '../../scripts/lib/random';
+import { seededRandom, pick } from '../../devtools/random';
 import { seedShapedTitles } from '../../scripts/lib/seed-shaped-titles';
 import { countsOf, oracleShard, valueBytes } from './support';
 

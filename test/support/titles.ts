@@ -1,4 +1,4 @@
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 /**
  * Test titles with everything that breaks naive ordering: emoji (astral, UTF-16
