@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { seedShapedTitles, shuffledCopies } from './lib/seed-shaped-titles';
+import { seedShapedTitles } from '../devtools/titles';
+import { shuffledCopies } from '../devtools/zipf-keys';
 
 /**
  * `npm run bench:boundaries [-- --keys 5000000 --shards 21 --file PATH --keep]`

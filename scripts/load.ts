@@ -24,30 +24,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort, startDynamoDbLocal } from '../devtools/dynamodb-local';
-import { seededRandom } from '../devtools/random';
+import { pick, seededRandom } from '../devtools/random';
 import { quantile } from '../devtools/stats';
+import { randomTitle } from '../devtools/titles';
 import { waitUntilReady } from '../devtools/wait-until';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
-const WORDS = [
-  'greatest',
-  'hits',
-  'live',
-  'in',
-  'the',
-  'love',
-  'night',
-  'blue',
-  'dreams',
-  'home',
-  'Ça',
-  'голос',
-  'ＡＢＣ',
-  '😀',
-  'über',
-  'zero',
-];
 const MIB = 1024 * 1024;
 const GROWTH_LIMIT_MIB = 200;
 
@@ -133,7 +116,7 @@ async function main(): Promise<void> {
             const item = {
               pk: `load-${process.pid}-${sequence++}`,
               sk: 'item',
-              title: title(),
+              title: randomTitle(random),
               n: sequence,
               tags: ['load', 'test'],
             };
@@ -196,11 +179,12 @@ shardline load: ${connections} connections, ${result.duration.toFixed(1)} s, ${l
 }
 
 function listingPath(): string {
-  const collection = COLLECTIONS[Math.floor(random() * COLLECTIONS.length)]!;
-  const limit = [10, 50, 100, 100, 250][Math.floor(random() * 5)]!;
+  const collection = pick(random, COLLECTIONS);
+  const limit = pick(random, [10, 50, 100, 100, 250]);
   const order = random() < 0.5 ? 'asc' : 'desc';
   const roll = random();
-  const word = WORDS[Math.floor(random() * WORDS.length)]!;
+  // A title's first word: prefixes and ranges that real listings ask for, in every script the titles use.
+  const word = randomTitle(random).split(' ')[0]!;
   const filter =
     roll < 0.5
       ? ''
@@ -208,11 +192,6 @@ function listingPath(): string {
         ? `&prefix=${encodeURIComponent(word)}`
         : `&from=${encodeURIComponent(word)}&to=${encodeURIComponent(`${word}~`)}`;
   return `/collections/${collection}/items?limit=${limit}&order=${order}${filter}`;
-}
-
-function title(): string {
-  const words = 1 + Math.floor(random() * 3);
-  return Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
 }
 
 /** Pages through every collection's full listing and counts acknowledged writes not in it (or listed twice). */

@@ -5,7 +5,7 @@ import { buildService, prepareTables, type Service } from '../../src/runtime/ser
 import { readSettings } from '../../src/runtime/settings';
 import { albumItem } from './items';
 import { seededRandom } from '../../devtools/random';
-import { titlesOverRanges } from './titles';
+import { titlesOverRanges } from '../../devtools/titles';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const TABLE = 'shardline-bench';

@@ -16,7 +16,7 @@ import { albumItem } from './items';
 import { MemoryStore } from './memory-store';
 import { seededRandom } from '../../devtools/random';
 import { mean, quantile } from '../../devtools/stats';
-import { titlesOverRanges } from './titles';
+import { titlesOverRanges } from '../../devtools/titles';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
 import { keyCountsFromMap, type KeyCounts } from '../../src/boundaries/key-counts';
 import { heavyHittersOf } from '../../src/boundaries/shard-loads';
-import { realisticNames } from '../../scripts/lib/realistic-names';
-import { seedShapedTitles } from '../../scripts/lib/seed-shaped-titles';
+import { realisticNames } from '../../devtools/realistic-names';
+import { seedShapedTitles } from '../../devtools/titles';
 import { countsOf, maxOverMean, meanLength, oracleLoads } from './support';
 
 /**

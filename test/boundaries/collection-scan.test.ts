@@ -7,7 +7,8 @@ import { keyCountsFromMap } from '../../src/boundaries/key-counts';
 import { normalize } from '../../src/core/normalize';
 import { boundariesCli } from '../../scripts/lib/boundaries-cli';
 import { scanCollectionKeys } from '../../scripts/lib/collection-scan';
-import { seedShapedTitles, shuffledCopies } from '../../scripts/lib/seed-shaped-titles';
+import { seedShapedTitles } from '../../devtools/titles';
+import { shuffledCopies } from '../../devtools/zipf-keys';
 import { ENGINES, startTestService } from '../support/service';
 import { maxOverMean, oracleLoads } from './support';
 

@@ -6,7 +6,7 @@ import { rangeStrategy } from '../../src/core/strategies/range';
 import { normalize } from '../../src/core/normalize';
 import { normalizeKey } from '../../src/boundaries/normalize-keys';
 import { seededRandom, pick } from '../../devtools/random';
-import { seedShapedTitles } from '../../scripts/lib/seed-shaped-titles';
+import { seedShapedTitles } from '../../devtools/titles';
 import { countsOf, oracleShard, valueBytes } from './support';
 
 /** Code points that break UTF-16 ordering, prefixes and normalization. */

@@ -1,5 +1,5 @@
 import { allFakers } from '@faker-js/faker';
-import { seededRandom, shuffle } from '../../devtools/random';
+import { seededRandom, shuffle } from './random';
 
 /**
  * Word and name lists for generated data, taken from faker's locale definitions

@@ -1,6 +1,6 @@
-import { pick, pickZipf, seededRandom, shuffle, type Random } from '../../devtools/random';
+import { pick, pickZipf, seededRandom, shuffle, type Random } from './random';
 import { localeNames } from './word-pools';
-import { zipfCounts, type GeneratedKeys } from './seed-shaped-titles';
+import { zipfCounts, type GeneratedKeys } from './zipf-keys';
 
 /**
  * Generated person names ("First Last", family name first in CJK locales) from
