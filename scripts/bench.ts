@@ -15,7 +15,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
-import { svgChart } from './bench/chart';
+import { latencyChart } from './bench/latency-chart';
 import { benchService, loadItems } from './bench/fixture';
 import { check, rowFigures, type RowFigures, type TargetCheck } from './bench/figures';
 import type { PageSample } from './bench/page-sample';
@@ -180,7 +180,7 @@ try {
   );
   writeFileSync(
     resolve(dir, `bench-${stamp}.svg`),
-    svgChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`),
+    latencyChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`),
   );
   log(`wrote ${json} and .svg`);
 } finally {

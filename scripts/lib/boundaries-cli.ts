@@ -9,7 +9,7 @@ import { parseOptions, USAGE, type Options } from './boundaries-options';
 import { formatReport } from './boundaries-report';
 import { readSource } from './key-source';
 import { createProgress, formatAmount, type Progress } from './progress';
-import { svgChart } from './shard-chart';
+import { shardChart } from './shard-chart';
 
 export { USAGE } from './boundaries-options';
 
@@ -113,7 +113,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (options.chart !== undefined) {
     writeFileSync(
       options.chart,
-      svgChart(
+      shardChart(
         loads,
         cut.boundaries,
         `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`,
