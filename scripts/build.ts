@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { copyDocsAssets } from './build-docs-assets';
-import { buildConfigPath, writeConfigBundle } from './build-config';
-import { buildLambdaFolder } from './build-lambda';
+import { copyDocsAssets } from '../devtools/build-docs-assets';
+import { buildConfigPath, writeConfigBundle } from '../devtools/build-config';
+import { buildLambdaFolder } from '../devtools/build-lambda';
 
 /**
  * `npm run build [-- worker|lambda]` (both by default):
