@@ -37,7 +37,10 @@ export function shuffledCopies(generated: GeneratedKeys, seed = 7): Int32Array {
   for (const count of generated.counts) total += count;
   const order = new Int32Array(total);
   let at = 0;
-  generated.counts.forEach((count, index) => order.fill(index, at, (at += count)));
+  generated.counts.forEach((count, index) => {
+    order.fill(index, at, at + count);
+    at += count;
+  });
   shuffle(seededRandom(seed), order);
   return order;
 }
