@@ -6,14 +6,22 @@ import { promisify } from 'node:util';
 import { measureColdStarts } from '../devtools/cold-start';
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { median } from '../devtools/stats';
+import { numberArg, parseCommandLine } from './lib/command-line';
 
 /**
  * `npx tsx scripts/lambda-cold-start.ts [runs]` after `npm run build`: starts
  * DynamoDB Local (Java), fills a table through the bundle itself, then measures
  * cold starts serving a 100-item listing of albums-hash (21 parallel shard queries).
  */
+const USAGE = `Usage: tsx scripts/lambda-cold-start.ts [RUNS]   (after npm run build)
+
+Cold starts of dist/lambda/index.mjs serving a 100-item listing, RUNS times (default 5).
+  --help`;
+
 async function main(): Promise<void> {
-  const runs = Number(process.argv[2] ?? 5);
+  const runs = parseCommandLine('lambda-cold-start', USAGE, { allowPositionals: true }, ({ positionals }) =>
+    numberArg('runs', positionals[0] ?? '5', { min: 1, integer: true }),
+  );
   const bundle = resolve(import.meta.dirname, '../dist/lambda/index.mjs');
   const engine = await startDynamoDbLocal();
   try {
@@ -64,9 +72,7 @@ if (result.statusCode !== 200) throw new Error(result.body);`;
   );
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main().catch((error: unknown) => {
-    console.error(`lambda-cold-start failed: ${(error as Error).message}`);
-    process.exit(1);
-  });
-}
+main().catch((error: unknown) => {
+  console.error(`lambda-cold-start failed: ${(error as Error).message}`);
+  process.exit(1);
+});
