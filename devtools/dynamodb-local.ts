@@ -14,8 +14,10 @@ import { waitUntilReady } from './wait-until';
  */
 const PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 const INTEGRITY = 'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==';
+/** Where the jar and its native libraries are unpacked (under the project's .cache/). */
 export const JAR_DIR = resolve(import.meta.dirname, '../.cache/dynamodb-local');
 
+/** The path of DynamoDBLocal.jar, fetched and checked against its integrity hash the first time. */
 export function ensureDynamoDbLocalJar(): string {
   const jar = join(JAR_DIR, 'DynamoDBLocal.jar');
   if (existsSync(jar)) return jar;
@@ -39,6 +41,7 @@ export function ensureDynamoDbLocalJar(): string {
   return jar;
 }
 
+/** A TCP port free on the loopback interface just now (the OS picks it; a race is possible but rare). */
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();

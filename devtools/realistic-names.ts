@@ -37,6 +37,7 @@ interface Lists {
   readonly last: string[];
 }
 
+/** `count` names in all (with repeats: Zipf-like, the top one `topShare` of them), from `seed`. */
 export function realisticNames(count: number, seed = 11, topShare = 0.001): GeneratedKeys {
   const random = seededRandom(seed);
   const lists: Lists[] = [];
