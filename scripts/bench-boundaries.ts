@@ -3,8 +3,9 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statS
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { seedShapedTitles, shuffledCopies } from './lib/seed-shaped-titles';
+import { seedShapedTitles } from '../devtools/titles';
+import { shuffledCopies } from '../devtools/zipf-keys';
+import { numberArg, parseCommandLine } from './lib/command-line';
 
 /**
  * `npm run bench:boundaries [-- --keys 5000000 --shards 21 --file PATH --keep]`
@@ -66,16 +67,34 @@ async function writeKeys(path: string, keys: number): Promise<void> {
   await new Promise<void>((r, j) => out.end((e?: Error | null) => (e ? j(e) : r())));
 }
 
-const { values } = parseArgs({
-  options: {
-    keys: { type: 'string', default: '5000000' },
-    shards: { type: 'string', default: '21' },
-    file: { type: 'string' },
-    keep: { type: 'boolean', default: false },
+const USAGE = `Usage: npm run bench:boundaries [-- options]
+
+Times the seed's boundary method in Python against npm run boundaries on one file of
+seed-shaped titles (wall time and peak RSS of each).
+
+  --keys N      titles to generate (default 5000000, about 100 MB)
+  --shards N    shards to cut (default 21)
+  --file PATH   use this file of keys (one per line) instead of generating one
+  --keep        keep the temp dir (the generated file and both outputs)
+  --help`;
+
+const { keys, shards, values } = parseCommandLine(
+  'bench:boundaries',
+  USAGE,
+  {
+    options: {
+      keys: { type: 'string', default: '5000000' },
+      shards: { type: 'string', default: '21' },
+      file: { type: 'string' },
+      keep: { type: 'boolean', default: false },
+    },
   },
-});
-const keys = Number(values.keys);
-const shards = Number(values.shards);
+  ({ values }) => ({
+    keys: numberArg('keys', values.keys, { min: 1, integer: true }),
+    shards: numberArg('shards', values.shards, { min: 1, integer: true }),
+    values,
+  }),
+);
 const dir = mkdtempSync(join(tmpdir(), 'shardline-bench-'));
 try {
   let file = values.file;

@@ -10,14 +10,24 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { microCases } from './bench/micro-cases';
-import { median } from './bench/stats';
+import { median } from '../devtools/stats';
+import { parseCommandLine } from './lib/command-line';
+
+const USAGE = `Usage: npm run bench:micro [-- NAME…]
+
+Rates of the router's hot paths (routing, merge, cursor) per CPU-second of one core;
+writes bench-results/micro-<timestamp>.json.
+
+  NAME     run only the cases whose name contains one of these (default: all)
+  --help`;
+
+const only = parseCommandLine('bench:micro', USAGE, { allowPositionals: true }, ({ positionals }) => positionals);
 
 const RUN_MS = 1000;
 const startedAt = new Date();
 const results: { name: string; unit: string; perSecond: number; target?: number; met?: boolean }[] = [];
-// `npm run bench:micro -- merge` runs only the cases whose name holds "merge".
-const only = process.argv[2];
-for (const micro of microCases().filter((micro) => only === undefined || micro.name.includes(only))) {
+const chosen = (name: string) => only.length === 0 || only.some((part) => name.includes(part));
+for (const micro of microCases().filter((micro) => chosen(micro.name))) {
   for (let warm = 0; warm < 3; warm++) micro.run();
   const rates: number[] = [];
   const until = performance.now() + RUN_MS;

@@ -7,15 +7,13 @@
  * a fixed delay per DynamoDB call). Prints a Markdown table and the issue's targets,
  * writes bench-results/bench-<timestamp>.json and .svg.
  *
- * Options: --items N (per collection, 4200) --page N (100) --delay MS (20)
- *          --passes N (direct walks per listing, 3) --delayed-passes N (2) --seed N (4)
+ * Options: `npm run bench -- --help`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { startDynamoDbLocal } from '../test/support/dynamodb-local';
-import { svgChart } from './bench/chart';
+import { startDynamoDbLocal } from '../devtools/dynamodb-local';
+import { latencyChart } from './bench/latency-chart';
 import { benchService, loadItems } from './bench/fixture';
 import { check, rowFigures, type RowFigures, type TargetCheck } from './bench/figures';
 import type { PageSample } from './bench/page-sample';
@@ -23,25 +21,44 @@ import { startDelayProxy } from './bench/processes';
 import { markdownTable, targetLines } from './bench/report';
 import { walkNaive, type NaiveMode } from './bench/walk-naive';
 import { walkRouter } from './bench/walk-router';
+import { numberArg, parseCommandLine } from './lib/command-line';
 
-const { values } = parseArgs({
-  options: {
-    items: { type: 'string', default: '4200' },
-    page: { type: 'string', default: '100' },
-    delay: { type: 'string', default: '20' },
-    passes: { type: 'string', default: '3' },
-    'delayed-passes': { type: 'string', default: '2' },
-    seed: { type: 'string', default: '4' },
+const USAGE = `Usage: npm run bench [-- options]
+
+Loads seed-shaped items into every demo collection on DynamoDB Local and walks every
+listing, shardline's against naive baselines; prints a Markdown table and writes
+bench-results/bench-<timestamp>.json and .svg.
+
+  --items N            items per collection (default 4200)
+  --page N             page size (default 100)
+  --delay MS           added latency per DynamoDB call on the delayed walks (default 20)
+  --passes N           direct walks per listing (default 3)
+  --delayed-passes N   walks per listing through the delaying proxy (default 2)
+  --seed N             seed of the generated items (default 4)
+  --help`;
+
+const options = parseCommandLine(
+  'bench',
+  USAGE,
+  {
+    options: {
+      items: { type: 'string', default: '4200' },
+      page: { type: 'string', default: '100' },
+      delay: { type: 'string', default: '20' },
+      passes: { type: 'string', default: '3' },
+      'delayed-passes': { type: 'string', default: '2' },
+      seed: { type: 'string', default: '4' },
+    },
   },
-});
-const options = {
-  items: Number(values.items),
-  pageSize: Number(values.page),
-  delayMs: Number(values.delay),
-  passes: Number(values.passes),
-  delayedPasses: Number(values['delayed-passes']),
-  seed: Number(values.seed),
-};
+  ({ values }) => ({
+    items: numberArg('items', values.items, { min: 1, integer: true }),
+    pageSize: numberArg('page', values.page, { min: 1, integer: true }),
+    delayMs: numberArg('delay', values.delay),
+    passes: numberArg('passes', values.passes, { min: 1, integer: true }),
+    delayedPasses: numberArg('delayed-passes', values['delayed-passes'], { min: 1, integer: true }),
+    seed: numberArg('seed', values.seed, { integer: true }),
+  }),
+);
 
 // The SDK's notice that its 2027 releases need Node 22 is for operators, not bench output.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -182,7 +199,7 @@ try {
   );
   writeFileSync(
     resolve(dir, `bench-${stamp}.svg`),
-    svgChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`),
+    latencyChart(rows, options.delayMs, `shardline bench ${startedAt.toISOString()}`),
   );
   log(`wrote ${json} and .svg`);
 } finally {

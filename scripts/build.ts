@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
-import { copyDocsAssets } from './build-docs-assets';
-import { buildConfigPath, writeConfigBundle } from './build-config';
-import { buildLambdaFolder } from './build-lambda';
+import { copyDocsAssets } from '../devtools/build-docs-assets';
+import { buildConfigPath, writeConfigBundle } from '../devtools/build-config';
+import { buildLambdaFolder } from '../devtools/build-lambda';
+import { parseCommandLine, UsageError } from './lib/command-line';
 
 /**
  * `npm run build [-- worker|lambda]` (both by default):
@@ -16,10 +17,23 @@ import { buildLambdaFolder } from './build-lambda';
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = resolve(ROOT, 'dist');
 
+const USAGE = `Usage: npm run build [-- worker|lambda …]
+
+  worker   dist/config/bundle.json (the config and its boundaries files, checked) and
+           dist/worker-assets/docs/assets/* for wrangler
+  lambda   dist/lambda/: index.mjs (exports handler), docs-assets/, config-bundle.json
+  (both when none is named; the config is SHARDLINE_CONFIG or config/shardline.config.json)
+  --help`;
+
+const TARGETS = ['worker', 'lambda'];
+
+const targets = parseCommandLine('build', USAGE, { allowPositionals: true }, ({ positionals }) => {
+  const unknown = positionals.filter((target) => !TARGETS.includes(target));
+  if (unknown.length > 0) throw new UsageError(`unknown build target ${unknown.join(', ')} (${TARGETS.join(', ')})`);
+  return positionals;
+});
+
 async function main(): Promise<void> {
-  const targets = process.argv.slice(2).filter((arg) => arg !== '--');
-  const unknown = targets.filter((target) => target !== 'worker' && target !== 'lambda');
-  if (unknown.length > 0) throw new Error(`unknown build target ${unknown.join(', ')} (worker, lambda)`);
   const wants = (target: string) => targets.length === 0 || targets.includes(target);
 
   const configPath = buildConfigPath();

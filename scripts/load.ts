@@ -6,6 +6,7 @@
  *   npm run load -- --duration 10         # shorter
  *   npm run load -- --connections 32 --listing-share 0.3
  *   npm run load -- --engine dynamodb-local   # DynamoDB Local (the test run's jar) in its own process
+ *   npm run load -- --help
  *   DYNAMODB_ENDPOINT=http://127.0.0.1:8000 npm run load   # a DynamoDB-compatible engine (new table)
  *
  * Prints throughput, p50/p99 latency (all requests, and writes and listings
@@ -22,50 +23,61 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { freePort, startDynamoDbLocal } from '../test/support/dynamodb-local';
-import { seededRandom } from './lib/random';
+import { freePort, startDynamoDbLocal } from '../devtools/dynamodb-local';
+import { pick, seededRandom } from '../devtools/random';
+import { quantile } from '../devtools/stats';
+import { randomTitle } from '../devtools/titles';
+import { waitUntilReady } from '../devtools/wait-until';
+import { numberArg, parseCommandLine, UsageError } from './lib/command-line';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
-const WORDS = [
-  'greatest',
-  'hits',
-  'live',
-  'in',
-  'the',
-  'love',
-  'night',
-  'blue',
-  'dreams',
-  'home',
-  'Ça',
-  'голос',
-  'ＡＢＣ',
-  '😀',
-  'über',
-  'zero',
-];
 const MIB = 1024 * 1024;
 const GROWTH_LIMIT_MIB = 200;
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: 'string', default: '60' },
-    connections: { type: 'string', default: '16' },
-    'listing-share': { type: 'string', default: '0.5' },
-    seed: { type: 'string', default: '1' },
-    engine: { type: 'string', default: 'embedded' },
+const USAGE = `Usage: npm run load [-- options]
+
+Concurrent writers and readers against the Node server for a fixed time, then checks
+that every acknowledged write is listed. Exits 1 if a request failed, a write is
+missing or RSS grew by ${GROWTH_LIMIT_MIB} MiB or more. DYNAMODB_ENDPOINT=URL uses that
+engine (a new table) instead of --engine.
+
+  --duration S          seconds of load (default 60)
+  --connections N       concurrent connections (default 16)
+  --listing-share F     share of requests that are listings, 0 to 1 (default 0.5)
+  --seed N              seed of the generated writes and listings (default 1)
+  --engine E            embedded (dynalite in the server process, default) or
+                        dynamodb-local (the test run's jar, in its own process)
+  --help`;
+
+const args = parseCommandLine(
+  'load',
+  USAGE,
+  {
+    options: {
+      duration: { type: 'string', default: '60' },
+      connections: { type: 'string', default: '16' },
+      'listing-share': { type: 'string', default: '0.5' },
+      seed: { type: 'string', default: '1' },
+      engine: { type: 'string', default: 'embedded' },
+    },
   },
-});
-const durationSeconds = Number(args.duration);
-const connections = Number(args.connections);
-const listingShare = Number(args['listing-share']);
-if (args.engine !== 'embedded' && args.engine !== 'dynamodb-local')
-  throw new Error('--engine is embedded or dynamodb-local');
-if (!(durationSeconds > 0) || !(connections > 0) || !(listingShare >= 0 && listingShare <= 1)) {
-  throw new Error('--duration and --connections must be positive, --listing-share in [0, 1]');
-}
+  ({ values }) => {
+    if (values.engine !== 'embedded' && values.engine !== 'dynamodb-local') {
+      throw new UsageError(`--engine is embedded or dynamodb-local, not ${values.engine}`);
+    }
+    const listingShare = numberArg('listing-share', values['listing-share']);
+    if (listingShare > 1) throw new UsageError(`--listing-share is from 0 to 1, not ${listingShare}`);
+    return {
+      durationSeconds: numberArg('duration', values.duration, { min: 1 }),
+      connections: numberArg('connections', values.connections, { min: 1, integer: true }),
+      listingShare,
+      seed: numberArg('seed', values.seed, { integer: true }),
+      engine: values.engine,
+    };
+  },
+);
+const { durationSeconds, connections, listingShare } = args;
 
 interface Memory {
   rss: number;
@@ -80,7 +92,7 @@ interface Written {
   sk: string;
 }
 
-const random = seededRandom(Number(args.seed));
+const random = seededRandom(args.seed);
 
 async function main(): Promise<void> {
   const port = await freePort();
@@ -131,7 +143,7 @@ async function main(): Promise<void> {
             const item = {
               pk: `load-${process.pid}-${sequence++}`,
               sk: 'item',
-              title: title(),
+              title: randomTitle(random),
               n: sequence,
               tags: ['load', 'test'],
             };
@@ -207,11 +219,12 @@ external ${mib(before.external)} → ${mib(after.external)} MiB`);
 }
 
 function listingPath(): string {
-  const collection = COLLECTIONS[Math.floor(random() * COLLECTIONS.length)]!;
-  const limit = [10, 50, 100, 100, 250][Math.floor(random() * 5)]!;
+  const collection = pick(random, COLLECTIONS);
+  const limit = pick(random, [10, 50, 100, 100, 250]);
   const order = random() < 0.5 ? 'asc' : 'desc';
   const roll = random();
-  const word = WORDS[Math.floor(random() * WORDS.length)]!;
+  // A title's first word: prefixes and ranges that real listings ask for, in every script the titles use.
+  const word = randomTitle(random).split(' ')[0]!;
   const filter =
     roll < 0.5
       ? ''
@@ -219,11 +232,6 @@ function listingPath(): string {
         ? `&prefix=${encodeURIComponent(word)}`
         : `&from=${encodeURIComponent(word)}&to=${encodeURIComponent(`${word}~`)}`;
   return `/collections/${collection}/items?limit=${limit}&order=${order}${filter}`;
-}
-
-function title(): string {
-  const words = 1 + Math.floor(random() * 3);
-  return Array.from({ length: words }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ');
 }
 
 /** Pages through every collection's full listing and counts acknowledged writes not in it (or listed twice). */
@@ -257,18 +265,12 @@ async function verify(base: string, written: Written[]): Promise<number> {
   return missing;
 }
 
-async function waitHealthy(base: string, server: ChildProcess): Promise<void> {
-  const started = Date.now();
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`);
-    try {
-      if ((await fetch(`${base}/healthz`)).status === 200) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() - started > 60_000) throw new Error('the server did not become healthy within 60 s');
-    await new Promise((r) => setTimeout(r, 200));
-  }
+function waitHealthy(base: string, server: ChildProcess): Promise<void> {
+  return waitUntilReady(async () => (await fetch(`${base}/healthz`)).status === 200, {
+    intervalMs: 200,
+    gaveUp: () => (server.exitCode === null ? undefined : `the server exited (${server.exitCode})`),
+    timedOut: () => 'the server did not become healthy within 60 s',
+  });
 }
 
 function memoryOf(server: ChildProcess): Promise<Memory> {
@@ -286,10 +288,9 @@ function memoryOf(server: ChildProcess): Promise<Memory> {
   });
 }
 
+/** The p-th percentile in ms, one decimal; '-' when nothing was measured. */
 function pct(values: number[], p: number): string {
-  if (values.length === 0) return '-';
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(1);
+  return values.length === 0 ? '-' : quantile(values, p / 100).toFixed(1);
 }
 
 function mib(bytes: number): string {

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   capacityPlan,
   PARTITION_RCU,
@@ -6,7 +5,8 @@ import {
   RCU_BYTES,
   WCU_BYTES,
   type CapacityPlan,
-} from '../src/core/boundaries/capacity-plan';
+} from '../src/planning/capacity-plan';
+import { numberArg, parseCommandLine, UsageError } from './lib/command-line';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
@@ -60,55 +60,33 @@ function explain(
   ].join('\n');
 }
 
-function main(argv: string[]): number {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        'item-bytes': { type: 'string' },
-        'reads-per-second': { type: 'string' },
-        'items-per-query': { type: 'string' },
-        'writes-per-second': { type: 'string' },
-        consistent: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    process.stderr.write(`plan: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const number = (name: 'item-bytes' | 'reads-per-second' | 'items-per-query' | 'writes-per-second'): number => {
-    const raw = values[name];
-    const value = Number(raw);
-    if (raw === undefined || raw.trim() === '' || !Number.isFinite(value) || value < 0) {
-      throw new Error(`--${name} must be a non-negative number${raw === undefined ? '' : `, not ${raw}`}`);
-    }
-    return value;
-  };
-  try {
+const { plan, input, json } = parseCommandLine(
+  'plan',
+  USAGE,
+  {
+    options: {
+      'item-bytes': { type: 'string' },
+      'reads-per-second': { type: 'string' },
+      'items-per-query': { type: 'string' },
+      'writes-per-second': { type: 'string' },
+      consistent: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+    },
+  },
+  ({ values }) => {
     const input = {
-      itemBytes: number('item-bytes'),
-      readsPerSecond: number('reads-per-second'),
-      itemsPerQuery: number('items-per-query'),
-      writesPerSecond: number('writes-per-second'),
+      itemBytes: numberArg('item-bytes', values['item-bytes']),
+      readsPerSecond: numberArg('reads-per-second', values['reads-per-second']),
+      itemsPerQuery: numberArg('items-per-query', values['items-per-query']),
+      writesPerSecond: numberArg('writes-per-second', values['writes-per-second']),
       consistent: values.consistent,
     };
-    const plan = capacityPlan(input);
-    process.stdout.write(
-      values.json ? `${JSON.stringify({ ...plan, input }, null, 2)}\n` : `${explain(plan, input)}\n`,
-    );
-    return 0;
-  } catch (error) {
-    process.stderr.write(`plan: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-}
-
-process.exitCode = main(process.argv.slice(2));
+    try {
+      return { plan: capacityPlan(input), input, json: values.json };
+    } catch (error) {
+      // What the plan cannot use (a zero item size) is a mistake in the command line.
+      throw new UsageError((error as Error).message);
+    }
+  },
+);
+process.stdout.write(json ? `${JSON.stringify({ ...plan, input }, null, 2)}\n` : `${explain(plan, input)}\n`);

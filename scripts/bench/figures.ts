@@ -1,5 +1,5 @@
 import type { PageSample } from './page-sample';
-import { summarize, type Summary } from './stats';
+import { summarize, type Summary } from '../../devtools/stats';
 
 /** One row of the bench: a way of listing, its pages with and without added latency. */
 export interface RowFigures {

@@ -4,8 +4,8 @@ import type { Collection } from '../../src/core/collection';
 import { buildService, prepareTables, type Service } from '../../src/runtime/service';
 import { readSettings } from '../../src/runtime/settings';
 import { albumItem } from './items';
-import { seededRandom } from '../lib/random';
-import { titlesOverRanges } from './titles';
+import { seededRandom } from '../../devtools/random';
+import { titlesOverRanges } from '../../devtools/titles';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const TABLE = 'shardline-bench';

@@ -1,4 +1,4 @@
-import { pick } from '../lib/random';
+import { pick } from '../../devtools/random';
 
 const ARTISTS = [
   'Solar Fields',

@@ -4,9 +4,9 @@ import { decodeCursor, encodeCursor, type CursorScope } from '../../src/core/cur
 import { indexSortKey } from '../../src/core/index-key';
 import { normalize } from '../../src/core/normalize';
 import { createStrategy } from '../../src/core/strategies';
-import { seededRandom } from '../lib/random';
+import { seededRandom } from '../../devtools/random';
 import { mergeCases } from './merge-cases';
-import { randomTitle } from './titles';
+import { randomTitle } from '../../devtools/titles';
 
 /** One micro-benchmark: `run(n)` does n operations of the hot path and returns something to keep it alive. */
 export interface MicroCase {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import { stopChild } from '../../test/support/child-process';
+import { stopChild } from '../../devtools/child-process';
 
 export interface DelayProxy {
   readonly endpoint: string;

@@ -5,7 +5,6 @@
  * trips), for a first walk (no shard-end hints yet) and a second. No engine, no
  * noise: the tool for tuning read limits.
  */
-import { parseArgs } from 'node:util';
 import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
@@ -13,18 +12,29 @@ import type { Store } from '../../src/store/store';
 import { listItems } from '../../src/service/list-items';
 import { benchConfig } from './fixture';
 import { albumItem } from './items';
+import { numberArg, parseCommandLine } from '../lib/command-line';
 import { MemoryStore } from './memory-store';
-import { seededRandom } from '../lib/random';
-import { mean, quantile } from './stats';
-import { titlesOverRanges } from './titles';
+import { seededRandom } from '../../devtools/random';
+import { mean, quantile } from '../../devtools/stats';
+import { titlesOverRanges } from '../../devtools/titles';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const { values } = parseArgs({
-  options: { items: { type: 'string', default: '4200' }, page: { type: 'string', default: '100' } },
-});
-const count = Number(values.items);
-const pageSize = Number(values.page);
+const USAGE = `Usage: tsx scripts/bench/sim-listing.ts [--items N] [--page N]
+
+  --items N   items per collection (default 4200)
+  --page N    page size (default 100)
+  --help`;
+
+const { count, pageSize } = parseCommandLine(
+  'sim-listing',
+  USAGE,
+  { options: { items: { type: 'string', default: '4200' }, page: { type: 'string', default: '100' } } },
+  ({ values }) => ({
+    count: numberArg('items', values.items, { min: 1, integer: true }),
+    pageSize: numberArg('page', values.page, { min: 1, integer: true }),
+  }),
+);
 const collections = resolveConfig(benchConfig(), {
   readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),
 });

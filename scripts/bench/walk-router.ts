@@ -1,4 +1,4 @@
-import type { Fetcher } from '../../test/support/http';
+import type { Service } from '../../src/runtime/service';
 import { measured, type PageSample } from './page-sample';
 
 /**
@@ -9,7 +9,7 @@ import { measured, type PageSample } from './page-sample';
  * router's work); parsing it for the cursor is not.
  */
 export async function walkRouter(
-  app: Fetcher,
+  app: Pick<Service['app'], 'request'>,
   collection: string,
   pageSize: number,
   maxPages = Infinity,

@@ -1,15 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseBoundariesFile } from '../../src/config/boundaries-file';
-import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
-import { keyCountsFromMap } from '../../src/core/boundaries/key-counts';
-import { reshardCost } from '../../src/core/boundaries/reshard-cost';
-import { codePointLength } from '../../src/core/boundaries/separator';
-import { balanceOf, heavyHittersOf, shardLoads } from '../../src/core/boundaries/shard-loads';
+import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
+import { keyCountsFromMap } from '../../src/boundaries/key-counts';
+import { reshardCost } from '../../src/boundaries/reshard-cost';
+import { codePointLength } from '../../src/boundaries/separator';
+import { balanceOf, heavyHittersOf, shardLoads } from '../../src/boundaries/shard-loads';
 import { parseOptions, USAGE, type Options } from './boundaries-options';
 import { formatReport } from './boundaries-report';
 import { readSource } from './key-source';
 import { createProgress, formatAmount, type Progress } from './progress';
-import { svgChart } from './shard-chart';
+import { shardChart } from './shard-chart';
 
 export { USAGE } from './boundaries-options';
 
@@ -116,7 +116,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (options.chart !== undefined) {
     writeFileSync(
       options.chart,
-      svgChart(
+      shardChart(
         loads,
         cut.boundaries,
         `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`,

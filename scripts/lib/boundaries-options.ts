@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
-import { DEFAULT_TOLERANCE } from '../../src/core/boundaries/cut-boundaries';
+import { DEFAULT_TOLERANCE } from '../../src/boundaries/cut-boundaries';
 import { NORMALIZATIONS, type Normalization } from '../../src/core/normalize';
+import { readCommandLine, UsageError } from './command-line';
 import { formatFromName, INPUT_FORMATS, type InputFormat } from './key-extractors';
 
 export const USAGE = `Usage: npm run boundaries -- --shards N (--input FILE | --collection NAME) [options]
@@ -31,9 +31,6 @@ Output:
   --quiet                no progress bar
   --help`;
 
-/** A mistake in the command line: exit code 2 and the usage text. */
-export class UsageError extends Error {}
-
 export interface Options {
   readonly shards: number;
   readonly input?: string;
@@ -52,27 +49,28 @@ export interface Options {
 
 /** Parses and checks `npm run boundaries` arguments; 'help' for --help. */
 export function parseOptions(argv: string[]): Options | 'help' {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      shards: { type: 'string' },
-      input: { type: 'string' },
-      collection: { type: 'string' },
-      format: { type: 'string' },
-      column: { type: 'string' },
-      field: { type: 'string' },
-      header: { type: 'boolean', default: false },
-      normalization: { type: 'string', default: 'nfkd-lower' },
-      out: { type: 'string' },
-      chart: { type: 'string' },
-      compare: { type: 'string' },
-      tolerance: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
+  const line = readCommandLine(
+    {
+      options: {
+        shards: { type: 'string' },
+        input: { type: 'string' },
+        collection: { type: 'string' },
+        format: { type: 'string' },
+        column: { type: 'string' },
+        field: { type: 'string' },
+        header: { type: 'boolean', default: false },
+        normalization: { type: 'string', default: 'nfkd-lower' },
+        out: { type: 'string' },
+        chart: { type: 'string' },
+        compare: { type: 'string' },
+        tolerance: { type: 'string' },
+        quiet: { type: 'boolean', default: false },
+      },
     },
-  });
-  if (values.help) return 'help';
+    argv,
+  );
+  if (line === 'help') return 'help';
+  const { values } = line;
   const shards = Number(values.shards);
   if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 10_000) {
     throw new UsageError(

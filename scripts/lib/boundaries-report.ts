@@ -1,6 +1,6 @@
-import type { Balance, HeavyHitter } from '../../src/core/boundaries/shard-loads';
-import type { ReshardCost } from '../../src/core/boundaries/reshard-cost';
-import { textBar } from './shard-chart';
+import type { Balance, HeavyHitter } from '../../src/boundaries/shard-loads';
+import type { ReshardCost } from '../../src/boundaries/reshard-cost';
+import { textBar } from '../../devtools/charts';
 
 /** Everything the stderr report shows about one run of `npm run boundaries`. */
 export interface BoundariesSummary {

@@ -2,7 +2,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
-import { normalizeKey } from '../../src/core/boundaries/normalize-keys';
+import { normalizeKey } from '../../src/boundaries/normalize-keys';
 import type { Normalization } from '../../src/core/normalize';
 import { ndjsonField, tsvColumn, type Extracted, type InputFormat, type SkipReason } from './key-extractors';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseBoundariesFile } from '../../src/config/boundaries-file';
-import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
-import { keyCountsFromMap } from '../../src/core/boundaries/key-counts';
+import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
+import { keyCountsFromMap } from '../../src/boundaries/key-counts';
 import { collectionView, type Collection } from '../../src/core/collection';
 import { normalize } from '../../src/core/normalize';
 import type { StrategyConfig } from '../../src/core/strategies';

@@ -1,21 +1,10 @@
+import { escapeXml, scaled, svgDocument } from '../../devtools/charts';
+
 /**
- * Bar charts of shard loads: a text one for the terminal report and an SVG file
- * (`--chart`). Each bar is one shard; the mean is marked, so balance reads at a glance.
+ * The SVG file of `npm run boundaries -- --chart`: one bar per shard (hover shows its
+ * boundary and items) and a line at the mean, so balance reads at a glance.
  */
-const BLOCKS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-
-/** A bar of `width` cells for value / max, with eighth-cell resolution. */
-export function textBar(value: number, max: number, width: number): string {
-  const eighths = max > 0 ? Math.round((value / max) * width * 8) : 0;
-  return '█'.repeat(Math.floor(eighths / 8)) + BLOCKS[eighths % 8]!;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** An SVG bar chart: one bar per shard (hover shows its boundary and items), a mean line. */
-export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[], title: string): string {
+export function shardChart(loads: ArrayLike<number>, boundaries: readonly string[], title: string): string {
   const n = loads.length;
   let max = 0;
   let sum = 0;
@@ -30,10 +19,8 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
   const top = 40;
   const height = 300;
   const width = left + n * (barWidth + gap) + 110;
-  const y = (v: number): number => top + height - (max > 0 ? (v / max) * height : 0);
+  const y = (v: number): number => top + height - scaled(v, max, height);
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.max(width, 400)}" height="${top + height + 48}"` +
-      ` font-family="sans-serif" font-size="12">`,
     `<text x="${left}" y="20" font-size="14">${escapeXml(title)}</text>`,
     `<text x="${left - 6}" y="${top + 4}" text-anchor="end">${Math.round(max).toLocaleString('en-US')}</text>`,
     `<text x="${left - 6}" y="${top + height + 4}" text-anchor="end">0</text>`,
@@ -41,8 +28,8 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
   for (let i = 0; i < n; i++) {
     const load = loads[i]!;
     const x = left + i * (barWidth + gap);
-    const from = JSON.stringify(boundaries[i] ?? '');
-    const label = `shard ${i}: ${Math.round(load).toLocaleString('en-US')} items, from ${from}`;
+    const items = Math.round(load).toLocaleString('en-US');
+    const label = `shard ${i}: ${items} items, from ${JSON.stringify(boundaries[i] ?? '')}`;
     if (n <= 50)
       parts.push(
         `<text x="${x + barWidth / 2}" y="${top + height + 14}" text-anchor="middle" font-size="10">${i}</text>`,
@@ -59,7 +46,6 @@ export function svgChart(loads: ArrayLike<number>, boundaries: readonly string[]
       ` fill="#d04a4a">mean ${Math.round(mean).toLocaleString('en-US')}</text>`,
     `<text x="${left}" y="${top + height + 32}">shards 0–${n - 1} (${n})` +
       `; max/mean ${(mean > 0 ? max / mean : 1).toFixed(4)}</text>`,
-    '</svg>',
   );
-  return parts.join('\n') + '\n';
+  return svgDocument(Math.max(width, 400), top + height + 48, parts) + '\n';
 }

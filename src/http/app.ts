@@ -60,7 +60,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     const mapped = toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
     if (mapped.code === 'internal') {
       console.error(
-        `shardline: unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}): ${describeForLog(error)}`,
+        `shardline: unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}): ` +
+          describeForLog(error),
       );
     }
     return errorResponse(c, mapped);

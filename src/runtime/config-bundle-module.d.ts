@@ -1,5 +1,5 @@
 /**
- * Resolved by the Worker and Lambda builds (wrangler.toml [alias], scripts/build-lambda.ts)
+ * Resolved by the Worker and Lambda builds (wrangler.toml [alias], devtools/build-lambda.ts)
  * to dist/config/bundle.json.
  */
 declare module 'shardline:config-bundle' {

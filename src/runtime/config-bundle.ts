@@ -1,6 +1,6 @@
 /**
  * The collections config and every boundaries file it names, captured at build
- * time (scripts/build-config.ts) for runtimes that have no project files to read:
+ * time (devtools/build-config.ts) for runtimes that have no project files to read:
  * the Worker and the Lambda bundle import it as the module `shardline:config-bundle`
  * (an alias the builds point at dist/config/bundle.json).
  */

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
-import { keyCountsFromMap, type KeyCounts } from '../../src/core/boundaries/key-counts';
-import { heavyHittersOf } from '../../src/core/boundaries/shard-loads';
-import { realisticNames } from '../../scripts/lib/realistic-names';
-import { seedShapedTitles } from '../../scripts/lib/seed-shaped-titles';
+import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
+import { keyCountsFromMap, type KeyCounts } from '../../src/boundaries/key-counts';
+import { heavyHittersOf } from '../../src/boundaries/shard-loads';
+import { realisticNames } from '../../devtools/realistic-names';
+import { seedShapedTitles } from '../../devtools/titles';
 import { countsOf, maxOverMean, meanLength, oracleLoads } from './support';
 
 /**

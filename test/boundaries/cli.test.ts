@@ -6,7 +6,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBoundariesFile } from '../../src/config/boundaries-file';
 import { boundariesCli } from '../../scripts/lib/boundaries-cli';
-import { seedShapedTitles, shuffledCopies } from '../../scripts/lib/seed-shaped-titles';
+import { seedShapedTitles } from '../../devtools/titles';
+import { shuffledCopies } from '../../devtools/zipf-keys';
 
 /** End to end on temp files: formats, output file, chart, compare, errors. */
 let dir: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
-import { keyCountsOf, type KeyCounts } from '../../src/core/boundaries/key-counts';
-import { seededRandom } from '../../scripts/lib/random';
+import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
+import { keyCountsOf, type KeyCounts } from '../../src/boundaries/key-counts';
+import { seededRandom } from '../../devtools/random';
 import { oracleLoads } from './support';
 
 /**

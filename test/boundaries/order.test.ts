@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cutBoundaries } from '../../src/core/boundaries/cut-boundaries';
-import { keyCountsFromMap, keyCountsOf, type KeyCounts } from '../../src/core/boundaries/key-counts';
-import { shortestSeparator, shortestSeparatorLength } from '../../src/core/boundaries/separator';
+import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
+import { keyCountsFromMap, keyCountsOf, type KeyCounts } from '../../src/boundaries/key-counts';
+import { shortestSeparator, shortestSeparatorLength } from '../../src/boundaries/separator';
 import { rangeStrategy } from '../../src/core/strategies/range';
 import { normalize } from '../../src/core/normalize';
-import { normalizeKey } from '../../src/core/boundaries/normalize-keys';
-import { seededRandom, pick } from '../../scripts/lib/random';
-import { seedShapedTitles } from '../../scripts/lib/seed-shaped-titles';
+import { normalizeKey } from '../../src/boundaries/normalize-keys';
+import { seededRandom, pick } from '../../devtools/random';
+import { seedShapedTitles } from '../../devtools/titles';
 import { countsOf, oracleShard, valueBytes } from './support';
 
 /** Code points that break UTF-16 ordering, prefixes and normalization. */

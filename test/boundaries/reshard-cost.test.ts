@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyCountsOf } from '../../src/core/boundaries/key-counts';
-import { reshardCost } from '../../src/core/boundaries/reshard-cost';
+import { keyCountsOf } from '../../src/boundaries/key-counts';
+import { reshardCost } from '../../src/boundaries/reshard-cost';
 
 const keys = keyCountsOf(['a', 'b', 'g', 'g', 'n', 'x', 'x', 'x', 'x', 'x', 'x', 'y', 'z']);
 

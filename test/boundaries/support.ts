@@ -1,6 +1,6 @@
-import { keyCountsFromMap, type KeyCounts } from '../../src/core/boundaries/key-counts';
+import { keyCountsFromMap, type KeyCounts } from '../../src/boundaries/key-counts';
 import { normalize } from '../../src/core/normalize';
-import type { GeneratedKeys } from '../../scripts/lib/seed-shaped-titles';
+import type { GeneratedKeys } from '../../devtools/zipf-keys';
 
 /** Normalizes generated keys (nfkd-lower) and counts them, as the CLI does. */
 export function countsOf(generated: GeneratedKeys): KeyCounts {

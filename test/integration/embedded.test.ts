@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stopChild } from '../support/child-process';
-import { freePort } from '../support/dynamodb-local';
+import { stopChild } from '../../devtools/child-process';
+import { freePort } from '../../devtools/dynamodb-local';
+import { waitUntilReady } from '../../devtools/wait-until';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -21,11 +22,11 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const started = Date.now();
-  while (!output.includes('listening on')) {
-    if (child.exitCode !== null || Date.now() - started > 60_000) throw new Error(`server did not start: ${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilReady(() => output.includes('listening on'), {
+    intervalMs: 100,
+    gaveUp: () => (child.exitCode === null ? undefined : `server did not start: ${output}`),
+    timedOut: () => `server did not start: ${output}`,
+  });
   return child;
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { capacityPlan } from '../../src/core/boundaries/capacity-plan';
+import { capacityPlan } from '../../src/planning/capacity-plan';
 
 describe('capacityPlan', () => {
   it("gives the seed's 21 shards: reads 500 MB/s against ~24 MB/s, writes 5 MB/s against ~1 MB/s", () => {

@@ -1,5 +1,5 @@
 import type { ProxiedCall, ProxyAction } from '../support/dynamo-proxy';
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 /** Seeded, so a failing fault run can be replayed by its seed. */
 export { seededRandom };

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { stopChild } from '../support/child-process';
-import { freePort } from '../support/dynamodb-local';
+import { stopChild } from '../../devtools/child-process';
+import { freePort } from '../../devtools/dynamodb-local';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { createBundledService } from '../../src/runtime/bundled-service';
 import { bundledBoundaries, type ConfigBundle } from '../../src/runtime/config-bundle';
-import { bundleConfig } from '../../scripts/build-config';
+import { bundleConfig } from '../../devtools/build-config';
 import { get } from '../support/http';
 import { startTestService } from '../support/service';
 import { ROOT } from './support/runtimes';

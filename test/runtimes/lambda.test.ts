@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { measureColdStarts, median } from '../../scripts/lambda-cold-start';
+import { measureColdStarts } from '../../devtools/cold-start';
+import { median } from '../../devtools/stats';
 import type { EventKind } from './support/lambda-events';
 import { buildLambdaOnce, loadLambdaRuntime, LOCAL_KEYS, type LambdaRuntime } from './support/runtimes';
 

@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedEngine } from '../../src/runtime/embedded-engine';
-import { startDynamoDbLocal } from './dynamodb-local';
+import { startDynamoDbLocal } from '../../devtools/dynamodb-local';
 
 export interface EngineEndpoints {
   /** AWS DynamoDB Local 1.25 (the official jar), in memory. */

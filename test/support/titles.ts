@@ -1,4 +1,4 @@
-import { seededRandom } from '../../scripts/lib/random';
+import { pick, seededRandom } from '../../devtools/random';
 
 /**
  * Test titles with everything that breaks naive ordering: emoji (astral, UTF-16
@@ -102,13 +102,12 @@ const SCRIPTS = ['Ж', 'λ', '東', '한', 'ß', 'É', 'e\u0301', '🎵', '\uE12
 /** `count` varied titles from a seeded generator plus the fixed hard cases. */
 export function variedTitles(count: number, seed: number): string[] {
   const random = seededRandom(seed);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   const titles = [...FIXED];
   while (titles.length < count) {
-    const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(WORDS));
+    const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(random, WORDS));
     let title = words.join(' ');
-    if (random() < 0.35) title = pick(SCRIPTS) + title;
-    if (random() < 0.2) title = title + ' ' + pick(SCRIPTS);
+    if (random() < 0.35) title = pick(random, SCRIPTS) + title;
+    if (random() < 0.2) title = title + ' ' + pick(random, SCRIPTS);
     if (random() < 0.3) title = title.toUpperCase();
     titles.push(title);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bisectLeft, bisectRight, compareKeys, utf8Length } from '../../src/core/collation';
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 /** The oracle: DynamoDB's order is the order of the UTF-8 bytes. */
 const byUtf8 = (a: string, b: string) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

@@ -9,7 +9,7 @@ import { createStrategy } from '../../src/core/strategies';
 import { listItems } from '../../src/service/list-items';
 import type { ShardQuery } from '../../src/store/shard-query';
 import type { ShardPage, Store } from '../../src/store/store';
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 /**
  * A fake store over sorted in-memory shards: for the executor's own logic (how

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { KWayMerge } from '../../src/core/merge';
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 /** Fake shards: sorted arrays served in pages of a fixed size; counts what was asked. */
 function drain(shards: string[][], pageSize: number, order: 'asc' | 'desc', take = Infinity) {

@@ -3,7 +3,7 @@ import { compareKeys } from '../../src/core/collation';
 import { indexSortKey } from '../../src/core/index-key';
 import { refillWave, type ShardProgress } from '../../src/service/read-limits';
 import { ShardTails } from '../../src/service/shard-tails';
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 const asc = (a: string, b: string) => compareKeys(a, b) < 0;
 const key = (n: number) => `k${String(n).padStart(6, '0')}`;

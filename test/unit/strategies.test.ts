@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { createStrategy, type ShardStrategy, type ValueRange } from '../../src/core/strategies';
 import { heavyHitters } from '../../src/core/strategies/range';
-import { seededRandom } from '../../scripts/lib/random';
+import { seededRandom } from '../../devtools/random';
 
 const HEAVY = ['', 'b', 'greatest hits', 'greatest hits', 'greatest hits', 'm', 'x', 'x', '\uE000', '\u{1F600}'];
 

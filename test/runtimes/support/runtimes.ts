@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { unstable_startWorker } from 'wrangler';
-import { buildLambdaFolder } from '../../../scripts/build-lambda';
+import { buildLambdaFolder } from '../../../devtools/build-lambda';
 import type { Fetcher } from '../../support/http';
 import { lambdaEvent, resultToResponse, type EventKind, type HttpCall, type LambdaResult } from './lambda-events';
 

@@ -1,4 +1,4 @@
-import { compareKeys } from '../collation';
+import { compareKeys } from '../core/collation';
 import type { KeyCounts } from './key-counts';
 
 /**

@@ -1,6 +1,6 @@
 import { pick, pickZipf, seededRandom, shuffle, type Random } from './random';
 import { localeNames } from './word-pools';
-import { zipfCounts, type GeneratedKeys } from './seed-shaped-titles';
+import { zipfCounts, type GeneratedKeys } from './zipf-keys';
 
 /**
  * Generated person names ("First Last", family name first in CJK locales) from
@@ -37,6 +37,7 @@ interface Lists {
   readonly last: string[];
 }
 
+/** `count` names in all (with repeats: Zipf-like, the top one `topShare` of them), from `seed`. */
 export function realisticNames(count: number, seed = 11, topShare = 0.001): GeneratedKeys {
   const random = seededRandom(seed);
   const lists: Lists[] = [];

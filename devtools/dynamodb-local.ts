@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stopChild } from './child-process';
+import { waitUntilReady } from './wait-until';
 
 /**
  * AWS DynamoDB Local, the official jar, taken from the npm package that ships it
@@ -13,8 +14,10 @@ import { stopChild } from './child-process';
  */
 const PACKAGE = 'amplify-dynamodb-simulator@2.9.30';
 const INTEGRITY = 'sha512-xTeeRLvzEfqyd5lh3bH4c0kHvSHHmmhD5ZDsHFKAQ5g2Zl6JqlFdutaQhCLHzxEp6Ry1o7TB6niIoXuQAnSewQ==';
-export const JAR_DIR = resolve(import.meta.dirname, '../../.cache/dynamodb-local');
+/** Where the jar and its native libraries are unpacked (under the project's .cache/). */
+export const JAR_DIR = resolve(import.meta.dirname, '../.cache/dynamodb-local');
 
+/** The path of DynamoDBLocal.jar, fetched and checked against its integrity hash the first time. */
 export function ensureDynamoDbLocalJar(): string {
   const jar = join(JAR_DIR, 'DynamoDBLocal.jar');
   if (existsSync(jar)) return jar;
@@ -38,6 +41,7 @@ export function ensureDynamoDbLocalJar(): string {
   return jar;
 }
 
+/** A TCP port free on the loopback interface just now (the OS picks it; a race is possible but rare). */
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -74,10 +78,8 @@ export async function startDynamoDbLocal(): Promise<RunningEngine> {
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const endpoint = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr}`);
-    try {
+  await waitUntilReady(
+    async () => {
       const response = await fetch(endpoint, {
         method: 'POST',
         headers: {
@@ -89,13 +91,13 @@ export async function startDynamoDbLocal(): Promise<RunningEngine> {
         },
         body: '{}',
       });
-      if (response.status < 500) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() - started > 60_000) throw new Error(`DynamoDB Local did not answer within 60 s: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
+      return response.status < 500;
+    },
+    {
+      gaveUp: () => (child.exitCode === null ? undefined : `DynamoDB Local exited (${child.exitCode}): ${stderr}`),
+      timedOut: () => `DynamoDB Local did not answer within 60 s: ${stderr}`,
+    },
+  );
   return {
     endpoint,
     stop: () => stopChild(child),

@@ -1,4 +1,4 @@
-import { compareKeys } from '../collation';
+import { compareKeys } from '../core/collation';
 
 /**
  * A multiset of normalized keys as its distinct values in code point order, each

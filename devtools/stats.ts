@@ -8,8 +8,10 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[low]! + (sorted[high]! - sorted[low]!) * (at - low);
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
 export const median = (values: readonly number[]): number => quantile(values, 0.5);
 
+/** The arithmetic mean; NaN when empty. */
 export function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
@@ -22,6 +24,7 @@ export interface Summary {
   readonly p99: number;
 }
 
+/** The `Summary` of one figure measured once per page. */
 export function summarize(values: readonly number[]): Summary {
   return { p50: median(values), mean: mean(values), p90: quantile(values, 0.9), p99: quantile(values, 0.99) };
 }

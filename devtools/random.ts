@@ -4,6 +4,7 @@
  */
 export type Random = () => number;
 
+/** Uniform numbers in [0, 1), the same sequence for the same seed (32-bit). */
 export function seededRandom(seed: number): Random {
   let state = seed >>> 0;
   return () => {

@@ -1,4 +1,4 @@
-import { normalize, type Normalization } from '../normalize';
+import { normalize, type Normalization } from '../core/normalize';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;

@@ -1,5 +1,8 @@
-import { pick, pickZipf, seededRandom, shuffle, type Random } from './random';
+import { pick, pickZipf, seededRandom, type Random } from './random';
+import { bisectRight } from '../src/core/collation';
+import { normalize } from '../src/core/normalize';
 import { englishWords, localeWords, TITLE_LOCALES } from './word-pools';
+import { zipfCounts, type GeneratedKeys } from './zipf-keys';
 
 /**
  * Generated album titles with the shape of seed 004's MusicBrainz data:
@@ -20,13 +23,6 @@ export interface TitleOptions {
   readonly topShare?: number;
   /** Zipf exponent of the repeats (default 0.57). */
   readonly exponent?: number;
-}
-
-export interface GeneratedKeys {
-  /** Distinct raw (not normalized) titles. */
-  readonly titles: string[];
-  /** Copies of each title; they sum to `keys`. */
-  readonly counts: Int32Array;
 }
 
 const STARTERS = [
@@ -146,36 +142,27 @@ export function seedShapedTitles(options: TitleOptions): GeneratedKeys {
   return zipfCounts(options.keys, top, exponent, () => randomTitle(random));
 }
 
-/** Assigns rank r ≈ top · r^-exponent copies (at least 1) to fresh distinct keys until `keys` are placed. */
-export function zipfCounts(keys: number, top: number, exponent: number, fresh: () => string): GeneratedKeys {
-  const seen = new Set<string>();
-  const titles: string[] = [];
-  const counts: number[] = [];
-  let placed = 0;
-  for (let rank = 1; placed < keys; rank++) {
-    let title = fresh();
-    for (let tries = 0; seen.has(title); tries++) {
-      title = tries < 50 ? fresh() : `${fresh()} ${rank}`;
-    }
-    seen.add(title);
-    const count = Math.min(keys - placed, Math.max(1, Math.floor(top * Math.pow(rank, -exponent))));
-    titles.push(title);
-    counts.push(count);
-    placed += count;
-  }
-  return { titles, counts: Int32Array.from(counts) };
-}
+/** Titles that many albums share: kept whatever their range, as in real data. */
+const POPULAR = ['Greatest Hits', 'Demo', 'Live', 'The Very Best Of', 'Untitled'];
 
-/** Every copy of every key, in a seeded random order (as lines of a dump would come). */
-export function shuffledCopies(generated: GeneratedKeys, seed = 7): Int32Array {
-  let total = 0;
-  for (const count of generated.counts) total += count;
-  const order = new Int32Array(total);
-  let at = 0;
-  generated.counts.forEach((count, index) => {
-    order.fill(index, at, at + count);
-    at += count;
-  });
-  shuffle(seededRandom(seed), order);
-  return order;
+/**
+ * `count` titles spread evenly over the ranges of `boundaries` (normalized values,
+ * nfkd-lower), in a random order: the seed's boundaries cut real titles into equal
+ * ranges, so titles are drawn until each range holds its share. One in fifty is a
+ * popular title, kept whatever its range, so listings meet long runs of ties.
+ */
+export function titlesOverRanges(random: Random, boundaries: readonly string[], count: number): string[] {
+  const share = Math.ceil(count / boundaries.length);
+  const filled = new Array<number>(boundaries.length).fill(0);
+  const titles: string[] = [];
+  for (let tries = 0; titles.length < count; tries++) {
+    if (tries > count * 10_000) throw new Error('titles: could not fill every boundary range');
+    const popular = random() < 0.02;
+    const title = popular ? pick(random, POPULAR) : randomTitle(random);
+    const range = bisectRight(boundaries, normalize(title, 'nfkd-lower')) - 1;
+    if (!popular && filled[range]! >= share) continue;
+    filled[range]!++;
+    titles.push(title);
+  }
+  return titles;
 }
