@@ -13,7 +13,8 @@ export function escapeXml(text: string): string {
 /** An SVG document of the given size (sans-serif, 12 px), one element per line. */
 export function svgDocument(width: number, height: number, elements: readonly string[]): string {
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"` +
+      ' font-family="sans-serif" font-size="12">',
     ...elements,
     '</svg>',
   ].join('\n');

@@ -22,15 +22,21 @@ const imported = performance.now();
 const [rawPath, rawQueryString = ''] = path.split('?');
 const event = {
   version: '2.0', routeKey: '$default', rawPath, rawQueryString, headers: { host: 'cold.example' },
-  requestContext: { http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'cold' },
+  requestContext: {
+    http: { method: 'GET', path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'cold' },
     domainName: 'cold.example', requestId: 'cold', routeKey: '$default', stage: '$default', timeEpoch: Date.now() },
   isBase64Encoded: false,
 };
 const result = await handler(event, { awsRequestId: 'cold', getRemainingTimeInMillis: () => 30000 });
 const done = performance.now();
-await handler({ ...event, requestContext: { ...event.requestContext, requestId: 'warm' } }, { awsRequestId: 'warm', getRemainingTimeInMillis: () => 30000 });
+await handler(
+  { ...event, requestContext: { ...event.requestContext, requestId: 'warm' } },
+  { awsRequestId: 'warm', getRemainingTimeInMillis: () => 30000 },
+);
 const again = performance.now();
-console.log(JSON.stringify({ importMs: imported - started, firstRequestMs: done - imported, secondRequestMs: again - done, status: result.statusCode }));
+console.log(JSON.stringify({
+  importMs: imported - started, firstRequestMs: done - imported, secondRequestMs: again - done, status: result.statusCode,
+}));
 `;
 
 /**
