@@ -35,7 +35,8 @@ await handler(
 );
 const again = performance.now();
 console.log(JSON.stringify({
-  importMs: imported - started, firstRequestMs: done - imported, secondRequestMs: again - done, status: result.statusCode,
+  importMs: imported - started, firstRequestMs: done - imported, secondRequestMs: again - done,
+  status: result.statusCode,
 }));
 `;
 
