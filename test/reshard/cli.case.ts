@@ -1,0 +1,199 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { reshardCli } from '../../scripts/lib/reshard-cli';
+import type { MapPointer } from '../../src/core/shard-map';
+import { putBehindTheBack } from '../support/behind-the-back';
+import type { EngineEndpoints } from '../support/global-setup';
+import { get, post } from '../support/http';
+import { startTestService } from '../support/service';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const SEED_BOUNDARIES = JSON.parse(readFileSync(resolve(ROOT, 'boundaries/albums.json'), 'utf8')).boundaries;
+
+/** The demo collections plus `tracks`, whose members other applications write (sk begins with "track#"). */
+const CONFIG = {
+  collections: {
+    albums: { field: 'title', strategy: { kind: 'range', boundaries: SEED_BOUNDARIES } },
+    'albums-hash': { field: 'title', strategy: { kind: 'hash', shards: 21 } },
+    tracks: {
+      field: 'name',
+      strategy: { kind: 'hash', shards: 4 },
+      members: { attribute: 'sk', beginsWith: 'track#' },
+    },
+  },
+};
+
+/**
+ * `npm run reshard` as an operator meets it, in process: bad input refused with a reason
+ * and nothing changed, abort and rollback back to an exact old map, adoption of items
+ * other applications wrote (members only).
+ */
+export function reshardCliSuite(engine: keyof EngineEndpoints): void {
+  describe(`npm run reshard on ${engine}`, () => {
+    let service: Awaited<ReturnType<typeof startTestService>>;
+    let dir: string;
+    let env: Record<string, string>;
+    const fast = { SHARDLINE_MAP_TTL_MS: '50', REQUEST_TIMEOUT_MS: '3000' };
+
+    const cli = async (...args: string[]) => {
+      let output = '';
+      const code = await reshardCli(args, {
+        stdout: (text) => (output += text),
+        stderr: (text) => (output += text),
+        env,
+        progress: false,
+      });
+      return { code, output };
+    };
+    const pointer = async (name: string): Promise<MapPointer> => {
+      const collection = service.collections.find((c) => c.name === name)!;
+      return (await service.maps.pointers({})).get(collection.name)!;
+    };
+    const titles = async (name: string) => {
+      const names: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await get(service.app, `/collections/${name}/items?limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(page.status).toBe(200);
+        names.push(...page.body.items.map((item: { pk: string }) => item.pk));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return names;
+    };
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'shardline-reshard-cli-'));
+      writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
+      service = await startTestService(engine, { config: CONFIG, env: fast });
+      env = {
+        DYNAMODB_ENDPOINT: inject('engines')[engine],
+        TABLE_NAME: service.table,
+        SHARDLINE_CONFIG: join(dir, 'config.json'),
+        AWS_ACCESS_KEY_ID: 'shardline',
+        AWS_SECRET_ACCESS_KEY: 'shardline',
+        SHARDLINE_RESHARD_LEASE_MS: '1000',
+        ...fast,
+      };
+      const items = Array.from({ length: 120 }, (_, i) => ({ pk: `a${i}`, sk: 'album', title: `Title ${i % 40} ${i}` }));
+      for (const name of ['albums', 'albums-hash']) {
+        const answer = await post(service.app, `/collections/${name}/items/batch`, { items });
+        expect(answer.body.written).toBe(items.length);
+      }
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('refuses bad input with a reason and changes nothing', async () => {
+      const file = (name: string, content: object) => {
+        writeFileSync(join(dir, name), JSON.stringify(content));
+        return join(dir, name);
+      };
+      const before = await pointer('albums');
+      const cases: [string[], RegExp][] = [
+        [['--collection', 'albums', '--boundaries', file('unsorted.json', { boundaries: ['', 'm', 'c'] })], /code point order/],
+        [['--collection', 'albums', '--boundaries', file('upper.json', { boundaries: ['', 'Mango'] })], /normalization/],
+        [
+          ['--collection', 'albums', '--boundaries', file('other.json', { boundaries: ['', 'm'], collection: 'albums-hash' })],
+          /cut from collection "albums-hash"/,
+        ],
+        [['--collection', 'albums', '--boundaries', file('none.json', { boundaries: ['', 'm'], normalization: 'none' })], /normalization none/],
+        [['--collection', 'albums', '--boundaries', join(dir, 'missing.json')], /cannot read/],
+        [['--collection', 'nope', '--shards', '4'], /no collection "nope"/],
+        [['--collection', 'albums', '--shards', '4'], /range collection/],
+        [['--collection', 'albums', '--abort'], /nothing to abort/],
+        [['--collection', 'albums', '--rollback'], /nothing to roll back/],
+        [['--collection', 'albums', '--adopt'], /no "members" rule/],
+      ];
+      for (const [args, reason] of cases) {
+        const { code, output } = await cli(...args, '--yes');
+        expect({ args, code }).toEqual({ args, code: 3 });
+        expect(output).toMatch(reason);
+      }
+      const usage = await cli('--collection', 'albums', '--shards', '4', '--boundaries', 'x.json');
+      expect(usage.code).toBe(2);
+      expect((await cli('--shards', '4')).code).toBe(2);
+      expect((await cli('--help')).output).toMatch(/Usage: npm run reshard/);
+      const withoutYes = await cli('--collection', 'albums-hash', '--shards', '8');
+      expect(withoutYes).toMatchObject({ code: 3 });
+      expect(withoutYes.output).toMatch(/--yes/);
+      expect(await pointer('albums')).toEqual(before);
+      expect((await pointer('albums-hash')).phase).toBe('stable');
+    });
+
+    it('refuses a second reshard while one runs, and aborts back to the exact old map', async () => {
+      const listed = await titles('albums-hash');
+      const running = cli('--collection', 'albums-hash', '--shards', '8', '--rate', '20', '--yes');
+      await until(async () => (await pointer('albums-hash')).phase === 'backfill');
+      const other = await cli('--collection', 'albums-hash', '--shards', '16', '--yes');
+      expect(other.code).toBe(3);
+      expect(other.output).toMatch(/is in phase backfill.*--abort/);
+      const same = await cli('--collection', 'albums-hash', '--shards', '8', '--yes');
+      expect(same.code).toBe(3);
+      expect(same.output).toMatch(/is running/);
+
+      const aborted = await cli('--collection', 'albums-hash', '--abort');
+      expect(aborted.code, aborted.output).toBe(0);
+      const first = await running;
+      expect(first.code).toBe(1);
+      expect(first.output).toMatch(/changed by another run/);
+      const after = await pointer('albums-hash');
+      expect(after).toMatchObject({ phase: 'stable', read: { version: 1, slot: 0 } });
+      expect(after.lease).toBeUndefined();
+      expect(await titles('albums-hash')).toEqual(listed);
+      const status = await cli('--collection', 'albums-hash', '--status');
+      expect(status.output).toMatch(/phase stable/);
+    });
+
+    it('rolls back after reads switched, and the listing is the same throughout', async () => {
+      const listed = await titles('albums');
+      const boundaries = join(dir, 'albums-4.json');
+      writeFileSync(boundaries, JSON.stringify({ boundaries: ['', 'title 1', 'title 2', 'title 3'] }));
+      const running = cli('--collection', 'albums', '--boundaries', boundaries, '--yes');
+      await until(async () => (await pointer('albums')).phase === 'switch-reads');
+      expect(await titles('albums')).toEqual(listed); // read from the new map's index
+      const rolled = await cli('--collection', 'albums', '--rollback');
+      expect(rolled.code, rolled.output).toBe(0);
+      expect((await running).code).toBe(1);
+      expect(await pointer('albums')).toMatchObject({ phase: 'stable', read: { version: 1, slot: 0 } });
+      expect(await titles('albums')).toEqual(listed);
+      // And the same reshard, run to the end this time.
+      const done = await cli('--collection', 'albums', '--boundaries', boundaries, '--yes');
+      expect(done.code, done.output).toBe(0);
+      expect(await pointer('albums')).toMatchObject({ phase: 'stable', read: { slot: 1 } });
+      expect(await titles('albums')).toEqual(listed);
+      const shown = await get(service.app, '/collections/albums');
+      expect(shown.body).toMatchObject({ shardCount: 4, index: 'GSI2', map: { phase: 'stable', readIndex: 'GSI2' } });
+    });
+
+    it('adopts the items other applications wrote that match the members rule, and only those', async () => {
+      const members = Array.from({ length: 30 }, (_, i) => ({ pk: `t${i}`, sk: `track#${i}`, name: `Track ${29 - i}` }));
+      const strangers = [
+        { pk: 'x1', sk: 'note#1', name: 'Not a track' },
+        { pk: 'x2', sk: 'track', name: 'No hash sign' },
+      ];
+      const invalid = [{ pk: 't-bad', sk: 'track#bad', name: 42 }];
+      await putBehindTheBack(inject('engines')[engine], service.table, [...members, ...strangers, ...invalid]);
+      expect(await titles('tracks')).toEqual([]);
+      const adopted = await cli('--collection', 'tracks', '--adopt');
+      expect(adopted.code, adopted.output).toBe(0);
+      expect(adopted.output).toMatch(/30 items updated/);
+      const expected = [...members].sort((a, b) => a.name.localeCompare(b.name)).map((m) => m.pk);
+      expect(await titles('tracks')).toEqual(expected);
+      for (const { pk, sk } of [...strangers, ...invalid]) {
+        const answer = await get(service.app, `/collections/tracks/item?pk=${pk}&sk=${encodeURIComponent(sk)}`);
+        expect(answer.status).toBe(404);
+      }
+      // Adopting again finds nothing left to do.
+      expect((await cli('--collection', 'tracks', '--adopt')).output).toMatch(/ 0 items updated/);
+    });
+  });
+}
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > 60_000) throw new Error('condition did not hold within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
