@@ -2,7 +2,7 @@
 const TAIL_KEYS = 256;
 
 /** What ShardTails needs of a plan: its order and its key range. */
-interface PlanShape {
+export interface PlanShape {
   readonly order: 'asc' | 'desc';
   readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
 }
@@ -15,6 +15,29 @@ interface Tail {
 }
 
 /**
+ * What listings remember across requests to size their reads: never a source of
+ * results, so losing it (a new instance, another collection version) costs reads,
+ * never items. Owned by whoever serves the listings and passed to each one.
+ */
+export interface ReadMemory {
+  /** Records a read that reached the end of `shard` (see ShardTails.record). */
+  record(
+    plan: PlanShape,
+    shard: number,
+    items: readonly Record<string, unknown>[],
+    key: string,
+    after: string | undefined,
+  ): void;
+  /** How many keys `shard` holds after `position`, if known (see ShardTails.remainingAfter). */
+  remainingAfter(
+    plan: PlanShape,
+    shard: number,
+    position: string | undefined,
+    compare: (a: string, b: string) => number,
+  ): number | undefined;
+}
+
+/**
  * The last keys of each shard, in read order, as seen the last time a listing read a
  * shard to its end — a hint for prefetching the next range shard, never a source of
  * results. A page that starts near the end of its shard is known to cross into the
@@ -23,7 +46,7 @@ interface Tail {
  * unbounded on the side they read towards use it (elsewhere a read's end is the
  * range's end, not the shard's).
  */
-export class ShardTails {
+export class ShardTails implements ReadMemory {
   private readonly tails = new Map<string, Tail>();
 
   /**
@@ -73,4 +96,23 @@ export class ShardTails {
 
 function towardsShardEnd(plan: PlanShape): boolean {
   return plan.order === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
+}
+
+/**
+ * One ShardTails per collection name, for a service instance to own: tails describe
+ * one collection's shards, so collections never share one. (Keyed by name while a
+ * collection's shards are fixed by its config.)
+ */
+export class ReadMemories {
+  private readonly byName = new Map<string, ShardTails>();
+
+  /** The memory of the collection named `name`, created empty on first use. */
+  of(name: string): ShardTails {
+    let tails = this.byName.get(name);
+    if (!tails) {
+      tails = new ShardTails();
+      this.byName.set(name, tails);
+    }
+    return tails;
+  }
 }

@@ -7,6 +7,7 @@ import { inRange } from '../../src/core/key-range';
 import { indexSortKey } from '../../src/core/index-key';
 import { createStrategy } from '../../src/core/strategies';
 import { listItems } from '../../src/service/list-items';
+import { ShardTails } from '../../src/service/shard-tails';
 import type { ShardQuery } from '../../src/store/shard-query';
 import type { ShardPage, Store } from '../../src/store/store';
 import { seededRandom } from '../../scripts/lib/random';
@@ -69,6 +70,7 @@ function spread(count: number, shardCount: number, seed: number) {
 
 describe('listItems over 21 hash shards', () => {
   const target = collection(createStrategy({ kind: 'hash', shards: 21 }));
+  const memory = new ShardTails();
 
   it('pages through everything in order and reads far less than a full page per shard', async () => {
     const { shards, all } = spread(3000, 21, 1);
@@ -83,6 +85,7 @@ describe('listItems over 21 hash shards', () => {
         { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) },
         100,
         {},
+        memory,
       );
       seen.push(...page.records.map((r) => r.gsi1sk as string));
       readPerPage.push(page.stats.itemsRead / Math.max(1, page.records.length));
@@ -111,6 +114,7 @@ describe('listItems over 21 hash shards', () => {
           { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) },
           100,
           {},
+          memory,
         );
         seen.push(...page.records.map((r) => r.gsi1sk as string));
         roundTrips += page.stats.roundTrips;
@@ -139,9 +143,9 @@ describe('listItems over 21 hash shards', () => {
   it('fails the page when a shard fails, and aborts the queries still in flight', async () => {
     const { shards } = spread(500, 21, 2);
     const { store, signals } = fakeStore(shards, (query) => query.shardKey === 'c#5');
-    await expect(listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {})).rejects.toThrow(
-      'shard down',
-    );
+    await expect(
+      listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}, new ShardTails()),
+    ).rejects.toThrow('shard down');
     expect(signals.length).toBe(21);
     expect(signals.every((signal) => signal?.aborted)).toBe(true);
   });
@@ -158,9 +162,14 @@ describe('listItems over 21 hash shards', () => {
       },
     } as Store;
     let done = false;
-    const listing = listItems(gated, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}).finally(
-      () => (done = true),
-    );
+    const listing = listItems(
+      gated,
+      target,
+      { filter: { kind: 'all' }, order: 'asc' },
+      100,
+      {},
+      new ShardTails(),
+    ).finally(() => (done = true));
     let waves = 0;
     for (;;) {
       // Wait until the listing has sent all it will send before an answer comes back.

@@ -6,6 +6,7 @@ import { SEPARATOR } from '../../core/index-key';
 import { normalize } from '../../core/normalize';
 import type { ListFilter, SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
+import { ReadMemories } from '../../service/shard-tails';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
 import { collectionLookup } from './collections';
@@ -40,6 +41,7 @@ const listingRoute = createRoute({
 
 export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
+  const memories = new ReadMemories(); // this app's, per collection: what its listings remember
   app.openapi(listingRoute, async (c) => {
     const started = performance.now();
     const collection = lookup(c.req.valid('param').collection);
@@ -54,6 +56,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
       { filter, order, ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }) },
       query.limit ?? DEFAULT_LIMIT,
       c.get('call'),
+      memories.of(collection.name),
     );
     const { stats } = listing;
     c.header('x-shard-queries', String(stats.shardQueries));
