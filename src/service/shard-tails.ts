@@ -2,7 +2,7 @@
 const TAIL_KEYS = 256;
 
 /** What ShardTails needs of a plan: its order and its key range. */
-export interface PlanShape {
+interface PlanShape {
   readonly order: 'asc' | 'desc';
   readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
 }
@@ -17,25 +17,10 @@ interface Tail {
 /**
  * What listings remember across requests to size their reads: never a source of
  * results, so losing it (a new instance, another collection version) costs reads,
- * never items. Owned by whoever serves the listings and passed to each one.
+ * never items. Owned by whoever serves the listings and passed to each one; ShardTails
+ * is the one kind there is.
  */
-export interface ReadMemory {
-  /** Records a read that reached the end of `shard` (see ShardTails.record). */
-  record(
-    plan: PlanShape,
-    shard: number,
-    items: readonly Record<string, unknown>[],
-    key: string,
-    after: string | undefined,
-  ): void;
-  /** How many keys `shard` holds after `position`, if known (see ShardTails.remainingAfter). */
-  remainingAfter(
-    plan: PlanShape,
-    shard: number,
-    position: string | undefined,
-    compare: (a: string, b: string) => number,
-  ): number | undefined;
-}
+export type ReadMemory = Pick<ShardTails, 'record' | 'remainingAfter'>;
 
 /**
  * The last keys of each shard, in read order, as seen the last time a listing read a
@@ -46,7 +31,7 @@ export interface ReadMemory {
  * unbounded on the side they read towards use it (elsewhere a read's end is the
  * range's end, not the shard's).
  */
-export class ShardTails implements ReadMemory {
+export class ShardTails {
   private readonly tails = new Map<string, Tail>();
 
   /**
