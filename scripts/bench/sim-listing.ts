@@ -10,6 +10,7 @@ import { prepareItem } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
 import type { Store } from '../../src/store/store';
 import { listItems } from '../../src/service/list-items';
+import { ReadMemories } from '../../src/service/shard-tails';
 import { benchConfig } from './fixture';
 import { albumItem } from './items';
 import { numberArg, parseCommandLine } from '../lib/command-line';
@@ -40,6 +41,8 @@ const collections = resolveConfig(benchConfig(), {
 });
 const boundaries = collections.find((c) => c.strategy.kind === 'range')!.strategy.boundaries!;
 const titles = titlesOverRanges(seededRandom(4), boundaries, count);
+// What the service remembers across requests, per collection: the second walk reads with the first's.
+const memories = new ReadMemories();
 
 for (const order of ['asc', 'desc'] as const) {
   for (const collection of collections) {
@@ -65,6 +68,7 @@ for (const order of ['asc', 'desc'] as const) {
           { filter: { kind: 'all' }, order, ...(after !== undefined && { after }), ...(hint && { hint }) },
           pageSize,
           {},
+          memories.of(collection.name),
         );
         const read = listing.stats.itemsRead;
         total += listing.records.length;

@@ -46,16 +46,75 @@ export function refillWave(
   shards: readonly ShardProgress[],
   target: number,
   before: (a: string, b: string) => boolean,
-  margins: RefillMargins = REFILL_MARGINS,
 ): ShardRead[] {
-  const live = shards.filter((shard) => shard.hasMore).length;
-  let read = 0;
-  for (const shard of shards) read += shard.keys.length;
-  if (read === 0) {
-    const limit = withMargin(target / Math.max(1, live), FIRST_MARGIN);
-    return shards.flatMap((shard, source) => (shard.hasMore ? [{ source, limit: cap(limit, target) }] : []));
-  }
-  const shortfall = expectedShortfall(shards, target + Math.ceil(margins.end * Math.sqrt(target)), before);
+  const counted = shards.map((shard) => ({ ...shard, read: shard.keys.length }));
+  return sizeWave(counted, readOrder(shards, before), target, REFILL_MARGINS, (source, limit) => {
+    const shard = shards[source]!;
+    // Dry inside a run of one value that no other shard holds (a popular title hashed
+    // onto this shard): the run may fill the rest of the page on its own, so ask for
+    // all the page still needs in one read rather than doubling wave after wave.
+    if (!shard.waiting || !runOfItsOwn(shards, source)) return limit;
+    return Math.max(limit, stillNeeded(shards, shard.keys[shard.keys.length - 1]!, target, before));
+  });
+}
+
+/** Every shard that may hold more, asked for its share of `target` plus a margin: a first wave. */
+export function evenWave(hasMore: readonly boolean[], target: number): ShardRead[] {
+  const live = hasMore.filter(Boolean).length;
+  const limit = withMargin(target / Math.max(1, live), FIRST_MARGIN);
+  return hasMore.flatMap((more, source) => (more ? [{ source, limit: cap(limit, target) }] : []));
+}
+
+/**
+ * The first wave of a merged group from the last page's hint: each shard re-reads the
+ * items it held past the cursor, plus what `refillWave` expects it to run short of
+ * beyond them — the hint's read order stands in for the keys, which sizing needs only
+ * the order of; a shard with nothing there is still read once, as it may have gained
+ * items since.
+ */
+export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
+  // The page ends by the target-th of them at the latest: items further on are not re-read.
+  const order = hint.ahead.slice(0, target);
+  const ahead = hint.more.map(() => 0);
+  for (const shard of order) ahead[shard]!++;
+  const shards: WaveShard[] = hint.more.map((more, source) => ({
+    read: ahead[source]!,
+    hasMore: more,
+    waiting: more && ahead[source] === 0,
+  }));
+  const beyond = new Map(sizeWave(shards, order, target, HINTED_MARGINS).map((read) => [read.source, read.limit]));
+  return hint.more.map((_, source) => ({
+    source,
+    limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]! + (beyond.get(source) ?? 0))),
+  }));
+}
+
+/** What wave sizing needs of a shard: how much it gave, not which keys. */
+interface WaveShard {
+  /** Items read from this shard in this page so far. */
+  readonly read: number;
+  readonly hasMore: boolean;
+  readonly waiting: boolean;
+  readonly lastRefill?: number;
+}
+
+/**
+ * The wave `refillWave` describes, from counts and `order` — the shard of every item
+ * read so far, in read order. `grow` may raise a waiting shard's limit (see refillWave).
+ */
+function sizeWave(
+  shards: readonly WaveShard[],
+  order: readonly number[],
+  target: number,
+  margins: RefillMargins,
+  grow: (source: number, limit: number) => number = (_, limit) => limit,
+): ShardRead[] {
+  if (order.length === 0)
+    return evenWave(
+      shards.map((shard) => shard.hasMore),
+      target,
+    );
+  const shortfall = expectedShortfall(shards, order, target + Math.ceil(margins.end * Math.sqrt(target)));
   const reads: ShardRead[] = [];
   shards.forEach((shard, source) => {
     if (!shard.hasMore) return;
@@ -65,71 +124,38 @@ export function refillWave(
     // Dry again after a refill: this shard holds more than its share here (a popular
     // value hashed onto it, say); growing geometrically bounds the waves it costs.
     if (shard.waiting && shard.lastRefill !== undefined) limit = Math.max(limit, shard.lastRefill * 2);
-    // Dry inside a run of one value that no other shard holds (a popular title hashed
-    // onto this shard): the run may fill the rest of the page on its own, so ask for
-    // all the page still needs in one read rather than doubling wave after wave.
-    if (shard.waiting && runOfItsOwn(shards, source))
-      limit = Math.max(limit, stillNeeded(shards, shard.keys[shard.keys.length - 1]!, target, before));
-    reads.push({ source, limit: cap(limit, target) });
+    reads.push({ source, limit: cap(grow(source, limit), target) });
   });
   return reads;
 }
 
-/**
- * The first wave of a merged group from the last page's hint: each shard re-reads the
- * items it held past the cursor, plus what `refillWave` expects it to run short of
- * beyond them (their read order stands in for their keys); a shard with nothing there
- * is still read once, as it may have gained items since.
- */
-export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
-  const ahead: string[][] = hint.more.map(() => []);
-  // The page ends by the target-th of them at the latest: items further on are not re-read.
-  // Zero-padded ranks sort as the items did.
-  hint.ahead.slice(0, target).forEach((shard, rank) => {
-    ahead[shard]!.push(String(rank).padStart(4, '0'));
+/** The shard of every key read, in read order (ties, which unique keys never are, by shard). */
+function readOrder(shards: readonly ShardProgress[], before: (a: string, b: string) => boolean): number[] {
+  const all: { key: string; shard: number }[] = [];
+  shards.forEach((shard, index) => {
+    for (const key of shard.keys) all.push({ key, shard: index });
   });
-  const progress: ShardProgress[] = hint.more.map((more, source) => ({
-    keys: ahead[source]!,
-    hasMore: more,
-    waiting: more && ahead[source]!.length === 0,
-  }));
-  const beyond = new Map(
-    refillWave(progress, target, (a, b) => a < b, HINTED_MARGINS).map((read) => [read.source, read.limit]),
-  );
-  return hint.more.map((_, source) => ({
-    source,
-    limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]!.length + (beyond.get(source) ?? 0))),
-  }));
+  all.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
+  return all.map(({ shard }) => shard);
 }
 
 /**
  * Per shard: how many more keys it is expected to hold before the group reaches
- * `target`. Walks every key read in order, tracking D, the expected keys per shard
- * so far: each key of a shard whose reads still reach further adds 1 / (number of
- * such shards). A shard whose reads stop at D = d is expected to hold D − d more
- * keys by the time the walk is at D (not "the average count": the shards that run
- * out first are the dense ones, which would make that estimate too low).
+ * `target`. Walks every key read in order (`order`: their shards), tracking D, the
+ * expected keys per shard so far: each key of a shard whose reads still reach further
+ * adds 1 / (number of such shards). A shard whose reads stop at D = d is expected to
+ * hold D − d more keys by the time the walk is at D (not "the average count": the
+ * shards that run out first are the dense ones, which would make that estimate too low).
  */
-function expectedShortfall(
-  shards: readonly ShardProgress[],
-  target: number,
-  before: (a: string, b: string) => boolean,
-): number[] {
+function expectedShortfall(shards: readonly WaveShard[], order: readonly number[], target: number): number[] {
   const n = shards.length;
-  const all: { key: string; shard: number; last: boolean }[] = [];
-  shards.forEach((shard, index) => {
-    shard.keys.forEach((key, i) => {
-      all.push({ key, shard: index, last: i === shard.keys.length - 1 });
-    });
-  });
-  all.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
-
   // passedAt[s]: D when shard s's reads stopped (it has more, all of it read so far is behind).
   const passedAt = new Array<number | undefined>(n).fill(undefined);
+  const walked = new Array<number>(n).fill(0);
   let covering = 0;
   shards.forEach((shard, s) => {
     if (!shard.hasMore) return;
-    if (shard.keys.length === 0) passedAt[s] = 0;
+    if (shard.read === 0) passedAt[s] = 0;
     else covering++;
   });
   let density = 0;
@@ -139,12 +165,13 @@ function expectedShortfall(
     for (const at of passedAt) if (at !== undefined) sum += density - at;
     return sum;
   };
-  for (const { shard, last } of all) {
+  for (const shard of order) {
     total++;
     const progress = shards[shard]!;
     if (progress.hasMore && passedAt[shard] === undefined) density += 1 / covering;
     if (estimate() >= target) break;
-    if (last && progress.hasMore) {
+    // The shard's last key read: past it, the shard is extrapolated.
+    if (++walked[shard]! === progress.read && progress.hasMore) {
       passedAt[shard] = density;
       covering--;
     }

@@ -15,6 +15,14 @@ interface Tail {
 }
 
 /**
+ * What listings remember across requests to size their reads: never a source of
+ * results, so losing it (a new instance, another collection version) costs reads,
+ * never items. Owned by whoever serves the listings and passed to each one; ShardTails
+ * is the one kind there is.
+ */
+export type ReadMemory = Pick<ShardTails, 'record' | 'remainingAfter'>;
+
+/**
  * The last keys of each shard, in read order, as seen the last time a listing read a
  * shard to its end — a hint for prefetching the next range shard, never a source of
  * results. A page that starts near the end of its shard is known to cross into the
@@ -73,4 +81,23 @@ export class ShardTails {
 
 function towardsShardEnd(plan: PlanShape): boolean {
   return plan.order === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
+}
+
+/**
+ * One ShardTails per collection name, for a service instance to own: tails describe
+ * one collection's shards, so collections never share one. (Keyed by name while a
+ * collection's shards are fixed by its config.)
+ */
+export class ReadMemories {
+  private readonly byName = new Map<string, ShardTails>();
+
+  /** The memory of the collection named `name`, created empty on first use. */
+  of(name: string): ShardTails {
+    let tails = this.byName.get(name);
+    if (!tails) {
+      tails = new ShardTails();
+      this.byName.set(name, tails);
+    }
+    return tails;
+  }
 }

@@ -76,7 +76,11 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
         SHARDLINE_RESHARD_LEASE_MS: '1000',
         ...fast,
       };
-      const items = Array.from({ length: 120 }, (_, i) => ({ pk: `a${i}`, sk: 'album', title: `Title ${i % 40} ${i}` }));
+      const items = Array.from({ length: 120 }, (_, i) => ({
+        pk: `a${i}`,
+        sk: 'album',
+        title: `Title ${i % 40} ${i}`,
+      }));
       for (const name of ['albums', 'albums-hash']) {
         const answer = await post(service.app, `/collections/${name}/items/batch`, { items });
         expect(answer.body.written).toBe(items.length);
@@ -91,13 +95,32 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
       };
       const before = await pointer('albums');
       const cases: [string[], RegExp][] = [
-        [['--collection', 'albums', '--boundaries', file('unsorted.json', { boundaries: ['', 'm', 'c'] })], /code point order/],
-        [['--collection', 'albums', '--boundaries', file('upper.json', { boundaries: ['', 'Mango'] })], /normalization/],
         [
-          ['--collection', 'albums', '--boundaries', file('other.json', { boundaries: ['', 'm'], collection: 'albums-hash' })],
+          ['--collection', 'albums', '--boundaries', file('unsorted.json', { boundaries: ['', 'm', 'c'] })],
+          /code point order/,
+        ],
+        [
+          ['--collection', 'albums', '--boundaries', file('upper.json', { boundaries: ['', 'Mango'] })],
+          /normalization/,
+        ],
+        [
+          [
+            '--collection',
+            'albums',
+            '--boundaries',
+            file('other.json', { boundaries: ['', 'm'], collection: 'albums-hash' }),
+          ],
           /cut from collection "albums-hash"/,
         ],
-        [['--collection', 'albums', '--boundaries', file('none.json', { boundaries: ['', 'm'], normalization: 'none' })], /normalization none/],
+        [
+          [
+            '--collection',
+            'albums',
+            '--boundaries',
+            file('none.json', { boundaries: ['', 'm'], normalization: 'none' }),
+          ],
+          /normalization none/,
+        ],
         [['--collection', 'albums', '--boundaries', join(dir, 'missing.json')], /cannot read/],
         [['--collection', 'nope', '--shards', '4'], /no collection "nope"/],
         [['--collection', 'albums', '--shards', '4'], /range collection/],
@@ -167,7 +190,11 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
     });
 
     it('adopts the items other applications wrote that match the members rule, and only those', async () => {
-      const members = Array.from({ length: 30 }, (_, i) => ({ pk: `t${i}`, sk: `track#${i}`, name: `Track ${29 - i}` }));
+      const members = Array.from({ length: 30 }, (_, i) => ({
+        pk: `t${i}`,
+        sk: `track#${i}`,
+        name: `Track ${29 - i}`,
+      }));
       const strangers = [
         { pk: 'x1', sk: 'note#1', name: 'Not a track' },
         { pk: 'x2', sk: 'track', name: 'No hash sign' },

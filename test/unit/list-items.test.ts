@@ -7,6 +7,9 @@ import { inRange } from '../../src/core/key-range';
 import { indexSortKey } from '../../src/core/index-key';
 import { createStrategy } from '../../src/core/strategies';
 import { listItems } from '../../src/service/list-items';
+import { ListingExecutor } from '../../src/service/listing/executor';
+import { ADAPTIVE_READS, type ReadPolicy } from '../../src/service/listing/read-policy';
+import { ShardTails } from '../../src/service/shard-tails';
 import type { ShardQuery } from '../../src/store/shard-query';
 import type { ShardPage, Store } from '../../src/store/store';
 import { seededRandom } from '../../devtools/random';
@@ -73,6 +76,7 @@ function spread(count: number, shardCount: number, seed: number) {
 
 describe('listItems over 21 hash shards', () => {
   const target = collection(createStrategy({ kind: 'hash', shards: 21 }));
+  const memory = new ShardTails();
 
   it('pages through everything in order and reads far less than a full page per shard', async () => {
     const { shards, all } = spread(3000, 21, 1);
@@ -87,6 +91,7 @@ describe('listItems over 21 hash shards', () => {
         { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) },
         100,
         {},
+        memory,
       );
       seen.push(...page.records.map((r) => r.gsi1sk as string));
       readPerPage.push(page.stats.itemsRead / Math.max(1, page.records.length));
@@ -115,6 +120,7 @@ describe('listItems over 21 hash shards', () => {
           { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) },
           100,
           {},
+          memory,
         );
         seen.push(...page.records.map((r) => r.gsi1sk as string));
         roundTrips += page.stats.roundTrips;
@@ -143,9 +149,9 @@ describe('listItems over 21 hash shards', () => {
   it('fails the page when a shard fails, and aborts the queries still in flight', async () => {
     const { shards } = spread(500, 21, 2);
     const { store, signals } = fakeStore(shards, (query) => query.shardKey === 'c#5');
-    await expect(listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {})).rejects.toThrow(
-      'shard down',
-    );
+    await expect(
+      listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}, new ShardTails()),
+    ).rejects.toThrow('shard down');
     expect(signals.length).toBe(21);
     expect(signals.every((signal) => signal?.aborted)).toBe(true);
   });
@@ -162,9 +168,14 @@ describe('listItems over 21 hash shards', () => {
       },
     } as Store;
     let done = false;
-    const listing = listItems(gated, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}).finally(
-      () => (done = true),
-    );
+    const listing = listItems(
+      gated,
+      target,
+      { filter: { kind: 'all' }, order: 'asc' },
+      100,
+      {},
+      new ShardTails(),
+    ).finally(() => (done = true));
     let waves = 0;
     for (;;) {
       // Wait until the listing has sent all it will send before an answer comes back.
@@ -182,5 +193,66 @@ describe('listItems over 21 hash shards', () => {
     const page = await listing;
     expect(waves).toBeGreaterThanOrEqual(2);
     expect(page.stats.roundTrips).toBe(waves);
+  });
+});
+
+describe('listItems over range shards', () => {
+  const target = collection(createStrategy({ kind: 'range', boundaries: ['', 'm'] }));
+  const keys = (from: string, count: number) =>
+    Array.from({ length: count }, (_, n) => indexSortKey(`${from}${String(n).padStart(3, '0')}`, [`k${n}`]));
+  const shards = new Map([
+    ['c#0', keys('a', 50)],
+    ['c#1', keys('n', 50)],
+  ]);
+  // Ten items before the end of shard 0: a page of 20 runs on into shard 1.
+  const request = { filter: { kind: 'all' }, order: 'asc', after: shards.get('c#0')![39]! } as const;
+
+  it('reads as its memory says: the same request, the same queries, unless the memory knows more', async () => {
+    const { store, log } = fakeStore(shards);
+    const expected = [...shards.get('c#0')!.slice(40), ...shards.get('c#1')!.slice(0, 10)];
+    const memory = new ShardTails();
+    const first = await listItems(store, target, request, 20, {}, memory);
+    const queriesOf = (from: number) => log.slice(from).map((query) => [query.shardKey, query.limit]);
+    const firstQueries = queriesOf(0);
+    // A fresh memory knows nothing: the same request reads the same way again, whatever came before.
+    const fresh = await listItems(store, target, request, 20, {}, new ShardTails());
+    expect(queriesOf(firstQueries.length)).toEqual(firstQueries);
+    expect(fresh.stats.roundTrips).toBe(first.stats.roundTrips);
+    // The memory the first page read into knows where shard 0 ends: shard 1 goes out in the same wave.
+    const informed = await listItems(store, target, request, 20, {}, memory);
+    for (const page of [first, fresh, informed]) {
+      expect(page.records.map((r) => r.gsi1sk)).toEqual(expected);
+      expect(page.nextPosition).toBe(expected[19]);
+    }
+    expect(first.stats.roundTrips).toBe(2);
+    expect(informed.stats.roundTrips).toBe(1);
+  });
+});
+
+describe('ListingExecutor', () => {
+  it('returns the same pages whatever its read policy asks for: a policy sizes reads, never results', async () => {
+    const target = collection(createStrategy({ kind: 'hash', shards: 5 }));
+    const { shards, all } = spread(300, 5, 6);
+    const { store } = fakeStore(shards);
+    // One item a shard, never a prefetch: as many waves as can be, and still every item in order.
+    const stingy: ReadPolicy = {
+      singleRead: () => 1,
+      firstWave: (count) => Array.from({ length: count }, (_, source) => ({ source, limit: 1 })),
+      nextWave: (progress) => progress.flatMap((shard, source) => (shard.waiting ? [{ source, limit: 1 }] : [])),
+      prefetch: () => [],
+    };
+    for (const policy of [stingy, ADAPTIVE_READS]) {
+      const seen: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const request = { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) } as const;
+        const inputs = { store, collection: target, memory: new ShardTails(), context: {}, policy };
+        const page = await new ListingExecutor(inputs, request, 40).run();
+        seen.push(...page.records.map((r) => r.gsi1sk as string));
+        if (!page.nextPosition) break;
+        after = page.nextPosition;
+      }
+      expect(seen).toEqual(all);
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { indexSortKey } from '../../src/core/index-key';
-import { refillWave, type ShardProgress } from '../../src/service/read-limits';
-import { ShardTails } from '../../src/service/shard-tails';
+import { hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress } from '../../src/service/read-limits';
+import { ReadMemories, ShardTails } from '../../src/service/shard-tails';
 import { seededRandom } from '../../devtools/random';
 
 const asc = (a: string, b: string) => compareKeys(a, b) < 0;
@@ -90,6 +90,37 @@ describe('refillWave', () => {
   });
 });
 
+describe('hintedWave', () => {
+  // The last page read 128 items past its end: every third on shard 3, the rest spread; shard 8 ran dry.
+  const random = seededRandom(7);
+  const ahead = Array.from({ length: 128 }, (_, n) => (n % 3 === 0 ? 3 : Math.floor(random() * 21)));
+  const more = Array.from({ length: 21 }, (_, shard) => shard !== 8);
+
+  it('reads every shard once, even those the hint says ran dry (they may have gained items)', () => {
+    for (const hint of [
+      { more, ahead },
+      { more, ahead: [] },
+    ]) {
+      const wave = hintedWave(hint, 101);
+      expect(wave.map((read) => read.source)).toEqual([...Array(21).keys()]);
+      for (const read of wave) {
+        expect(read.limit).toBeGreaterThanOrEqual(1);
+        expect(read.limit).toBeLessThanOrEqual(MAX_QUERY_LIMIT);
+      }
+    }
+  });
+
+  it('asks the shards dense past the cursor for what they held there, and the whole wave for about a page', () => {
+    const wave = hintedWave({ more, ahead }, 101);
+    const held = ahead.slice(0, 101).filter((shard) => shard === 3).length;
+    const dense = wave.find((read) => read.source === 3)!;
+    expect(dense.limit).toBeGreaterThanOrEqual(held);
+    for (const read of wave) if (read.source !== 3) expect(read.limit).toBeLessThan(dense.limit);
+    // A naive fan-out asks 21 × 101; a hint sized to the page reads a little over one page.
+    expect(wave.reduce((sum, read) => sum + read.limit, 0)).toBeLessThan(2 * 101);
+  });
+});
+
 describe('ShardTails', () => {
   const plan = { order: 'asc' as const, keyRange: {} };
   const items = [key(10), key(11), key(12)].map((k) => ({ gsi1sk: k }));
@@ -126,5 +157,16 @@ describe('ShardTails', () => {
     expect(tails.remainingAfter(desc, 3, key(2), compareKeys)).toBe(2);
     expect(tails.remainingAfter(desc, 3, undefined, compareKeys)).toBe(3);
     expect(tails.remainingAfter(plan, 3, key(2), compareKeys)).toBeUndefined();
+  });
+});
+
+describe('ReadMemories', () => {
+  it('keeps one memory per collection, apart from every other collection', () => {
+    const memories = new ReadMemories();
+    const plan = { order: 'asc' as const, keyRange: {} };
+    memories.of('albums').record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
+    expect(memories.of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
+    expect(memories.of('tracks').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+    expect(new ReadMemories().of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
   });
 });

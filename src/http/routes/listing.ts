@@ -8,6 +8,7 @@ import { normalize } from '../../core/normalize';
 import type { ListFilter, SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
 import { configMaps } from '../../service/map-source';
+import { ReadMemories } from '../../service/shard-tails';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
 import { collectionLookup } from './collections';
@@ -48,6 +49,8 @@ const listingRoute = createRoute({
 export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
   const maps = deps.maps ?? configMaps();
+  // This app's, per collection and shard map: where listings found each shard's end.
+  const memories = new ReadMemories();
   app.openapi(listingRoute, async (c) => {
     startTime(c, 'total');
     const collection = lookup(c.req.valid('param').collection);
@@ -58,13 +61,15 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     const resume = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
     // One snapshot, one index: a page never mixes two maps. The index key is the same in
     // both, so a cursor from before a switch of maps resumes exactly after it.
-    const { read } = await maps.snapshot(collection, c.get('call'));
+    const { read, pointer } = await maps.snapshot(collection, c.get('call'));
     const listing = await listItems(
       deps.store,
       read,
       { filter, order, ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }) },
       query.limit ?? DEFAULT_LIMIT,
       c.get('call'),
+      // Shard ends are a map's own: each version remembers its own.
+      memories.of(`${collection.name}/v${pointer.read.version}`),
     );
     const { stats } = listing;
     c.header('x-shard-queries', String(stats.shardQueries));

@@ -1,0 +1,209 @@
+import { compareKeys } from '../../core/collation';
+import type { Collection } from '../../core/collection';
+import type { JsonObject } from '../../core/item';
+import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
+import type { ReadHint } from '../../core/read-hint';
+import type { CallContext } from '../../store/retry';
+import type { ShardPage, Store } from '../../store/store';
+import type { ShardRead } from '../read-limits';
+import type { ReadMemory } from '../shard-tails';
+import { GroupReads } from './group-reads';
+import type { Listing, ListingStats } from './listing';
+import { ADAPTIVE_READS, type ReadPolicy } from './read-policy';
+import { nearBound, shardQuery } from './shard-reads';
+
+/** What a listing executor reads with; all of it is the caller's, none is looked up. */
+export interface ListingInputs {
+  readonly store: Store;
+  /** The collection as this request sees it (its table, index, attributes and strategy). */
+  readonly collection: Collection;
+  /** What listings of this collection's shards remember across requests (see ReadMemory). */
+  readonly memory: ReadMemory;
+  /** The request's abort signal and deadline. */
+  readonly context: CallContext;
+  /** How much each query asks for; ADAPTIVE_READS unless given. */
+  readonly policy?: ReadPolicy;
+}
+
+/**
+ * Reads one page of a sorted listing; built per request, used once. Plans the shard
+ * groups, then for each group in order runs a lazy k-way merge whose shard queries go
+ * out in parallel waves sized by the read policy. One item beyond the page is read (it
+ * is usually buffered already) so that the last page is known to be the last. If any
+ * shard query fails, the others are aborted and the error propagates: a page is
+ * complete or it is not returned.
+ */
+export class ListingExecutor {
+  readonly stats: ListingStats = {
+    shardQueries: 0,
+    itemsRead: 0,
+    consumedCapacity: undefined,
+    roundTrips: 0,
+    dynamoMs: 0,
+  };
+  private readonly plan: ReadPlan;
+  private readonly policy: ReadPolicy;
+  private readonly records: JsonObject[] = [];
+  /** The page's items plus the one that tells whether more follow. */
+  private readonly want: number;
+  /** Aborts this page's queries still in flight once one has failed. */
+  private readonly controller = new AbortController();
+  private readonly signal: AbortSignal;
+
+  constructor(
+    private readonly inputs: ListingInputs,
+    private readonly request: ListRequest,
+    private readonly limit: number,
+  ) {
+    this.plan = planListing(inputs.collection, request);
+    this.policy = inputs.policy ?? ADAPTIVE_READS;
+    this.want = limit + 1;
+    const caller = inputs.context.signal;
+    this.signal = caller ? AbortSignal.any([caller, this.controller.signal]) : this.controller.signal;
+  }
+
+  async run(): Promise<Listing> {
+    try {
+      return await this.read();
+    } catch (error) {
+      this.controller.abort();
+      throw error;
+    }
+  }
+
+  private async read(): Promise<Listing> {
+    const { plan, request, records, want, limit } = this;
+    const prefetches = this.prefetches();
+    // A hint describes the one group of a hash or random listing, as it was.
+    const hint =
+      plan.groups.length === 1 && request.hint?.more.length === plan.groups[0]!.length ? request.hint : undefined;
+    let drained = -1;
+    let nextHint: ReadHint | undefined;
+    for (const [index, group] of plan.groups.entries()) {
+      if (records.length >= want) break;
+      drained = index;
+      nextHint = await this.drain(index, group, prefetches.get(index), index === 0 ? hint : undefined);
+    }
+    // Prefetched shards the page did not reach (their shard before had grown): read all the same.
+    for (const [index, page] of prefetches) if (index > drained) this.count(await page);
+    const more = records.length > limit;
+    const page = more ? records.slice(0, limit) : records;
+    const last = page[page.length - 1];
+    const nextPosition = more && last ? (last[this.inputs.collection.indexKeyAttribute] as string) : undefined;
+    return {
+      records: page,
+      nextPosition,
+      ...(nextPosition !== undefined && plan.groups.length === 1 && nextHint && { nextHint }),
+      stats: this.stats,
+    };
+  }
+
+  /**
+   * Range listings read one shard after another. Where the remembered shard ends say
+   * the page will run past the end of a shard, the next shard's first query goes out
+   * now, in parallel — instead of one round trip later. Returns them by group index.
+   */
+  private prefetches(): Map<number, Promise<ShardPage>> {
+    const { plan, inputs } = this;
+    const held = (index: number): number | undefined => {
+      const group = plan.groups[index];
+      if (group?.length !== 1 || plan.groups[index + 1]?.length !== 1) return undefined;
+      // The first group starts at the cursor (or the range's start); later ones at their shard's start.
+      return inputs.memory.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined, compareKeys);
+    };
+    const prefetches = new Map<number, Promise<ShardPage>>();
+    for (const { group, limit } of this.policy.prefetch(this.want, held)) {
+      const page = this.query(plan.groups[group]![0]!, undefined, limit);
+      page.catch(() => undefined); // awaited where it is used; a failure is raised there
+      prefetches.set(group, page);
+    }
+    return prefetches;
+  }
+
+  /**
+   * Merges one shard group into the page until it has `want` items or the group is
+   * done, a wave of queries at a time. `prefetched`, when given, is this one-shard
+   * group's first page, already in flight; `hint` sizes a merged group's first wave.
+   * Returns what a merged group read past the page's end, when the page is full.
+   */
+  private async drain(
+    index: number,
+    group: readonly number[],
+    prefetched: Promise<ShardPage> | undefined,
+    hint: ReadHint | undefined,
+  ): Promise<ReadHint | undefined> {
+    const { records, want, policy } = this;
+    const key = this.inputs.collection.indexKeyAttribute;
+    const reads = new GroupReads(group.length, key, this.plan.order);
+    const target = want - records.length;
+    const single = group.length === 1;
+    for (let wave = 0; ; wave++) {
+      const stop = reads.merge.emitInto(records, want);
+      if (stop.kind !== 'need') {
+        return single || records.length < want ? undefined : reads.readPastEnd(records[want - 2]![key] as string);
+      }
+      const queries: ShardRead[] = single
+        ? [{ source: 0, limit: policy.singleRead(want - records.length) }]
+        : wave === 0
+          ? policy.firstWave(group.length, target, hint)
+          : policy.nextWave(reads.progress(stop.sources), target, reads.before);
+      await this.readWave(index, group, reads, queries, wave === 0 ? prefetched : undefined);
+    }
+  }
+
+  /**
+   * Sends one wave of a group's queries in parallel and hands their pages to the
+   * merge; `prefetched` stands in for the wave's one query. A one-shard group's read
+   * that reaches its shard's end is remembered (see ShardTails).
+   */
+  private async readWave(
+    index: number,
+    group: readonly number[],
+    reads: GroupReads,
+    queries: readonly ShardRead[],
+    prefetched: Promise<ShardPage> | undefined,
+  ): Promise<void> {
+    const key = this.inputs.collection.indexKeyAttribute;
+    // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
+    if (!(prefetched && queries.length === 1)) this.stats.roundTrips++;
+    const started = performance.now();
+    const starts = queries.map(({ source }) => reads.resumeAfter(source));
+    const pages = await Promise.all(
+      queries.map(({ source, limit }, i) => {
+        if (i === 0 && prefetched) return prefetched;
+        reads.querying(source, limit);
+        return this.query(group[source]!, starts[i], limit);
+      }),
+    );
+    this.stats.dynamoMs += performance.now() - started;
+    queries.forEach(({ source }, i) => {
+      const page = pages[i]!;
+      this.count(page);
+      if (group.length === 1 && page.resumeAfter === undefined) {
+        // A later group's first read starts at its shard's start: the page's bound lies before it.
+        const whole = index > 0 && starts[i] === undefined;
+        const after = whole ? undefined : nearBound(this.plan, starts[i]);
+        this.inputs.memory.record(this.plan, group[source]!, page.items, key, after);
+      }
+      reads.take(source, page.items, page.resumeAfter, group.length > 1);
+    });
+  }
+
+  /** Sends one shard query under this page's abort signal. */
+  private query(shard: number, resumeAfter: string | undefined, limit: number): Promise<ShardPage> {
+    const { collection, context, store } = this.inputs;
+    return store.queryShard(shardQuery(collection, this.plan, shard, resumeAfter, limit), {
+      // A signal of its own per query: listeners pile up on it, not on the page's signal.
+      signal: AbortSignal.any([this.signal]),
+      ...(context.deadline !== undefined && { deadline: context.deadline }),
+    });
+  }
+
+  private count(page: ShardPage): void {
+    const stats = this.stats;
+    stats.shardQueries++;
+    stats.itemsRead += page.itemsRead;
+    if (page.consumedCapacity !== undefined)
+      stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+  }
+}
