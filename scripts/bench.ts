@@ -116,14 +116,14 @@ try {
   for (const row of naiveRows) {
     log(`walking ${row.name}`);
     const target = collection(row.collection);
-    await walkNaive(direct.clients.doc, target, row.mode, options.pageSize);
+    await walkNaive(direct.store, target, row.mode, options.pageSize);
     const directPages = await repeat(options.passes, () =>
-      walkNaive(direct.clients.doc, target, row.mode, options.pageSize),
+      walkNaive(direct.store, target, row.mode, options.pageSize),
     );
     // The sequential loop waits 21 round trips a page: one delayed walk tells enough.
     const delayedPasses = row.mode === 'sequential' ? 1 : options.delayedPasses;
     const delayedPages = await repeat(delayedPasses, () =>
-      walkNaive(delayed.clients.doc, target, row.mode, options.pageSize),
+      walkNaive(delayed.store, target, row.mode, options.pageSize),
     );
     rows.push(
       rowFigures(

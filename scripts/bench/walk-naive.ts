@@ -1,12 +1,13 @@
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { compareKeys } from '../../src/core/collation';
 import type { Collection } from '../../src/core/collection';
 import { shardKey } from '../../src/core/index-key';
+import type { ShardQuery } from '../../src/store/shard-query';
+import type { ShardPage, Store } from '../../src/store/store';
 import { measured, type PageSample } from './page-sample';
 
 /**
- * The naive listings shardline is measured against, straight on the same table with
- * the AWS SDK:
+ * The naive listings shardline is measured against, on the same table through the same
+ * store (one DynamoDB Query per shard, as the seed wrote them):
  * - `sequential`: the seed's loop — query every shard in turn with Limit = page size,
  *   then sort everything read and keep one page;
  * - `parallel`: the same queries all at once (a fan-out that still asks every shard
@@ -17,7 +18,7 @@ import { measured, type PageSample } from './page-sample';
 export type NaiveMode = 'sequential' | 'parallel';
 
 export async function walkNaive(
-  doc: DynamoDBDocumentClient,
+  store: Store,
   collection: Collection,
   mode: NaiveMode,
   pageSize: number,
@@ -29,16 +30,16 @@ export async function walkNaive(
   let after: string | undefined;
   for (;;) {
     const { value, ms, cpuMs } = await measured(async () => {
-      const query = (shard: number) => doc.send(new QueryCommand(naiveQuery(collection, shard, after, pageSize)));
-      let answers: QueryCommandOutput[] = [];
+      const query = (shard: number) => store.queryShard(naiveQuery(collection, shard, after, pageSize), {});
+      let answers: ShardPage[] = [];
       if (mode === 'parallel') answers = await Promise.all(shards.map(query));
       else for (const shard of shards) answers.push(await query(shard));
-      const read = answers.flatMap((answer) => answer.Items ?? []);
+      const read = answers.flatMap((answer) => answer.items);
       read.sort((a, b) => compareKeys(a[key] as string, b[key] as string));
       const page = read.slice(0, pageSize);
       const body = JSON.stringify({ items: page });
-      const more = read.length > pageSize || answers.some((answer) => answer.LastEvaluatedKey !== undefined);
-      const rcu = answers.reduce((sum, answer) => sum + (answer.ConsumedCapacity?.CapacityUnits ?? 0), 0);
+      const more = read.length > pageSize || answers.some((answer) => answer.resumeAfter !== undefined);
+      const rcu = answers.reduce((sum, answer) => sum + (answer.consumedCapacity ?? 0), 0);
       return { page, body, read: read.length, more, rcu };
     });
     samples.push({
@@ -56,20 +57,16 @@ export async function walkNaive(
   }
 }
 
-function naiveQuery(collection: Collection, shard: number, after: string | undefined, limit: number) {
+/** Limit = the page size on every shard, resuming after the last key returned. */
+function naiveQuery(collection: Collection, shard: number, after: string | undefined, limit: number): ShardQuery {
   return {
-    TableName: collection.table,
-    IndexName: collection.index,
-    KeyConditionExpression: after === undefined ? '#s = :s' : '#s = :s AND #k > :after',
-    ExpressionAttributeNames: {
-      '#s': collection.shardKeyAttribute,
-      ...(after !== undefined && { '#k': collection.indexKeyAttribute }),
-    },
-    ExpressionAttributeValues: {
-      ':s': shardKey(collection.prefix, shard),
-      ...(after !== undefined && { ':after': after }),
-    },
-    Limit: limit,
-    ReturnConsumedCapacity: 'TOTAL' as const,
+    table: collection.table,
+    index: collection.index,
+    shardKeyAttribute: collection.shardKeyAttribute,
+    indexKeyAttribute: collection.indexKeyAttribute,
+    shardKey: shardKey(collection.prefix, shard),
+    range: after === undefined ? {} : { lower: { key: after, inclusive: false } },
+    order: 'asc',
+    limit,
   };
 }

@@ -17,6 +17,8 @@ export interface ScanRequest {
   readonly anyOf?: readonly Condition[];
   /** Attributes to return; all when unset. */
   readonly attributes?: readonly string[];
+  /** A strongly consistent read (tables only). */
+  readonly consistent?: boolean;
 }
 
 export interface ScanPage {
@@ -56,6 +58,7 @@ export function scanCommand(request: ScanRequest): ScanCommand {
     TotalSegments: request.segments,
     Limit: request.limit,
     ...(request.after && { ExclusiveStartKey: request.after }),
+    ...(request.consistent && { ConsistentRead: true }),
     ...(filter && { FilterExpression: filter }),
     ...(projection && { ProjectionExpression: projection }),
     ...(Object.keys(builder.names).length > 0 && { ExpressionAttributeNames: builder.names }),

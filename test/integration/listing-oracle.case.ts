@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { get, post } from '../support/http';
+import { scanTable } from '../support/table-scan';
 import { askOracle, type OracleAnswer, type OracleFilter } from '../support/oracle';
 import { startTestService } from '../support/service';
 import type { EngineEndpoints } from '../support/global-setup';
@@ -114,12 +114,9 @@ export function defineListingOracleSuite(engine: keyof EngineEndpoints): void {
 
     it('stores every item under the shard key the seed computes', async () => {
       const stored = new Map<string, string>();
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await service.clients.doc.send(new ScanCommand({ TableName: service.table, ExclusiveStartKey }));
-        for (const item of page.Items ?? []) stored.set(`${item.pk}|${item.sk}`, item.gsi1pk as string);
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      for (const item of await scanTable(inject('engines')[engine], service.table)) {
+        stored.set(`${item.pk}|${item.sk}`, item.gsi1pk as string);
+      }
       expect(stored.size).toBe(TITLES.length * STRATEGIES.length);
       TITLES.forEach((_, i) => {
         const key = (collection: string) => stored.get(`${collection}/artist ${i % 97}|release#${i}`);

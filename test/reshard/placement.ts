@@ -1,8 +1,7 @@
 import { createStrategy, type StrategyConfig } from '../../src/core/strategies';
 import { indexSortKey } from '../../src/core/index-key';
 import { normalize } from '../../src/core/normalize';
-import { createDynamoClients } from '../../src/store/client';
-import { DynamoStore } from '../../src/store/dynamo-store';
+import { scanTable } from '../support/table-scan';
 import { itemKey, type Ledger } from './workload';
 
 const SLOTS = [
@@ -37,49 +36,32 @@ export async function checkPlacement(
   const strategy = createStrategy(config);
   const read = SLOTS.find((slot) => slot.index === answer.map.readIndex)!;
   const other = SLOTS.find((slot) => slot !== read)!;
-  const clients = createDynamoClients({
-    endpoint: env.DYNAMODB_ENDPOINT!,
-    credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' },
-  });
-  const store = new DynamoStore(clients, { keyNames: () => ['pk', 'sk'] });
   const live = ledger.live();
   // The workload's keys: <collection>-s<n> (seeded) and <collection>-w<n> (written during).
   const ours = new RegExp(`^${ledger.collection.replace(/[-.]/g, '\\$&')}-[sw]\\d+$`);
   const misplaced: string[] = [];
   const leftovers: string[] = [];
   const seen = new Set<string>();
-  try {
-    let after: Record<string, unknown> | undefined;
-    do {
-      const page = await store.scanPage(
-        { table: env.TABLE_NAME!, segment: 0, segments: 1, limit: 1000, ...(after && { after }) },
-        {},
-      );
-      for (const item of page.items) {
-        const pk = item.pk as string;
-        if (!ours.test(pk)) continue;
-        const key = itemKey({ pk, sk: item.sk as string });
-        const title = live.get(key);
-        if (title === undefined) {
-          leftovers.push(key);
-          continue;
-        }
-        seen.add(key);
-        const normalized = normalize(title, 'nfkd-lower');
-        const shard = item[read.shard];
-        const fits =
-          typeof shard === 'string' &&
-          shard.startsWith(`${answer.prefix}#`) &&
-          strategy.shardsForValue(normalized).includes(Number(shard.slice(answer.prefix.length + 1))) &&
-          item[read.key] === indexSortKey(normalized, [pk, 'a']);
-        if (!fits || item[other.shard] !== undefined || item[other.key] !== undefined) {
-          misplaced.push(`${key}: ${JSON.stringify({ [read.shard]: shard, [other.shard]: item[other.shard] })}`);
-        }
-      }
-      after = page.next;
-    } while (after);
-  } finally {
-    clients.raw.destroy();
+  for (const item of await scanTable(env.DYNAMODB_ENDPOINT!, env.TABLE_NAME!)) {
+    const pk = item.pk as string;
+    if (!ours.test(pk)) continue;
+    const key = itemKey({ pk, sk: item.sk as string });
+    const title = live.get(key);
+    if (title === undefined) {
+      leftovers.push(key);
+      continue;
+    }
+    seen.add(key);
+    const normalized = normalize(title, 'nfkd-lower');
+    const shard = item[read.shard];
+    const fits =
+      typeof shard === 'string' &&
+      shard.startsWith(`${answer.prefix}#`) &&
+      strategy.shardsForValue(normalized).includes(Number(shard.slice(answer.prefix.length + 1))) &&
+      item[read.key] === indexSortKey(normalized, [pk, 'a']);
+    if (!fits || item[other.shard] !== undefined || item[other.key] !== undefined) {
+      misplaced.push(`${key}: ${JSON.stringify({ [read.shard]: shard, [other.shard]: item[other.shard] })}`);
+    }
   }
   const missing = [...live.keys()].filter((key) => !seen.has(key));
   return { misplaced, missing, leftovers };

@@ -1,0 +1,3 @@
+import { reshardCliSuite } from './cli.case';
+
+reshardCliSuite('dynalite');
