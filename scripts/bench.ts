@@ -117,9 +117,7 @@ try {
     log(`walking ${row.name}`);
     const target = collection(row.collection);
     await walkNaive(direct.store, target, row.mode, options.pageSize);
-    const directPages = await repeat(options.passes, () =>
-      walkNaive(direct.store, target, row.mode, options.pageSize),
-    );
+    const directPages = await repeat(options.passes, () => walkNaive(direct.store, target, row.mode, options.pageSize));
     // The sequential loop waits 21 round trips a page: one delayed walk tells enough.
     const delayedPasses = row.mode === 'sequential' ? 1 : options.delayedPasses;
     const delayedPages = await repeat(delayedPasses, () =>

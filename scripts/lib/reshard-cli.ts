@@ -4,7 +4,7 @@ import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../../src/boundaries/key-counts';
 import { collectionView, type Collection } from '../../src/core/collection';
 import { normalize } from '../../src/core/normalize';
-import type { StrategyConfig } from '../../src/core/strategies';
+import { strategyFromConfig, type StrategyConfig } from '../../src/core/strategies';
 import { ReshardRefused, Reshard, describe } from '../../src/reshard/orchestrator';
 import { LeaseHeldError, LeaseLostError } from '../../src/reshard/pointer-keeper';
 import { openEnvironment, type OpenEnvironment } from '../../src/runtime/open-environment';
@@ -107,8 +107,7 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
   if (current.phase === 'stable' && !options.yes) {
     const items = await opened.store.approximateItemCount(collection.table, {});
     const question =
-      `${collection.name}: ${describe(reading)} (v${current.read.version}) → ${target.kind}` +
-      `${target.kind === 'range' ? `, ${target.boundaries.length} shards` : `, ${target.shards} shards`}; ` +
+      `${collection.name}: ${describe(reading)} (v${current.read.version}) → ${describe(strategyFromConfig(target))}; ` +
       `the table holds about ${items.toLocaleString('en-US')} items. Start?`;
     if (!io.confirm) throw new ReshardRefused(`${question} — add --yes to start without a prompt`);
     if (!(await io.confirm(question))) {

@@ -2,7 +2,6 @@ import type { Collection } from '../../src/core/collection';
 import type { MapPointer } from '../../src/core/shard-map';
 import type { ShardStrategy } from '../../src/core/strategies';
 import { describe } from '../../src/reshard/orchestrator';
-import { strategyConfig } from '../../src/service/shard-maps';
 import { describeCounts } from './reshard-progress';
 
 /** `--status`: where the collection's shard maps are, as text or JSON. */
@@ -18,7 +17,7 @@ export async function formatStatus(
   for (const ref of versions) maps.set(ref.version, await strategyOf(ref.version));
   const index = (slot: 0 | 1) => collection.indexes[slot].name;
   if (json) {
-    const strategies = Object.fromEntries([...maps].map(([version, s]) => [version, strategyConfig(s)]));
+    const strategies = Object.fromEntries([...maps].map(([version, s]) => [version, s.config]));
     return `${JSON.stringify({ collection: collection.name, ...pointer, maps: strategies }, null, 2)}\n`;
   }
   const lines = [`${collection.name}: phase ${pointer.phase}`];

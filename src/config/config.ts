@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { Collection } from '../core/collection';
 import { NORMALIZATIONS } from '../core/normalize';
-import { createStrategy } from '../core/strategies';
+import {
+  strategyDefinition,
+  strategyDefinitions,
+  strategyFromConfig,
+  type ShardStrategy,
+  type StrategyConfig,
+  type StrategyConfigSchema,
+} from '../core/strategies';
 import { parseBoundariesFile } from './boundaries-file';
 
 const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
@@ -26,41 +33,54 @@ const tableSchema = z.object({
     .default({ name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' }),
 });
 
-const shardCount = z.number().int().min(1).max(10_000);
-const strategySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('random'), shards: shardCount }),
-  z.object({ kind: z.literal('hash'), shards: shardCount }),
+/**
+ * A collection's strategy as a config file writes it: the config of any registered
+ * strategy (the union is built from the registry, so a strategy registered in its
+ * own file is configurable without touching this one). A strategy that takes
+ * `boundaries` may name a `boundariesFile` instead, resolved by `resolveConfig`.
+ */
+function strategySchema() {
+  const options = strategyDefinitions().map(({ configSchema }) =>
+    takesBoundaries(configSchema)
+      ? configSchema.partial({ boundaries: true }).extend({ boundariesFile: z.string().optional() })
+      : configSchema,
+  );
+  // Which kinds exist is known only at run time: the static type is any strategy's config.
+  const union = z.discriminatedUnion('kind', options as [StrategyConfigSchema, ...StrategyConfigSchema[]]);
+  return union as unknown as z.ZodType<StrategyConfig, StrategyConfig>;
+}
+
+function takesBoundaries(schema: StrategyConfigSchema): boolean {
+  return 'boundaries' in schema.shape;
+}
+
+const collectionSchema = () =>
   z.object({
-    kind: z.literal('range'),
-    boundaries: z.array(z.string()).min(1).optional(),
-    boundariesFile: z.string().optional(),
-  }),
-]);
+    field: z.string().min(1),
+    normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
+    prefix: z.string().min(1).optional(),
+    strategy: strategySchema(),
+    table: tableSchema.partial().optional(),
+    /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
+    members: z
+      .union([
+        z.strictObject({ attribute: z.string().min(1), beginsWith: z.string().min(1) }),
+        z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
+      ])
+      .optional(),
+  });
 
-const collectionSchema = z.object({
-  field: z.string().min(1),
-  normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
-  prefix: z.string().min(1).optional(),
-  strategy: strategySchema,
-  table: tableSchema.partial().optional(),
-  /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
-  members: z
-    .union([
-      z.strictObject({ attribute: z.string().min(1), beginsWith: z.string().min(1) }),
-      z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
-    ])
-    .optional(),
-});
+/** The config file's schema, built from the strategies registered when it is called. */
+export const configSchema = () =>
+  z.object({
+    table: tableSchema.default(tableSchema.parse({})),
+    collections: z.record(
+      z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'),
+      collectionSchema(),
+    ),
+  });
 
-export const configSchema = z.object({
-  table: tableSchema.default(tableSchema.parse({})),
-  collections: z.record(
-    z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'),
-    collectionSchema,
-  ),
-});
-
-export type ShardlineConfig = z.input<typeof configSchema>;
+export type ShardlineConfig = z.input<ReturnType<typeof configSchema>>;
 
 export interface ResolveOptions {
   /** Overrides the default table name (TABLE_NAME). */
@@ -75,19 +95,13 @@ export interface ResolveOptions {
  * on a bad config rather than serving wrong shards.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Collection[] {
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchema().safeParse(raw);
   if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
   return Object.entries(parsed.data.collections).map(([name, spec]) => {
     const table = { ...defaults, ...spec.table };
     checkDistinctIndexes(name, table);
-    const strategy =
-      spec.strategy.kind === 'range'
-        ? createStrategy({
-            kind: 'range',
-            boundaries: rangeBoundaries(name, spec.strategy, spec.normalization, options),
-          })
-        : createStrategy(spec.strategy);
+    const strategy = collectionStrategy(name, spec.strategy, spec.normalization, options);
     return {
       name,
       table: table.name,
@@ -108,26 +122,48 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   });
 }
 
-function rangeBoundaries(
+/**
+ * The collection's strategy from its validated config entry. A `boundariesFile` is
+ * read here (relative to the config file) and must agree with the collection's
+ * normalization; the registry then validates and builds the strategy.
+ */
+function collectionStrategy(
   collection: string,
-  strategy: { boundaries?: string[] | undefined; boundariesFile?: string | undefined },
+  spec: StrategyConfig,
+  normalization: string,
+  options: ResolveOptions,
+): ShardStrategy {
+  const { boundariesFile: _file, ...config } = spec;
+  const resolved = takesBoundaries(strategyDefinition(spec.kind)!.configSchema)
+    ? { ...config, boundaries: resolveBoundaries(collection, spec, normalization, options) }
+    : config;
+  try {
+    return strategyFromConfig(resolved);
+  } catch (error) {
+    throw new Error(`collection "${collection}": ${(error as Error).message}`, { cause: error });
+  }
+}
+
+function resolveBoundaries(
+  collection: string,
+  spec: StrategyConfig,
   normalization: string,
   options: ResolveOptions,
 ): string[] {
-  if ((strategy.boundaries === undefined) === (strategy.boundariesFile === undefined)) {
+  const { boundaries, boundariesFile: file } = spec;
+  if ((boundaries === undefined) === (file === undefined)) {
     throw new Error(
-      `collection "${collection}": a range strategy needs exactly one of "boundaries" or "boundariesFile"`,
+      `collection "${collection}": a ${spec.kind} strategy needs exactly one of "boundaries" or "boundariesFile"`,
     );
   }
-  if (strategy.boundaries)
-    return parseBoundariesFile({ boundaries: strategy.boundaries }, `collection "${collection}"`).boundaries;
-  const file = strategy.boundariesFile!;
-  if (!options.readBoundaries) throw new Error(`collection "${collection}": cannot read boundaries file ${file} here`);
-  const parsed = parseBoundariesFile(options.readBoundaries(file), file);
+  if (boundaries !== undefined) return parseBoundariesFile({ boundaries }, `collection "${collection}"`).boundaries;
+  const path = String(file);
+  if (!options.readBoundaries) throw new Error(`collection "${collection}": cannot read boundaries file ${path} here`);
+  const parsed = parseBoundariesFile(options.readBoundaries(path), path);
   if (parsed.normalization && parsed.normalization !== normalization) {
     throw new Error(
-      `collection "${collection}": ${file} was computed with normalization ${parsed.normalization}` +
-        `, the collection uses ${normalization}`,
+      `collection "${collection}": ${path} was computed with normalization ${parsed.normalization}, ` +
+        `the collection uses ${normalization}`,
     );
   }
   return parsed.boundaries;

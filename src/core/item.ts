@@ -2,11 +2,11 @@ import { hasLoneSurrogate, utf8Length } from './collation';
 import type { Collection } from './collection';
 import { ShardlineError } from './errors';
 import {
+  canIndexValue,
   indexSortKey,
   indexSortKeyBytes,
   MAX_PARTITION_KEY_BYTES,
   MAX_SORT_KEY_BYTES,
-  SEPARATOR,
   shardKey,
   type KeyValue,
 } from './index-key';
@@ -132,7 +132,7 @@ function checkOrderedValue(field: string, value: string, normalized: string): vo
   if (hasLoneSurrogate(value)) {
     throw new ShardlineError('invalid_item', `field "${field}" holds an unpaired surrogate, which has no UTF-8 form`);
   }
-  if (normalized.includes(SEPARATOR)) {
+  if (!canIndexValue(normalized)) {
     throw new ShardlineError(
       'invalid_item',
       `field "${field}" contains U+0000, which shardline reserves as its index separator`,

@@ -1,6 +1,6 @@
 import { compareKeys } from './collation';
 import { invalidRequest } from './errors';
-import { valueOfIndexKey } from './index-key';
+import { valueLowerBound, valueOfIndexKey, valueUpperBound } from './index-key';
 import { maxLower, minUpper, prefixSuccessor, type KeyBound, type KeyRange } from './key-range';
 import type { ReadHint } from './read-hint';
 import { normalize, type Normalization } from './normalize';
@@ -41,15 +41,14 @@ export interface PlanContext {
 }
 
 /**
- * Turns a listing request into a read plan. Pure; the only place that knows how
- * value filters map onto index sort keys (see index-key.ts for why the mapping is
- * exact: U+0000 sorts below every value character, U+0001 just above it).
+ * Turns a listing request into a read plan. Pure; value filters become index sort
+ * key bounds through index-key.ts, whose encoding makes the mapping exact.
  */
 export function planListing(context: PlanContext, request: ListRequest): ReadPlan {
   const { strategy, normalization } = context;
   const values = valueRange(request.filter, normalization);
-  let lower = values.lower && { key: values.lower.value, inclusive: true };
-  let upper = values.upper && upperIndexBound(values.upper.value, values.upper.inclusive);
+  let lower = values.lower && valueLowerBound(values.lower.value, values.lower.inclusive);
+  let upper = values.upper && valueUpperBound(values.upper.value, values.upper.inclusive);
   let shardValues: ValueRange = values;
 
   if (request.after !== undefined) {
@@ -101,14 +100,6 @@ function valueRange(filter: ListFilter, normalization: Normalization): ValueRang
       };
     }
   }
-}
-
-/**
- * Index keys of values up to `value`: inclusive means every key of `value` itself,
- * which all lie below `value + U+0001`; exclusive means keys below `value`.
- */
-function upperIndexBound(value: string, inclusive: boolean): KeyBound {
-  return inclusive ? { key: value + '\u0001', inclusive: false } : { key: value, inclusive: false };
 }
 
 /** The tighter of two value bounds in direction `sign` (1: lower bounds, -1: upper bounds). */

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { strategyDefinitions, strategyNames } from '../core/strategies';
 import { MapInfo } from './map-schema';
 import { MAX_BATCH_ITEMS } from '../service/write-items';
 
@@ -79,7 +80,7 @@ export const BatchResponse = z
 export const CollectionInfo = z
   .object({
     name: z.string(),
-    strategy: z.enum(['random', 'hash', 'range']),
+    strategy: strategyKind(),
     shardCount: z.number().int(),
     prefix: z.string(),
     field: z.string(),
@@ -94,6 +95,14 @@ export const CollectionInfo = z
     map: MapInfo.optional(),
   })
   .openapi('Collection');
+
+/** The registered strategy names, each described; strategies registered after this module loads are not listed. */
+function strategyKind() {
+  const description = strategyDefinitions()
+    .map(({ name, description }) => `\`${name}\`: ${description}`)
+    .join('; ');
+  return z.enum(strategyNames() as [string, ...string[]]).openapi({ description });
+}
 
 export const errorResponses = {
   400: { content: { 'application/json': { schema: ErrorBody } }, description: 'bad input; nothing was written' },

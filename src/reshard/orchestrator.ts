@@ -13,11 +13,10 @@ import {
   type Phase,
   type ScanCheckpoint,
 } from '../core/shard-map';
-import { createStrategy, type ShardStrategy, type StrategyConfig } from '../core/strategies';
+import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import type { MapStore } from '../store/map-store';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
 import type { CallContext } from '../store/retry';
-import { strategyConfig } from '../service/shard-maps';
 import { ItemPasses, type ItemWriter } from './item-passes';
 import { LeaseHeldError, PointerKeeper } from './pointer-keeper';
 import { runScanPass, type PassSpec } from './scan-pass';
@@ -93,12 +92,12 @@ export class Reshard {
   async strategyOf(version: number): Promise<ShardStrategy> {
     const stored = await this.deps.maps.readVersion(this.deps.collection, version, {});
     if (!stored) throw new Error(`shard map v${version} of "${this.deps.collection.name}" is missing`);
-    return createStrategy(stored.strategy as StrategyConfig);
+    return strategyFromConfig(stored.strategy);
   }
 
   /** Migrates to `target` and on to `stable`, or resumes the migration to it already under way. */
   async run(target: StrategyConfig): Promise<ReshardOutcome> {
-    const wanted = JSON.stringify(strategyConfig(createStrategy(target)));
+    const wanted = JSON.stringify(strategyFromConfig(target).config);
     let pointer = await this.pointer();
     if (pointer.phase === 'aborting' || pointer.phase === 'rolling-back') {
       throw new ReshardRefused(
@@ -107,7 +106,7 @@ export class Reshard {
     }
     if (pointer.phase === 'stable') {
       const current = await this.strategyOf(pointer.read.version);
-      if (JSON.stringify(strategyConfig(current)) === wanted) {
+      if (JSON.stringify(current.config) === wanted) {
         this.deps.log(`"${this.deps.collection.name}" already uses this map (v${pointer.read.version}): nothing to do`);
         return { pointer, writeUnits: 0, moved: 0 };
       }
@@ -122,7 +121,7 @@ export class Reshard {
     }
     const { target: ref } = migrationRefs(pointer);
     const building = await this.strategyOf(ref.version);
-    if (JSON.stringify(strategyConfig(building)) !== wanted) {
+    if (JSON.stringify(building.config) !== wanted) {
       throw new ReshardRefused(
         `a reshard of "${this.deps.collection.name}" to v${ref.version} (${describe(building)}) is in phase ` +
           `${pointer.phase}: run --status, or --abort / --rollback it before starting another`,
@@ -304,7 +303,7 @@ export class Reshard {
   }
 
   private async createVersion(first: number, target: StrategyConfig): Promise<number> {
-    const strategy = strategyConfig(createStrategy(target));
+    const strategy = strategyFromConfig(target).config;
     // Versions of abandoned migrations stay taken: the next free number is used.
     for (let version = first; ; version++) {
       const created = await this.deps.maps.createVersion(

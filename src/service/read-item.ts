@@ -1,5 +1,6 @@
 import type { Collection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
+import { isShardKeyOf, shardKeyPrefix } from '../core/index-key';
 import { readPrimaryKey, type JsonObject } from '../core/item';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
@@ -22,10 +23,7 @@ export function primaryKeyFromParams(collection: Collection, params: Record<stri
 
 /** Whether a stored record was written through this collection (it carries its shard key in either index). */
 export function belongsTo(collection: Collection, record: JsonObject): boolean {
-  return collection.indexes.some(({ shardKeyAttribute }) => {
-    const shard = record[shardKeyAttribute];
-    return typeof shard === 'string' && shard.startsWith(`${collection.prefix}#`);
-  });
+  return collection.indexes.some(({ shardKeyAttribute }) => isShardKeyOf(record[shardKeyAttribute], collection.prefix));
 }
 
 export async function getItem(
@@ -47,7 +45,7 @@ export async function deleteItem(
 ): Promise<void> {
   const deleted = await store.deleteItem(collection.table, key, context, {
     attributes: collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute),
-    prefix: `${collection.prefix}#`,
+    prefix: shardKeyPrefix(collection.prefix),
   });
   if (!deleted) throw notFound(collection);
 }

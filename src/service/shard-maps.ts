@@ -1,7 +1,7 @@
 import { collectionView, type Collection, type IndexSlot } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { initialPointer, type MapPointer, type MapRef } from '../core/shard-map';
-import { createStrategy, type ShardStrategy, type StrategyConfig } from '../core/strategies';
+import { strategyFromConfig, type ShardStrategy } from '../core/strategies';
 import type { MapStore } from '../store/map-store';
 import type { MapSource } from './map-source';
 import type { CallContext } from '../store/retry';
@@ -77,7 +77,7 @@ export class ShardMaps implements MapSource {
         const createdAt = new Date(this.now()).toISOString();
         await this.store.createVersion(
           collection,
-          { version: 1, strategy: strategyConfig(collection.strategy), createdAt },
+          { version: 1, strategy: collection.strategy.config, createdAt },
           context,
         );
         const fresh = initialPointer(this.now());
@@ -87,7 +87,7 @@ export class ShardMaps implements MapSource {
       }
       if (!pointer) throw new Error(`collection "${collection.name}": its shard-map pointer could not be read back`);
       const stored = await this.strategyOf(collection, pointer.read.version, context);
-      if (JSON.stringify(strategyConfig(stored)) !== JSON.stringify(strategyConfig(collection.strategy))) {
+      if (JSON.stringify(stored.config) !== JSON.stringify(collection.strategy.config)) {
         this.options.log?.(
           `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
             `(${stored.kind}, ${stored.shardCount} shards), not by the config's strategy; ` +
@@ -184,7 +184,7 @@ export class ShardMaps implements MapSource {
       strategy = this.store.readVersion(collection, version, context).then((stored) => {
         if (!stored)
           throw new Error(`collection "${collection.name}": shard map v${version} is missing from the table`);
-        return createStrategy(stored.strategy as StrategyConfig);
+        return strategyFromConfig(stored.strategy);
       });
       // A failed read is not remembered: the next request reads again.
       strategy.catch(() => this.strategies.delete(key));
@@ -192,10 +192,4 @@ export class ShardMaps implements MapSource {
     }
     return strategy;
   }
-}
-
-/** A strategy's parameters as stored in a map version. */
-export function strategyConfig(strategy: ShardStrategy): StrategyConfig {
-  if (strategy.kind === 'range') return { kind: 'range', boundaries: [...(strategy.boundaries ?? [])] };
-  return { kind: strategy.kind, shards: strategy.shardCount };
 }

@@ -1,5 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { compareKeys } from '../core/collation';
+import { nextKey } from '../core/index-key';
 import { isEmptyRange, type KeyRange } from '../core/key-range';
 import type { SortOrder } from '../core/plan';
 
@@ -20,7 +21,7 @@ export interface ShardQuery {
  *
  * A key condition holds one comparison on the sort key, so the range becomes:
  * `>`/`>=` or `<`/`<=` for one side, `BETWEEN` for two. BETWEEN is inclusive; an
- * exclusive lower bound k becomes k + U+0000 (the next string up, exactly); an
+ * exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly); an
  * exclusive upper bound stays inclusive in the query and the store drops the item
  * equal to it (read first when descending, so the page is one longer). dynalite refuses a
  * BETWEEN whose bounds disagree in UTF-16 order (U+E000–U+FFFF against emoji), so then only
@@ -33,7 +34,7 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
   const values: Record<string, unknown> = { ':shard': query.shardKey };
   let condition = '#shard = :shard';
   const { lower, upper } = query.range;
-  const lowerKey = lower && (lower.inclusive ? lower.key : lower.key + '\u0000');
+  const lowerKey = lower && (lower.inclusive ? lower.key : nextKey(lower.key));
   const bothSides = lowerKey !== undefined && upper !== undefined && agreeInUtf16(lowerKey, upper.key);
 
   // When BETWEEN is impossible, keep the side the read starts from: items past the

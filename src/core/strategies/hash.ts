@@ -1,4 +1,6 @@
 import * as crypto from 'node:crypto';
+import { z } from 'zod';
+import { registerStrategy, shardCountSchema } from './registry';
 import { allShards, type ShardStrategy } from './strategy';
 
 /**
@@ -10,12 +12,20 @@ export function hashStrategy(shardCount: number): ShardStrategy {
   const everyShard = allShards(shardCount);
   return {
     kind: 'hash',
+    config: Object.freeze({ kind: 'hash', shards: shardCount }),
     shardCount,
     shardForWrite: (normalized) => hashShard(normalized, shardCount),
     shardsForValue: (normalized) => [hashShard(normalized, shardCount)],
     groupsForRange: () => [[...everyShard]],
   };
 }
+
+export const hashDefinition = registerStrategy({
+  name: 'hash',
+  description: 'sha256 of the normalized value mod shards: one shard per value; listings merge all shards',
+  configSchema: z.object({ kind: z.literal('hash'), shards: shardCountSchema }),
+  create: (config) => hashStrategy(config.shards),
+});
 
 /** The digest read as one big-endian integer, reduced mod `shardCount` byte by byte. */
 export function hashShard(normalized: string, shardCount: number): number {

@@ -1,23 +1,18 @@
-import { hashStrategy } from './hash';
-import { randomStrategy } from './random';
-import { rangeStrategy } from './range';
-import type { ShardStrategy } from './strategy';
+// The built-in strategies register themselves when imported; importing this module
+// is what makes them known to createStrategy, config validation and the OpenAPI enum.
+import './random';
+import './hash';
+import './range';
 
-export type StrategyConfig =
-  | { readonly kind: 'random'; readonly shards: number }
-  | { readonly kind: 'hash'; readonly shards: number }
-  | { readonly kind: 'range'; readonly boundaries: readonly string[] };
-
-/** The registry: a strategy by its configured kind. */
-export function createStrategy(config: StrategyConfig): ShardStrategy {
-  switch (config.kind) {
-    case 'random':
-      return randomStrategy(config.shards);
-    case 'hash':
-      return hashStrategy(config.shards);
-    case 'range':
-      return rangeStrategy(config.boundaries);
-  }
-}
-
-export type { ShardStrategy, StrategyKind, ValueBound, ValueRange } from './strategy';
+export {
+  createStrategy,
+  registerStrategy,
+  shardCountSchema,
+  strategyDefinition,
+  strategyDefinitions,
+  strategyFromConfig,
+  strategyNames,
+  type StrategyConfigSchema,
+  type StrategyDefinition,
+} from './registry';
+export type { ShardStrategy, StrategyConfig, StrategyKind, ValueBound, ValueRange } from './strategy';

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { registerStrategy, shardCountSchema } from './registry';
 import { allShards, type ShardStrategy } from './strategy';
 
 /**
@@ -8,9 +10,17 @@ export function randomStrategy(shardCount: number): ShardStrategy {
   const everyShard = allShards(shardCount);
   return {
     kind: 'random',
+    config: Object.freeze({ kind: 'random', shards: shardCount }),
     shardCount,
     shardForWrite: (_normalized, random) => Math.floor(random() * shardCount),
     shardsForValue: () => [...everyShard],
     groupsForRange: () => [[...everyShard]],
   };
 }
+
+export const randomDefinition = registerStrategy({
+  name: 'random',
+  description: 'a uniformly random shard per write; every read merges all shards',
+  configSchema: z.object({ kind: z.literal('random'), shards: shardCountSchema }),
+  create: (config) => randomStrategy(config.shards),
+});

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { bisectLeft, bisectRight, compareKeys } from '../collation';
+import { registerStrategy } from './registry';
 import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
 
 /**
@@ -13,6 +15,7 @@ import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
  */
 export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   validateBoundaries(boundaries);
+  const frozen = Object.freeze([...boundaries]);
   const shardCount = boundaries.length;
   // runStart[s]..runEnd[s]: the run of equal boundaries shard s belongs to.
   const runStart: number[] = [];
@@ -43,8 +46,9 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
 
   return {
     kind: 'range',
+    config: Object.freeze({ kind: 'range', boundaries: frozen }),
     shardCount,
-    boundaries: Object.freeze([...boundaries]),
+    boundaries: frozen,
     shardForWrite(normalized, random) {
       const shard = shardOf(normalized);
       if (!isHeavy(shard, normalized)) return shard;
@@ -69,6 +73,13 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
     },
   };
 }
+
+export const rangeDefinition = registerStrategy({
+  name: 'range',
+  description: 'sorted boundaries: each shard holds one interval of values and listings read shards in order',
+  configSchema: z.object({ kind: z.literal('range'), boundaries: z.array(z.string()).min(1) }),
+  create: (config) => rangeStrategy(config.boundaries),
+});
 
 function span(first: number, last: number): number[] {
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
