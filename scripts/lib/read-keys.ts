@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
 import { normalizeKey } from '../../src/boundaries/normalize-keys';
+import { canIndexValue } from '../../src/core/index-key';
 import type { Normalization } from '../../src/core/normalize';
 import { ndjsonField, tsvColumn, type Extracted, type InputFormat, type SkipReason } from './key-extractors';
 
@@ -58,7 +59,7 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
   };
   const add = (extracted: Extracted): void => {
     if (typeof extracted !== 'string') return void skip(extracted.skip);
-    if (extracted.includes('\u0000')) return void skip('contains U+0000');
+    if (!canIndexValue(extracted)) return void skip('contains U+0000');
     if (!extracted.isWellFormed()) return void skip('unpaired surrogate');
     if (samples.length < 5) samples.push(extracted);
     const value = normalizeKey(extracted, options.normalization);

@@ -1,5 +1,5 @@
 import type { Collection } from './collection';
-import { indexSortKey, shardKey, valueOfIndexKey } from './index-key';
+import { indexSortKey, parseShardKey, shardKey, valueOfIndexKey } from './index-key';
 import { prepareItem, readPrimaryKey, type JsonObject } from './item';
 import { matchesMembers } from './members';
 import { normalize } from './normalize';
@@ -20,20 +20,20 @@ export interface IndexEntry {
 export function entryIn(view: Collection, item: JsonObject): IndexEntry | undefined {
   const shard = item[view.shardKeyAttribute];
   const indexKey = item[view.indexKeyAttribute];
-  if (typeof shard !== 'string' || typeof indexKey !== 'string' || !shard.startsWith(`${view.prefix}#`))
+  if (typeof shard !== 'string' || typeof indexKey !== 'string' || parseShardKey(shard)?.prefix !== view.prefix)
     return undefined;
   return { shardKey: shard, indexKey };
 }
 
-/** The shard number of a shard key of this collection. */
-export function shardOf(view: Collection, entry: IndexEntry): number {
-  return Number(entry.shardKey.slice(view.prefix.length + 1));
+/** The shard number of an index entry (NaN when its shard key is malformed). */
+export function shardOf(entry: IndexEntry): number {
+  return parseShardKey(entry.shardKey)?.shard ?? Number.NaN;
 }
 
 /** Whether an entry is one `view`'s map could have written for this index key. */
 export function entryFits(view: Collection, entry: IndexEntry | undefined, indexKey: string): boolean {
   if (!entry || entry.indexKey !== indexKey) return false;
-  const shard = shardOf(view, entry);
+  const shard = shardOf(entry);
   return view.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shard);
 }
 

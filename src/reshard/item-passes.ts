@@ -1,6 +1,7 @@
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import type { MembersRule } from '../core/members';
+import { shardKeyPrefix } from '../core/index-key';
 import { entryAttributes, entryFits, entryIn, memberKey } from '../core/reindex';
 import type { Condition } from '../store/conditions';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
@@ -123,7 +124,7 @@ export class ItemPasses {
   }
 
   private listedIn(view: Collection): Condition[] {
-    return [{ kind: 'beginsWith', attribute: view.shardKeyAttribute, prefix: `${view.prefix}#` }];
+    return [{ kind: 'beginsWith', attribute: view.shardKeyAttribute, prefix: shardKeyPrefix(view.prefix) }];
   }
 
   private ruleConditions(): Condition[] {

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { Collection } from '../core/collection';
-import { valueOfIndexKey } from '../core/index-key';
+import { isShardKeyOf, shardKeyPrefix, valueOfIndexKey } from '../core/index-key';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
 import type { CallContext } from '../store/retry';
 
@@ -38,7 +38,7 @@ export async function scanCollectionKeys(
   const segments = options.segments ?? 8;
   const limit = pLimit(options.concurrency ?? 4);
   const counts = new Map<string, number>();
-  const shardPrefix = `${view.prefix}#`;
+  const shardPrefix = shardKeyPrefix(view.prefix);
   let entries = 0;
   let pages = 0;
 
@@ -61,7 +61,7 @@ export async function scanCollectionKeys(
       for (const item of page.items) {
         const shardKey = item[view.shardKeyAttribute];
         const indexKey = item[view.indexKeyAttribute];
-        if (typeof shardKey !== 'string' || !shardKey.startsWith(shardPrefix) || typeof indexKey !== 'string') continue;
+        if (!isShardKeyOf(shardKey, view.prefix) || typeof indexKey !== 'string') continue;
         const value = valueOfIndexKey(indexKey);
         counts.set(value, (counts.get(value) ?? 0) + 1);
         entries++;

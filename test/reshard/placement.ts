@@ -1,5 +1,5 @@
 import { createStrategy, type StrategyConfig } from '../../src/core/strategies';
-import { indexSortKey } from '../../src/core/index-key';
+import { indexSortKey, parseShardKey } from '../../src/core/index-key';
 import { normalize } from '../../src/core/normalize';
 import { scanTable } from '../support/table-scan';
 import { itemKey, type Ledger } from './workload';
@@ -56,8 +56,8 @@ export async function checkPlacement(
     const shard = item[read.shard];
     const fits =
       typeof shard === 'string' &&
-      shard.startsWith(`${answer.prefix}#`) &&
-      strategy.shardsForValue(normalized).includes(Number(shard.slice(answer.prefix.length + 1))) &&
+      parseShardKey(shard)?.prefix === answer.prefix &&
+      strategy.shardsForValue(normalized).includes(parseShardKey(shard)!.shard) &&
       item[read.key] === indexSortKey(normalized, [pk, 'a']);
     if (!fits || item[other.shard] !== undefined || item[other.key] !== undefined) {
       misplaced.push(`${key}: ${JSON.stringify({ [read.shard]: shard, [other.shard]: item[other.shard] })}`);

@@ -112,7 +112,8 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
     const normalized = normalize(key, collection.normalization);
     const shards = collection.strategy.shardsForValue(normalized);
-    const spread = collection.strategy.kind === 'random' || shards.length > 1;
+    // Written to one of several shards at random (random strategy, heavy hitters): read from all.
+    const spread = shards.length > 1;
     return c.json(
       { normalized, shards, shardKeys: shards.map((shard) => shardKey(collection.prefix, shard)), spread },
       200,

@@ -3,7 +3,7 @@ import { endTime, setMetric, startTime, timing } from 'hono/timing';
 import type { Collection } from '../../core/collection';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../core/cursor';
 import { invalidRequest } from '../../core/errors';
-import { SEPARATOR } from '../../core/index-key';
+import { canIndexValue } from '../../core/index-key';
 import { normalize } from '../../core/normalize';
 import type { ListFilter, SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
@@ -109,7 +109,7 @@ function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
   })) {
     if (value === undefined) continue;
     if (!value.isWellFormed()) throw invalidRequest(`${name} holds an unpaired surrogate`);
-    if (value.includes(SEPARATOR)) throw invalidRequest(`${name} contains U+0000, which no value can hold`);
+    if (!canIndexValue(value)) throw invalidRequest(`${name} contains U+0000, which no value can hold`);
   }
   if (query.key !== undefined) return { kind: 'key', key: query.key };
   if (query.prefix !== undefined) return { kind: 'prefix', prefix: query.prefix };
