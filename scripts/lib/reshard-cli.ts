@@ -6,7 +6,7 @@ import { collectionView, type Collection } from '../../src/core/collection';
 import { normalize } from '../../src/core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../../src/core/strategies';
 import { ReshardRefused, Reshard, describe } from '../../src/reshard/orchestrator';
-import { LeaseHeldError, LeaseLostError } from '../../src/reshard/pointer-keeper';
+import { LeaseHeldError } from '../../src/reshard/pointer-keeper';
 import { openEnvironment, type OpenEnvironment } from '../../src/runtime/open-environment';
 import { scanCollectionKeys } from '../../src/service/collection-keys';
 import { STALE_AFTER_TTLS } from '../../src/service/shard-maps';
@@ -45,9 +45,8 @@ export async function reshardCli(argv: string[], io: ReshardIO): Promise<number>
     return await run(options, opened, io);
   } catch (error) {
     const refused = error instanceof ReshardRefused || error instanceof LeaseHeldError;
-    const stopped = error instanceof LeaseLostError;
     io.stderr(`reshard: ${(error as Error).message}\n`);
-    return refused ? 3 : stopped ? 1 : 1;
+    return refused ? 3 : 1;
   } finally {
     await opened?.close();
   }

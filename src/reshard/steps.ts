@@ -1,0 +1,185 @@
+import { collectionView, type Collection, type IndexSpec } from '../core/collection';
+import {
+  enterPhase,
+  type MapPointer,
+  type MapRef,
+  type MigrationProgress,
+  type Phase,
+  type ScanCheckpoint,
+} from '../core/shard-map';
+import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
+import type { MapStore } from '../store/map-store';
+import type { ScanPage, ScanRequest } from '../store/maintenance';
+import type { CallContext } from '../store/retry';
+import type { ItemWriter } from './item-passes';
+import { PointerKeeper } from './pointer-keeper';
+import { runScanPass, type PassSpec } from './scan-pass';
+
+export interface ReshardDeps {
+  readonly maps: MapStore;
+  readonly writer: ItemWriter;
+  readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
+  /** Makes sure an index exists and is ACTIVE (adding it when the table lacks it). */
+  readonly ensureIndex: (index: IndexSpec) => Promise<void>;
+  /** The collection as the config has it (table, field, indexes, members rule). */
+  readonly collection: Collection;
+  /** How long after a pointer change every router must have seen it: 3 × map TTL + request deadline. */
+  readonly settleMs: number;
+  readonly leaseMs: number;
+  readonly scan: { readonly segments: number; readonly concurrency: number; readonly pageSize: number };
+  /** Items scanned per second at most. */
+  readonly rate?: number;
+  /** Phase changes and waits, one line each. */
+  readonly log: (line: string) => void;
+  /** Every pointer this run writes. */
+  readonly onPointer?: (pointer: MapPointer) => void;
+  /** Every scanned page's counts (progress bars). */
+  readonly onProgress?: (progress: MigrationProgress) => void;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+}
+
+/** What a finished run did. */
+export interface ReshardOutcome {
+  readonly pointer: MapPointer;
+  /** Write units reported for this run's own updates. */
+  readonly writeUnits: number;
+  /** Items the migration's scans moved (set or removed an entry), interrupted runs included. */
+  readonly moved: number;
+}
+
+/** Refused before anything changed: bad input or a state that does not allow it. */
+export class ReshardRefused extends Error {
+  override readonly name = 'ReshardRefused';
+}
+
+/**
+ * The moves a migration is made of, each safe to repeat: read the pointer and map
+ * versions, enter a phase, run a checkpointed scan, wait for the routers to settle,
+ * take the lease. The orchestrator (orchestrator.ts) decides their order.
+ */
+export class MigrationSteps {
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  /** Items the scans moved, counts carried over from interrupted runs included. */
+  moved = 0;
+
+  constructor(readonly deps: ReshardDeps) {
+    this.now = deps.now ?? Date.now;
+    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** The collection's pointer, read now. */
+  async pointer(): Promise<MapPointer> {
+    const [pointer] = await this.deps.maps.readPointers([this.deps.collection], {});
+    if (!pointer)
+      throw new ReshardRefused(
+        `collection "${this.deps.collection.name}" has no shard map yet: start the service once`,
+      );
+    return pointer;
+  }
+
+  async strategyOf(version: number): Promise<ShardStrategy> {
+    const stored = await this.deps.maps.readVersion(this.deps.collection, version, {});
+    if (!stored) throw new Error(`shard map v${version} of "${this.deps.collection.name}" is missing`);
+    return strategyFromConfig(stored.strategy);
+  }
+
+  async enter(keeper: PointerKeeper, phase: Phase): Promise<void> {
+    const pointer = await keeper.update((p) => enterPhase(p, phase, this.now()));
+    this.deps.onPointer?.(pointer);
+    this.deps.log(`phase ${phase}`);
+  }
+
+  /**
+   * Runs one scan, resuming from the pointer's checkpoint. The checkpoint is written at
+   * most once a second (and whenever a segment finishes): a crash repeats at most that
+   * much work, which every pass does harmlessly.
+   */
+  async scanWith(keeper: PointerKeeper, spec: PassSpec) {
+    const resume = keeper.current.checkpoint;
+    let savedAt = 0;
+    let segmentsDone = -1;
+    const save = async (progress: MigrationProgress, checkpoint: ScanCheckpoint) => {
+      // Not inside `onPointer?.(…)`: an optional call skips evaluating its arguments.
+      const pointer = await keeper.update((p) => ({ ...p, progress, checkpoint }));
+      this.deps.onPointer?.(pointer);
+      savedAt = this.now();
+      segmentsDone = progress.segmentsDone;
+    };
+    const result = await runScanPass(spec, {
+      ...this.deps.scan,
+      ...(this.deps.rate !== undefined && { rate: this.deps.rate }),
+      ...(resume && { resumeFrom: resume }),
+      ...(keeper.current.progress && { resumeCounts: keeper.current.progress }),
+      scanPage: this.deps.scanPage,
+      onPage: async (progress, checkpoint) => {
+        this.deps.onProgress?.(progress);
+        if (this.now() - savedAt >= 1000 || progress.segmentsDone !== segmentsDone) await save(progress, checkpoint);
+      },
+    });
+    await save(result, { pass: spec.pass, segments: Array.from({ length: result.segments }, () => 'done' as const) });
+    this.moved += result.moved;
+    return result;
+  }
+
+  /** Waits until every router must have seen the pointer's last change. */
+  async settle(pointer: MapPointer): Promise<void> {
+    const settleMs = Math.max(pointer.settleMs ?? 0, this.deps.settleMs);
+    const wait = pointer.changedAt + settleMs - this.now();
+    if (wait <= 0) return;
+    this.deps.log(`waiting ${(wait / 1000).toFixed(1)} s until every router has seen phase ${pointer.phase}`);
+    await this.sleep(wait);
+  }
+
+  async createVersion(first: number, target: StrategyConfig): Promise<number> {
+    const strategy = strategyFromConfig(target).config;
+    // Versions of abandoned migrations stay taken: the next free number is used.
+    for (let version = first; ; version++) {
+      const created = await this.deps.maps.createVersion(
+        this.deps.collection,
+        { version, strategy, createdAt: new Date(this.now()).toISOString() },
+        {},
+      );
+      if (created) return version;
+    }
+  }
+
+  acquire(pointer: MapPointer, force: boolean, change?: (p: MapPointer) => MapPointer) {
+    return PointerKeeper.acquire(
+      this.deps.maps,
+      this.deps.collection,
+      pointer,
+      { leaseMs: this.deps.leaseMs, now: this.now, force },
+      change,
+    );
+  }
+
+  /**
+   * A lease whose owner stopped beating (its process died) is waited out rather than
+   * refused, so running the same command again after a crash just resumes.
+   */
+  async waitForSilentLease(pointer: MapPointer): Promise<MapPointer> {
+    const lease = pointer.lease;
+    const now = this.now();
+    if (!lease || lease.until <= now || now - lease.beat < this.deps.leaseMs / 2) return pointer;
+    const wait = lease.until - now + 50;
+    this.deps.log(`the previous run stopped answering; waiting ${(wait / 1000).toFixed(1)} s for its lease to expire`);
+    await this.sleep(wait);
+    return this.pointer();
+  }
+
+  async view(ref: MapRef): Promise<Collection> {
+    return collectionView(this.deps.collection, await this.strategyOf(ref.version), ref.slot);
+  }
+}
+
+export function withoutScan(pointer: MapPointer): MapPointer {
+  const { progress: _progress, checkpoint: _checkpoint, ...rest } = pointer;
+  return rest;
+}
+
+export function describe(strategy: ShardStrategy): string {
+  return `${strategy.kind}, ${strategy.shardCount} shards`;
+}
