@@ -106,7 +106,8 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
   if (current.phase === 'stable' && !options.yes) {
     const items = await opened.store.approximateItemCount(collection.table, {});
     const question =
-      `${collection.name}: ${describe(reading)} (v${current.read.version}) → ${describe(strategyFromConfig(target))}; ` +
+      `${collection.name}: ${describe(reading)} (v${current.read.version}) → ` +
+      `${describe(strategyFromConfig(target))}; ` +
       `the table holds about ${items.toLocaleString('en-US')} items. Start?`;
     if (!io.confirm) throw new ReshardRefused(`${question} — add --yes to start without a prompt`);
     if (!(await io.confirm(question))) {

@@ -184,7 +184,10 @@ function sampleValues(extra: readonly string[]): string[] {
   return [...new Set([...SHARED_VALUES, ...neighbours, ...generated])].sort(compareKeys);
 }
 
-/** Unbounded, one-sided and two-sided ranges ending on the extra values and a spread of the rest, every inclusiveness. */
+/**
+ * Unbounded, one-sided and two-sided ranges ending on the extra values and a spread of
+ * the rest, every inclusiveness.
+ */
 function sampleRanges(values: readonly string[], extra: readonly string[]): ValueRange[] {
   const step = Math.max(1, Math.floor(values.length / 12));
   const ends = [...new Set([...extra, ...values.filter((_, i) => i % step === 0)])];
