@@ -62,8 +62,19 @@ export class PointerKeeper {
           'run this again once the lease has expired',
       );
     }
-    const keeper = new PointerKeeper(maps, collection, pointer, options);
-    await keeper.update((current) => change(current));
+    let keeper = new PointerKeeper(maps, collection, pointer, options);
+    // A run being taken over may write its next heartbeat first: read again and retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await keeper.update((current) => change(current));
+        break;
+      } catch (error) {
+        if (!(error instanceof LeaseLostError) || !options.force || attempt >= 10) throw error;
+        const [fresh] = await maps.readPointers([collection], {});
+        if (!fresh) throw error;
+        keeper = new PointerKeeper(maps, collection, fresh, options);
+      }
+    }
     keeper.heartbeat = setInterval(() => {
       keeper
         .update((current) => current)

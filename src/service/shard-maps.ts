@@ -70,7 +70,9 @@ export class ShardMaps implements MapSource {
    * changes maps).
    */
   async initialize(context: CallContext): Promise<void> {
+    const readAt = this.now();
     const pointers = await this.store.readPointers(this.collections, context);
+    const known = new Map<string, MapPointer>();
     for (const [i, collection] of this.collections.entries()) {
       let pointer = pointers[i];
       if (!pointer) {
@@ -86,6 +88,7 @@ export class ShardMaps implements MapSource {
           : (await this.store.readPointers([collection], context))[0];
       }
       if (!pointer) throw new Error(`collection "${collection.name}": its shard-map pointer could not be read back`);
+      known.set(collection.name, pointer);
       const stored = await this.strategyOf(collection, pointer.read.version, context);
       if (JSON.stringify(stored.config) !== JSON.stringify(collection.strategy.config)) {
         this.options.log?.(
@@ -95,7 +98,8 @@ export class ShardMaps implements MapSource {
         );
       }
     }
-    this.cached = undefined;
+    // What was just read (or written) is as fresh as a refresh: the first requests need not read again.
+    this.cached = { pointers: known, readAt };
   }
 
   /** The snapshot one request routes by; refreshes the cached pointers when older than the TTL. */
