@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedShapedTitles } from '../devtools/titles';
 import { shuffledCopies } from '../devtools/zipf-keys';
-import { numberArg, parseCommandLine } from './lib/command-line';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
 /**
  * `npm run bench:boundaries [-- --keys 5000000 --shards 21 --file PATH --keep]`

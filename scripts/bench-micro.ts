@@ -11,7 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { microCases } from './bench/micro-cases';
 import { median } from '../devtools/stats';
-import { parseCommandLine } from './lib/command-line';
+import { parseCommandLine } from '../src/cli/command-line';
 
 const USAGE = `Usage: npm run bench:micro [-- NAME…]
 

@@ -14,7 +14,7 @@ import { scanCollectionKeys } from '../src/service/collection-keys';
 import { STALE_AFTER_TTLS } from '../src/service/shard-maps';
 import type { AttributeUpdate } from '../src/store/maintenance';
 import { DynamoMapStore } from '../src/store/map-store';
-import { parseCommandLine, numberArg } from './lib/command-line';
+import { parseCommandLine, numberArg } from '../src/cli/command-line';
 
 const USAGE = `Usage: npm run bench:reshard -- [--items N] [--shards N] [--quiet-seconds S]
 

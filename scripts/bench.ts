@@ -21,7 +21,7 @@ import { startDelayProxy } from './bench/processes';
 import { markdownTable, targetLines } from './bench/report';
 import { walkNaive, type NaiveMode } from './bench/walk-naive';
 import { walkRouter } from './bench/walk-router';
-import { numberArg, parseCommandLine } from './lib/command-line';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
 const USAGE = `Usage: npm run bench [-- options]
 

@@ -1,6 +1,6 @@
-import { boundariesCli } from './lib/boundaries-cli';
+import { boundariesCli } from '../src/cli/boundaries-cli';
 
-/** `npm run boundaries -- --help`: see scripts/lib/boundaries-cli.ts and docs/boundaries.md. */
+/** `npm run boundaries -- --help`: see src/cli/boundaries-cli.ts and docs/boundaries.md. */
 const code = await boundariesCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

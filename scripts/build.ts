@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { copyDocsAssets } from '../devtools/build-docs-assets';
 import { buildConfigPath, writeConfigBundle } from '../devtools/build-config';
 import { buildLambdaFolder } from '../devtools/build-lambda';
-import { parseCommandLine, UsageError } from './lib/command-line';
+import { parseCommandLine, UsageError } from '../src/cli/command-line';
 
 /**
  * `npm run build [-- worker|lambda]` (both by default):

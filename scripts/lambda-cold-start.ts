@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { measureColdStarts } from '../devtools/cold-start';
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { median } from '../devtools/stats';
-import { numberArg, parseCommandLine } from './lib/command-line';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
 /**
  * `npx tsx scripts/lambda-cold-start.ts [runs]` after `npm run build`: starts

@@ -28,7 +28,7 @@ import { pick, seededRandom } from '../devtools/random';
 import { quantile } from '../devtools/stats';
 import { randomTitle } from '../devtools/titles';
 import { waitUntilReady } from '../devtools/wait-until';
-import { numberArg, parseCommandLine, UsageError } from './lib/command-line';
+import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];

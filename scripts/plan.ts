@@ -6,7 +6,7 @@ import {
   WCU_BYTES,
   type CapacityPlan,
 } from '../src/planning/capacity-plan';
-import { numberArg, parseCommandLine, UsageError } from './lib/command-line';
+import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { reshardCli } from './lib/reshard-cli';
+import { reshardCli } from '../src/cli/reshard-cli';
 
-/** `npm run reshard -- --help`: see scripts/lib/reshard-options.ts and docs/resharding.md. */
+/** `npm run reshard -- --help`: see src/cli/reshard-options.ts and docs/resharding.md. */
 const code = await reshardCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),

@@ -1,4 +1,4 @@
-import { escapeXml, scaled, svgDocument } from '../../devtools/charts';
+import { escapeXml, scaled, svgDocument } from '../../src/cli/charts';
 import type { RowFigures } from './figures';
 
 /**

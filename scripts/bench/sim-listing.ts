@@ -13,7 +13,7 @@ import { listItems } from '../../src/service/list-items';
 import { ReadMemories } from '../../src/service/shard-tails';
 import { benchConfig } from './fixture';
 import { albumItem } from './items';
-import { numberArg, parseCommandLine } from '../lib/command-line';
+import { numberArg, parseCommandLine } from '../../src/cli/command-line';
 import { MemoryStore } from './memory-store';
 import { seededRandom } from '../../devtools/random';
 import { mean, quantile } from '../../devtools/stats';

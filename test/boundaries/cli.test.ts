@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBoundariesFile } from '../../src/config/boundaries-file';
-import { boundariesCli } from '../../scripts/lib/boundaries-cli';
+import { boundariesCli } from '../../src/cli/boundaries-cli';
 import { seedShapedTitles } from '../../devtools/titles';
 import { shuffledCopies } from '../../devtools/zipf-keys';
 

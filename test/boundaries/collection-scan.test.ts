@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../../src/boundaries/key-counts';
 import { normalize } from '../../src/core/normalize';
-import { boundariesCli } from '../../scripts/lib/boundaries-cli';
+import { boundariesCli } from '../../src/cli/boundaries-cli';
 import { scanCollectionKeys } from '../../src/service/collection-keys';
 import { seedShapedTitles } from '../../devtools/titles';
 import { shuffledCopies } from '../../devtools/zipf-keys';

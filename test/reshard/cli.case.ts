@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { reshardCli } from '../../scripts/lib/reshard-cli';
+import { reshardCli } from '../../src/cli/reshard-cli';
 import { compareKeys } from '../../src/core/collation';
 import type { MapPointer } from '../../src/core/shard-map';
 import { putBehindTheBack } from '../support/behind-the-back';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { boundariesCli } from '../../scripts/lib/boundaries-cli';
+import { boundariesCli } from '../../src/cli/boundaries-cli';
 import type { EngineEndpoints } from '../support/global-setup';
 import { checkPlacement } from './placement';
 import { runReshard, sharedEnv, startRouter, type Router } from './processes';

@@ -1,7 +1,7 @@
-import type { Normalization } from '../../src/core/normalize';
-import { openEnvironment } from '../../src/runtime/open-environment';
-import { scanCollectionKeys } from '../../src/service/collection-keys';
-import { ShardMaps } from '../../src/service/shard-maps';
+import type { Normalization } from '../core/normalize';
+import { openEnvironment } from '../runtime/open-environment';
+import { scanCollectionKeys } from '../service/collection-keys';
+import { ShardMaps } from '../service/shard-maps';
 import type { Options } from './boundaries-options';
 import { formatAmount, type Progress } from './progress';
 import { readKeys } from './read-keys';

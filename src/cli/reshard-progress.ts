@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { MigrationProgress } from '../../src/core/shard-map';
+import type { MigrationProgress } from '../core/shard-map';
 
 export interface ReshardProgress {
   update(progress: MigrationProgress): void;

@@ -1,4 +1,4 @@
-import { escapeXml, scaled, svgDocument } from '../../devtools/charts';
+import { escapeXml, scaled, svgDocument } from './charts';
 
 /**
  * The SVG file of `npm run boundaries -- --chart`: one bar per shard (hover shows its

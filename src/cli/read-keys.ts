@@ -2,9 +2,9 @@ import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { parse } from 'csv-parse';
-import { normalizeKey } from '../../src/boundaries/normalize-keys';
-import { canIndexValue } from '../../src/core/index-key';
-import type { Normalization } from '../../src/core/normalize';
+import { normalizeKey } from '../boundaries/normalize-keys';
+import { canIndexValue } from '../core/index-key';
+import type { Normalization } from '../core/normalize';
 import { ndjsonField, tsvColumn, type Extracted, type InputFormat, type SkipReason } from './key-extractors';
 
 export interface ReadKeysOptions {

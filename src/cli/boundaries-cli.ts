@@ -1,10 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseBoundariesFile } from '../../src/config/boundaries-file';
-import { cutBoundaries } from '../../src/boundaries/cut-boundaries';
-import { keyCountsFromMap } from '../../src/boundaries/key-counts';
-import { reshardCost } from '../../src/boundaries/reshard-cost';
-import { codePointLength } from '../../src/boundaries/separator';
-import { balanceOf, heavyHittersOf, shardLoads } from '../../src/boundaries/shard-loads';
+import { parseBoundariesFile } from '../config/boundaries-file';
+import { cutBoundaries } from '../boundaries/cut-boundaries';
+import { keyCountsFromMap } from '../boundaries/key-counts';
+import { reshardCost } from '../boundaries/reshard-cost';
+import { codePointLength } from '../boundaries/separator';
+import { balanceOf, heavyHittersOf, shardLoads } from '../boundaries/shard-loads';
 import { parseOptions, USAGE, type Options } from './boundaries-options';
 import { formatReport } from './boundaries-report';
 import { readSource } from './key-source';

@@ -1,5 +1,5 @@
-import { DEFAULT_TOLERANCE } from '../../src/boundaries/cut-boundaries';
-import { NORMALIZATIONS, type Normalization } from '../../src/core/normalize';
+import { DEFAULT_TOLERANCE } from '../boundaries/cut-boundaries';
+import { NORMALIZATIONS, type Normalization } from '../core/normalize';
 import { readCommandLine, UsageError } from './command-line';
 import { formatFromName, INPUT_FORMATS, type InputFormat } from './key-extractors';
 

@@ -1,6 +1,6 @@
-import type { Balance, HeavyHitter } from '../../src/boundaries/shard-loads';
-import type { ReshardCost } from '../../src/boundaries/reshard-cost';
-import { textBar } from '../../devtools/charts';
+import type { Balance, HeavyHitter } from '../boundaries/shard-loads';
+import type { ReshardCost } from '../boundaries/reshard-cost';
+import { textBar } from './charts';
 
 /** Everything the stderr report shows about one run of `npm run boundaries`. */
 export interface BoundariesSummary {

@@ -1,7 +1,7 @@
-import type { Collection } from '../../src/core/collection';
-import type { MapPointer } from '../../src/core/shard-map';
-import type { ShardStrategy } from '../../src/core/strategies';
-import { describe } from '../../src/reshard/orchestrator';
+import type { Collection } from '../core/collection';
+import type { MapPointer } from '../core/shard-map';
+import type { ShardStrategy } from '../core/strategies';
+import { describe } from '../reshard/orchestrator';
 import { describeCounts } from './reshard-progress';
 
 /** `--status`: where the collection's shard maps are, as text or JSON. */
