@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reshardCli } from '../../src/cli/reshard-cli';
 import { compareKeys } from '../../src/core/collation';
 import type { MapPointer } from '../../src/core/shard-map';
-import { putBehindTheBack } from '../support/behind-the-back';
+import { createSingleIndexTable, putBehindTheBack } from '../support/behind-the-back';
 import type { EngineEndpoints } from '../support/global-setup';
 import { get, post } from '../support/http';
 import { startTestService } from '../support/service';
@@ -38,16 +38,7 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
     let env: Record<string, string>;
     const fast = { SHARDLINE_MAP_TTL_MS: '50', REQUEST_TIMEOUT_MS: '3000' };
 
-    const cli = async (...args: string[]) => {
-      let output = '';
-      const code = await reshardCli(args, {
-        stdout: (text) => (output += text),
-        stderr: (text) => (output += text),
-        env,
-        progress: false,
-      });
-      return { code, output };
-    };
+    const cli = (...args: string[]) => reshardCliRun(env, args);
     const pointer = async (name: string): Promise<MapPointer> => {
       const collection = service.collections.find((c) => c.name === name)!;
       return (await service.maps.pointers({})).get(collection.name)!;
@@ -215,6 +206,37 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
       // Adopting again finds nothing left to do.
       expect((await cli('--collection', 'tracks', '--adopt')).output).toMatch(/ 0 items updated/);
     });
+
+    it('adds the second index to a table made before there were two, saying so (where the engine can)', async () => {
+      const table = `old-${service.table}`;
+      await createSingleIndexTable(inject('engines')[engine], table);
+      const old = await startTestService(engine, { config: CONFIG, env: { ...fast, TABLE_NAME: table } });
+      const items = Array.from({ length: 40 }, (_, i) => ({ pk: `o${i}`, sk: 'album', title: `Old ${i}` }));
+      expect((await post(old.app, '/collections/albums-hash/items/batch', { items })).body.written).toBe(40);
+      const listed = await get(old.app, '/collections/albums-hash/items?limit=100');
+      const run = await reshardCliRun({ ...env, TABLE_NAME: table }, [
+        '--collection',
+        'albums-hash',
+        '--shards',
+        '5',
+        '--yes',
+      ]);
+      if (engine === 'dynalite') {
+        // dynalite accepts UpdateTable without building the index: refused before anything changed.
+        expect(run.code).toBe(1);
+        expect(run.output).toMatch(/cannot add an index to an existing table/);
+        expect((await old.maps.pointers({})).get('albums-hash')).toMatchObject({ phase: 'stable', revision: 1 });
+        return;
+      }
+      expect(run.code, run.output).toBe(0);
+      expect(run.output).toMatch(/adding index GSI2 to table old-/);
+      const after = await get(old.app, '/collections/albums-hash/items?limit=100');
+      expect(after.body.items).toEqual(listed.body.items);
+      expect((await get(old.app, '/collections/albums-hash')).body.map).toMatchObject({
+        readIndex: 'GSI2',
+        version: 2,
+      });
+    });
   });
 }
 
@@ -224,4 +246,15 @@ async function until(condition: () => Promise<boolean>): Promise<void> {
     if (Date.now() - started > 60_000) throw new Error('condition did not hold within a minute');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+async function reshardCliRun(env: Record<string, string>, args: string[]): Promise<{ code: number; output: string }> {
+  let output = '';
+  const code = await reshardCli(args, {
+    stdout: (text) => (output += text),
+    stderr: (text) => (output += text),
+    env,
+    progress: false,
+  });
+  return { code, output };
 }

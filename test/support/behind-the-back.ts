@@ -1,4 +1,4 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -6,15 +6,50 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
  * the table, as another application (a backfill job, the AWS console) would.
  */
 export async function putBehindTheBack(endpoint: string, table: string, items: readonly object[]): Promise<void> {
-  const raw = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' },
-  });
+  const raw = client(endpoint);
   const doc = DynamoDBDocumentClient.from(raw);
   try {
     for (const item of items) await doc.send(new PutCommand({ TableName: table, Item: { ...item } }));
   } finally {
     raw.destroy();
   }
+}
+
+/** A table as shardline made them before shard maps took turns in two indexes: `GSI1` only. */
+export async function createSingleIndexTable(endpoint: string, table: string): Promise<void> {
+  const raw = client(endpoint);
+  const string = (name: string) => ({ AttributeName: name, AttributeType: 'S' as const });
+  try {
+    await raw.send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk'].map(string),
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'GSI1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
+  } finally {
+    raw.destroy();
+  }
+}
+
+function client(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' },
+  });
 }
