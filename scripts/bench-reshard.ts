@@ -16,14 +16,16 @@ import type { AttributeUpdate } from '../src/store/maintenance';
 import { DynamoMapStore } from '../src/store/map-store';
 import { parseCommandLine, numberArg } from '../src/cli/command-line';
 
-const USAGE = `Usage: npm run bench:reshard -- [--items N] [--shards N] [--quiet-seconds S]
+const USAGE = `Usage: npm run bench:reshard -- [--items N] [--shards N] [--rate N] [--quiet-seconds S]
 
 Measures an online reshard on DynamoDB Local, in one run: a range collection of N items
 (default 10000) moves to N balanced shards cut from a live scan (default 24) while a
 reader pages whole listings and a writer writes, as before the reshard for a while.
 Prints items moved per second, write units per moved item (DynamoDB Local counts index
 writes), listing read amplification and p99 page time during vs before, and the
-longest write during vs before (writes are never blocked: no phase waits on them).`;
+longest write during vs before (writes are never blocked: no phase waits on them).
+--rate N caps the reshard's scans at N items a second, as an operator would to leave
+the table's capacity to the application (default: no cap).`;
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TTL_MS = 200;
@@ -40,10 +42,18 @@ async function main(): Promise<void> {
   const options = parseCommandLine(
     'bench:reshard',
     USAGE,
-    { options: { items: { type: 'string' }, shards: { type: 'string' }, 'quiet-seconds': { type: 'string' } } },
+    {
+      options: {
+        items: { type: 'string' },
+        shards: { type: 'string' },
+        rate: { type: 'string' },
+        'quiet-seconds': { type: 'string' },
+      },
+    },
     ({ values }) => ({
       items: values.items === undefined ? 10_000 : numberArg('items', values.items, { min: 100, integer: true }),
       shards: values.shards === undefined ? 24 : numberArg('shards', values.shards, { min: 2, integer: true }),
+      rate: values.rate === undefined ? undefined : numberArg('rate', values.rate, { min: 1, integer: true }),
       quietSeconds:
         values['quiet-seconds'] === undefined ? 8 : numberArg('quiet-seconds', values['quiet-seconds'], { min: 1 }),
     }),
@@ -106,6 +116,7 @@ async function main(): Promise<void> {
       settleMs: STALE_AFTER_TTLS * TTL_MS + DEADLINE_MS + 1000,
       leaseMs: 10_000,
       scan: { segments: 8, concurrency: 4, pageSize: 500 },
+      ...(options.rate !== undefined && { rate: options.rate }),
       log: (line) => process.stderr.write(`reshard: ${line}\n`),
       onPointer: (pointer: MapPointer) => {
         if (!phaseStarted.has(pointer.phase)) phaseStarted.set(pointer.phase, performance.now());
@@ -121,7 +132,16 @@ async function main(): Promise<void> {
 
     const span = (from: string, to: string) => ((phaseStarted.get(to) ?? 0) - (phaseStarted.get(from) ?? 0)) / 1000;
     const backfillSeconds = span('backfill', 'verify');
-    report({ reads, writes, units, backfillSeconds, total, moved: outcome.moved, items: options.items });
+    report({
+      reads,
+      writes,
+      units,
+      backfillSeconds,
+      total,
+      moved: outcome.moved,
+      items: options.items,
+      rate: options.rate,
+    });
   } finally {
     await engine.stop();
   }
@@ -135,6 +155,7 @@ function report(run: {
   total: number;
   moved: number;
   items: number;
+  rate: number | undefined;
 }): void {
   const pages = (phase: string) => run.reads.filter((r) => r.phase === phase).map((r) => r.sample);
   const writesIn = (phase: string) => run.writes.filter((w) => w.phase === phase).map((w) => w.sample.ms);
@@ -148,7 +169,7 @@ function report(run: {
   const [writesBefore, writesDuring] = [writesIn('before'), writesIn('during')];
   const f = (value: number, digits = 2) => value.toFixed(digits);
   const rows: [string, string, string][] = [
-    ['items in the collection', String(run.items), ''],
+    ['items in the collection', String(run.items), run.rate ? `scans capped at ${run.rate} items/s` : 'no rate cap'],
     ['whole reshard (3 settle waits included)', `${f(run.total, 1)} s`, ''],
     ['backfill: items moved per second', f(run.units.setItems / run.backfillSeconds, 0), ''],
     ['write units per moved item (backfill, index included)', f(run.units.set / run.units.setItems), 'target ≤ 2'],
