@@ -1,6 +1,6 @@
 import { compareKeys } from '../../src/core/collation';
 import type { Collection } from '../../src/core/collection';
-import { shardKey } from '../../src/core/index-key';
+import { shardQuery } from '../../src/service/listing/shard-reads';
 import type { ShardQuery } from '../../src/store/shard-query';
 import type { ShardPage, Store } from '../../src/store/store';
 import { measured, type PageSample } from './page-sample';
@@ -59,14 +59,5 @@ export async function walkNaive(
 
 /** Limit = the page size on every shard, resuming after the last key returned. */
 function naiveQuery(collection: Collection, shard: number, after: string | undefined, limit: number): ShardQuery {
-  return {
-    table: collection.table,
-    index: collection.index,
-    shardKeyAttribute: collection.shardKeyAttribute,
-    indexKeyAttribute: collection.indexKeyAttribute,
-    shardKey: shardKey(collection.prefix, shard),
-    range: after === undefined ? {} : { lower: { key: after, inclusive: false } },
-    order: 'asc',
-    limit,
-  };
+  return shardQuery(collection, { groups: [], keyRange: {}, order: 'asc' }, shard, after, limit);
 }

@@ -1,33 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
-import { waitUntilReady } from '../../devtools/wait-until';
-
-const ROOT = resolve(import.meta.dirname, '../..');
+import { startNodeServer } from '../support/node-server';
 
 /** `npm start` as a newcomer runs it: no DynamoDB settings, the embedded engine, data on disk. */
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), SHARDLINE_DATA_DIR: dataDir };
   for (const name of ['DYNAMODB_ENDPOINT', 'AWS_REGION', 'AWS_DEFAULT_REGION', 'TABLE_NAME', 'SHARDLINE_CONFIG'])
     delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  await waitUntilReady(() => output.includes('listening on'), {
-    intervalMs: 100,
-    gaveUp: () => (child.exitCode === null ? undefined : `server did not start: ${output}`),
-    timedOut: () => `server did not start: ${output}`,
-  });
-  return child;
+  return (await startNodeServer(env, port)).child;
 }
 
 describe('the embedded default', () => {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { stopChild } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
+import { startNodeServer, type NodeServer } from '../support/node-server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -26,33 +27,14 @@ export function sharedEnv(endpoint: string, table: string, extra: Record<string,
   return env;
 }
 
-export interface Router {
-  readonly base: string;
-  readonly child: ChildProcess;
-  output(): string;
+export interface Router extends NodeServer {
   stop(): Promise<void>;
 }
 
 /** One router process (`src/runtime/node.ts`), as deployed: never restarted during a test. */
 export async function startRouter(env: NodeJS.ProcessEnv): Promise<Router> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  await new Promise<void>((resolveStart, reject) => {
-    const check = () => {
-      if (output.includes('listening on')) return resolveStart();
-      if (child.exitCode !== null) return reject(new Error(`router did not start: ${output}`));
-      setTimeout(check, 100);
-    };
-    check();
-  });
-  return { base: `http://127.0.0.1:${port}`, child, output: () => output, stop: () => stopChild(child) };
+  const server = await startNodeServer(env, await freePort());
+  return { ...server, stop: () => stopChild(server.child) };
 }
 
 export interface CliRun {
