@@ -43,7 +43,7 @@ const collections = (shards: number) =>
   resolveConfig({ collections: { albums: { field: 'title', strategy: { kind: 'hash', shards } } } });
 
 describe('shard maps as routers see them', () => {
-  it('writes the config as version 1 once, however many instances start, and routes by the stored map after', async () => {
+  it('writes the config as version 1 once, however many instances start; then the table rules', async () => {
     const store = new MemoryMapStore();
     const logs: string[] = [];
     const [first, second] = [collections(21), collections(21)].map(
@@ -62,7 +62,7 @@ describe('shard maps as routers see them', () => {
     expect(logs.join('\n')).toMatch(/routes by its stored shard map v1 .*npm run reshard/);
   });
 
-  it('reads the pointer at most once a TTL, routes by an old one for up to 3 TTLs, then answers map_stale', async () => {
+  it('reads the pointer at most once a TTL, routes by an old one up to 3 TTLs, then map_stale', async () => {
     const store = new MemoryMapStore();
     let now = 0;
     const config = collections(4);
