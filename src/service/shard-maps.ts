@@ -52,6 +52,7 @@ export class ShardMaps implements MapSource {
   private refreshing: Promise<Cached> | undefined;
   private readonly strategies = new Map<string, Promise<ShardStrategy>>();
   private readonly views = new Map<string, Collection>();
+  private readonly snapshots = new Map<string, MapSnapshot>();
   private readonly now: () => number;
 
   constructor(
@@ -112,12 +113,17 @@ export class ShardMaps implements MapSource {
       pointer = (await this.fresh(context)).pointers.get(collection.name);
       if (!pointer) throw new ShardlineError('unavailable', `collection "${collection.name}" has no shard map`);
     }
+    const known = this.snapshots.get(collection.name);
+    // The same pointer as last time (the common case): the same snapshot, built once.
+    if (known?.pointer === pointer) return known;
     const read = await this.view(collection, pointer.read, context);
     const isRead = (ref: MapRef) => Number(ref.version === pointer.read.version);
     const ordered = [...pointer.writes].sort((a, b) => isRead(b) - isRead(a));
     const writes = await Promise.all(ordered.map((ref) => this.view(collection, ref, context)));
     const target = pointer.target && (await this.view(collection, pointer.target, context));
-    return { pointer, read, writes, ...(target && { target }) };
+    const snapshot: MapSnapshot = { pointer, read, writes, ...(target && { target }) };
+    this.snapshots.set(collection.name, snapshot);
+    return snapshot;
   }
 
   /** Every collection's current pointer, read now (for status pages and tools). */

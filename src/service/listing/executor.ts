@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { compareKeys } from '../../core/collation';
 import type { Collection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
@@ -58,16 +59,25 @@ export class ListingExecutor {
     this.plan = planListing(inputs.collection, request);
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
-    const caller = inputs.context.signal;
-    this.signal = caller ? AbortSignal.any([caller, this.controller.signal]) : this.controller.signal;
+    this.signal = this.controller.signal;
+    // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
+    // (Not a signal per query from AbortSignal.any: on Node 20 each costs a WeakRef and a
+    // FinalizationRegistry entry, which doubled the router's CPU per page.)
+    setMaxListeners(0, this.signal);
   }
 
   async run(): Promise<Listing> {
+    const caller = this.inputs.context.signal;
+    const abort = () => this.controller.abort();
+    if (caller?.aborted) abort();
+    caller?.addEventListener('abort', abort, { once: true });
     try {
       return await this.read();
     } catch (error) {
-      this.controller.abort();
+      abort();
       throw error;
+    } finally {
+      caller?.removeEventListener('abort', abort);
     }
   }
 
@@ -193,8 +203,7 @@ export class ListingExecutor {
   private query(shard: number, resumeAfter: string | undefined, limit: number): Promise<ShardPage> {
     const { collection, context, store } = this.inputs;
     return store.queryShard(shardQuery(collection, this.plan, shard, resumeAfter, limit), {
-      // A signal of its own per query: listeners pile up on it, not on the page's signal.
-      signal: AbortSignal.any([this.signal]),
+      signal: this.signal,
       ...(context.deadline !== undefined && { deadline: context.deadline }),
     });
   }
