@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/config/config';
 import { parse, type CollectionTag, type ScalarTag, type YAMLSeq } from 'yaml';
 import { ROOT } from './support/runtimes';
 
@@ -21,32 +22,40 @@ const config = JSON.parse(readFileSync(resolve(ROOT, 'config/shardline.config.js
 const hasCfnLint = spawnSync('cfn-lint', ['--version']).status === 0;
 
 describe('deploy/template.yaml (AWS SAM)', () => {
-  it('creates the table the bundled config describes: pk/sk, the sharded GSI with projection ALL, on demand', () => {
+  it('creates the table the bundled config describes: pk/sk, both sharded GSIs with projection ALL', () => {
     const table = template.Resources.Table.Properties;
-    const { partitionKey, sortKey, index, shardKeyAttribute, indexKeyAttribute } = config.table;
+    const { partitionKey, sortKey } = config.table;
+    const [collection] = resolveConfig(config, {
+      readBoundaries: (file) => JSON.parse(readFileSync(resolve(ROOT, 'config', file), 'utf8')),
+    });
     expect(table.BillingMode).toBe('PAY_PER_REQUEST');
     expect(table.KeySchema).toEqual([
       { AttributeName: partitionKey.name, KeyType: 'HASH' },
       { AttributeName: sortKey.name, KeyType: 'RANGE' },
     ]);
-    expect(table.GlobalSecondaryIndexes).toEqual([
-      {
-        IndexName: index,
+    // The two indexes shard maps take turns in (docs/resharding.md).
+    expect(table.GlobalSecondaryIndexes).toEqual(
+      collection!.indexes.map(({ name, shardKeyAttribute, indexKeyAttribute }) => ({
+        IndexName: name,
         KeySchema: [
           { AttributeName: shardKeyAttribute, KeyType: 'HASH' },
           { AttributeName: indexKeyAttribute, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
-      },
-    ]);
+      })),
+    );
     const types = Object.fromEntries(
       table.AttributeDefinitions.map((a: Template) => [a.AttributeName, a.AttributeType]),
     );
     expect(types).toEqual({
       [partitionKey.name]: 'S',
       [sortKey.name]: 'S',
-      [shardKeyAttribute]: 'S',
-      [indexKeyAttribute]: 'S',
+      ...Object.fromEntries(
+        collection!.indexes.flatMap((index) => [
+          [index.shardKeyAttribute, 'S'],
+          [index.indexKeyAttribute, 'S'],
+        ]),
+      ),
     });
   });
 
@@ -59,7 +68,15 @@ describe('deploy/template.yaml (AWS SAM)', () => {
     expect(fn.Environment.Variables.DYNAMODB_ENDPOINT).toBeUndefined();
     const statement = fn.Policies[0].Statement[0];
     expect(statement.Action).toEqual(
-      expect.arrayContaining(['dynamodb:DescribeTable', 'dynamodb:Query', 'dynamodb:BatchWriteItem']),
+      // BatchGetItem reads the shard-map pointers; PutItem and GetItem also write and read map versions.
+      expect.arrayContaining([
+        'dynamodb:DescribeTable',
+        'dynamodb:Query',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:BatchGetItem',
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+      ]),
     );
     // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's !Sub syntax, not a JavaScript template
     expect(statement.Resource).toEqual([{ GetAtt: 'Table.Arn' }, { Sub: '${Table.Arn}/index/*' }]);
