@@ -102,7 +102,9 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
 
   const current = await reshard.pointer();
   const reading = await reshard.strategyOf(current.read.version);
-  const target = await targetStrategy(action, collection, reading.kind, opened, current.read.slot, reshard);
+  // The collection as its current read map sees it: what a live scan for new boundaries reads.
+  const readView = collectionView(collection, reading, current.read.slot);
+  const target = await targetStrategy(action, readView, opened);
   if (current.phase === 'stable' && !options.yes) {
     const items = await opened.store.approximateItemCount(collection.table, {});
     const question =
@@ -132,13 +134,10 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
 async function targetStrategy(
   action: Extract<ReshardOptions['action'], { kind: 'reshard' }>,
   collection: Collection,
-  currentKind: string,
   opened: OpenEnvironment,
-  readSlot: 0 | 1,
-  reshard: Reshard,
 ): Promise<StrategyConfig> {
   if ('boundaries' in action) return { kind: 'range', boundaries: readBoundaries(action.boundaries, collection) };
-  const kind = action.strategy ?? currentKind;
+  const kind = action.strategy ?? collection.strategy.kind;
   if (kind === 'hash' || kind === 'random') return { kind, shards: action.shards };
   if (!action.strategy) {
     throw new ReshardRefused(
@@ -147,8 +146,7 @@ async function targetStrategy(
     );
   }
   // Boundaries cut from the keys the collection holds now, read from the index reads use.
-  const view = collectionView(collection, await reshard.strategyOf((await reshard.pointer()).read.version), readSlot);
-  const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), view);
+  const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), collection);
   if (scan.entries === 0) throw new ReshardRefused(`"${collection.name}" holds no items to cut boundaries from`);
   return {
     kind: 'range',
