@@ -25,7 +25,15 @@ const only = parseCommandLine('bench:micro', USAGE, { allowPositionals: true }, 
 
 const RUN_MS = 1000;
 const startedAt = new Date();
-const results: { name: string; unit: string; perSecond: number; target?: number; met?: boolean }[] = [];
+const results: {
+  name: string;
+  unit: string;
+  perSecond: number;
+  target?: number;
+  met?: boolean;
+  baseline?: string;
+  costRatio?: number;
+}[] = [];
 const chosen = (name: string) => only.length === 0 || only.some((part) => name.includes(part));
 for (const micro of microCases().filter((micro) => chosen(micro.name))) {
   for (let warm = 0; warm < 3; warm++) micro.run();
@@ -39,16 +47,21 @@ for (const micro of microCases().filter((micro) => chosen(micro.name))) {
     rates.push(micro.batch / ((used.user + used.system) / 1e6));
   }
   const perSecond = median(rates);
+  // Time per operation relative to the baseline case measured earlier in this run.
+  const base = results.find((result) => result.name === micro.baseline);
+  const costRatio = base && base.perSecond / perSecond;
   results.push({
     name: micro.name,
     unit: micro.unit,
     perSecond,
     ...(micro.target !== undefined && { target: micro.target, met: perSecond >= micro.target }),
+    ...(base && { baseline: base.name, costRatio }),
   });
   const target =
-    micro.target === undefined
+    (micro.target === undefined
       ? ''
-      : `  (target ≥ ${micro.target.toLocaleString('en-US')}: ${perSecond >= micro.target ? 'met' : 'MISS'})`;
+      : `  (target ≥ ${micro.target.toLocaleString('en-US')}: ${perSecond >= micro.target ? 'met' : 'MISS'})`) +
+    (costRatio === undefined ? '' : `  (${costRatio.toFixed(2)}× the time of: ${base!.name})`);
   process.stdout.write(
     `${micro.name.padEnd(56)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} ${micro.unit}${target}\n`,
   );

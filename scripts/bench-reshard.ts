@@ -66,6 +66,7 @@ async function main(): Promise<void> {
       CURSOR_SECRET: 'bench-secret',
       SHARDLINE_MAP_TTL_MS: String(TTL_MS),
       REQUEST_TIMEOUT_MS: String(DEADLINE_MS),
+      LOG_LEVEL: 'off',
     });
     const config = JSON.parse(readFileSync(resolve(ROOT, 'config/shardline.config.json'), 'utf8'));
     const service = buildService(settings, config, {

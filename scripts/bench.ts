@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { latencyChart } from './bench/latency-chart';
+import { metricsOverhead, overheadLines } from './bench/metrics-overhead';
 import { benchService, loadItems } from './bench/fixture';
 import { check, rowFigures, type RowFigures, type TargetCheck } from './bench/figures';
 import type { PageSample } from './bench/page-sample';
@@ -35,6 +36,7 @@ bench-results/bench-<timestamp>.json and .svg.
   --passes N           direct walks per listing (default 3)
   --delayed-passes N   walks per listing through the delaying proxy (default 2)
   --seed N             seed of the generated items (default 4)
+  --overhead-rounds N  rounds of the metrics on/off comparison (default 6; 0 skips it)
   --help`;
 
 const options = parseCommandLine(
@@ -48,6 +50,7 @@ const options = parseCommandLine(
       passes: { type: 'string', default: '3' },
       'delayed-passes': { type: 'string', default: '2' },
       seed: { type: 'string', default: '4' },
+      'overhead-rounds': { type: 'string', default: '6' },
     },
   },
   ({ values }) => ({
@@ -57,6 +60,7 @@ const options = parseCommandLine(
     passes: numberArg('passes', values.passes, { min: 1, integer: true }),
     delayedPasses: numberArg('delayed-passes', values['delayed-passes'], { min: 1, integer: true }),
     seed: numberArg('seed', values.seed, { integer: true }),
+    overheadRounds: numberArg('overhead-rounds', values['overhead-rounds'], { min: 0, integer: true }),
   }),
 );
 
@@ -162,6 +166,16 @@ try {
     parallelOverHashCpu: parallel.cpuMs.p50 / hash.cpuMs.p50,
   };
 
+  log('measuring the metrics overhead (metrics on against off)');
+  const overhead =
+    options.overheadRounds > 0
+      ? await metricsOverhead(engine.endpoint, 'albums-hash', {
+          pageSize: options.pageSize,
+          rounds: options.overheadRounds,
+          writesPerRound: 200,
+        })
+      : undefined;
+
   const loadAfter = loadavg();
   const machine = {
     cpus: cpus().length,
@@ -178,6 +192,7 @@ try {
       ` items read ${ratios.naiveOverHashItemsRead.toFixed(1)}×; ` +
       `queries ${ratios.naiveOverHashQueries.toFixed(1)}×\n`,
   );
+  if (overhead) process.stdout.write(`${overheadLines(overhead)}\n`);
   process.stdout.write(
     `load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')} → ${loadAfter.map((v) => v.toFixed(2)).join(' ')}` +
       ` on ${machine.cpus} cores\n`,
@@ -190,7 +205,7 @@ try {
   writeFileSync(
     json,
     JSON.stringify(
-      { startedAt, options, machine, loaded: Object.fromEntries(loaded), rows, targets, ratios, table },
+      { startedAt, options, machine, loaded: Object.fromEntries(loaded), rows, targets, ratios, overhead, table },
       null,
       2,
     ),

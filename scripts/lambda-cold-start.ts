@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       DYNAMODB_ENDPOINT: engine.endpoint,
       AWS_REGION: 'us-east-1',
       TABLE_NAME: `cold-${randomUUID()}`,
-      CURSOR_SECRET: 'cold-start',
+      CURSOR_SECRET: 'cold-start-secret-cold-start-secret',
     };
     await seed(bundle, env); // creates the table too
     const starts = await measureColdStarts(

@@ -1,26 +1,31 @@
 import {
   capacityPlan,
+  LISTING_STRATEGIES,
   PARTITION_RCU,
   PARTITION_WCU,
-  RCU_BYTES,
   WCU_BYTES,
+  type CapacityInput,
   type CapacityPlan,
+  type ListingStrategy,
 } from '../src/planning/capacity-plan';
 import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
- * --writes-per-second 10000 [--consistent] [--json]`: the shard count a sorted
- * index needs from DynamoDB's per-partition limits, with the arithmetic shown.
+ * --writes-per-second 10000 [--strategy range|hash|random] [--consistent] [--json]`:
+ * the shard count a sorted index needs from DynamoDB's per-partition limits, with
+ * the arithmetic shown.
  */
 // The backslash continues the first line: one line of usage, two of code.
 const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --items-per-query Q \
---writes-per-second W [--consistent] [--json]
+--writes-per-second W [--strategy range|hash|random] [--consistent] [--json]
 
   --item-bytes B          size of one index item (keys + projected attributes)
   --reads-per-second R    listing queries per second
   --items-per-query Q     items one query returns
   --writes-per-second W   item writes per second
+  --strategy S            how listings read the shards: range (one shard a listing, the
+                          default), hash or random (every shard, every listing)
   --consistent            strongly consistent reads (half the read throughput; GSIs
                           only serve eventually consistent reads)
   --json                  print the plan as JSON`;
@@ -28,25 +33,41 @@ const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --item
 const mb = (bytes: number): string => `${(bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 2 })} MB/s`;
 const int = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
-function explain(
-  plan: CapacityPlan,
-  input: {
-    itemBytes: number;
-    readsPerSecond: number;
-    itemsPerQuery: number;
-    writesPerSecond: number;
-    consistent: boolean;
-  },
-): string {
-  const { reads, writeBytes, writeUnits } = plan;
-  const kind = input.consistent ? 'strongly consistent' : 'eventually consistent';
+function explainReads(plan: CapacityPlan, input: Required<CapacityInput>): string[] {
+  const { reads } = plan;
+  const price = input.consistent ? '1 RCU (strongly consistent)' : '0.5 RCU (eventually consistent)';
+  const query =
+    `${int(reads.itemsPerQuery)} items × ${int(input.itemBytes)} B = ${int(reads.itemsPerQuery * input.itemBytes)} B` +
+    ` → ${reads.unitsPerQuery} × 4 KB units × ${price} = ${int(reads.rcuPerQuery)} RCU per query`;
+  if (reads.strategy === 'range') {
+    return [
+      `reads (range): one query on one shard a listing: ${query}`,
+      `        ${int(input.readsPerSecond)} queries/s × ${int(reads.rcuPerQuery)} RCU` +
+        ` = ${int(input.readsPerSecond * reads.rcuPerQuery)} RCU/s ÷ ${int(PARTITION_RCU)} RCU per partition` +
+        ` = ${int((input.readsPerSecond * reads.rcuPerQuery) / PARTITION_RCU)} → ${reads.shards} shards`,
+    ];
+  }
+  const lines = [
+    `reads (${reads.strategy}): a listing queries every shard for its share, so every shard serves every listing`,
+    `        with ${int(reads.queriesPerListing)} shards: ${query}`,
+    `        each shard: ${int(input.readsPerSecond)} queries/s × ${int(reads.rcuPerQuery)} RCU` +
+      ` = ${int(reads.rcuPerSecondPerShard)} RCU/s against ${int(PARTITION_RCU)} per partition`,
+  ];
+  if (reads.shards === null) {
+    lines.push(
+      `        → no shard count serves these listings: each query costs at least ${int(reads.rcuPerQuery)} RCU` +
+        ' however small; use range, or fewer listings per second',
+    );
+  } else {
+    lines.push(`        → ${reads.shards} shards`);
+  }
+  return lines;
+}
+
+function explain(plan: CapacityPlan, input: Required<CapacityInput>): string {
+  const { writeBytes, writeUnits } = plan;
   return [
-    `reads:  ${int(input.itemBytes)} B/item × ${int(input.readsPerSecond)} queries/s × ${int(input.itemsPerQuery)}` +
-      ` items/query = ${mb(reads.bytesPerSecond)}`,
-    `        per partition: ${int(PARTITION_RCU)} RCU × ${RCU_BYTES / 1024} KB${input.consistent ? '' : ' × 2'}` +
-      ` (${kind}) = ${mb(reads.partitionBytesPerSecond)}`,
-    `        ${mb(reads.bytesPerSecond)} ÷ ${mb(reads.partitionBytesPerSecond)}` +
-      ` = ${int(reads.bytesPerSecond / reads.partitionBytesPerSecond)} → ${reads.shards} shards`,
+    ...explainReads(plan, input),
     `writes: ${int(input.itemBytes)} B/item × ${int(input.writesPerSecond)} items/s = ${mb(writeBytes.bytesPerSecond)}`,
     `        per partition: ${int(PARTITION_WCU)} WCU × ${WCU_BYTES / 1024}` +
       ` KB = ${mb(writeBytes.partitionBytesPerSecond)}`,
@@ -56,7 +77,9 @@ function explain(
       ` × ${int(input.writesPerSecond)} items/s = ${int(writeUnits.unitsPerSecond)}` +
       ` WCU/s ÷ ${int(PARTITION_WCU)} = ${int(writeUnits.unitsPerSecond / PARTITION_WCU)}` +
       ` → ${writeUnits.shards} shards`,
-    `shards: ${plan.shards} (decided by ${plan.bindingLimit}; add headroom for uneven load)`,
+    plan.shards === null
+      ? `shards: none serves this load with ${input.strategy} listings`
+      : `shards: ${plan.shards} (decided by ${plan.bindingLimit}; add headroom for uneven load)`,
   ].join('\n');
 }
 
@@ -69,6 +92,7 @@ const { plan, input, json } = parseCommandLine(
       'reads-per-second': { type: 'string' },
       'items-per-query': { type: 'string' },
       'writes-per-second': { type: 'string' },
+      strategy: { type: 'string', default: 'range' },
       consistent: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
@@ -80,7 +104,11 @@ const { plan, input, json } = parseCommandLine(
       itemsPerQuery: numberArg('items-per-query', values['items-per-query']),
       writesPerSecond: numberArg('writes-per-second', values['writes-per-second']),
       consistent: values.consistent,
+      strategy: values.strategy as ListingStrategy,
     };
+    if (!LISTING_STRATEGIES.includes(input.strategy)) {
+      throw new UsageError(`--strategy must be range, hash or random, not ${values.strategy}`);
+    }
     try {
       return { plan: capacityPlan(input), input, json: values.json };
     } catch (error) {

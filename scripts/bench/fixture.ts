@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Collection } from '../../src/core/collection';
-import { buildService, prepareTables, type Service } from '../../src/runtime/service';
-import { readSettings } from '../../src/runtime/settings';
+import { buildService, prepareTables, type RuntimeMetrics, type Service } from '../../src/runtime/service';
+import { readSettings, type EnvMap } from '../../src/runtime/settings';
+import type { RouterMetrics } from '../../src/service/metrics/router-metrics';
 import { albumItem } from './items';
 import { seededRandom } from '../../devtools/random';
 import { titlesOverRanges } from '../../devtools/titles';
@@ -24,12 +25,26 @@ export function benchConfig(): unknown {
   return config;
 }
 
-/** The real service (config, SDK clients, store, Hono app) over `endpoint`, as `npm start` builds it. */
-export function benchService(endpoint: string): Service {
-  const settings = readSettings({ DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: TABLE, CURSOR_SECRET: SECRET });
+/**
+ * The real service (config, SDK clients, store, Hono app) over `endpoint`, as `npm start` builds it,
+ * without its request log (the bench prints to stdout); `env` adds settings, `metrics` a runtime's sink.
+ */
+export function benchService(
+  endpoint: string,
+  env: EnvMap = {},
+  metrics?: (stats: RouterMetrics) => RuntimeMetrics,
+): Service {
+  const settings = readSettings({
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: TABLE,
+    CURSOR_SECRET: SECRET,
+    LOG_LEVEL: 'off',
+    ...env,
+  });
   return buildService(settings, benchConfig(), {
     readBoundaries: (file) => JSON.parse(readFileSync(resolve(ROOT, 'config', file), 'utf8')),
     client: { credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' } },
+    ...(metrics && { metrics }),
   });
 }
 

@@ -19,19 +19,19 @@ const keyOf = (record: IndexRecord) => record.gsi1sk;
  * thousands of records — megabytes, out of cache — and shows what memory costs; it has
  * no target, because no listing merges that way.
  */
-export function mergeCases(hot: readonly string[], cold: readonly string[]): MicroCase[] {
+export function mergeCases(hot: readonly string[], cold: readonly string[], label = ''): MicroCase[] {
   const hotShards = shardsOf(hot);
   const coldShards = shardsOf(cold);
   return [
     {
-      name: `k-way merge, pages of ${PAGE} from 21 shards (${count(hot)} keys)`,
+      name: `k-way merge, pages of ${PAGE} from 21 shards (${count(hot)} keys${label})`,
       unit: 'items/s',
       batch: hot.length,
       target: 5_000_000,
       run: () => mergePages(hotShards, hot.length),
     },
     {
-      name: `k-way merge, 21 whole shards (${count(hot)} keys)`,
+      name: `k-way merge, 21 whole shards (${count(hot)} keys${label})`,
       unit: 'items/s',
       batch: hot.length,
       target: 5_000_000,

@@ -6,6 +6,7 @@ import { normalize } from '../../src/core/normalize';
 import { createStrategy } from '../../src/core/strategies';
 import { seededRandom } from '../../devtools/random';
 import { mergeCases } from './merge-cases';
+import { typedCases } from './typed-cases';
 import { randomTitle } from '../../devtools/titles';
 
 /** One micro-benchmark: `run(n)` does n operations of the hot path and returns something to keep it alive. */
@@ -16,6 +17,8 @@ export interface MicroCase {
   readonly batch: number;
   /** The issue's target in operations per second, if any. */
   readonly target?: number;
+  /** The case this one is compared with (same run): the report prints this one's cost relative to it. */
+  readonly baseline?: string;
   run(): unknown;
 }
 
@@ -72,6 +75,7 @@ export function microCases(): MicroCase[] {
       },
     },
     ...mergeCases(indexKeys.slice(0, 4096), indexKeys),
+    ...typedCases(),
     {
       name: 'cursor encode (HMAC-SHA256, base64url)',
       unit: 'ops/s',

@@ -13,9 +13,10 @@ export async function walkRouter(
   collection: string,
   pageSize: number,
   maxPages = Infinity,
-): Promise<PageSample[]> {
-  const samples: PageSample[] = [];
-  let cursor: string | null = null;
+  from: string | null = null,
+): Promise<(PageSample & { nextCursor: string | null })[]> {
+  const samples: (PageSample & { nextCursor: string | null })[] = [];
+  let cursor: string | null = from;
   do {
     const query = new URLSearchParams({ limit: String(pageSize), ...(cursor && { cursor }) });
     const { value, ms, cpuMs } = await measured(async () => {
@@ -34,6 +35,7 @@ export async function walkRouter(
       rcu: rcu === null ? undefined : Number(rcu),
       ms,
       cpuMs,
+      nextCursor: body.nextCursor,
     });
     cursor = body.nextCursor;
   } while (cursor !== null && samples.length < maxPages);

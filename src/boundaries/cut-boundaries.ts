@@ -144,7 +144,7 @@ function narrowed(cands: Candidates, reference: CutWindows, target: Float64Array
 
 function boundaryAt(keys: KeyCounts, cands: Candidates, b: number): string {
   const v = cands.value[b]!;
-  return cands.forced[b] ? keys.values[v]! : shortestSeparator(keys.values[v - 1]!, keys.values[v]!);
+  return cands.forced[b] ? keys.values.at(v)! : shortestSeparator(keys.values.at(v - 1)!, keys.values.at(v)!);
 }
 
 /** Separator length of each candidate in code points, computed once on demand. */
@@ -155,8 +155,8 @@ function separatorLengths(keys: KeyCounts, cands: Candidates): (b: number) => nu
     if (length < 0) {
       const v = cands.value[b]!;
       length = cands.forced[b]
-        ? codePointLength(keys.values[v]!)
-        : shortestSeparatorLength(keys.values[v - 1]!, keys.values[v]!);
+        ? codePointLength(keys.values.at(v)!)
+        : shortestSeparatorLength(keys.values.at(v - 1)!, keys.values.at(v)!);
       cache[b] = length;
     }
     return length;

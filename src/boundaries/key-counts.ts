@@ -1,13 +1,20 @@
-import { compareKeys } from '../core/collation';
+import { compareKeys, type SortedView } from '../core/collation';
 
 /**
  * A multiset of normalized keys as its distinct values in code point order, each
  * with how many items carry it. Five million titles are ~3 million distinct
  * values, so this is what the cut works on instead of every duplicate.
  */
-export interface KeyCounts {
+/**
+ * Distinct values by index. A plain array, or a view that decodes a value only when
+ * asked (the exact reader keeps millions of keys as bytes and the cut reads a few
+ * hundred of them).
+ */
+export type SortedValues = SortedView;
+
+export interface KeyCounts<Values extends SortedValues = SortedValues> {
   /** Distinct values, strictly increasing in code point order. */
-  readonly values: readonly string[];
+  readonly values: Values;
   /** `counts[i]` items carry `values[i]`; every count is >= 1. */
   readonly counts: Uint32Array;
   /** Sum of the counts. */
@@ -27,7 +34,10 @@ const CHUNK = 1 << 18;
  * comparisons as one sort but lets `progress` report each step. Deterministic: the
  * order is total (distinct values never compare equal), whatever the map's order.
  */
-export function keyCountsFromMap(map: ReadonlyMap<string, number>, progress?: SortProgress): KeyCounts {
+export function keyCountsFromMap(
+  map: ReadonlyMap<string, number>,
+  progress?: SortProgress,
+): KeyCounts<readonly string[]> {
   const keys = Array.from(map.keys());
   const sorted = sortCodePoint(keys, progress);
   const counts = new Uint32Array(sorted.length);
@@ -41,7 +51,7 @@ export function keyCountsFromMap(map: ReadonlyMap<string, number>, progress?: So
 }
 
 /** Builds key counts from already normalized keys (tests, small inputs). */
-export function keyCountsOf(keys: Iterable<string>): KeyCounts {
+export function keyCountsOf(keys: Iterable<string>): KeyCounts<readonly string[]> {
   const map = new Map<string, number>();
   for (const key of keys) map.set(key, (map.get(key) ?? 0) + 1);
   return keyCountsFromMap(map);

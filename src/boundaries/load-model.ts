@@ -31,7 +31,7 @@ export function loadModel(keys: KeyCounts, shards: number): LoadModel {
     prefix[i + 1] = prefix[i]! + count;
     if (count > mean) big.push(i);
   }
-  return { keys, prefix, mean, big: Int32Array.from(big), startsEmpty: keys.values[0] === '' };
+  return { keys, prefix, mean, big: Int32Array.from(big), startsEmpty: keys.values.at(0) === '' };
 }
 
 /**

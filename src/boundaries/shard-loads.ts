@@ -1,24 +1,30 @@
-import { compareKeys } from '../core/collation';
-import type { KeyCounts } from './key-counts';
+import { bisectLeftIn } from '../core/collation';
+import type { KeyCounts, SortedValues } from './key-counts';
 
 /**
- * Where each distinct value goes under a boundary list, walked in one merge pass
- * (values and boundaries are both sorted): shards first..last, where a value equal
- * to a repeated boundary (a heavy hitter) spreads over the whole run and any other
- * value has first === last === bisect_right(boundaries, value) - 1.
+ * Where each distinct value goes under a boundary list (both sorted): shards
+ * first..last, where a value equal to a repeated boundary (a heavy hitter) spreads
+ * over the whole run and any other value has first === last ===
+ * bisect_right(boundaries, value) - 1.
+ *
+ * Each boundary is located among the values by binary search, so only about
+ * shards · log(values) values are ever read: the values may be bytes decoded on demand.
  */
 export function forEachPlacement(
   boundaries: readonly string[],
   keys: KeyCounts,
   visit: (index: number, first: number, last: number) => void,
 ): void {
+  const n = keys.values.length;
+  // starts[b]: the first value at or above boundaries[b], where shard b begins.
+  const starts = new Int32Array(boundaries.length);
+  for (let b = 1; b < boundaries.length; b++) starts[b] = bisectLeftIn(keys.values, boundaries[b]!, starts[b - 1]!);
   let shard = 0;
-  for (let i = 0; i < keys.values.length; i++) {
-    const value = keys.values[i]!;
-    while (shard + 1 < boundaries.length && compareKeys(boundaries[shard + 1]!, value) <= 0) shard++;
+  for (let i = 0; i < n; i++) {
+    while (shard + 1 < boundaries.length && starts[shard + 1]! <= i) shard++;
     let first = shard;
-    if (boundaries[shard] === value) {
-      while (first > 0 && boundaries[first - 1] === value) first--;
+    if (starts[shard] === i && boundaries[shard] === keys.values.at(i)) {
+      while (first > 0 && boundaries[first - 1] === boundaries[shard]) first--;
     }
     visit(i, first, shard);
   }
@@ -69,7 +75,7 @@ export function heavyHittersOf(boundaries: readonly string[], keys: KeyCounts): 
   forEachPlacement(boundaries, keys, (i, first, last) => {
     if (last > first) {
       const shards = Array.from({ length: last - first + 1 }, (_, j) => first + j);
-      found.push({ value: keys.values[i]!, count: keys.counts[i]!, shards });
+      found.push({ value: keys.values.at(i)!, count: keys.counts[i]!, shards });
     }
   });
   return found;

@@ -1,13 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseBoundariesFile } from '../config/boundaries-file';
+import { boundaryTuples } from '../config/typed-boundaries';
+import { decodeOrderedValue } from '../core/order';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
-import { keyCountsFromMap } from '../boundaries/key-counts';
+import type { SketchBounds } from '../boundaries/key-sketch';
 import { reshardCost } from '../boundaries/reshard-cost';
 import { codePointLength } from '../boundaries/separator';
 import { balanceOf, heavyHittersOf, shardLoads } from '../boundaries/shard-loads';
 import { parseOptions, USAGE, type Options } from './boundaries-options';
-import { formatReport } from './boundaries-report';
+import { type BoundariesSummary, formatReport } from './boundaries-report';
 import { readSource } from './key-source';
+import { reshardVerdict } from './reshard-verdict';
 import { createProgress, formatAmount, type Progress } from './progress';
 import { shardChart } from './shard-chart';
 
@@ -57,14 +59,13 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     io.stderr(`first keys read: ${source.samples.map((s) => JSON.stringify(s)).join(', ')}\n`);
 
   let sortSteps = -1;
-  const keys = keyCountsFromMap(source.counts, (done, total) => {
+  const { keys, sketch } = source.collect((done, total) => {
     if (total !== sortSteps) {
       sortSteps = total;
       progress.phase('sorting', total, 'steps');
     }
-    progress.update(done, formatAmount(source.counts.size, 'distinct keys'));
+    progress.update(done, formatAmount(source.keys, 'keys'));
   });
-  source.counts.clear();
   progress.stop();
   const sortDone = performance.now();
 
@@ -77,25 +78,32 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   const lengths = cut.boundaries.slice(1).map((b) => codePointLength(b));
   const meanBoundaryLength = lengths.length > 0 ? lengths.reduce((a, b) => a + b, 0) / lengths.length : 0;
 
-  let compare: { file: string; cost: ReturnType<typeof reshardCost>; note?: string } | undefined;
+  let compare: BoundariesSummary['compare'];
   if (options.compare !== undefined) {
-    const old = parseBoundariesFile(JSON.parse(readFileSync(options.compare, 'utf8')), options.compare);
+    // Loaded only here: its schema library costs every other run time at start.
+    const { parseBoundariesFile } = await import('../config/boundaries-file');
+    const old = parseBoundariesFile(JSON.parse(readFileSync(options.compare, 'utf8')), options.compare, source.order);
     const note =
       old.normalization && old.normalization !== source.normalization
         ? `${options.compare} used normalization ${old.normalization},` +
           ` these keys ${source.normalization}: every key would be rewritten`
         : undefined;
-    compare = { file: options.compare, cost: reshardCost(old.boundaries, cut.boundaries, keys), ...(note && { note }) };
+    const cost = reshardCost(old.boundaries, cut.boundaries, keys);
+    // The keys as the current boundaries place them: the balance a reshard starts from.
+    const verdict = reshardVerdict(balanceOf(shardLoads(old.boundaries, keys)), balance, cost);
+    compare = { file: options.compare, cost, verdict, ...(note && { note }) };
   }
 
   const file = {
-    boundaries: cut.boundaries,
+    // A typed collection's are tuples of field values (config/typed-boundaries.ts).
+    boundaries: source.order ? boundaryTuples(source.order, cut.boundaries, keys.values) : cut.boundaries,
     normalization: source.normalization,
     source: source.source,
     // `npm run reshard` refuses a file cut from another collection's keys.
     ...(source.collection !== undefined && { collection: source.collection }),
-    keyCount: keys.total,
-    distinctKeys: keys.values.length,
+    keyCount: sketch ? sketch.items : keys.total,
+    // A sketch holds a sample of the keys, not the distinct ones: it states its error instead.
+    ...(sketch ? { sketch: sketchSummary(sketch, options.shards) } : { distinctKeys: keys.values.length }),
     shardCount: options.shards,
     createdAt: new Date().toISOString(),
     balance: {
@@ -106,7 +114,11 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     },
     meanBoundaryLength: round(meanBoundaryLength),
     tolerance: options.tolerance,
-    heavyHitters: heavy.map((h) => ({ value: h.value, count: h.count, shards: h.shards })),
+    heavyHitters: heavy.map((h) => ({
+      value: source.order ? decodeOrderedValue(source.order, h.value) : h.value,
+      count: h.count,
+      shards: h.shards,
+    })),
     shardCounts: Array.from(loads, (load) => round(load)),
     generator: 'npm run boundaries (shardline)',
   };
@@ -127,8 +139,9 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   io.stderr(
     formatReport({
       shards: options.shards,
-      keys: keys.total,
-      distinct: keys.values.length,
+      keys: sketch ? sketch.items : keys.total,
+      distinct: sketch ? undefined : keys.values.length,
+      ...(sketch && { sketch: sketchSummary(sketch, options.shards) }),
       normalization: source.normalization,
       source: source.source,
       boundaries: cut.boundaries,
@@ -150,6 +163,21 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (options.out !== undefined && options.out !== '-')
     io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
   return 0;
+}
+
+/** The sketch's guarantee in the file and the report: every shard's count within ± shardError items. */
+function sketchSummary(sketch: SketchBounds, shards: number) {
+  const mean = sketch.items / shards;
+  // A shard's count is the difference of two positions, each off by at most the rank error.
+  const shardError = 2 * sketch.rankError;
+  return {
+    retainedKeys: sketch.retained,
+    capacity: sketch.capacity,
+    rankErrorBound: sketch.rankError,
+    shardCountErrorBound: shardError,
+    maxOverMeanErrorBound: round(mean > 0 ? shardError / mean : 0, 6),
+    heavyHitterErrorBound: sketch.heavyError,
+  };
 }
 
 function round(value: number, digits = 3): number {

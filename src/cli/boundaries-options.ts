@@ -13,15 +13,23 @@ Source (one of):
                          the server's environment (SHARDLINE_CONFIG, TABLE_NAME,
                          DYNAMODB_ENDPOINT, AWS_REGION)
 Input file:
-  --format F             lines (default: one key per line), tsv, csv or ndjson;
+  --format F             lines (default: one key per line), tsv, csv, ndjson or
+                         dynamodb-export (--input is the folder of a DynamoDB S3
+                         export, AWSDynamoDB/<id>/data/*.json.gz; needs --field);
                          guessed from .tsv/.csv/.ndjson/.jsonl names
   --column N             0-based column of tsv/csv, as polars counts (default 0);
                          the seed's MusicBrainz 'release' dump: --format tsv --column 2
-  --field NAME           column named in the header row (tsv/csv) or JSON field,
-                         dotted paths allowed (ndjson)
+  --field NAME           column named in the header row (tsv/csv), JSON field,
+                         dotted paths allowed (ndjson), attribute (dynamodb-export)
   --header               skip a header row when using --column
   --normalization N      nfkd-lower (default) or none; must match the collection's
                          (--collection reads the index's already normalized values)
+Memory:
+  --max-memory MIB       cut from a mergeable sketch of the keys held in MIB
+                         (quantiles plus heavy hitters), one pass, whatever the
+                         input's size; the report states the sketch's error bound.
+                         Without it the count is exact, and turns into a sketch
+                         by itself when the keys would not fit in memory
 Output:
   --out FILE             the boundaries file (JSON); standard output when omitted
   --chart FILE           an SVG bar chart of the shard sizes
@@ -45,6 +53,8 @@ export interface Options {
   readonly compare?: string;
   readonly tolerance: number;
   readonly quiet: boolean;
+  /** Cut from a sketch within this budget (--max-memory). */
+  readonly maxMemoryMiB?: number;
 }
 
 /** Parses and checks `npm run boundaries` arguments; 'help' for --help. */
@@ -65,6 +75,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
         compare: { type: 'string' },
         tolerance: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        'max-memory': { type: 'string' },
       },
     },
     argv,
@@ -94,7 +105,13 @@ export function parseOptions(argv: string[]): Options | 'help' {
     if (format !== 'tsv' && format !== 'csv') throw new UsageError('--column applies to --format tsv or csv');
     if (values.field !== undefined) throw new UsageError('give --column or --field, not both');
   }
-  if (format === 'ndjson' && values.field === undefined) throw new UsageError('--format ndjson needs --field NAME');
+  if ((format === 'ndjson' || format === 'dynamodb-export') && values.field === undefined)
+    throw new UsageError(`--format ${format} needs --field NAME`);
+  const maxMemory = values['max-memory'] === undefined ? undefined : Number(values['max-memory']);
+  if (maxMemory !== undefined && !(Number.isInteger(maxMemory) && maxMemory >= 16 && maxMemory <= 1 << 20))
+    throw new UsageError(`--max-memory is a whole number of MiB from 16, not ${values['max-memory']}`);
+  if (maxMemory !== undefined && values.collection !== undefined)
+    throw new UsageError('--max-memory applies to --input (a collection scan counts its index keys exactly)');
   if (format === 'lines' && values.field !== undefined)
     throw new UsageError('--field applies to --format tsv, csv or ndjson');
   const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
@@ -114,5 +131,6 @@ export function parseOptions(argv: string[]): Options | 'help' {
     ...(values.out !== undefined && { out: values.out }),
     ...(values.chart !== undefined && { chart: values.chart }),
     ...(values.compare !== undefined && { compare: values.compare }),
+    ...(maxMemory !== undefined && { maxMemoryMiB: maxMemory }),
   };
 }

@@ -1,12 +1,16 @@
 import type { Balance, HeavyHitter } from '../boundaries/shard-loads';
 import type { ReshardCost } from '../boundaries/reshard-cost';
 import { textBar } from './charts';
+import type { ReshardVerdict } from './reshard-verdict';
 
 /** Everything the stderr report shows about one run of `npm run boundaries`. */
 export interface BoundariesSummary {
   readonly shards: number;
   readonly keys: number;
-  readonly distinct: number;
+  /** Distinct keys; unknown when sketched. */
+  readonly distinct: number | undefined;
+  /** Set when cut from a sketch (--max-memory): its guaranteed error. */
+  readonly sketch?: { readonly retainedKeys: number; readonly shardCountErrorBound: number };
   readonly normalization: string;
   readonly source: string;
   readonly boundaries: readonly string[];
@@ -17,7 +21,12 @@ export interface BoundariesSummary {
   readonly meanBoundaryLength: number;
   readonly heavyHitters: readonly HeavyHitter[];
   readonly skipped: ReadonlyMap<string, number>;
-  readonly compare?: { readonly file: string; readonly cost: ReshardCost; readonly note?: string };
+  readonly compare?: {
+    readonly file: string;
+    readonly cost: ReshardCost;
+    readonly verdict: ReshardVerdict;
+    readonly note?: string;
+  };
   readonly seconds: { readonly read: number; readonly sort: number; readonly cut: number };
 }
 
@@ -28,7 +37,8 @@ const MAX_ROWS = 64;
 export function formatReport(s: BoundariesSummary): string {
   const lines: string[] = [];
   lines.push(
-    `${s.shards} shards over ${int(s.keys)} keys (${int(s.distinct)} distinct, normalization ${s.normalization})` +
+    `${s.shards} shards over ${int(s.keys)} keys (` +
+      `${s.distinct === undefined ? 'sketched' : `${int(s.distinct)} distinct`}, normalization ${s.normalization})` +
       ` from ${s.source}`,
   );
   for (const [reason, count] of s.skipped) lines.push(`  skipped ${int(count)} records: ${reason}`);
@@ -37,6 +47,13 @@ export function formatReport(s: BoundariesSummary): string {
       `(smallest ${int(s.balance.min)}; best possible ${(s.bestMax / s.balance.mean).toFixed(4)},` +
       ` allowed ${(s.allowedMax / s.balance.mean).toFixed(4)})`,
   );
+  if (s.sketch) {
+    const bound = s.sketch.shardCountErrorBound;
+    lines.push(
+      `sketch: ${int(s.sketch.retainedKeys)} keys held; every shard count above is within ±${int(bound)} items` +
+        ` (largest ÷ mean within ±${(bound / s.balance.mean).toFixed(4)})`,
+    );
+  }
   lines.push(`boundaries: mean ${s.meanBoundaryLength.toFixed(2)} characters`);
   if (s.heavyHitters.length === 0) lines.push('heavy hitters: none (no single key outweighs a shard)');
   else {
@@ -53,11 +70,16 @@ export function formatReport(s: BoundariesSummary): string {
   }
   lines.push(...shardRows(s));
   if (s.compare) {
-    const { cost, file, note } = s.compare;
+    const { cost, file, note, verdict } = s.compare;
     lines.push(
       `reshard from ${file}: ${int(cost.moved)} of ${int(cost.total)} items (${(cost.fraction * 100).toFixed(2)} %)` +
         ` would move to another shard`,
     );
+    lines.push(
+      `  balance now ${verdict.current.toFixed(4)} (largest / mean under ${file}),` +
+        ` achievable ${verdict.achievable.toFixed(4)}`,
+    );
+    lines.push(`  ${verdict.line}`);
     if (note) lines.push(`  note: ${note}`);
   }
   lines.push(

@@ -2,8 +2,8 @@
  * Turning one input record into its key, per input format. Pure, so the reader
  * stays a loop over lines and these stay testable on their own.
  */
-export type InputFormat = 'lines' | 'tsv' | 'csv' | 'ndjson';
-export const INPUT_FORMATS: readonly InputFormat[] = ['lines', 'tsv', 'csv', 'ndjson'];
+export type InputFormat = 'lines' | 'tsv' | 'csv' | 'ndjson' | 'dynamodb-export';
+export const INPUT_FORMATS: readonly InputFormat[] = ['lines', 'tsv', 'csv', 'ndjson', 'dynamodb-export'];
 
 /** Where a record's key is: a 0-based column (tsv, csv) or a field name (header row, or ndjson). */
 export interface KeyLocation {
@@ -53,5 +53,25 @@ export function ndjsonField(line: string, field: string): Extracted {
   if (typeof node === 'string') return node;
   // Numbers order as strings in a string index: keep them, as their text.
   if (typeof node === 'number' || typeof node === 'bigint') return String(node);
+  return { skip: 'not a string' };
+}
+
+/**
+ * A string or number attribute of one line of a DynamoDB S3 export in DynamoDB JSON
+ * (`{"Item":{"title":{"S":"…"}}}`); numbers are read as their text.
+ */
+export function dynamodbExportField(line: string, field: string): Extracted {
+  if (line.trim() === '') return { skip: 'blank line' };
+  let record: unknown;
+  try {
+    record = JSON.parse(line);
+  } catch {
+    return { skip: 'bad json' };
+  }
+  const item = (record as { Item?: unknown } | null)?.Item;
+  if (item === null || typeof item !== 'object' || !Object.hasOwn(item, field)) return { skip: 'missing field' };
+  const value = (item as Record<string, unknown>)[field] as { S?: unknown; N?: unknown } | null;
+  if (typeof value?.S === 'string') return value.S;
+  if (typeof value?.N === 'string') return value.N;
   return { skip: 'not a string' };
 }

@@ -1,14 +1,16 @@
+import { freemem } from 'node:os';
+import { KeyCollector, type CollectedKeys } from '../boundaries/key-collector';
+import { keyCountsFromMap, type SortProgress } from '../boundaries/key-counts';
 import type { Normalization } from '../core/normalize';
-import { openEnvironment } from '../runtime/open-environment';
-import { scanCollectionKeys } from '../service/collection-keys';
-import { ShardMaps } from '../service/shard-maps';
+import type { CollectionOrder } from '../core/order';
 import type { Options } from './boundaries-options';
 import { formatAmount, type Progress } from './progress';
 import { readKeys } from './read-keys';
 
-/** Counted normalized keys and where they came from. */
+/** Read keys, not yet sorted, and where they came from. */
 export interface SourceKeys {
-  readonly counts: Map<string, number>;
+  /** Sorts (or summarizes) what was read into the counts to cut from. */
+  readonly collect: (progress?: SortProgress) => CollectedKeys;
   readonly keys: number;
   readonly skipped: ReadonlyMap<string, number>;
   readonly samples: readonly string[];
@@ -16,7 +18,13 @@ export interface SourceKeys {
   /** The collection the keys were scanned from (--collection). */
   readonly collection?: string;
   readonly normalization: Normalization;
+  /** The collection's typed order (--collection on one): its boundaries are written as tuples. */
+  readonly order?: CollectionOrder;
 }
+
+const MIB = 1 << 20;
+/** The sketch's budget when the exact count outgrows memory on its own (no --max-memory). */
+const FALLBACK_SKETCH_MIB = 256;
 
 /** Reads the keys of --input or --collection, reporting progress. */
 export async function readSource(
@@ -24,51 +32,34 @@ export async function readSource(
   env: Record<string, string | undefined>,
   progress: Progress,
 ): Promise<SourceKeys> {
-  if (options.collection !== undefined) {
-    const opened = await openEnvironment(env);
-    try {
-      const collection = opened.collections.find((c) => c.name === options.collection);
-      if (!collection) {
-        const names = opened.collections.map((c) => c.name).join(', ');
-        throw new Error(`no collection ${JSON.stringify(options.collection)} in the config (it has: ${names})`);
-      }
-      // The index the collection's current shard map lives in (the table's map, not the config's).
-      const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
-      progress.phase('scanning', 0, 'entries');
-      const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read, {
-        onProgress: (entries) => progress.update(entries),
-      });
-      progress.stop();
-      return {
-        counts: scan.counts,
-        keys: scan.entries,
-        skipped: new Map(),
-        samples: [],
-        source: `collection ${options.collection} (${read.table}/${read.index}, ${opened.where})`,
-        collection: options.collection,
-        normalization: collection.normalization,
-      };
-    } finally {
-      await opened.close();
-    }
-  }
+  if (options.collection !== undefined) return readCollection(options.collection, env, progress);
   const path = options.input!;
   let phaseSize: number | undefined;
-  const read = await readKeys({
-    path,
-    format: options.format,
-    normalization: options.normalization,
-    header: options.header,
-    ...(options.column !== undefined && { column: options.column }),
-    ...(options.field !== undefined && { field: options.field }),
-    onProgress: (bytes, keys, size) => {
-      if (phaseSize === undefined) {
-        phaseSize = size ?? 0;
-        progress.phase('reading', phaseSize, 'bytes');
-      }
-      progress.update(bytes, formatAmount(keys, 'keys'));
-    },
+  const collector = new KeyCollector({
+    shards: options.shards,
+    ...(options.maxMemoryMiB !== undefined && { sketchBytes: options.maxMemoryMiB * MIB }),
+    // The exact count holds every key: past a third of the free memory (or 2 GiB of keys) it sketches instead.
+    exactLimitBytes: Math.min(2 ** 31 - 1, freemem() / 3),
+    fallbackSketchBytes: FALLBACK_SKETCH_MIB * MIB,
   });
+  const read = await readKeys(
+    {
+      path,
+      format: options.format,
+      normalization: options.normalization,
+      header: options.header,
+      ...(options.column !== undefined && { column: options.column }),
+      ...(options.field !== undefined && { field: options.field }),
+      onProgress: (bytes, keys, size) => {
+        if (phaseSize === undefined) {
+          phaseSize = size ?? 0;
+          progress.phase('reading', phaseSize, 'bytes');
+        }
+        progress.update(bytes, formatAmount(keys, 'keys'));
+      },
+    },
+    collector,
+  );
   progress.stop();
   const where =
     options.field !== undefined
@@ -77,11 +68,54 @@ export async function readSource(
         ? `, column ${options.column}`
         : '';
   return {
-    counts: read.counts,
+    collect: (sortProgress) => collector.finish(sortProgress),
     keys: read.keys,
     skipped: read.skipped,
     samples: read.samples,
     source: `${path === '-' ? 'standard input' : path} (${options.format}${where})`,
     normalization: options.normalization,
   };
+}
+
+/**
+ * A live collection's keys by a parallel Scan of its index. The AWS SDK is loaded
+ * only here: reading a file should not pay for it at start.
+ */
+async function readCollection(
+  name: string,
+  env: Record<string, string | undefined>,
+  progress: Progress,
+): Promise<SourceKeys> {
+  const [{ openEnvironment }, { scanCollectionKeys }, { ShardMaps }] = await Promise.all([
+    import('../runtime/open-environment'),
+    import('../service/collection-keys'),
+    import('../service/shard-maps'),
+  ]);
+  const opened = await openEnvironment(env);
+  try {
+    const collection = opened.collections.find((c) => c.name === name);
+    if (!collection) {
+      const names = opened.collections.map((c) => c.name).join(', ');
+      throw new Error(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
+    }
+    // The index the collection's current shard map lives in (the table's map, not the config's).
+    const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+    progress.phase('scanning', 0, 'entries');
+    const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read, {
+      onProgress: (entries) => progress.update(entries),
+    });
+    progress.stop();
+    return {
+      collect: (sortProgress) => ({ keys: keyCountsFromMap(scan.counts, sortProgress) }),
+      keys: scan.entries,
+      skipped: new Map(),
+      samples: [],
+      source: `collection ${name} (${read.table}/${read.index}, ${opened.where})`,
+      collection: name,
+      normalization: collection.normalization,
+      ...(collection.order && { order: collection.order }),
+    };
+  } finally {
+    await opened.close();
+  }
 }

@@ -1,11 +1,21 @@
+import { isAscii } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import { parse } from 'csv-parse';
+import type { KeySink } from '../boundaries/key-arena';
+import type { KeyParts } from '../boundaries/key-collector';
 import { normalizeKey } from '../boundaries/normalize-keys';
 import { canIndexValue } from '../core/index-key';
-import type { Normalization } from '../core/normalize';
-import { ndjsonField, tsvColumn, type Extracted, type InputFormat, type SkipReason } from './key-extractors';
+import { normalize, type Normalization } from '../core/normalize';
+import { exportDataFiles } from './dynamodb-export';
+import {
+  dynamodbExportField,
+  ndjsonField,
+  tsvColumn,
+  type Extracted,
+  type InputFormat,
+  type SkipReason,
+} from './key-extractors';
 
 export interface ReadKeysOptions {
   /** A file path, or '-' for standard input. */
@@ -23,9 +33,7 @@ export interface ReadKeysOptions {
 }
 
 export interface ReadKeysResult {
-  /** Normalized value → items. */
-  readonly counts: Map<string, number>;
-  /** Keys counted (sum of counts). */
+  /** Keys given to the sink. */
   readonly keys: number;
   readonly bytes: number;
   /** File size when known (for progress). */
@@ -40,43 +48,32 @@ export interface ReadKeysResult {
 type Unstorable = 'contains U+0000' | 'unpaired surrogate';
 
 /**
- * Streams a key file and counts its normalized keys, holding only the distinct
- * values (5 M titles ≈ 3 M values). One pass, chunks of 1 MiB, no line is kept.
+ * Streams a key file into `sink` (the exact arena or a sketch), normalized. One
+ * pass, chunks of 1 MiB.
  *
  * Keys the service would refuse are skipped and counted: U+0000 (the index sort
  * key's separator) and unpaired surrogates (no UTF-8 form). Blank lines are
  * skipped in the one-key-per-line format; an empty field is the key ''.
  */
-export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult> {
-  const counts = new Map<string, number>();
+export async function readKeys(options: ReadKeysOptions, sink: KeyParts): Promise<ReadKeysResult> {
   const skipped = new Map<string, number>();
   const samples: string[] = [];
   let keys = 0;
   let bytes = 0;
   let lastReport = 0;
-  const skip = (reason: SkipReason | Unstorable): void => {
-    skipped.set(reason, (skipped.get(reason) ?? 0) + 1);
+  let size: number | undefined;
+  let target: KeySink = sink;
+  const skip = (reason: SkipReason | Unstorable, times = 1): void => {
+    if (times > 0) skipped.set(reason, (skipped.get(reason) ?? 0) + times);
   };
   const add = (extracted: Extracted): void => {
     if (typeof extracted !== 'string') return void skip(extracted.skip);
     if (!canIndexValue(extracted)) return void skip('contains U+0000');
     if (!extracted.isWellFormed()) return void skip('unpaired surrogate');
     if (samples.length < 5) samples.push(extracted);
-    const value = normalizeKey(extracted, options.normalization);
-    counts.set(value, (counts.get(value) ?? 0) + 1);
+    target.add(normalizeKey(extracted, options.normalization));
     keys++;
   };
-  if (/\.(bz2|xz|zst|zip)$/i.test(options.path)) {
-    throw new Error(
-      `${options.path} is compressed: decompress it first (only .gz is read directly), or pipe it in with --input -`,
-    );
-  }
-  const size = options.path === '-' ? undefined : statSync(options.path).size;
-  const file = options.path === '-' ? process.stdin : createReadStream(options.path, { highWaterMark: 1 << 20 });
-  // Progress counts the bytes read from disk, so a .gz file still ends at 100 %.
-  const input = /\.gz$/i.test(options.path) ? file.pipe(createGunzip()) : file;
-  if (input !== file) file.on('data', (chunk: Buffer) => progress(chunk.length));
-  const counted = input === file;
   const progress = (chunkBytes: number): void => {
     bytes += chunkBytes;
     if (options.onProgress && bytes - lastReport >= 1 << 22) {
@@ -84,12 +81,101 @@ export async function readKeys(options: ReadKeysOptions): Promise<ReadKeysResult
       options.onProgress(bytes, keys, size);
     }
   };
+  if (/\.(bz2|xz|zst|zip)$/i.test(options.path)) {
+    throw new Error(
+      `${options.path} is compressed: decompress it first (only .gz is read directly), or pipe it in with --input -`,
+    );
+  }
 
-  const onChunk = counted ? progress : (): void => {};
-  if (options.format === 'csv') await readCsv(input, options, add, onChunk);
-  else await readLines(input, lineExtractor(options), add, onChunk);
+  if (options.format === 'dynamodb-export') {
+    const field = options.field;
+    if (field === undefined) throw new Error('--format dynamodb-export needs --field NAME');
+    const files = exportDataFiles(options.path);
+    size = files.reduce((sum, file) => sum + statSync(file).size, 0);
+    for (const file of files) {
+      // Each file on its own: when sketching, its own sketch, merged in after it.
+      target = sink.beginPart();
+      const input = gunzipped(file, progress);
+      await readLines(
+        input,
+        (line) => dynamodbExportField(line, field),
+        add,
+        () => {},
+      );
+      sink.endPart(target);
+    }
+  } else {
+    size = options.path === '-' ? undefined : statSync(options.path).size;
+    const gzip = /\.gz$/i.test(options.path);
+    const input = gzip
+      ? gunzipped(options.path, progress)
+      : options.path === '-'
+        ? process.stdin
+        : createReadStream(options.path, { highWaterMark: 1 << 20 });
+    const onChunk = gzip ? (): void => {} : progress;
+    if (options.format === 'csv') await readCsv(input, options, add, onChunk);
+    else if (options.format !== 'lines') await readLines(input, lineExtractor(options), add, onChunk);
+    else {
+      await readLineBlocks(input, onChunk, (raw, ascii, first) => {
+        takeSamples(raw, samples);
+        const text = options.normalization === 'none' ? raw : ascii ? raw.toLowerCase() : normalize(raw, 'nfkd-lower');
+        const { added, blank, nul } = sink.addLines(text, ascii, first);
+        keys += added;
+        skip('blank line', blank);
+        skip('contains U+0000', nul);
+      });
+    }
+  }
   options.onProgress?.(bytes, keys, size);
-  return { counts, keys, bytes, size, skipped, samples };
+  return { keys, bytes, size, skipped, samples };
+}
+
+/** A gzip file's text; progress counts the bytes read from disk, so it still ends at 100 %. */
+function gunzipped(path: string, progress: (bytes: number) => void): NodeJS.ReadableStream {
+  const file = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  file.on('data', (chunk: Buffer) => progress(chunk.length));
+  return file.pipe(createGunzip());
+}
+
+/** The first few keys of a block of raw lines, for the user to see which keys were read. */
+function takeSamples(raw: string, samples: string[]): void {
+  if (samples.length >= 5) return;
+  for (const line of raw.split('\n', 6)) {
+    const key = (line.endsWith('\r') ? line.slice(0, -1) : line).replace(/^\ufeff/, '');
+    if (key !== '' && samples.length < 5 && !key.includes('\0')) samples.push(key);
+  }
+}
+
+/**
+ * The one-key-per-line fast path: whole blocks of complete lines, decoded and
+ * normalized in one call each instead of one per line. That gives the same keys:
+ * a newline is a starter that NFKD never decomposes or reorders around, and it
+ * ends the context of lower-casing (final sigma) as the end of a string does.
+ */
+async function readLineBlocks(
+  input: NodeJS.ReadableStream,
+  progress: (bytes: number) => void,
+  block: (text: string, ascii: boolean, first: boolean) => void,
+): Promise<void> {
+  let carry: Buffer | undefined;
+  let first = true;
+  const take = (bytes: Buffer): void => {
+    const ascii = isAscii(bytes);
+    block(ascii ? bytes.toString('latin1') : bytes.toString('utf8'), ascii, first);
+    first = false;
+  };
+  for await (const chunk of input) {
+    progress((chunk as Buffer).length);
+    const buffer = carry ? Buffer.concat([carry, chunk as Buffer]) : (chunk as Buffer);
+    const last = buffer.lastIndexOf(10);
+    if (last < 0) {
+      carry = buffer;
+      continue;
+    }
+    take(buffer.subarray(0, last + 1));
+    carry = last + 1 < buffer.length ? buffer.subarray(last + 1) : undefined;
+  }
+  if (carry) take(carry);
 }
 
 type LineExtractor = (line: string, first: boolean) => Extracted | undefined;
@@ -157,6 +243,8 @@ async function readCsv(
   add: (extracted: Extracted) => void,
   progress: (bytes: number) => void,
 ): Promise<void> {
+  // Loaded only for CSV input, so the other formats start faster; before 'data' starts the flow.
+  const { parse } = await import('csv-parse');
   input.on('data', (chunk: Buffer) => progress(chunk.length));
   const parser = input.pipe(parse({ bom: true, relax_column_count: true, skip_empty_lines: true }));
   let column = options.column ?? 0;

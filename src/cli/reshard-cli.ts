@@ -164,7 +164,7 @@ export function readBoundaries(path: string, collection: Collection): string[] {
   }
   let file: ReturnType<typeof parseBoundariesFile>;
   try {
-    file = parseBoundariesFile(json, path);
+    file = parseBoundariesFile(json, path, collection.order);
   } catch (error) {
     throw new ReshardRefused((error as Error).message);
   }

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { validateBoundaries } from '../core/strategies/range';
 import { NORMALIZATIONS } from '../core/normalize';
+import type { CollectionOrder } from '../core/order';
+import { encodeTypedBoundaries } from './typed-boundaries';
 
 /**
  * The boundaries file a `range` collection reads (written by `npm run boundaries`).
  * Only `boundaries` is required; the rest records what produced it, so that a
  * reshard can be reviewed and reproduced.
  */
-export const boundariesFileSchema = z.looseObject({
-  boundaries: z.array(z.string()).min(1),
+const fileRecord = z.looseObject({
   normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).optional(),
   source: z.string().optional(),
   /** The collection whose live keys the boundaries were cut from (`--collection`). */
@@ -18,18 +19,28 @@ export const boundariesFileSchema = z.looseObject({
   createdAt: z.string().optional(),
 });
 
-export type BoundariesFile = z.infer<typeof boundariesFileSchema>;
+export const boundariesFileSchema = fileRecord.extend({
+  /** Strings; for a typed or compound order, tuples of field values (`[]` first: the lowest value). */
+  boundaries: z.array(z.union([z.string(), z.array(z.union([z.string(), z.number()]))])).min(1),
+});
 
-/** Parses and checks a boundaries file; `where` names it in error messages. */
-export function parseBoundariesFile(json: unknown, where: string): BoundariesFile {
+/** A boundaries file with its boundaries as the ordered values a range strategy bisects. */
+export type BoundariesFile = z.infer<typeof fileRecord> & { boundaries: string[] };
+
+/**
+ * Parses and checks a boundaries file; `where` names it in error messages. With a
+ * typed `order` (see core/order.ts) its boundaries are tuples, encoded here.
+ */
+export function parseBoundariesFile(json: unknown, where: string, order?: CollectionOrder): BoundariesFile {
   const parsed = boundariesFileSchema.safeParse(json);
   if (!parsed.success) {
     throw new Error(`${where}: not a boundaries file: ${z.prettifyError(parsed.error)}`);
   }
   try {
-    validateBoundaries(parsed.data.boundaries);
+    const boundaries = encodeTypedBoundaries(parsed.data.boundaries, order);
+    validateBoundaries(boundaries);
+    return { ...parsed.data, boundaries };
   } catch (error) {
     throw new Error(`${where}: ${(error as Error).message}`);
   }
-  return parsed.data;
 }

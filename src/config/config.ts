@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Collection } from '../core/collection';
-import { NORMALIZATIONS } from '../core/normalize';
+import { DEFAULT_ETAG_ATTRIBUTE, type Collection } from '../core/collection';
+import { normalize, NORMALIZATIONS, type Normalization } from '../core/normalize';
+import { isTypedOrder, type CollectionOrder } from '../core/order';
 import {
   strategyDefinition,
   strategyDefinitions,
@@ -9,7 +10,8 @@ import {
   type StrategyConfig,
   type StrategyConfigSchema,
 } from '../core/strategies';
-import { parseBoundariesFile } from './boundaries-file';
+import { boundariesFileSchema, parseBoundariesFile } from './boundaries-file';
+import { orderSchema, resolveOrder } from './order-config';
 
 const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
 
@@ -23,6 +25,8 @@ const tableSchema = z.object({
   index: z.string().min(3).default('GSI1'),
   shardKeyAttribute: z.string().min(1).default('gsi1pk'),
   indexKeyAttribute: z.string().min(1).default('gsi1sk'),
+  /** Where shardline keeps each item's ETag (written with every write, compared by conditional writes). */
+  etagAttribute: z.string().min(1).default(DEFAULT_ETAG_ATTRIBUTE),
   /** The second sparse index: the next shard map is built here while reads use the first (and in turn). */
   alternateIndex: z
     .object({
@@ -42,7 +46,11 @@ const tableSchema = z.object({
 function strategySchema() {
   const options = strategyDefinitions().map(({ configSchema }) =>
     takesBoundaries(configSchema)
-      ? configSchema.partial({ boundaries: true }).extend({ boundariesFile: z.string().optional() })
+      ? configSchema.partial({ boundaries: true }).extend({
+          // Strings, or tuples for a typed order: checked against the collection's order when resolved.
+          boundaries: boundariesFileSchema.shape.boundaries.optional(),
+          boundariesFile: z.string().optional(),
+        })
       : configSchema,
   );
   // Which kinds exist is known only at run time: the static type is any strategy's config.
@@ -55,20 +63,26 @@ function takesBoundaries(schema: StrategyConfigSchema): boolean {
 }
 
 const collectionSchema = () =>
-  z.object({
-    field: z.string().min(1),
-    normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
-    prefix: z.string().min(1).optional(),
-    strategy: strategySchema(),
-    table: tableSchema.partial().optional(),
-    /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
-    members: z
-      .union([
-        z.strictObject({ attribute: z.string().min(1), beginsWith: z.string().min(1) }),
-        z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
-      ])
-      .optional(),
-  });
+  z
+    .object({
+      /** The short form of `order`: one string field, ascending. */
+      field: z.string().min(1).optional(),
+      order: orderSchema.optional(),
+      normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
+      prefix: z.string().min(1).optional(),
+      strategy: strategySchema(),
+      table: tableSchema.partial().optional(),
+      /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
+      members: z
+        .union([
+          z.strictObject({ attribute: z.string().min(1), beginsWith: z.string().min(1) }),
+          z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
+        ])
+        .optional(),
+    })
+    .refine((spec) => (spec.field === undefined) !== (spec.order === undefined), {
+      message: 'give exactly one of "field" (one string field) or "order" (typed or several fields)',
+    });
 
 /** The config file's schema, built from the strategies registered when it is called. */
 export const configSchema = () =>
@@ -98,10 +112,13 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   const parsed = configSchema().safeParse(raw);
   if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
-  return Object.entries(parsed.data.collections).map(([name, spec]) => {
+  const collections = Object.entries(parsed.data.collections).map(([name, spec]): Collection => {
     const table = { ...defaults, ...spec.table };
     checkDistinctIndexes(name, table);
-    const strategy = collectionStrategy(name, spec.strategy, spec.normalization, options);
+    const order = resolveOrder(spec);
+    // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
+    const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
+    const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
     return {
       name,
       table: table.name,
@@ -109,17 +126,52 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
       primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
       shardKeyAttribute: table.shardKeyAttribute,
       indexKeyAttribute: table.indexKeyAttribute,
-      field: spec.field,
+      field: order[0]!.field,
       prefix: spec.prefix ?? name,
-      normalization: spec.normalization,
+      normalization,
+      ...(isTypedOrder(order) && { order }),
       strategy,
       indexes: [
         { name: table.index, shardKeyAttribute: table.shardKeyAttribute, indexKeyAttribute: table.indexKeyAttribute },
         table.alternateIndex,
       ] as const,
+      etagAttribute: table.etagAttribute,
       ...(spec.members && { members: spec.members }),
     };
   });
+  checkDistinctPrefixes(collections);
+  return collections;
+}
+
+/**
+ * Collections on one table must not share shard keys: a prefix equal to another's, or
+ * extending another's past its `#` (`a` and `a#b`: `a#b#3` begins with `a#`), would mix
+ * their items in the index and let each take the other's.
+ */
+function checkDistinctPrefixes(collections: readonly Collection[]): void {
+  for (const [i, one] of collections.entries()) {
+    for (const other of collections.slice(i + 1)) {
+      if (one.table !== other.table) continue;
+      const [a, b] = [`${one.prefix}#`, `${other.prefix}#`];
+      if (a.startsWith(b) || b.startsWith(a)) {
+        throw new Error(
+          `collections "${one.name}" and "${other.name}" use the shard-key prefixes "${one.prefix}" and ` +
+            `"${other.prefix}" on table ${one.table}: their index entries would mix; give each its own "prefix"`,
+        );
+      }
+    }
+  }
+}
+
+/** Boundaries are compared with normalized values: one that normalization would change can never be hit. */
+function checkNormalized(where: string, boundaries: readonly string[], normalization: Normalization): void {
+  const bad = boundaries.find((boundary) => normalize(boundary, normalization) !== boundary);
+  if (bad !== undefined) {
+    throw new Error(
+      `${where}: boundary ${JSON.stringify(bad)} is not in the collection's normalization (${normalization}); ` +
+        `normalized it is ${JSON.stringify(normalize(bad, normalization))}`,
+    );
+  }
 }
 
 /**
@@ -131,11 +183,12 @@ function collectionStrategy(
   collection: string,
   spec: StrategyConfig,
   normalization: string,
+  order: CollectionOrder,
   options: ResolveOptions,
 ): ShardStrategy {
   const { boundariesFile: _file, ...config } = spec;
   const resolved = takesBoundaries(strategyDefinition(spec.kind)!.configSchema)
-    ? { ...config, boundaries: resolveBoundaries(collection, spec, normalization, options) }
+    ? { ...config, boundaries: resolveBoundaries(collection, spec, normalization, order, options) }
     : config;
   try {
     return strategyFromConfig(resolved);
@@ -148,6 +201,7 @@ function resolveBoundaries(
   collection: string,
   spec: StrategyConfig,
   normalization: string,
+  order: CollectionOrder,
   options: ResolveOptions,
 ): string[] {
   const { boundaries, boundariesFile: file } = spec;
@@ -156,16 +210,21 @@ function resolveBoundaries(
       `collection "${collection}": a ${spec.kind} strategy needs exactly one of "boundaries" or "boundariesFile"`,
     );
   }
-  if (boundaries !== undefined) return parseBoundariesFile({ boundaries }, `collection "${collection}"`).boundaries;
+  if (boundaries !== undefined) {
+    const inline = parseBoundariesFile({ boundaries }, `collection "${collection}"`, order).boundaries;
+    checkNormalized(`collection "${collection}"`, inline, normalization as Normalization);
+    return inline;
+  }
   const path = String(file);
   if (!options.readBoundaries) throw new Error(`collection "${collection}": cannot read boundaries file ${path} here`);
-  const parsed = parseBoundariesFile(options.readBoundaries(path), path);
+  const parsed = parseBoundariesFile(options.readBoundaries(path), path, order);
   if (parsed.normalization && parsed.normalization !== normalization) {
     throw new Error(
       `collection "${collection}": ${path} was computed with normalization ${parsed.normalization}, ` +
         `the collection uses ${normalization}`,
     );
   }
+  checkNormalized(`collection "${collection}": ${path}`, parsed.boundaries, normalization as Normalization);
   return parsed.boundaries;
 }
 

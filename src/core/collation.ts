@@ -63,6 +63,24 @@ export function bisectLeft(sorted: readonly string[], key: string): number {
   return lo;
 }
 
+/** Sorted strings held however a caller keeps them (an array, or bytes decoded on demand). */
+export interface SortedView {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
+/** `bisectLeft` over a `SortedView`, searching from `from` on. */
+export function bisectLeftIn(sorted: SortedView, key: string, from = 0): number {
+  let lo = from;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(sorted.at(mid)!, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Number of UTF-8 bytes of a well-formed string, without encoding it. */
 export function utf8Length(value: string): number {
   let bytes = 0;

@@ -1,5 +1,6 @@
 import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
+import type { CollectionOrder } from './order';
 import type { ShardStrategy } from './strategies';
 
 export type KeyType = 'S' | 'N';
@@ -38,10 +39,16 @@ export interface Collection {
   readonly shardKeyAttribute: string;
   /** Attribute holding the index sort key (value + U+0000 + primary key). */
   readonly indexKeyAttribute: string;
-  /** The item field whose value is ordered. */
+  /** The item field whose value is ordered (the first of `order`'s fields). */
   readonly field: string;
   readonly prefix: string;
+  /** How the ordered value is normalized; `none` for typed orders, whose fields normalize themselves. */
   readonly normalization: Normalization;
+  /**
+   * Typed or compound order (order.ts); absent: the one string `field`, ascending.
+   * Either way every layer above sees one ordered string value (see `orderedValueOf`).
+   */
+  readonly order?: CollectionOrder;
   readonly strategy: ShardStrategy;
   /**
    * The two sparse indexes successive shard maps take turns in (blue/green): a
@@ -50,6 +57,15 @@ export interface Collection {
   readonly indexes: readonly [IndexSpec, IndexSpec];
   /** Which table items belong to the collection without shardline having written them. */
   readonly members?: MembersRule;
+  /** Attribute holding the item's ETag, written by shardline with every write (`_etag` when unset). */
+  readonly etagAttribute?: string;
+}
+
+/** Where an item's ETag is stored unless the config names another attribute. */
+export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
+
+export function etagAttributeOf(collection: Collection): string {
+  return collection.etagAttribute ?? DEFAULT_ETAG_ATTRIBUTE;
 }
 
 /** The index slot (0 or 1) of a collection's two indexes. */

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ShardlineError } from './errors';
 import { packHint, unpackHint, type ReadHint } from './read-hint';
 
@@ -13,8 +13,13 @@ export interface CursorScope {
   readonly filter: string;
 }
 
-const VERSION = 1;
+/** 2: the payload names the key that signed it (`s`), so a cursor from another secret says so. */
+const VERSION = 2;
 const MAC_BYTES = 16;
+const KEY_ID_BYTES = 6;
+
+/** Why a cursor was refused, in the error's details: each asks the client for something else. */
+export type CursorRejection = 'malformed' | 'foreign_secret' | 'old_version' | 'altered';
 
 /** Where a listing resumes, and what its last page read past that point (see ReadHint). */
 export interface CursorContent {
@@ -28,35 +33,60 @@ export interface CursorContent {
  * `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`. The MAC
  * covers the scope without carrying it, so a tampered cursor, or one from another
  * collection, order or filter, is rejected rather than resuming somewhere else.
+ * The payload also carries a short fingerprint of the signing key (not the key): a
+ * cursor signed under another CURSOR_SECRET — a restart with a new one, another
+ * deployment — is told apart from an altered one, and the client is told to start over.
  */
 export function encodeCursor(position: string, scope: CursorScope, secret: string, hint?: ReadHint): string {
-  const content = { v: VERSION, k: position, ...(hint && { h: packHint(hint) }) };
+  const content = { v: VERSION, s: keyId(secret), k: position, ...(hint && { h: packHint(hint) }) };
   const payload = Buffer.from(JSON.stringify(content), 'utf8').toString('base64url');
   return `${payload}.${mac(payload, scope, secret).toString('base64url')}`;
 }
 
-/** What a cursor holds; throws `invalid_cursor` if it was not issued for `scope`. */
+/** What a cursor holds; throws `invalid_cursor` (with its `reason`) if it was not issued for `scope`. */
 export function decodeCursor(cursor: string, scope: CursorScope, secret: string): CursorContent {
   const dot = cursor.indexOf('.');
-  if (dot <= 0) throw invalidCursor('it is malformed');
+  if (dot <= 0) throw invalidCursor('malformed', 'it is malformed');
   const payload = cursor.slice(0, dot);
-  // Compared as text: a non-canonical base64 spelling of the right MAC is refused too.
-  const given = Buffer.from(cursor.slice(dot + 1), 'utf8');
-  const expected = Buffer.from(mac(payload, scope, secret).toString('base64url'), 'utf8');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw invalidCursor('it was altered, or issued for another collection, order or filter');
-  }
   let decoded: unknown;
   try {
     decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
-    throw invalidCursor('it is malformed');
+    throw invalidCursor('malformed', 'it is malformed');
   }
-  const { v, k: position, h } = (decoded ?? {}) as { v?: unknown; k?: unknown; h?: unknown };
-  if (v !== VERSION || typeof position !== 'string') throw invalidCursor('it is from an unsupported version');
+  const { v, s: signedBy, k: position, h } = (decoded ?? {}) as { v?: unknown; s?: unknown; k?: unknown; h?: unknown };
+  // Read before the MAC is checked, so an edited payload may claim anything here: each answer only
+  // chooses which message a refusal carries, never lets a cursor through.
+  if (v !== VERSION) {
+    throw invalidCursor('old_version', 'it was issued by another version of shardline; start the listing again');
+  }
+  if (signedBy !== keyId(secret)) {
+    throw invalidCursor(
+      'foreign_secret',
+      'it was signed with another CURSOR_SECRET (the service restarted with a new secret, or another ' +
+        'deployment issued it); start the listing again',
+    );
+  }
+  // Compared as text: a non-canonical base64 spelling of the right MAC is refused too.
+  const given = Buffer.from(cursor.slice(dot + 1), 'utf8');
+  const expected = Buffer.from(mac(payload, scope, secret).toString('base64url'), 'utf8');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw invalidCursor('altered', 'it was altered, or issued for another collection, order or filter');
+  }
+  if (typeof position !== 'string') throw invalidCursor('malformed', 'it is malformed');
   // A hint that does not parse is dropped: it only ever sized reads.
   const hint = unpackHint(h);
   return hint ? { position, hint } : { position };
+}
+
+/** A fingerprint of the signing key: which secret signed a cursor, without revealing it. */
+function keyId(secret: string): string {
+  return createHash('sha256')
+    .update('shardline cursor key id\0')
+    .update(secret, 'utf8')
+    .digest()
+    .subarray(0, KEY_ID_BYTES)
+    .toString('base64url');
 }
 
 function mac(payload: string, scope: CursorScope, secret: string): Buffer {
@@ -68,6 +98,6 @@ function mac(payload: string, scope: CursorScope, secret: string): Buffer {
   return hmac.digest().subarray(0, MAC_BYTES);
 }
 
-function invalidCursor(why: string): ShardlineError {
-  return new ShardlineError('invalid_cursor', `cursor rejected: ${why}`);
+function invalidCursor(reason: CursorRejection, why: string): ShardlineError {
+  return new ShardlineError('invalid_cursor', `cursor rejected: ${why}`, { reason });
 }

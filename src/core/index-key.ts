@@ -1,4 +1,6 @@
+import { parse } from 'lossless-json';
 import { utf8Length } from './collation';
+import { ExactNumber } from './exact-number';
 import type { KeyBound } from './key-range';
 
 /**
@@ -27,7 +29,8 @@ export const MAX_SORT_KEY_BYTES = 1024;
 /** DynamoDB's limit on a partition key, in UTF-8 bytes. */
 export const MAX_PARTITION_KEY_BYTES = 2048;
 
-export type KeyValue = string | number;
+/** A primary key attribute's value: a string, or a number (exact, as DynamoDB keys it). */
+export type KeyValue = string | number | ExactNumber;
 
 /**
  * How an ordered value becomes the leading part of an index sort key. An encoding
@@ -51,12 +54,21 @@ export function canIndexValue(normalized: string): boolean {
 
 /** The index sort key of an item; `normalized` must pass `canIndexValue`. */
 export function indexSortKey(normalized: string, primaryKey: readonly KeyValue[]): string {
-  return stringValues.encode(normalized) + SEPARATOR + JSON.stringify(primaryKey);
+  return stringValues.encode(normalized) + SEPARATOR + primaryKeyJson(primaryKey);
+}
+
+/**
+ * The tiebreaker: the primary key as a JSON array, numbers as their exact digits
+ * (`[9007199254740993]`, never through a double, so two numeric keys stay two entries).
+ */
+function primaryKeyJson(primaryKey: readonly KeyValue[]): string {
+  const parts = primaryKey.map((value) => (typeof value === 'string' ? JSON.stringify(value) : String(value)));
+  return `[${parts.join(',')}]`;
 }
 
 /** Bytes an index sort key will take, so that an oversized value is refused up front. */
 export function indexSortKeyBytes(normalized: string, primaryKey: readonly KeyValue[]): number {
-  return utf8Length(stringValues.encode(normalized)) + utf8Length(SEPARATOR) + utf8Length(JSON.stringify(primaryKey));
+  return utf8Length(stringValues.encode(normalized)) + utf8Length(SEPARATOR) + utf8Length(primaryKeyJson(primaryKey));
 }
 
 /** The normalized value an index sort key was built from (the whole string when it has no separator). */
@@ -69,7 +81,7 @@ export function valueOfIndexKey(indexKey: string): string {
 export function decodeIndexKey(indexKey: string): { value: string; primaryKey: KeyValue[] } {
   const end = indexKey.indexOf(SEPARATOR);
   const primaryKey: unknown = end < 0 ? undefined : parseJson(indexKey.slice(end + 1));
-  if (!Array.isArray(primaryKey) || !primaryKey.every((v) => typeof v === 'string' || typeof v === 'number')) {
+  if (!Array.isArray(primaryKey) || !primaryKey.every((v) => typeof v === 'string' || v instanceof ExactNumber)) {
     throw new Error(`not an index sort key: ${JSON.stringify(indexKey)}`);
   }
   return { value: stringValues.decode(indexKey.slice(0, end)), primaryKey };
@@ -134,7 +146,7 @@ export function parseShardKey(key: string): { prefix: string; shard: number } | 
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parse(text, null, (digits) => new ExactNumber(digits));
   } catch {
     return undefined;
   }

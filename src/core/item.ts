@@ -1,8 +1,9 @@
 import { hasLoneSurrogate, utf8Length } from './collation';
-import type { Collection } from './collection';
+import { etagAttributeOf, type Collection } from './collection';
 import { ShardlineError } from './errors';
+import { itemEtag } from './etag';
+import { decimalText, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
 import {
-  canIndexValue,
   indexSortKey,
   indexSortKeyBytes,
   MAX_PARTITION_KEY_BYTES,
@@ -10,7 +11,8 @@ import {
   shardKey,
   type KeyValue,
 } from './index-key';
-import { normalize } from './normalize';
+import { orderedValueOf, orderLabel } from './order';
+import { ValueSet } from './values';
 
 /** DynamoDB's item size limit (400 KB). */
 export const MAX_ITEM_BYTES = 400 * 1024;
@@ -29,6 +31,8 @@ export interface PreparedItem {
   readonly record: JsonObject;
   /** What the client wrote (returned in responses). */
   readonly item: JsonObject;
+  /** The item's ETag, stored in the record. */
+  readonly etag: string;
 }
 
 /**
@@ -46,35 +50,45 @@ export function prepareItem(
     throw new ShardlineError('invalid_item', 'the item must be a JSON object');
   }
   const item = input as JsonObject;
-  for (const reserved of indexAttributes(collection)) {
+  for (const reserved of managedAttributes(collection)) {
     if (reserved in item) {
       throw new ShardlineError('invalid_item', `attribute "${reserved}" is managed by shardline and cannot be written`);
     }
   }
   const keyValues = readPrimaryKey(collection, item);
-  const value = item[collection.field];
-  if (typeof value !== 'string') {
-    throw new ShardlineError('invalid_item', `field "${collection.field}" must be a string`);
-  }
-  const normalized = normalize(value, collection.normalization);
-  checkOrderedValue(collection.field, value, normalized);
+  const normalized = orderedValueOf(collection, item);
   const indexBytes = indexSortKeyBytes(normalized, keyValues);
   if (indexBytes > MAX_SORT_KEY_BYTES) {
+    // The index sort key carries the primary key too: one that alone fills it is the key's fault, not the field's.
+    const keyBytes = indexSortKeyBytes('', keyValues);
     throw new ShardlineError(
       'key_too_large',
-      `field "${collection.field}" is too long to index: its index sort key would be ${indexBytes} bytes ` +
-        `(normalized value plus primary key), DynamoDB allows ${MAX_SORT_KEY_BYTES}`,
+      keyBytes >= MAX_SORT_KEY_BYTES
+        ? `the primary key is too long to index: the index sort key carries it (${keyBytes} bytes with its ` +
+            `separator, before any ordered value), DynamoDB allows ${MAX_SORT_KEY_BYTES}`
+        : `${orderLabel(collection)} too long to index: its index sort key would be ${indexBytes} bytes ` +
+            `(ordered value plus primary key, which takes ${keyBytes}), DynamoDB allows ${MAX_SORT_KEY_BYTES}`,
     );
   }
-  checkAttributes(item, 1);
+  for (const [name, element] of Object.entries(item)) {
+    if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
+    if (hasLoneSurrogate(name))
+      throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
+    checkAttribute(element, name, 1);
+  }
 
   const shard = collection.strategy.shardForWrite(normalized, random);
   const partitionKey = shardKey(collection.prefix, shard);
   const indexKey = indexSortKey(normalized, keyValues);
+  const primaryKey = Object.fromEntries(collection.primaryKey.map((key, i) => [key.name, keyValues[i]]));
+  // The key as DynamoDB will hold it (`1.50` is the number 1.5), so the ETag is the stored item's.
+  const stored = { ...item, ...primaryKey };
+  const etag = itemEtag(stored);
   const record: JsonObject = {
-    ...item,
+    ...stored,
     [collection.shardKeyAttribute]: partitionKey,
     [collection.indexKeyAttribute]: indexKey,
+    [etagAttributeOf(collection)]: etag,
   };
   // During a migration the item is written under the other map too: same index key, its own shard.
   for (const view of also) {
@@ -88,13 +102,17 @@ export function prepareItem(
       `the item is ${size} bytes with its index keys; DynamoDB allows ${MAX_ITEM_BYTES}`,
     );
   }
-  const primaryKey = Object.fromEntries(collection.primaryKey.map((key, i) => [key.name, keyValues[i]]));
-  return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item };
+  return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item: stored, etag };
 }
 
-/** Every attribute shardline manages on a collection's items: both indexes' shard and index keys. */
+/** Both indexes' shard and index key attributes of a collection's items. */
 export function indexAttributes(collection: Collection): string[] {
   return collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
+}
+
+/** Every attribute shardline manages on a collection's items: the index attributes and the ETag. */
+export function managedAttributes(collection: Collection): string[] {
+  return [...indexAttributes(collection), etagAttributeOf(collection)];
 }
 
 /** Primary key values in key-schema order, checked for presence, type and size. */
@@ -118,56 +136,44 @@ export function readPrimaryKey(collection: Collection, source: JsonObject): KeyV
       }
       return value;
     }
-    if (typeof value !== 'number' || !isStorableNumber(value)) {
-      throw new ShardlineError(
-        'invalid_item',
-        `primary key attribute "${key.name}" must be a number DynamoDB can store`,
-      );
-    }
-    return value;
+    const decimal =
+      value instanceof ExactNumber || (typeof value === 'number' && Number.isFinite(value))
+        ? parseDecimal(String(value))
+        : undefined;
+    if (!decimal) throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" must be a number`);
+    const problem = dynamoNumberProblem(decimal);
+    if (problem) throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" ${problem}`);
+    // DynamoDB keys a number by its value: `1.50` and `1.5` are one item, spelled one way in the index key.
+    return new ExactNumber(decimalText(decimal));
   });
 }
 
-function checkOrderedValue(field: string, value: string, normalized: string): void {
-  if (hasLoneSurrogate(value)) {
-    throw new ShardlineError('invalid_item', `field "${field}" holds an unpaired surrogate, which has no UTF-8 form`);
-  }
-  if (!canIndexValue(normalized)) {
-    throw new ShardlineError(
-      'invalid_item',
-      `field "${field}" contains U+0000, which shardline reserves as its index separator`,
-    );
-  }
-}
-
 /** Rejects what DynamoDB would: ill-formed strings, unstorable numbers, empty names, deep nesting. */
-function checkAttributes(value: unknown, depth: number): void {
+function checkAttribute(value: unknown, where: string, depth: number): void {
   if (typeof value === 'string') {
-    if (hasLoneSurrogate(value))
-      throw new ShardlineError('invalid_item', 'a string attribute holds an unpaired surrogate');
-  } else if (typeof value === 'number') {
-    if (!isStorableNumber(value)) {
-      throw new ShardlineError('invalid_item', `the number ${value} is outside what DynamoDB can store`);
-    }
-  } else if (typeof value === 'object' && value !== null) {
+    if (hasLoneSurrogate(value)) throw invalidAttribute(where, 'holds an unpaired surrogate');
+  } else if (value instanceof ExactNumber || typeof value === 'number') {
+    const decimal = parseDecimal(String(value));
+    const problem = decimal ? dynamoNumberProblem(decimal) : 'is not a finite number';
+    if (problem) throw invalidAttribute(where, `is the number ${String(value).slice(0, 60)}, which ${problem}`);
+  } else if (value instanceof ValueSet) {
+    for (const [i, element] of value.elements.entries()) checkAttribute(element, `${where}[${i}]`, depth + 1);
+  } else if (typeof value === 'object' && value !== null && !(value instanceof Uint8Array)) {
     if (depth > MAX_DEPTH) throw new ShardlineError('invalid_item', `the item nests deeper than ${MAX_DEPTH} levels`);
     if (Array.isArray(value)) {
-      for (const element of value) checkAttributes(element, depth + 1);
+      for (const [i, element] of value.entries()) checkAttribute(element, `${where}[${i}]`, depth + 1);
     } else {
       for (const [name, element] of Object.entries(value)) {
-        if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
-        if (hasLoneSurrogate(name))
-          throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
-        checkAttributes(element, depth + 1);
+        if (name.length === 0) throw invalidAttribute(where, 'holds a map with an empty attribute name');
+        if (hasLoneSurrogate(name)) throw invalidAttribute(where, 'holds a name with an unpaired surrogate');
+        checkAttribute(element, `${where}.${name}`, depth + 1);
       }
     }
   }
 }
 
-/** DynamoDB numbers: magnitude 1E-130 to 9.9999999999999999999999999999999999999E+125, or zero. */
-function isStorableNumber(value: number): boolean {
-  const magnitude = Math.abs(value);
-  return Number.isFinite(value) && (magnitude === 0 || (magnitude >= 1e-130 && magnitude < 1e126));
+function invalidAttribute(where: string, problem: string): ShardlineError {
+  return new ShardlineError('invalid_item', `attribute "${where}" ${problem}`, { attribute: where });
 }
 
 /** An upper estimate of DynamoDB's size of an item, following its published rules. */
@@ -179,7 +185,11 @@ export function itemSize(item: JsonObject): number {
 
 function valueSize(value: unknown): number {
   if (typeof value === 'string') return utf8Length(value);
-  if (typeof value === 'number') return Math.ceil(String(value).replace(/[-.]|e.*$/gi, '').length / 2) + 1;
+  if (typeof value === 'number' || value instanceof ExactNumber) {
+    return Math.ceil(String(value).replace(/[-.]|e.*$/gi, '').length / 2) + 1;
+  }
+  if (value instanceof Uint8Array) return value.byteLength;
+  if (value instanceof ValueSet) return value.elements.reduce<number>((sum, element) => sum + valueSize(element), 0);
   if (typeof value === 'boolean' || value === null || value === undefined) return 1;
   if (Array.isArray(value)) return value.reduce<number>((sum, element) => sum + valueSize(element) + 1, 3);
   let size = 3;

@@ -46,6 +46,16 @@ export function inRange(key: string, range: KeyRange): boolean {
   return aboveLower(key, range.lower) && belowUpper(key, range.upper);
 }
 
+/**
+ * The bound itself, or undefined when it holds every string: `>= ''` excludes
+ * nothing. An empty filter value (`prefix=`, `from=`, `key=`) plans to such a bound;
+ * DynamoDB refuses an empty string in a key condition (dynalite takes it), so a bound
+ * that bounds nothing must be dropped, not sent.
+ */
+export function effectiveLower(lower: KeyBound | undefined): KeyBound | undefined {
+  return lower && lower.key === '' && lower.inclusive ? undefined : lower;
+}
+
 /** True when no string can lie in the range. */
 export function isEmptyRange(range: KeyRange): boolean {
   if (!range.lower || !range.upper) return false;

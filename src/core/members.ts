@@ -1,4 +1,6 @@
+import { ExactNumber } from './exact-number';
 import type { JsonObject } from './item';
+import { canonicalText } from './values';
 
 /**
  * Which items of the table belong to a collection although shardline did not write
@@ -13,5 +15,8 @@ export type MembersRule =
 export function matchesMembers(rule: MembersRule, item: JsonObject): boolean {
   const value = item[rule.attribute];
   if ('beginsWith' in rule) return typeof value === 'string' && value.startsWith(rule.beginsWith);
+  // Items read from the table hold exact numbers; the rule's number came from the config file.
+  if (value instanceof ExactNumber && typeof rule.equals === 'number')
+    return canonicalText(value) === canonicalText(rule.equals);
   return value === rule.equals;
 }

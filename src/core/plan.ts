@@ -1,7 +1,7 @@
 import { compareKeys } from './collation';
 import { invalidRequest } from './errors';
 import { valueLowerBound, valueOfIndexKey, valueUpperBound } from './index-key';
-import { maxLower, minUpper, prefixSuccessor, type KeyBound, type KeyRange } from './key-range';
+import { effectiveLower, maxLower, minUpper, prefixSuccessor, type KeyBound, type KeyRange } from './key-range';
 import type { ReadHint } from './read-hint';
 import { normalize, type Normalization } from './normalize';
 import type { ShardStrategy, ValueRange } from './strategies';
@@ -13,7 +13,9 @@ export type ListFilter =
   | { readonly kind: 'all' }
   | { readonly kind: 'key'; readonly key: string }
   | { readonly kind: 'prefix'; readonly prefix: string }
-  | { readonly kind: 'between'; readonly from?: string; readonly to?: string };
+  | { readonly kind: 'between'; readonly from?: string; readonly to?: string }
+  /** Bounds on ordered values already encoded (typed orders, see order-filter.ts); `exact`: one value. */
+  | { readonly kind: 'values'; readonly range: ValueRange; readonly exact: boolean };
 
 export interface ListRequest {
   readonly filter: ListFilter;
@@ -22,6 +24,8 @@ export interface ListRequest {
   readonly after?: string;
   /** What the page before saw past `after` (from the same cursor): sizes reads, never plans them. */
   readonly hint?: ReadHint;
+  /** Stored attributes the page returns (a projection; the index keys are read too); all when unset. */
+  readonly attributes?: readonly string[];
 }
 
 /**
@@ -47,7 +51,9 @@ export interface PlanContext {
 export function planListing(context: PlanContext, request: ListRequest): ReadPlan {
   const { strategy, normalization } = context;
   const values = valueRange(request.filter, normalization);
-  let lower = values.lower && valueLowerBound(values.lower.value, values.lower.inclusive);
+  // Empty filter values mean what they say: `prefix=` and `from=` hold every value, `key=` and `to=` the
+  // empty one. Their lower bound is then no bound, on every engine alike.
+  let lower = effectiveLower(values.lower && valueLowerBound(values.lower.value, values.lower.inclusive));
   let upper = values.upper && valueUpperBound(values.upper.value, values.upper.inclusive);
   let shardValues: ValueRange = values;
 
@@ -64,10 +70,13 @@ export function planListing(context: PlanContext, request: ListRequest): ReadPla
     }
   }
 
+  const { filter } = request;
   const groups =
-    request.filter.kind === 'key'
-      ? [strategy.shardsForValue(normalize(request.filter.key, normalization))]
-      : strategy.groupsForRange(shardValues);
+    filter.kind === 'key'
+      ? [strategy.shardsForValue(normalize(filter.key, normalization))]
+      : filter.kind === 'values' && filter.exact && filter.range.lower
+        ? [strategy.shardsForValue(filter.range.lower.value)]
+        : strategy.groupsForRange(shardValues);
   const keyRange: KeyRange = { ...(lower && { lower }), ...(upper && { upper }) };
   return { groups: request.order === 'asc' ? groups : [...groups].reverse(), keyRange, order: request.order };
 }
@@ -76,6 +85,8 @@ function valueRange(filter: ListFilter, normalization: Normalization): ValueRang
   switch (filter.kind) {
     case 'all':
       return {};
+    case 'values':
+      return filter.range;
     case 'key': {
       const value = normalize(filter.key, normalization);
       return { lower: { value, inclusive: true }, upper: { value, inclusive: true } };

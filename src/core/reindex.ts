@@ -1,8 +1,8 @@
-import type { Collection } from './collection';
+import { etagAttributeOf, type Collection } from './collection';
 import { indexSortKey, parseShardKey, shardKey, valueOfIndexKey } from './index-key';
 import { prepareItem, readPrimaryKey, type JsonObject } from './item';
 import { matchesMembers } from './members';
-import { normalize } from './normalize';
+import { orderedValueOf } from './order';
 
 /**
  * What the migration scans decide about one stored item, purely from the item and the
@@ -54,14 +54,28 @@ export function memberKey(listed: Collection, item: JsonObject, isReserved: (ite
   const entry = entryIn(listed, item);
   if (entry) return { kind: 'indexed', indexKey: entry.indexKey };
   if (!listed.members || isReserved(item) || !matchesMembers(listed.members, item)) return { kind: 'not-member' };
-  const fieldValue = item[listed.field];
+  return fieldKey(listed, item);
+}
+
+/**
+ * The index sort key `item`'s ordered field gives, checked as a write through shardline
+ * would be (the index attributes it already carries aside): a member the API would
+ * refuse is never indexed.
+ */
+export function fieldKey(
+  collection: Collection,
+  item: JsonObject,
+): Extract<MemberKey, { kind: 'adoptable' } | { kind: 'invalid' }> {
   try {
-    // The same checks as a write: a member the API would refuse is never indexed.
+    // What shardline manages (index attributes, the ETag) is not the item's own: prepare the rest.
+    const etag = etagAttributeOf(collection);
     const input = Object.fromEntries(
-      Object.entries(item).filter(([name]) => !listed.indexes.some((index) => isIndexAttribute(index, name))),
+      Object.entries(item).filter(
+        ([name]) => name !== etag && !collection.indexes.some((index) => isIndexAttribute(index, name)),
+      ),
     );
-    const prepared = prepareItem(listed, input, () => 0);
-    return { kind: 'adoptable', indexKey: prepared.indexKey, fieldValue: fieldValue as string };
+    const prepared = prepareItem(collection, input, () => 0);
+    return { kind: 'adoptable', indexKey: prepared.indexKey, fieldValue: item[collection.field] as string };
   } catch (error) {
     return { kind: 'invalid', reason: (error as Error).message };
   }
@@ -79,7 +93,5 @@ export function entryAttributes(view: Collection, indexKey: string, random: () =
 
 /** The index sort key an item's current field value gives (for checks in tests and tools). */
 export function fieldIndexKey(collection: Collection, item: JsonObject): string {
-  const value = item[collection.field];
-  if (typeof value !== 'string') throw new Error(`field "${collection.field}" is not a string`);
-  return indexSortKey(normalize(value, collection.normalization), readPrimaryKey(collection, item));
+  return indexSortKey(orderedValueOf(collection, item), readPrimaryKey(collection, item));
 }

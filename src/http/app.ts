@@ -8,15 +8,19 @@ import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineErr
 import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
 import { corsFor } from './middleware/cors';
+import { observeRequests } from './middleware/observe';
+import { knownQueryParameters } from './middleware/known-query';
 import { requestDeadline } from './middleware/deadline';
 import { rateLimit } from './middleware/rate-limit';
+import { requestSizeLimits } from './middleware/request-size';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
 import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
+import { registerObservabilityRoutes } from './routes/observability';
 
-/** Paths anyone may call without a key: the health check and the API's own description. */
-export const PUBLIC_PATHS = ['/healthz', '/openapi.json', '/docs'] as const;
+/** Paths anyone may call without a key: the health check, the API's own description and `/`, which points to it. */
+export const PUBLIC_PATHS = ['/', '/healthz', '/openapi.json', '/docs'] as const;
 
 /**
  * The whole HTTP API as one Hono app over web-standard Request/Response. Runtimes
@@ -34,6 +38,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
 
   // First, so that every answer (a 401, a 405, a 500) names the request it answers.
   app.use('*', requestId());
+  // Next, so that every answer is timed, counted under its route and logged with its id.
+  if (deps.observability) app.use('*', observeRequests(deps.observability));
   // A known path asked with another method: 405 with Allow, from the routes themselves (mounted ones too).
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedResponse }));
   app.use('*', requestDeadline(deps.requestTimeoutMs));
@@ -42,15 +48,20 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // read-only /docs page have none worth guarding, and browsers log a warning for it on
   // every plain-HTTP, non-localhost page (a Lambda URL behind a proxy, a LAN host).
   app.use('*', secureHeaders({ crossOriginOpenerPolicy: false }));
+  // 414 and 431 as JSON; the Node server's parser takes more, so these answers keep the connection.
+  app.use('*', requestSizeLimits());
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
   app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
+  // After auth: a caller without a key learns nothing about a route's parameters.
+  app.use('*', knownQueryParameters(app));
 
   registerHealthRoute(app, deps);
   registerCollectionRoutes(app, deps);
   registerListingRoute(app, deps);
   registerItemRoutes(app, deps);
+  registerObservabilityRoutes(app, deps);
   registerDocsRoutes(app);
 
   app.notFound((c) =>

@@ -1,5 +1,8 @@
 import type { Collection } from '../core/collection';
 import type { MapSource } from '../service/map-source';
+import type { MetricsRecorder } from '../service/metrics/recorder';
+import type { RequestTally } from '../service/metrics/request-tally';
+import type { RouterMetrics } from '../service/metrics/router-metrics';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import type { ApiKeyGrant } from './middleware/auth';
@@ -16,6 +19,21 @@ export interface SecurityOptions {
   readonly rateLimitPerSecond?: number;
 }
 
+/** The request log's threshold: `info` logs every request, `warn` 4xx and 5xx, `error` 5xx only. */
+export type LogLevel = 'info' | 'warn' | 'error' | 'off';
+
+/** What the service observes and who listens; unset = nothing recorded, no log, no /metrics. */
+export interface ObservabilityOptions {
+  /** Told of every shard query, write, throttle, retry and request (NO_METRICS when off). */
+  readonly recorder: MetricsRecorder;
+  /** The in-memory figures behind /stats and /heat; those routes exist only with it. */
+  readonly stats?: RouterMetrics;
+  /** The Prometheus text of /metrics; that route exists only where a runtime offers it (Node). */
+  readonly exposition?: () => Promise<{ contentType: string; body: string }>;
+  /** Where the one JSON line per request goes, and from which level. */
+  readonly requestLog?: { readonly level: LogLevel; readonly write: (line: string) => void };
+}
+
 /** What the HTTP app is built from; each runtime supplies its own. */
 export interface AppDeps {
   readonly collections: readonly Collection[];
@@ -29,6 +47,7 @@ export interface AppDeps {
   /** Source of randomness for shard spreading (tests pin it). */
   readonly random?: () => number;
   readonly security?: SecurityOptions;
+  readonly observability?: ObservabilityOptions;
 }
 
 export interface AppEnv {
@@ -39,5 +58,7 @@ export interface AppEnv {
     call: CallContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */
     caller?: string;
+    /** What this request did (shard queries, items, retries) and the metrics recorder. */
+    tally?: RequestTally;
   };
 }

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { strategyDefinitions, strategyNames } from '../core/strategies';
 import { MapInfo } from './map-schema';
 import { MAX_BATCH_ITEMS } from '../service/write-items';
+import { fieldsParam } from './item-headers';
 
 export const ErrorBody = z
   .object({
@@ -40,6 +41,7 @@ export const ListQuery = z.object({
   prefix: z.string().optional().openapi({ description: 'items whose normalized value starts with normalize(prefix)' }),
   from: z.string().optional().openapi({ description: 'inclusive lower bound on the normalized value' }),
   to: z.string().optional().openapi({ description: 'inclusive upper bound on the normalized value' }),
+  fields: fieldsParam,
 });
 
 export const ListResponse = z.object({ items: z.array(Item), nextCursor: z.string().nullable() }).openapi('Listing');
@@ -85,6 +87,17 @@ export const CollectionInfo = z
     prefix: z.string(),
     field: z.string(),
     normalization: z.string(),
+    order: z
+      .array(
+        z.object({
+          field: z.string(),
+          type: z.enum(['string', 'number', 'date']),
+          direction: z.enum(['asc', 'desc']),
+          normalization: z.string(),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'typed or compound order; boundaries are then encoded tuples' }),
     table: z.string(),
     index: z.string(),
     primaryKey: z.array(z.object({ name: z.string(), type: z.string() })),
@@ -109,6 +122,18 @@ export const errorResponses = {
   404: { content: { 'application/json': { schema: ErrorBody } }, description: 'unknown collection or item' },
   503: { content: { 'application/json': { schema: ErrorBody } }, description: 'DynamoDB failed after retries' },
   504: { content: { 'application/json': { schema: ErrorBody } }, description: 'the request deadline passed' },
+} as const;
+
+/** For the conditional writes (PUT, PATCH, DELETE of an item). */
+export const preconditionResponses = {
+  409: {
+    content: { 'application/json': { schema: ErrorBody } },
+    description: 'the item belongs to another collection; nothing was written',
+  },
+  412: {
+    content: { 'application/json': { schema: ErrorBody } },
+    description: 'If-Match or If-None-Match does not hold; nothing was written',
+  },
 } as const;
 
 /** For the routes that read a body (PUT item, POST batch). */

@@ -2,18 +2,26 @@
  * How many shards a sorted index needs, from DynamoDB's per-partition limits.
  *
  * A partition serves at most 3,000 read capacity units and 1,000 write capacity
- * units per second. One RCU reads 4 KB per second strongly consistent, or twice
- * that eventually consistent; one WCU writes 1 KB per second. So a partition reads
- * 3,000 × 4 KB × 2 ≈ 24 MB/s (eventually consistent; half that strongly) and writes
- * 1 MB/s — seed 004's figures. Reads are counted in bytes (a Query sums the items it
- * reads before rounding to 4 KB); writes also in whole write units, because every
- * item write is rounded up to 1 KB: a 500-byte item costs a full WCU, so small items
- * hit the 1,000 writes/s ceiling before 1 MB/s.
+ * units per second. Reads are billed per Query, in whole 4 KB units of the bytes it
+ * read (one RCU per unit strongly consistent, half eventually consistent — all a GSI
+ * offers): a Query that reads one 100-byte item still costs a 4 KB unit. Writes are
+ * billed per item in whole 1 KB units: a 500-byte item costs a full WCU, so small
+ * items hit the 1,000 writes/s ceiling before 1 MB/s.
+ *
+ * The strategy decides how many Queries one listing makes. A `range` listing reads
+ * one shard (shards hold disjoint ranges, so listings spread over them); a `hash` or
+ * `random` listing queries every shard for its share of the page and merges, so every
+ * shard serves every listing — more shards shrink each Query, never their number.
  */
 export const PARTITION_RCU = 3000;
 export const PARTITION_WCU = 1000;
 export const RCU_BYTES = 4096;
 export const WCU_BYTES = 1024;
+/** Largest shard count the plan tries for a fan-out listing. */
+export const MAX_PLAN_SHARDS = 10_000;
+
+export type ListingStrategy = 'range' | 'hash' | 'random';
+export const LISTING_STRATEGIES: readonly ListingStrategy[] = ['range', 'hash', 'random'];
 
 export interface CapacityInput {
   /** Size of one index item in bytes (keys plus projected attributes). */
@@ -26,16 +34,32 @@ export interface CapacityInput {
   readonly writesPerSecond: number;
   /** Strongly consistent reads (GSIs only offer eventual consistency). */
   readonly consistent?: boolean;
+  /** How listings read the shards (default `range`). */
+  readonly strategy?: ListingStrategy;
+}
+
+/** What one listing costs, read with a given number of shards. */
+export interface ListingCost {
+  /** DynamoDB Queries one listing makes. */
+  readonly queriesPerListing: number;
+  readonly itemsPerQuery: number;
+  /** 4 KB units one of those Queries is billed. */
+  readonly unitsPerQuery: number;
+  readonly rcuPerQuery: number;
+  /** RCU per second the busiest shard serves (all shards alike, for an even load). */
+  readonly rcuPerSecondPerShard: number;
 }
 
 export interface CapacityPlan {
-  readonly shards: number;
+  /** Shards needed, or null when no shard count serves the listings (fan-out past a partition's limit). */
+  readonly shards: number | null;
   /** Which limit decides the shard count. */
   readonly bindingLimit: 'reads' | 'write bytes' | 'write units';
-  readonly reads: {
-    readonly bytesPerSecond: number;
-    readonly partitionBytesPerSecond: number;
-    readonly shards: number;
+  readonly reads: ListingCost & {
+    readonly strategy: ListingStrategy;
+    readonly partitionRcu: number;
+    /** Shards the reads alone need, or null when none suffice. */
+    readonly shards: number | null;
   };
   readonly writeBytes: {
     readonly bytesPerSecond: number;
@@ -57,18 +81,14 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
     if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${value}`);
   }
   if (itemBytes === 0) throw new Error('itemBytes must be positive');
-  const readBytes = itemBytes * readsPerSecond * itemsPerQuery;
-  const partitionRead = PARTITION_RCU * RCU_BYTES * (input.consistent ? 1 : 2);
+  const strategy = input.strategy ?? 'range';
+  if (!LISTING_STRATEGIES.includes(strategy))
+    throw new Error(`strategy must be range, hash or random, not ${strategy}`);
+
   const writeBytes = itemBytes * writesPerSecond;
   const partitionWrite = PARTITION_WCU * WCU_BYTES;
   const unitsPerItem = Math.ceil(itemBytes / WCU_BYTES);
   const writeUnits = unitsPerItem * writesPerSecond;
-
-  const reads = {
-    bytesPerSecond: readBytes,
-    partitionBytesPerSecond: partitionRead,
-    shards: needed(readBytes, partitionRead),
-  };
   const bytes = {
     bytesPerSecond: writeBytes,
     partitionBytesPerSecond: partitionWrite,
@@ -80,9 +100,49 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
     partitionUnitsPerSecond: PARTITION_WCU,
     shards: needed(writeUnits, PARTITION_WCU),
   };
-  const shards = Math.max(1, reads.shards, bytes.shards, units.shards);
-  const bindingLimit = reads.shards === shards ? 'reads' : bytes.shards === shards ? 'write bytes' : 'write units';
+  const writeShards = Math.max(bytes.shards, units.shards);
+
+  const { shards: readShards, floor } = shardsForReads(input, strategy);
+  // Reported at the shard count chosen (more shards never make a listing dearer per shard), or,
+  // when none serves, at the fewest shards past which more no longer help.
+  const at = Math.max(readShards ?? floor, writeShards);
+  const reads = { strategy, partitionRcu: PARTITION_RCU, shards: readShards, ...listingCost(input, strategy, at) };
+  const shards = readShards === null ? null : Math.max(1, readShards, writeShards);
+  const bindingLimit =
+    shards === null || readShards === shards ? 'reads' : bytes.shards === shards ? 'write bytes' : 'write units';
   return { shards, bindingLimit, reads, writeBytes: bytes, writeUnits: units };
+}
+
+/** What one listing costs with `shards` shards: its Queries, each rounded up to whole 4 KB units. */
+export function listingCost(input: CapacityInput, strategy: ListingStrategy, shards: number): ListingCost {
+  const fanOut = strategy !== 'range';
+  const queriesPerListing = fanOut ? shards : 1;
+  const itemsPerQuery = fanOut ? Math.ceil(input.itemsPerQuery / shards) : input.itemsPerQuery;
+  // A Query that finds nothing is still billed one unit.
+  const unitsPerQuery = Math.max(1, Math.ceil((itemsPerQuery * input.itemBytes) / RCU_BYTES - 1e-9));
+  const rcuPerQuery = unitsPerQuery * (input.consistent ? 1 : 0.5);
+  // A range listing lands on one shard, so listings share the shards; a fan-out one reaches them all.
+  const rcuPerSecondPerShard = (input.readsPerSecond * rcuPerQuery) / (fanOut ? 1 : shards);
+  return { queriesPerListing, itemsPerQuery, unitsPerQuery, rcuPerQuery, rcuPerSecondPerShard };
+}
+
+/**
+ * The fewest shards whose busiest one stays within a partition's RCU, or null when none
+ * does; `floor`: the shard count past which more shards no longer lower a shard's load.
+ */
+function shardsForReads(input: CapacityInput, strategy: ListingStrategy): { shards: number | null; floor: number } {
+  if (input.readsPerSecond === 0) return { shards: 1, floor: 1 };
+  if (strategy === 'range') {
+    const shards = needed(listingCost(input, strategy, 1).rcuPerSecondPerShard, PARTITION_RCU);
+    return { shards, floor: shards };
+  }
+  // Per-shard cost falls with the shard count only until each Query reads one unit: search up to there.
+  for (let shards = 1; shards <= MAX_PLAN_SHARDS; shards++) {
+    const cost = listingCost(input, strategy, shards);
+    if (cost.rcuPerSecondPerShard <= PARTITION_RCU + 1e-9) return { shards, floor: shards };
+    if (cost.unitsPerQuery === 1) return { shards: null, floor: shards };
+  }
+  return { shards: null, floor: MAX_PLAN_SHARDS };
 }
 
 /** Partitions needed for a load against a per-partition limit (a tiny epsilon absorbs float noise). */

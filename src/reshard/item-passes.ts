@@ -2,10 +2,11 @@ import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import type { MembersRule } from '../core/members';
 import { shardKeyPrefix } from '../core/index-key';
+import { decideIndexing } from '../core/member-indexing';
 import { entryAttributes, entryFits, entryIn, memberKey } from '../core/reindex';
 import type { Condition } from '../store/conditions';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
-import { RESERVED_KEY_PREFIX } from '../store/map-store';
+import { isReservedItem } from '../store/map-store';
 import type { CallContext } from '../store/retry';
 import type { ItemOutcome, PassSpec } from './scan-pass';
 
@@ -84,7 +85,11 @@ export class ItemPasses {
     };
   }
 
-  /** Gives the members rule's items that have no entry in `listed` (the read map) their entry there. */
+  /**
+   * Gives the members rule's items the entry in `listed` (the read map) their ordered
+   * field gives: those with none yet, and those whose field changed behind shardline's
+   * back. The same decision as the change followers' (`decideIndexing`).
+   */
   adopt(listed: Collection): PassSpec {
     return {
       pass: 'backfill',
@@ -92,14 +97,11 @@ export class ItemPasses {
       anyOf: this.ruleConditions(),
       attributes: this.attributes(),
       handle: async (item) => {
-        const key = memberKey(listed, item, this.isReserved);
-        if (key.kind === 'not-member' || key.kind === 'indexed') return key.kind === 'indexed' ? 'ok' : 'skip';
-        if (key.kind === 'invalid') return 'invalid';
-        const when: Condition[] = [
-          { kind: 'absent', attribute: listed.shardKeyAttribute },
-          { kind: 'equals', attribute: this.base.field, value: key.fieldValue },
-        ];
-        const set = entryAttributes(listed, key.indexKey, this.random);
+        const decision = decideIndexing([listed], item, this.isReserved, this.random);
+        if (decision.kind === 'not-member') return 'skip';
+        if (decision.kind === 'invalid') return 'invalid';
+        if (decision.kind === 'current') return 'ok';
+        const { set, when } = decision;
         return this.update({ table: this.base.table, key: this.keyOf(item), set, when }, 'moved');
       },
     };
@@ -142,10 +144,7 @@ export class ItemPasses {
   }
 
   /** shardline's own items (shard maps) are never members, whatever the rule says. */
-  private readonly isReserved = (item: JsonObject): boolean => {
-    const partition = item[this.base.primaryKey[0]!.name];
-    return typeof partition === 'string' && partition.startsWith(RESERVED_KEY_PREFIX);
-  };
+  private readonly isReserved = (item: JsonObject): boolean => isReservedItem(this.base, item);
 
   private keyOf(item: JsonObject): JsonObject {
     return Object.fromEntries(this.base.primaryKey.map(({ name }) => [name, item[name]]));

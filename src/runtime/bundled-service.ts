@@ -2,8 +2,9 @@ import { Hono, type Context, type ExecutionContext } from 'hono';
 import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
 import type { ClientOptions } from '../store/client';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
-import { buildService, prepareTables, type Service } from './service';
-import { readSettings, type EnvMap, type Settings } from './settings';
+import type { RouterMetrics } from '../service/metrics/router-metrics';
+import { buildService, prepareTables, type RuntimeMetrics, type Service } from './service';
+import { readSettings, requireCursorSecret, type EnvMap, type Settings } from './settings';
 
 /** The API's description needs no table: it answers even while DynamoDB does not. */
 const DOCS_PATHS = /^\/(?:openapi\.json|docs(?:\/assets\/[^/]+)?)$/;
@@ -17,6 +18,8 @@ export interface BundledServiceOptions {
    * unless DYNAMODB_ENDPOINT names a local engine.
    */
   readonly requireCredentials: boolean;
+  /** The runtime's metrics sink (EMF lines on Lambda, Analytics Engine on Workers). */
+  readonly metrics?: (stats: RouterMetrics) => RuntimeMetrics;
 }
 
 export interface BundledService {
@@ -29,7 +32,8 @@ export interface BundledService {
 /**
  * The service as the Worker and the Lambda function build it: settings from an
  * environment map (`vars`/secrets or process.env), the config and boundaries from
- * the build-time bundle. Throws on bad settings or config, so a misconfigured
+ * the build-time bundle. Throws on bad settings or config (CURSOR_SECRET included:
+ * required, ≥ 32 bytes), so a misconfigured
  * deployment fails at its first request (Worker) or at init (Lambda).
  *
  * The tables are checked (and created when SHARDLINE_CREATE_TABLE allows) before
@@ -43,9 +47,11 @@ export function createBundledService(
   options: BundledServiceOptions,
 ): BundledService {
   const settings = readSettings(env);
+  requireCursorSecret(settings);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
     shareMapRefresh: false,
+    ...(options.metrics && { metrics: options.metrics }),
     ...credentialOptions(env, settings, options.requireCredentials),
   });
   mountDocsAssets(service.app, options.docsAssets);
@@ -55,7 +61,7 @@ export function createBundledService(
   app.all('*', async (c) => {
     if (!prepared && !DOCS_PATHS.test(c.req.path)) {
       try {
-        await prepareTables(service, settings.createTable);
+        await prepareTables(service, settings.createTable, settings.tableStream);
         prepared = true;
       } catch (error) {
         // The cause (table names, settings) is for the operator's log, not for clients.

@@ -1,18 +1,28 @@
 import { handle } from 'hono/aws-lambda';
 import bundle from 'shardline:config-bundle';
 import { directoryDocsAssets } from '../http/docs/file-assets';
+import { isStreamEvent } from '../store/stream-records';
 import { createBundledService } from './bundled-service';
+import { emfRecorder } from './emf-metrics';
+import { streamsHandler } from './lambda-streams';
 
 /**
  * AWS Lambda entry (`npm run build` bundles it to dist/lambda/index.mjs): the
  * same service as `npm start`, built once per execution environment at init,
  * settings from the function's environment, config bundled at build time, docs
  * assets copied beside the bundle. One handler for API Gateway REST (v1), HTTP
- * API (v2) and Function URL events.
+ * API (v2) and Function URL events, and for the table's DynamoDB Streams events
+ * (which index what other applications write: docs/other-writers.md).
  */
-const { app } = createBundledService(process.env, bundle, {
+const bundled = createBundledService(process.env, bundle, {
   docsAssets: directoryDocsAssets(new URL('./docs-assets/', import.meta.url)),
   requireCredentials: false,
+  // CloudWatch Embedded Metric Format on stdout: CloudWatch Logs makes metrics of it.
+  metrics: () => ({ recorder: emfRecorder() }),
 });
 
-export const handler = handle(app);
+const http = handle(bundled.app);
+const streams = streamsHandler(bundled);
+
+export const handler = (event: Parameters<typeof http>[0], context: Parameters<typeof http>[1]) =>
+  isStreamEvent(event) ? streams(event, context) : http(event, context);

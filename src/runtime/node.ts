@@ -1,17 +1,22 @@
+import type { Server } from 'node:http';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { mountDocsAssets } from '../http/docs/assets';
 import { packageDocsAssets } from '../http/docs/file-assets';
+import { persistedCursorSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
+import { answerClientErrors, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { ENDPOINT_FILE } from './open-environment';
+import { prometheusExporter } from './prometheus';
 import { buildService, prepareTables } from './service';
 import { readSettings, wantsEmbeddedEngine } from './settings';
 
 /**
  * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
- * set it runs over the embedded engine, keeping data in ./data across restarts.
+ * set it runs over the embedded engine, keeping data (and, without CURSOR_SECRET,
+ * the generated cursor secret) in ./data across restarts.
  */
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
@@ -25,12 +30,24 @@ async function main(): Promise<void> {
   if (wantsEmbeddedEngine(settings)) {
     dataDir = resolve(process.env.SHARDLINE_DATA_DIR ?? 'data');
     engine = await startEmbeddedEngine(dataDir);
-    effective = { ...settings, endpoint: engine.endpoint };
+    effective = {
+      ...settings,
+      endpoint: engine.endpoint,
+      cursorSecret: settings.cursorSecret ?? persistedCursorSecret(dataDir),
+    };
     // Tools (npm run reshard, boundaries --collection) reach the data through this engine while it runs.
     writeFileSync(join(dataDir, ENDPOINT_FILE), `${engine.endpoint}\n`);
+  } else if (settings.cursorSecret === undefined) {
+    console.warn('shardline: CURSOR_SECRET is unset; cursors are signed with a random key and die with this process');
   }
+  const cleanUp = async (): Promise<void> => {
+    if (dataDir) rmSync(join(dataDir, ENDPOINT_FILE), { force: true });
+    await engine?.close();
+  };
+
   const service = buildService(effective, readJson(configPath), {
     readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
+    metrics: prometheusExporter,
     // The embedded engine and DynamoDB Local take any credentials; AWS uses the SDK's chain.
     ...(effective.endpoint &&
       !process.env.AWS_ACCESS_KEY_ID && {
@@ -38,21 +55,36 @@ async function main(): Promise<void> {
       }),
   });
   mountDocsAssets(service.app, packageDocsAssets());
-  await prepareTables(service, settings.createTable);
+  await prepareTables(service, settings.createTable, settings.tableStream);
 
-  const server = serve({ fetch: service.app.fetch, port: settings.port, hostname: settings.host }, (info) => {
-    const where = engine ? `the embedded engine (data in ${dataDir})` : (settings.endpoint ?? `AWS ${settings.region}`);
-    console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
-    const collections = service.collections.map(
-      (c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`,
-    );
-    console.log(`collections: ${collections.join(', ')}`);
+  const server = serve(
+    {
+      fetch: service.app.fetch,
+      port: settings.port,
+      hostname: settings.host,
+      serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES },
+    },
+    (info) => {
+      const where = engine
+        ? `the embedded engine (data in ${dataDir})`
+        : (settings.endpoint ?? `AWS ${settings.region}`);
+      console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
+      const collections = service.collections.map(
+        (c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`,
+      );
+      console.log(`collections: ${collections.join(', ')}`);
+    },
+  );
+  answerClientErrors(server as Server);
+  server.once('error', async (error: NodeJS.ErrnoException) => {
+    console.error(describeListenError(error, settings.host, settings.port));
+    await cleanUp();
+    process.exit(1);
   });
 
   const stop = (): void => {
     server.close(async () => {
-      if (dataDir) rmSync(join(dataDir, ENDPOINT_FILE), { force: true });
-      await engine?.close();
+      await cleanUp();
       process.exit(0);
     });
     setTimeout(() => process.exit(0), 5000).unref();

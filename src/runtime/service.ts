@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { resolveConfig, type ResolveOptions } from '../config/config';
 import type { Collection } from '../core/collection';
 import { createApp } from '../http/app';
+import type { ObservabilityOptions } from '../http/env';
+import { fanOut, type MetricsRecorder } from '../service/metrics/recorder';
+import { RouterMetrics } from '../service/metrics/router-metrics';
 import { createDynamoClients, type ClientOptions, type DynamoClients } from '../store/client';
 import { DynamoStore } from '../store/dynamo-store';
 import { ensureTable } from '../store/bootstrap';
@@ -29,6 +32,10 @@ export function buildService(
     client?: ClientOptions;
     /** False where a request may not await I/O another one started (Workers). */
     shareMapRefresh?: boolean;
+    /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
+    metrics?: (stats: RouterMetrics) => RuntimeMetrics;
+    /** Where writes get their random shards (tests pin it); Math.random otherwise. */
+    random?: () => number;
   } = {},
 ): Service {
   const collections = resolveConfig(config, {
@@ -47,8 +54,10 @@ export function buildService(
       collection.primaryKey.map(({ name }) => name),
     );
   const store = new DynamoStore(clients, { keyNames: (table) => keyNames.get(table) ?? [] });
+  const observability = observabilityOf(settings, options.metrics);
   const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {
     ttlMs: settings.mapTtlMs,
+    onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
     ...(options.shareMapRefresh !== undefined && { shareRefresh: options.shareMapRefresh }),
     log: (message) => console.warn(message),
   });
@@ -56,10 +65,14 @@ export function buildService(
     collections,
     store,
     maps,
+    ...(options.random && { random: options.random }),
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
     requestTimeoutMs: settings.requestTimeoutMs,
+    observability,
     security: {
-      apiKeys: settings.apiKeys,
+      apiKeys: settings.metricsKey
+        ? [...settings.apiKeys, { key: settings.metricsKey, scope: 'metrics' }]
+        : settings.apiKeys,
       corsOrigins: settings.corsOrigins,
       bodyLimits: { itemBytes: settings.maxItemBodyBytes, batchBytes: settings.maxBatchBodyBytes },
       ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
@@ -68,16 +81,40 @@ export function buildService(
   return { app, collections, clients, store, maps };
 }
 
+/** What a runtime adds to the router's own statistics: a push sink, or a /metrics exposition. */
+export interface RuntimeMetrics {
+  readonly recorder?: MetricsRecorder;
+  readonly exposition?: ObservabilityOptions['exposition'];
+}
+
+/** Statistics and the runtime's sink when SHARDLINE_METRICS is on; the request log as LOG_LEVEL says. */
+function observabilityOf(
+  settings: Settings,
+  runtime: ((stats: RouterMetrics) => RuntimeMetrics) | undefined,
+): ObservabilityOptions {
+  const requestLog = { level: settings.logLevel, write: (line: string) => console.log(line) };
+  if (!settings.metrics) return { recorder: fanOut([]), requestLog };
+  const stats = new RouterMetrics({ hotKeys: settings.hotKeys });
+  const extra = runtime?.(stats) ?? {};
+  return {
+    recorder: fanOut(extra.recorder ? [stats, extra.recorder] : [stats]),
+    stats,
+    ...(extra.exposition && { exposition: extra.exposition }),
+    requestLog,
+  };
+}
+
 /**
- * Creates every table the collections use (when allowed), waits until they are
- * ACTIVE, and writes each collection's first shard map where the table has none.
+ * Creates every table the collections use (when allowed; with a stream unless `stream`
+ * is false), waits until they are ACTIVE, and writes each collection's first shard map
+ * where the table has none.
  */
-export async function prepareTables(service: Service, create: boolean): Promise<void> {
+export async function prepareTables(service: Service, create: boolean, stream = true): Promise<void> {
   const seen = new Set<string>();
   for (const collection of service.collections) {
     if (seen.has(collection.table)) continue;
     seen.add(collection.table);
-    await ensureTable(service.clients.raw, collection, create);
+    await ensureTable(service.clients.raw, collection, create, stream);
   }
   await service.maps.initialize({});
 }

@@ -1,3 +1,4 @@
+import type { LogLevel } from '../http/env';
 import type { ApiKeyGrant } from '../http/middleware/auth';
 
 /**
@@ -13,6 +14,8 @@ export interface Settings {
   readonly region: string | undefined;
   readonly configPath: string | undefined;
   readonly createTable: boolean;
+  /** Whether a table created at start gets a stream for the change followers (SHARDLINE_TABLE_STREAM). */
+  readonly tableStream: boolean;
   readonly cursorSecret: string | undefined;
   readonly requestTimeoutMs: number;
   /** How old a cached shard-map pointer may get (SHARDLINE_MAP_TTL_MS); see DESIGN §9. */
@@ -27,6 +30,14 @@ export interface Settings {
   readonly maxBatchBodyBytes: number;
   /** Requests per second one caller (one API key) may make; undefined means no limit. */
   readonly rateLimitPerSecond: number | undefined;
+  /** Per-shard statistics, /stats, /heat and /metrics (SHARDLINE_METRICS, default on). */
+  readonly metrics: boolean;
+  /** Counters of the hot-key sketch per collection (HOT_KEYS, default 100). */
+  readonly hotKeys: number;
+  /** The request log's threshold (LOG_LEVEL: info, warn, error or off; default info). */
+  readonly logLevel: LogLevel;
+  /** A key that may read /metrics and nothing else (METRICS_KEY; needs API_KEYS). */
+  readonly metricsKey: string | undefined;
 }
 
 /** One entry of API_KEYS. `write` includes `read`. */
@@ -43,6 +54,7 @@ export function readSettings(env: EnvMap): Settings {
     region: nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION),
     configPath: nonEmpty(env.SHARDLINE_CONFIG),
     createTable: boolean(env, 'SHARDLINE_CREATE_TABLE', true),
+    tableStream: boolean(env, 'SHARDLINE_TABLE_STREAM', true),
     cursorSecret: nonEmpty(env.CURSOR_SECRET),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 1, 900_000),
     mapTtlMs: integer(env, 'SHARDLINE_MAP_TTL_MS', 5000, 10, 3_600_000),
@@ -51,7 +63,50 @@ export function readSettings(env: EnvMap): Settings {
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     rateLimitPerSecond: optionalInteger(env, 'RATE_LIMIT_PER_SECOND', 1, 1_000_000),
+    metrics: boolean(env, 'SHARDLINE_METRICS', true),
+    hotKeys: integer(env, 'HOT_KEYS', 100, 1, 10_000),
+    logLevel: logLevel(env.LOG_LEVEL),
+    metricsKey: metricsKey(env),
   };
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  const level = nonEmpty(raw)?.toLowerCase() ?? 'info';
+  if (level === 'info' || level === 'warn' || level === 'error' || level === 'off') return level;
+  throw new Error(`LOG_LEVEL must be info, warn, error or off, not ${JSON.stringify(raw)}`);
+}
+
+/** With no API_KEYS the API (and /metrics) is open: a metrics key alone would lock everything else. */
+function metricsKey(env: EnvMap): string | undefined {
+  const key = nonEmpty(env.METRICS_KEY);
+  if (key === undefined) return undefined;
+  if (nonEmpty(env.API_KEYS) === undefined) throw new Error('METRICS_KEY needs API_KEYS: without them the API is open');
+  if (/\s/.test(key)) throw new Error('METRICS_KEY cannot contain whitespace');
+  if (parseApiKeys(env.API_KEYS).some((grant) => grant.key === key)) {
+    throw new Error('METRICS_KEY repeats a key of API_KEYS');
+  }
+  return key;
+}
+
+/** The shortest CURSOR_SECRET a deployment of many instances accepts (256 bits). */
+export const MIN_CURSOR_SECRET_BYTES = 32;
+
+/**
+ * The cursor secret where many instances serve one API (Workers, Lambda): required, and
+ * at least 32 bytes. A random key per instance would make page 2 fail whenever it
+ * lands on another instance than page 1, so a missing secret stops the start instead.
+ */
+export function requireCursorSecret(settings: Settings): string {
+  const secret = settings.cursorSecret;
+  const bytes = secret === undefined ? 0 : new TextEncoder().encode(secret).length;
+  if (secret === undefined || bytes < MIN_CURSOR_SECRET_BYTES) {
+    throw new Error(
+      `CURSOR_SECRET must be set to at least ${MIN_CURSOR_SECRET_BYTES} bytes (it is ` +
+        `${secret === undefined ? 'unset' : `${bytes} bytes`}): every instance must sign cursors with the same ` +
+        "key, or a listing's next page fails on another instance. Make one with: openssl rand -base64 32",
+    );
+  }
+  return secret;
 }
 
 /** Both DYNAMODB_ENDPOINT and AWS_REGION unset: the Node server runs its embedded engine. */

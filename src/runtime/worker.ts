@@ -1,6 +1,7 @@
 import type { ExecutionContext } from 'hono';
 import bundle from 'shardline:config-bundle';
 import { DOCS_ASSET_PATH, type DocsAssets } from '../http/docs/assets';
+import { ANALYTICS_BINDING, analyticsEngineRecorder, type AnalyticsEngineDataset } from './analytics-engine';
 import { createBundledService, type BundledService } from './bundled-service';
 import type { EnvMap } from './settings';
 
@@ -25,6 +26,7 @@ export default {
       runtime ??= createBundledService(stringBindings(env), bundle, {
         docsAssets: assetsBinding(env),
         requireCredentials: true,
+        metrics: () => analyticsMetrics(env),
       });
     } catch (error) {
       console.error('shardline: cannot start', error);
@@ -34,6 +36,12 @@ export default {
     return runtime.app.fetch(request, env, ctx);
   },
 };
+
+/** Workers Analytics Engine, when a dataset is bound as METRICS (see wrangler.toml). */
+function analyticsMetrics(env: WorkerEnv): { recorder?: ReturnType<typeof analyticsEngineRecorder> } {
+  const dataset = env[ANALYTICS_BINDING] as AnalyticsEngineDataset | undefined;
+  return typeof dataset?.writeDataPoint === 'function' ? { recorder: analyticsEngineRecorder(dataset) } : {};
+}
 
 function stringBindings(env: WorkerEnv): EnvMap {
   return Object.fromEntries(

@@ -1,13 +1,16 @@
-import type { Collection } from '../core/collection';
+import { etagAttributeOf, type Collection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
-import { isShardKeyOf, shardKeyPrefix } from '../core/index-key';
+import { ExactNumber } from '../core/exact-number';
 import { readPrimaryKey, type JsonObject } from '../core/item';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
+import { belongsTo, notFound, type Preconditions, writeGuard, writeGuarded } from './guards';
+
+export { belongsTo } from './guards';
 
 /**
  * The primary key named by query parameters, typed by the table's key schema
- * (`?pk=…&sk=…`); a missing or malformed attribute is a 400.
+ * (`?pk=…&sk=…`; a number keeps all its digits); a missing or malformed attribute is a 400.
  */
 export function primaryKeyFromParams(collection: Collection, params: Record<string, string | undefined>): JsonObject {
   const typed: JsonObject = {};
@@ -15,41 +18,49 @@ export function primaryKeyFromParams(collection: Collection, params: Record<stri
     const raw = params[name];
     if (raw === undefined)
       throw new ShardlineError('invalid_request', `query parameter "${name}" (primary key) is required`);
-    typed[name] = type === 'N' && raw.trim() !== '' ? Number(raw) : raw;
+    typed[name] = type === 'N' ? new ExactNumber(raw.trim()) : raw;
   }
-  const values = readPrimaryKey(collection, typed);
+  return primaryKeyFrom(collection, typed);
+}
+
+/** The primary key attributes of `source` (an item or a key object), checked and typed. */
+export function primaryKeyFrom(collection: Collection, source: JsonObject): JsonObject {
+  const values = readPrimaryKey(collection, source);
   return Object.fromEntries(collection.primaryKey.map(({ name }, i) => [name, values[i]]));
 }
 
-/** Whether a stored record was written through this collection (it carries its shard key in either index). */
-export function belongsTo(collection: Collection, record: JsonObject): boolean {
-  return collection.indexes.some(({ shardKeyAttribute }) => isShardKeyOf(record[shardKeyAttribute], collection.prefix));
+/**
+ * The attributes a projection (`fields=`) reads: the fields asked for, plus what shardline
+ * needs to answer — the shard keys (is the item this collection's?) and the ETag.
+ */
+export function projectionFor(collection: Collection, fields: readonly string[] | undefined): string[] | undefined {
+  if (!fields) return undefined;
+  const needed = collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute);
+  return [...new Set([...fields, ...needed, etagAttributeOf(collection)])];
 }
 
+/** The record of one item of the collection (404 when absent or another collection's). */
 export async function getItem(
   store: Store,
   collection: Collection,
   key: JsonObject,
   context: CallContext,
+  fields?: readonly string[],
 ): Promise<JsonObject> {
-  const record = await store.getItem(collection.table, key, context);
+  const attributes = projectionFor(collection, fields);
+  const record = await store.getItem(collection.table, key, context, attributes ? { attributes } : {});
   if (!record || !belongsTo(collection, record)) throw notFound(collection);
   return record;
 }
 
+/** Deletes one item of the collection under the request's preconditions (404, 409, 412 when refused). */
 export async function deleteItem(
   store: Store,
   collection: Collection,
   key: JsonObject,
   context: CallContext,
+  preconditions: Preconditions = {},
 ): Promise<void> {
-  const deleted = await store.deleteItem(collection.table, key, context, {
-    attributes: collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute),
-    prefix: shardKeyPrefix(collection.prefix),
-  });
-  if (!deleted) throw notFound(collection);
-}
-
-function notFound(collection: Collection): ShardlineError {
-  return new ShardlineError('item_not_found', `no item with that primary key in collection "${collection.name}"`);
+  const guard = writeGuard(collection, 'must', preconditions);
+  await writeGuarded(collection, 'must', preconditions, () => store.deleteItem(collection.table, key, context, guard));
 }

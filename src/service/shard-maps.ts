@@ -30,6 +30,8 @@ export interface ShardMapsOptions {
   readonly shareRefresh?: boolean;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
+  /** Told which map version each collection is read by, whenever that is (re)learned. */
+  readonly onReadVersion?: (collection: string, version: number) => void;
 }
 
 interface Cached {
@@ -90,6 +92,7 @@ export class ShardMaps implements MapSource {
       }
       if (!pointer) throw new Error(`collection "${collection.name}": its shard-map pointer could not be read back`);
       known.set(collection.name, pointer);
+      this.options.onReadVersion?.(collection.name, pointer.read.version);
       const stored = await this.strategyOf(collection, pointer.read.version, context);
       if (JSON.stringify(stored.config) !== JSON.stringify(collection.strategy.config)) {
         this.options.log?.(
@@ -123,6 +126,7 @@ export class ShardMaps implements MapSource {
     const target = pointer.target && (await this.view(collection, pointer.target, context));
     const snapshot: MapSnapshot = { pointer, read, writes, ...(target && { target }) };
     this.snapshots.set(collection.name, snapshot);
+    this.options.onReadVersion?.(collection.name, pointer.read.version);
     return snapshot;
   }
 

@@ -5,10 +5,12 @@ import {
   backoffDelay,
   isRetryable,
   isThrottle,
+  retryReason,
   sleep,
   DEFAULT_RETRY_POLICY,
   type CallContext,
   type RetryPolicy,
+  type RetryReason,
 } from './retry';
 import type { BatchOutcome } from './store';
 
@@ -68,6 +70,7 @@ export async function batchPut(
         break;
       }
       let progressed = false;
+      let retried: RetryReason | undefined;
       try {
         const response = await limit(() =>
           doc.send(
@@ -86,6 +89,7 @@ export async function batchPut(
         }
         progressed = stillPending.length < pending.length;
         pending = stillPending;
+        retried = 'unprocessed';
         error = { code: 'unavailable', message: 'DynamoDB kept leaving the item unprocessed (throttled)' };
       } catch (cause) {
         if (context.signal?.aborted) {
@@ -99,6 +103,7 @@ export async function batchPut(
           };
           break;
         }
+        retried = retryReason(cause);
         const why = isThrottle(cause) ? 'kept throttling' : 'kept failing';
         error = { code: 'unavailable', message: `DynamoDB ${why} the write (${(cause as Error).name})` };
       }
@@ -110,6 +115,12 @@ export async function batchPut(
         error = timedOut(false);
         break;
       }
+      if (retried)
+        context.observer?.retried(
+          'batch_write',
+          retried,
+          pending.map(({ record }) => record),
+        );
       await sleep(wait, context.signal);
     }
     for (const { index } of pending) outcome.failed.push({ index, error });

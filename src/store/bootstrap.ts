@@ -24,15 +24,22 @@ const ACTIVE_WITHIN_MS = 120_000;
 
 /**
  * Creates the table with both indexes when it is missing (on-demand billing,
- * projection ALL so listings need no second read), and waits until the table and its
+ * projection ALL so listings need no second read, a stream of new and old images
+ * for the change followers unless `stream` is false; engines without Streams ignore
+ * it), and waits until the table and its
  * indexes are ACTIVE. An existing table must have the first index; the second is
  * added by the first reshard that needs it (`addIndex`), never at start.
  */
-export async function ensureTable(client: DynamoDBClient, spec: TableSpec, create: boolean): Promise<void> {
+export async function ensureTable(
+  client: DynamoDBClient,
+  spec: TableSpec,
+  create: boolean,
+  stream = true,
+): Promise<void> {
   const description = await describe(client, spec.table);
   if (!description) {
     if (!create) throw new Error(`table "${spec.table}" does not exist (and SHARDLINE_CREATE_TABLE is off)`);
-    await createTable(client, spec);
+    await createTable(client, spec, stream);
   }
   await waitUntilActive(client, spec, spec.indexes[0].name);
 }
@@ -124,7 +131,7 @@ function indexDefinition(index: IndexSpec): GlobalSecondaryIndex {
   };
 }
 
-async function createTable(client: DynamoDBClient, spec: TableSpec): Promise<void> {
+async function createTable(client: DynamoDBClient, spec: TableSpec, stream: boolean): Promise<void> {
   const attributes = new Map<string, 'S' | 'N'>(spec.primaryKey.map((key) => [key.name, key.type]));
   for (const index of spec.indexes) {
     attributes.set(index.shardKeyAttribute, 'S');
@@ -141,6 +148,8 @@ async function createTable(client: DynamoDBClient, spec: TableSpec): Promise<voi
         })),
         KeySchema: spec.primaryKey.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
         GlobalSecondaryIndexes: spec.indexes.map(indexDefinition),
+        // Other applications' writes reach the index through the stream (npm run follow, the Lambda).
+        ...(stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
       }),
     );
   } catch (error) {

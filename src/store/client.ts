@@ -12,7 +12,10 @@ export interface ClientOptions {
 
 export interface DynamoClients {
   readonly raw: DynamoDBClient;
+  /** For shardline's own items (shard maps): plain JS numbers are what they hold. */
   readonly doc: DynamoDBDocumentClient;
+  /** For the application's items: numbers read as `NumberValue` (exact text), never as doubles. */
+  readonly exact: DynamoDBDocumentClient;
 }
 
 /**
@@ -37,5 +40,9 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true },
     unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
   });
-  return { raw, doc };
+  const exact = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true },
+    unmarshallOptions: { wrapNumbers: true },
+  });
+  return { raw, doc, exact };
 }

@@ -1,3 +1,5 @@
+import { valueToSdk } from './values';
+
 /**
  * Conditions on one item's attributes, as the maintenance scans need them, and their
  * DynamoDB expression form. Names and values always go through placeholders, so any
@@ -48,6 +50,28 @@ export class ExpressionBuilder {
   /** Every condition holds. */
   all(conditions: readonly Condition[]): string {
     return conditions.map((c) => `(${this.condition(c)})`).join(' AND ');
+  }
+
+  /** An UpdateExpression: `SET` each of `set` (values in the API's form), `REMOVE` each of `remove`. */
+  update(set: Readonly<Record<string, unknown>>, remove: readonly string[] = []): string {
+    const clauses: string[] = [];
+    const assignments = Object.entries(set).map(
+      ([name, value]) => `${this.name(name)} = ${this.value(valueToSdk(value))}`,
+    );
+    if (assignments.length > 0) clauses.push(`SET ${assignments.join(', ')}`);
+    if (remove.length > 0) clauses.push(`REMOVE ${remove.map((name) => this.name(name)).join(', ')}`);
+    return clauses.join(' ');
+  }
+
+  /** The request's placeholder maps, each only when used: DynamoDB refuses empty ones. */
+  placeholders(): {
+    ExpressionAttributeNames?: Record<string, string>;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  } {
+    return {
+      ...(Object.keys(this.names).length > 0 && { ExpressionAttributeNames: this.names }),
+      ...(Object.keys(this.values).length > 0 && { ExpressionAttributeValues: this.values }),
+    };
   }
 
   /** At least one condition holds. */

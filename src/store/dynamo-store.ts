@@ -1,17 +1,14 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
 import { aboveLower, belowUpper, inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
+import { batchGetItems } from './batch-get';
 import { batchPut } from './batch-write';
+import { ExpressionBuilder } from './conditions';
+import { guardedDelete, guardedPut, guardedUpdate } from './item-writes';
 import type { DynamoClients } from './client';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
 import { buildShardQuery, type ShardQuery } from './shard-query';
 import {
   sendScan,
@@ -21,7 +18,8 @@ import {
   type ScanRequest,
   type UpdateOutcome,
 } from './maintenance';
-import type { BatchOutcome, Owner, ShardPage, Store } from './store';
+import type { BatchOutcome, ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcome } from './store';
+import { recordFromSdk, recordToSdk } from './values';
 
 export interface DynamoStoreOptions {
   /** Most DynamoDB requests in flight at once from this process. */
@@ -31,7 +29,10 @@ export interface DynamoStoreOptions {
   readonly keyNames: (table: string) => readonly string[];
 }
 
-/** The Store over DynamoDB (or anything that speaks its API). */
+/**
+ * The Store over DynamoDB (or anything that speaks its API). Items go through the exact
+ * document client: numbers are their decimal text both ways (see ./values).
+ */
 export class DynamoStore implements Store {
   private readonly doc: DynamoDBDocumentClient;
   private readonly limit: ReturnType<typeof pLimit>;
@@ -41,7 +42,7 @@ export class DynamoStore implements Store {
     private readonly clients: DynamoClients,
     private readonly options: DynamoStoreOptions,
   ) {
-    this.doc = clients.doc;
+    this.doc = clients.exact;
     this.limit = pLimit(options.maxInFlight ?? 64);
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
   }
@@ -49,10 +50,10 @@ export class DynamoStore implements Store {
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
     if (!input) return { items: [], itemsRead: 0 };
-    const response = await this.call(`a query of shard ${query.shardKey}`, context, (abortSignal) =>
+    const response = await this.call(`a query of shard ${query.shardKey}`, 'query', context, (abortSignal) =>
       this.doc.send(new QueryCommand(input), { abortSignal }),
     );
-    const read = (response.Items ?? []) as JsonObject[];
+    const read = (response.Items ?? []).map(recordFromSdk);
     const items: JsonObject[] = [];
     for (const item of read) {
       const key = item[query.indexKeyAttribute];
@@ -70,48 +71,64 @@ export class DynamoStore implements Store {
     };
   }
 
-  async putItem(table: string, record: JsonObject, context: CallContext): Promise<void> {
-    await this.call('a write', context, (abortSignal) =>
-      this.doc.send(new PutCommand({ TableName: table, Item: record }), { abortSignal }),
-    );
+  putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
+    return guardedPut(this.doc, this.sender(context, 'put'), table, record, guard);
+  }
+
+  updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
+    return guardedUpdate(this.doc, this.sender(context, 'update'), update);
+  }
+
+  deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
+    return guardedDelete(this.doc, this.sender(context, 'delete'), table, key, guard);
   }
 
   batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome> {
-    return batchPut(this.doc, this.limit, table, this.options.keyNames(table), records, context, this.retry);
-  }
-
-  async getItem(table: string, key: JsonObject, context: CallContext): Promise<JsonObject | undefined> {
-    const response = await this.call('a read', context, (abortSignal) =>
-      this.doc.send(new GetCommand({ TableName: table, Key: key }), { abortSignal }),
+    return batchPut(
+      this.doc,
+      this.limit,
+      table,
+      this.options.keyNames(table),
+      records.map(recordToSdk),
+      context,
+      this.retry,
     );
-    return response.Item as JsonObject | undefined;
   }
 
-  async deleteItem(table: string, key: JsonObject, context: CallContext, owner: Owner): Promise<boolean> {
-    try {
-      await this.call('a delete', context, (abortSignal) =>
-        this.doc.send(
-          new DeleteCommand({
-            TableName: table,
-            Key: key,
-            // Only an item of this collection: another collection's item (or none) is a 404.
-            ConditionExpression: owner.attributes.map((_, i) => `begins_with(#owner${i}, :prefix)`).join(' OR '),
-            ExpressionAttributeNames: Object.fromEntries(owner.attributes.map((name, i) => [`#owner${i}`, name])),
-            ExpressionAttributeValues: { ':prefix': owner.prefix },
-          }),
-          { abortSignal },
-        ),
-      );
-      return true;
-    } catch (error) {
-      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
+  batchGet(
+    table: string,
+    keys: readonly JsonObject[],
+    context: CallContext,
+    options?: ReadOptions,
+  ): Promise<JsonObject[]> {
+    return batchGetItems(this.doc, this.sender(context, 'batch_get'), table, keys, context, this.retry, options);
+  }
+
+  async getItem(
+    table: string,
+    key: JsonObject,
+    context: CallContext,
+    options: ReadOptions = {},
+  ): Promise<JsonObject | undefined> {
+    const builder = new ExpressionBuilder();
+    const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
+    const response = await this.call('a read', 'get', context, (abortSignal) =>
+      this.doc.send(
+        new GetCommand({
+          TableName: table,
+          Key: recordToSdk(key),
+          ...(options.consistent && { ConsistentRead: true }),
+          ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
+        }),
+        { abortSignal },
+      ),
+    );
+    return response.Item && recordFromSdk(response.Item);
   }
 
   /** One page of one segment of a parallel scan (retried like every call). */
   scanPage(request: ScanRequest, context: CallContext): Promise<ScanPage> {
-    return this.call(`a scan of ${request.table} (segment ${request.segment})`, context, (signal) =>
+    return this.call(`a scan of ${request.table} (segment ${request.segment})`, 'scan', context, (signal) =>
       sendScan(this.doc, request, signal),
     );
   }
@@ -121,29 +138,36 @@ export class DynamoStore implements Store {
    * under conditions that a landed first attempt leaves true, or that fail harmlessly.
    */
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome> {
-    return this.call('a conditional update', context, (signal) => sendUpdate(this.doc, update, signal));
+    return this.call('a conditional update', 'update', context, (signal) => sendUpdate(this.doc, update, signal));
   }
 
   /** DynamoDB's item count of the table (refreshed by DynamoDB about every six hours: an estimate). */
   async approximateItemCount(table: string, context: CallContext): Promise<number> {
-    const response = await this.call('a table description', context, (abortSignal) =>
+    const response = await this.call('a table description', 'describe', context, (abortSignal) =>
       this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
     );
     return response.Table?.ItemCount ?? 0;
   }
 
   async ping(table: string, context: CallContext): Promise<void> {
-    await this.call('a table check', context, (abortSignal) =>
+    await this.call('a table check', 'describe', context, (abortSignal) =>
       this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
     );
   }
 
+  /** `call` bound to one request's context, for the helpers that send several calls. */
+  private sender(context: CallContext, operation: RetryOperation) {
+    return <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) =>
+      this.call(what, operation, context, run);
+  }
+
   private call<T>(
     what: string,
+    operation: RetryOperation,
     context: CallContext,
     send: (signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T> {
-    return withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry);
+    return withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry, operation);
   }
 }
 

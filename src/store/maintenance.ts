@@ -1,6 +1,7 @@
 import { ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JsonObject } from '../core/item';
 import { type Condition, ExpressionBuilder } from './conditions';
+import { recordFromSdk, recordToSdk } from './values';
 
 /** One page of one segment of a parallel scan. */
 export interface ScanRequest {
@@ -50,7 +51,6 @@ export function scanCommand(request: ScanRequest): ScanCommand {
   const builder = new ExpressionBuilder();
   const filter = request.anyOf && request.anyOf.length > 0 ? builder.any(request.anyOf) : undefined;
   const projection = request.attributes?.map((attribute) => builder.name(attribute)).join(', ');
-  const values = Object.keys(builder.values).length > 0 ? builder.values : undefined;
   return new ScanCommand({
     TableName: request.table,
     ...(request.index && { IndexName: request.index }),
@@ -61,8 +61,7 @@ export function scanCommand(request: ScanRequest): ScanCommand {
     ...(request.consistent && { ConsistentRead: true }),
     ...(filter && { FilterExpression: filter }),
     ...(projection && { ProjectionExpression: projection }),
-    ...(Object.keys(builder.names).length > 0 && { ExpressionAttributeNames: builder.names }),
-    ...(values && { ExpressionAttributeValues: values }),
+    ...builder.placeholders(),
   });
 }
 
@@ -73,7 +72,7 @@ export async function sendScan(
 ): Promise<ScanPage> {
   const response = await doc.send(scanCommand(request), { abortSignal: signal });
   return {
-    items: (response.Items ?? []) as JsonObject[],
+    items: (response.Items ?? []).map(recordFromSdk),
     scanned: response.ScannedCount ?? response.Count ?? 0,
     ...(response.LastEvaluatedKey && { next: response.LastEvaluatedKey }),
   };
@@ -85,24 +84,16 @@ export async function sendUpdate(
   signal: AbortSignal | undefined,
 ): Promise<UpdateOutcome> {
   const builder = new ExpressionBuilder();
-  const clauses: string[] = [];
-  const set = Object.entries(update.set ?? {});
-  if (set.length > 0) {
-    clauses.push(`SET ${set.map(([name, value]) => `${builder.name(name)} = ${builder.value(value)}`).join(', ')}`);
-  }
-  if (update.remove && update.remove.length > 0) {
-    clauses.push(`REMOVE ${update.remove.map((name) => builder.name(name)).join(', ')}`);
-  }
+  const updateExpression = builder.update(update.set ?? {}, update.remove);
   const condition = builder.all(update.when);
   try {
     const response = await doc.send(
       new UpdateCommand({
         TableName: update.table,
-        Key: update.key,
-        UpdateExpression: clauses.join(' '),
+        Key: recordToSdk(update.key),
+        UpdateExpression: updateExpression,
         ConditionExpression: condition,
-        ExpressionAttributeNames: builder.names,
-        ...(Object.keys(builder.values).length > 0 && { ExpressionAttributeValues: builder.values }),
+        ...builder.placeholders(),
         ReturnConsumedCapacity: 'TOTAL',
       }),
       { abortSignal: signal },

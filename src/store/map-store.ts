@@ -11,6 +11,12 @@ import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy }
  */
 export const RESERVED_KEY_PREFIX = '__shardline#';
 
+/** Whether `item` is one of shardline's own items in the collection's table (never a member of anything). */
+export function isReservedItem(collection: Collection, item: JsonObject): boolean {
+  const partition = item[collection.primaryKey[0]!.name];
+  return typeof partition === 'string' && partition.startsWith(RESERVED_KEY_PREFIX);
+}
+
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
 export interface StoredVersion {
   readonly version: number;

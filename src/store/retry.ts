@@ -5,6 +5,31 @@ export interface CallContext {
   readonly signal?: AbortSignal;
   /** Epoch milliseconds after which no new attempt starts. */
   readonly deadline?: number;
+  /** Told of every retry (metrics, the request log); unset where nothing listens. */
+  readonly observer?: RetryObserver;
+}
+
+/** Why a DynamoDB call was tried again: a throttle, items left unprocessed, a 5xx, the network. */
+export type RetryReason = 'throttled' | 'unprocessed' | 'server_error' | 'network';
+
+/** What DynamoDB call was retried (the label of `shardline_dynamodb_retries_total`). */
+export type RetryOperation =
+  | 'query'
+  | 'put'
+  | 'batch_write'
+  | 'get'
+  | 'batch_get'
+  | 'delete'
+  | 'scan'
+  | 'update'
+  | 'describe';
+
+export interface RetryObserver {
+  /**
+   * One more attempt is about to be made. `records`, for writes, are the items the failed
+   * attempt carried (a batch's unprocessed items), so a listener can tell their shards.
+   */
+  retried(operation: RetryOperation, reason: RetryReason, records?: readonly Record<string, unknown>[]): void;
 }
 
 export interface RetryPolicy {
@@ -39,6 +64,13 @@ interface AwsLikeError {
   $metadata?: { httpStatusCode?: number };
   $retryable?: unknown;
   cause?: unknown;
+}
+
+/** Which RetryReason a retryable error counts as. */
+export function retryReason(error: unknown): RetryReason {
+  if (isThrottle(error)) return 'throttled';
+  const status = (error as AwsLikeError | undefined)?.$metadata?.httpStatusCode;
+  return status !== undefined && status >= 500 ? 'server_error' : 'network';
 }
 
 /** Throttles, 5xx answers and dropped connections are worth another attempt; 4xx answers are not. */
@@ -80,6 +112,7 @@ export async function withRetries<T>(
   attempt: (signal: AbortSignal | undefined) => Promise<T>,
   context: CallContext = {},
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+  operation?: RetryOperation,
 ): Promise<T> {
   const random = policy.random ?? Math.random;
   for (let n = 0; ; n++) {
@@ -92,6 +125,7 @@ export async function withRetries<T>(
       if (n + 1 >= policy.maxAttempts) throw unavailable(what, error);
       const wait = backoffDelay(n, policy, random);
       if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
+      if (operation) context.observer?.retried(operation, retryReason(error));
       await sleep(wait, context.signal);
     }
   }

@@ -14,6 +14,8 @@ export interface ShardQuery {
   readonly range: KeyRange;
   readonly order: SortOrder;
   readonly limit: number;
+  /** Attributes to return (besides the index keys, always read: merges and cursors need them); all when unset. */
+  readonly attributes?: readonly string[];
 }
 
 /**
@@ -54,9 +56,20 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
     condition += upper.inclusive ? ' AND #key <= :upper' : ' AND #key < :upper';
   }
 
+  let projection: string | undefined;
+  if (query.attributes) {
+    const wanted = new Set([query.shardKeyAttribute, query.indexKeyAttribute, ...query.attributes]);
+    projection = [...wanted]
+      .map((attribute, i) => {
+        names[`#p${i}`] = attribute;
+        return `#p${i}`;
+      })
+      .join(', ');
+  }
   return {
     TableName: query.table,
     IndexName: query.index,
+    ...(projection && { ProjectionExpression: projection }),
     KeyConditionExpression: condition,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,

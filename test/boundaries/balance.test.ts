@@ -12,7 +12,7 @@ import { countsOf, maxOverMean, meanLength, oracleLoads } from './support';
  * by the byte-order oracle with the spread rule, not by the cut's own bookkeeping.
  */
 describe('seed-shaped titles, 1 million keys', () => {
-  let keys: KeyCounts;
+  let keys: KeyCounts<readonly string[]>;
   beforeAll(() => {
     keys = countsOf(seedShapedTitles({ keys: 1_000_000, seed: 2026 }));
   });
@@ -62,7 +62,7 @@ describe('seed-shaped titles, 1 million keys', () => {
 });
 
 describe('realistic names, 100k', () => {
-  let keys: KeyCounts;
+  let keys: KeyCounts<readonly string[]>;
   beforeAll(() => {
     keys = countsOf(realisticNames(100_000, 7));
   });

@@ -153,6 +153,10 @@ describe('npm run boundaries', () => {
       join(dir, 'again.json'),
     );
     expect(same.stderr).toMatch(/0 of 30,000 items \(0\.00 %\) would move/);
+    // The same cut again: nothing to gain, nothing to move.
+    expect(same.stderr).toMatch(
+      /reshard would not pay: the largest shard would carry 0\.0 % less \(threshold: 10\.0 % less\)/,
+    );
     const seed = await cli(
       '--shards',
       '21',
@@ -164,6 +168,7 @@ describe('npm run boundaries', () => {
       join(dir, 'vs-seed.json'),
     );
     expect(seed.stderr).toMatch(/[1-9][\d,]* of 30,000 items \(\d+\.\d\d %\) would move/);
+    expect(seed.stderr).toMatch(/balance now \d\.\d{4} \(largest \/ mean under boundaries\/albums\.json\), achievable/);
     const none = await cli(
       '--shards',
       '21',

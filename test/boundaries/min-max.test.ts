@@ -9,7 +9,7 @@ import { oracleLoads } from './support';
  * (b[0] = '', non-decreasing, drawn from the values themselves — a separator
  * routes existing keys exactly like the value after it), loads by the oracle.
  */
-function bruteForceBest(keys: KeyCounts, shards: number): number {
+function bruteForceBest(keys: KeyCounts<readonly string[]>, shards: number): number {
   const choices = keys.values.filter((v) => v !== '');
   let best = Infinity;
   const list = [''];
@@ -29,7 +29,7 @@ function bruteForceBest(keys: KeyCounts, shards: number): number {
   return best;
 }
 
-function randomKeys(seed: number): KeyCounts {
+function randomKeys(seed: number): KeyCounts<readonly string[]> {
   const random = seededRandom(seed);
   const distinct = 3 + Math.floor(random() * 6);
   const keys: string[] = [];

@@ -103,7 +103,7 @@ describe('shortest separators', () => {
 });
 
 describe('routing with the produced boundaries equals bisect_right - 1 over UTF-8 bytes', () => {
-  let keys: KeyCounts;
+  let keys: KeyCounts<readonly string[]>;
   beforeAll(() => {
     const map = new Map<string, number>();
     const generated = countsOf(seedShapedTitles({ keys: 200_000, seed: 31 }));

@@ -3,7 +3,7 @@ import { normalize } from '../../src/core/normalize';
 import type { GeneratedKeys } from '../../devtools/zipf-keys';
 
 /** Normalizes generated keys (nfkd-lower) and counts them, as the CLI does. */
-export function countsOf(generated: GeneratedKeys): KeyCounts {
+export function countsOf(generated: GeneratedKeys): KeyCounts<readonly string[]> {
   const map = new Map<string, number>();
   generated.titles.forEach((title, i) => {
     const value = normalize(title, 'nfkd-lower');
@@ -28,10 +28,10 @@ export function oracleShard(boundaryBytes: readonly Buffer[], key: Buffer): numb
   return lo - 1;
 }
 
-const encoded = new WeakMap<KeyCounts, Buffer[]>();
+const encoded = new WeakMap<KeyCounts<readonly string[]>, Buffer[]>();
 
 /** The UTF-8 bytes of every value, encoded once per key set. */
-export function valueBytes(keys: KeyCounts): Buffer[] {
+export function valueBytes(keys: KeyCounts<readonly string[]>): Buffer[] {
   let bytes = encoded.get(keys);
   if (!bytes) {
     bytes = keys.values.map((v) => Buffer.from(v, 'utf8'));
@@ -41,7 +41,7 @@ export function valueBytes(keys: KeyCounts): Buffer[] {
 }
 
 /** Loads by the oracle: bisect on bytes, a value equal to a repeated boundary spread over its run. */
-export function oracleLoads(boundaries: readonly string[], keys: KeyCounts): Float64Array {
+export function oracleLoads(boundaries: readonly string[], keys: KeyCounts<readonly string[]>): Float64Array {
   const bytes = boundaries.map((b) => Buffer.from(b, 'utf8'));
   const values = valueBytes(keys);
   const loads = new Float64Array(boundaries.length);

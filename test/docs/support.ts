@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
  */
 export function docsService(): Service {
   const service = buildService(
-    readSettings({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', CURSOR_SECRET: 'docs' }),
+    readSettings({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:9', CURSOR_SECRET: 'docs', LOG_LEVEL: 'off' }),
     demoConfig(),
     {
       readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),

@@ -116,8 +116,8 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
         `; faults ${JSON.stringify(injector.counts)}`,
     );
     expect(landed).toBeGreaterThanOrEqual(0.99);
+    // Batches are conditional puts, one an item (BatchWriteItem takes no conditions): throttles, not partial answers.
     expect(injector.counts.throttled).toBeGreaterThan(0);
-    expect(injector.counts.partial).toBeGreaterThan(0);
   });
 
   it('never returns a short, duplicated or misordered listing: complete, or 503/504', async () => {
@@ -142,7 +142,9 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
         env: { DYNAMODB_ENDPOINT: harshProxy.endpoint, TABLE_NAME: table, REQUEST_TIMEOUT_MS: '1000' },
       });
       // Two listings (ranged shards one after another; all shards merged) keep this bounded on a busy machine.
-      const { pages, errors } = await checkListings(harshApp, rows, 60, [1, 4]);
+      // How many tries a page needs depends on the machine's load as much as on the faults (the deadline is
+      // wall time), so the ceiling is generous: what is checked is that no try ever answers a short page.
+      const { pages, errors } = await checkListings(harshApp, rows, 300, [1, 4]);
       console.log(
         `seed ${SEED} (bad minute): ${pages} pages complete, ${errors} pages answered 503/504 and retried` +
           `; faults ${JSON.stringify(harsh.counts)}`,

@@ -225,7 +225,9 @@ describe('headers, CORS, limits', () => {
     const store: Store = {
       queryShard: failing,
       putItem: failing,
+      updateItem: failing,
       batchPut: failing,
+      batchGet: failing,
       getItem: failing,
       deleteItem: failing,
       ping: failing,

@@ -9,6 +9,7 @@ import { createSingleIndexTable, putBehindTheBack } from '../support/behind-the-
 import type { EngineEndpoints } from '../support/global-setup';
 import { get, post } from '../support/http';
 import { startTestService } from '../support/service';
+import { cliEnv } from './processes';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SEED_BOUNDARIES = JSON.parse(readFileSync(resolve(ROOT, 'boundaries/albums.json'), 'utf8')).boundaries;
@@ -59,22 +60,16 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
       dir = mkdtempSync(join(tmpdir(), 'shardline-reshard-cli-'));
       writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
       service = await startTestService(engine, { config: CONFIG, env: fast });
-      env = {
-        DYNAMODB_ENDPOINT: inject('engines')[engine],
-        TABLE_NAME: service.table,
-        SHARDLINE_CONFIG: join(dir, 'config.json'),
-        AWS_ACCESS_KEY_ID: 'shardline',
-        AWS_SECRET_ACCESS_KEY: 'shardline',
-        SHARDLINE_RESHARD_LEASE_MS: '1000',
-        ...fast,
-      };
+      env = cliEnv(inject('engines')[engine], service.table, join(dir, 'config.json'), fast);
       const items = Array.from({ length: 120 }, (_, i) => ({
         pk: `a${i}`,
         sk: 'album',
         title: `Title ${i % 40} ${i}`,
       }));
       for (const name of ['albums', 'albums-hash']) {
-        const answer = await post(service.app, `/collections/${name}/items/batch`, { items });
+        // An item belongs to one collection: each gets its own (same pk, its own sort key).
+        const own = items.map((item) => ({ ...item, sk: `album#${name}` }));
+        const answer = await post(service.app, `/collections/${name}/items/batch`, { items: own });
         expect(answer.body.written).toBe(items.length);
       }
     });

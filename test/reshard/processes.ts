@@ -27,6 +27,24 @@ export function sharedEnv(endpoint: string, table: string, extra: Record<string,
   return env;
 }
 
+/** What a test's in-process `reshardCli` reads: the engine, the table, its config file, short waits. */
+export function cliEnv(
+  endpoint: string,
+  table: string,
+  configFile: string,
+  extra: Record<string, string>,
+): Record<string, string> {
+  return {
+    DYNAMODB_ENDPOINT: endpoint,
+    TABLE_NAME: table,
+    SHARDLINE_CONFIG: configFile,
+    AWS_ACCESS_KEY_ID: 'shardline',
+    AWS_SECRET_ACCESS_KEY: 'shardline',
+    SHARDLINE_RESHARD_LEASE_MS: '1000',
+    ...extra,
+  };
+}
+
 export interface Router extends NodeServer {
   stop(): Promise<void>;
 }

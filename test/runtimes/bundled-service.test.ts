@@ -11,6 +11,7 @@ import { ROOT } from './support/runtimes';
 
 const bundle = bundleConfig(resolve(ROOT, 'config/shardline.config.json'));
 const noAssets = async () => undefined;
+const SECRET = { CURSOR_SECRET: 'bundled-service-test-secret-32-bytes!' };
 
 /** What the Worker and the Lambda entry share: settings from an env map, config from the bundle, the table gate. */
 describe('the bundled service (Worker and Lambda core)', () => {
@@ -23,7 +24,10 @@ describe('the bundled service (Worker and Lambda core)', () => {
 
   it('refuses to start without credentials where the SDK cannot find any (Workers)', () => {
     expect(() =>
-      createBundledService({ AWS_REGION: 'eu-west-1' }, bundle, { docsAssets: noAssets, requireCredentials: true }),
+      createBundledService({ AWS_REGION: 'eu-west-1', ...SECRET }, bundle, {
+        docsAssets: noAssets,
+        requireCredentials: true,
+      }),
     ).toThrow(/AWS_ACCESS_KEY_ID/);
     expect(() =>
       createBundledService({ REQUEST_TIMEOUT_MS: 'soon', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' }, bundle, {
@@ -33,12 +37,24 @@ describe('the bundled service (Worker and Lambda core)', () => {
     ).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 
+  it('refuses to start without a CURSOR_SECRET of at least 32 bytes, saying why', () => {
+    const local = { DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' };
+    const options = { docsAssets: noAssets, requireCredentials: true };
+    expect(() => createBundledService(local, bundle, options)).toThrow(/CURSOR_SECRET must be set .*it is unset/);
+    expect(() => createBundledService({ ...local, CURSOR_SECRET: 'x'.repeat(31) }, bundle, options)).toThrow(
+      /at least 32 bytes \(it is 31 bytes\)/,
+    );
+    // Bytes, not characters: 11 three-byte characters are 33 bytes.
+    expect(() => createBundledService({ ...local, CURSOR_SECRET: '€'.repeat(11) }, bundle, options)).not.toThrow();
+  });
+
   it('answers 503 until its table exists (SHARDLINE_CREATE_TABLE=false), the docs meanwhile, then serves', async () => {
     const table = `t-${randomUUID()}`;
     const env = {
       DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
       TABLE_NAME: table,
       SHARDLINE_CREATE_TABLE: 'false',
+      ...SECRET,
     };
     const { app } = createBundledService(env, bundle, { docsAssets: noAssets, requireCredentials: true });
     const early = await get(app, '/collections/albums/items');
@@ -55,7 +71,7 @@ describe('the bundled service (Worker and Lambda core)', () => {
   });
 
   it('creates its table on the first request when allowed', async () => {
-    const env = { DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal, TABLE_NAME: `t-${randomUUID()}` };
+    const env = { DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal, TABLE_NAME: `t-${randomUUID()}`, ...SECRET };
     const { app } = createBundledService(env, bundle satisfies ConfigBundle, {
       docsAssets: noAssets,
       requireCredentials: false,

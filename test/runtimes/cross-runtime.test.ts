@@ -33,13 +33,17 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
     mountDocsAssets(service.app, packageDocsAssets()); // as src/runtime/node.ts does
     [node, worker, lambda] = await Promise.all([
       startNodeServer(service.app),
-      startWorkerRuntime({ DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table, CURSOR_SECRET: 'worker-secret' }),
+      startWorkerRuntime({
+        DYNAMODB_ENDPOINT: endpoint,
+        TABLE_NAME: table,
+        CURSOR_SECRET: 'worker-secret-worker-secret-worker-secret',
+      }),
       buildLambdaOnce().then((bundle) =>
         loadLambdaRuntime(bundle, {
           DYNAMODB_ENDPOINT: endpoint,
           AWS_REGION: 'us-east-1',
           TABLE_NAME: table,
-          CURSOR_SECRET: 'lambda-secret',
+          CURSOR_SECRET: 'lambda-secret-lambda-secret-lambda-secret',
           SHARDLINE_CREATE_TABLE: 'false',
         }),
       ),
@@ -118,10 +122,12 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
     expect(expectedNormalized[2]!.length).toBeGreaterThan(2);
 
     for (const collection of ['albums', 'albums-hash', 'albums-random']) {
+      // One table item belongs to one collection: each collection gets its own primary keys.
+      const own = items.map((item) => ({ ...item, pk: `${collection}/${item.pk}` }));
       const written = await node.request(`/collections/${collection}/items/batch`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items }),
+        body: JSON.stringify({ items: own }),
       });
       expect(await written.json()).toEqual({ written: items.length, failed: [] });
 

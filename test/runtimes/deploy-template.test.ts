@@ -83,6 +83,23 @@ describe('deploy/template.yaml (AWS SAM)', () => {
     expect(fn.Timeout * 1000).toBeGreaterThan(Number(template.Parameters.RequestTimeoutMs.MaxValue));
   });
 
+  it("wires the table's stream to the same handler: batch item failures, bisection, a failure queue", () => {
+    expect(template.Resources.Table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    const fn = template.Resources.ShardlineFunction.Properties;
+    const source = fn.Events.TableChanges;
+    expect(source.Type).toBe('DynamoDB');
+    expect(source.Properties).toMatchObject({
+      Stream: { GetAtt: 'Table.StreamArn' },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      DestinationConfig: { OnFailure: { Type: 'SQS', Destination: { GetAtt: 'StreamFailures.Arn' } } },
+    });
+    expect(source.Properties.BatchSize).toBeGreaterThan(0);
+    expect(template.Resources.StreamFailures.Type).toBe('AWS::SQS::Queue');
+    const actions = fn.Policies[0].Statement.flatMap((statement: Template) => statement.Action);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:GetRecords', 'sqs:SendMessage']));
+  });
+
   it('lets anyone call a public Function URL (AuthType NONE), and only then', () => {
     expect(template.Conditions.PublicUrl).toEqual({ Equals: [{ Ref: 'FunctionUrlAuthType' }, 'NONE'] });
     const permissions = Object.values(template.Resources).filter(

@@ -21,7 +21,7 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
       DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
       AWS_REGION: 'us-east-1',
       TABLE_NAME: `t-${randomUUID()}`,
-      CURSOR_SECRET: 'lambda-secret',
+      CURSOR_SECRET: 'lambda-secret-lambda-secret-lambda-secret',
       SHARDLINE_CREATE_TABLE: 'true',
     };
     lambda = await loadLambdaRuntime(bundle, env);
@@ -33,6 +33,12 @@ describe('the built Lambda bundle over DynamoDB Local', () => {
     expect(code).toMatch(/createRequire/); // the banner some CommonJS dependencies need
     expect(code).not.toMatch(/dynalite|leveldown|memdown/);
     expect(typeof lambda.handler).toBe('function');
+  });
+
+  it('fails its init without a CURSOR_SECRET of at least 32 bytes, naming the setting', async () => {
+    await expect(loadLambdaRuntime(bundle, { ...env, CURSOR_SECRET: 'short' })).rejects.toThrow(
+      /CURSOR_SECRET must be set to at least 32 bytes \(it is 5 bytes\)/,
+    );
   });
 
   describe.each(KINDS)('%s events', (kind) => {

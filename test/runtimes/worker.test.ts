@@ -10,7 +10,7 @@ describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
       DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
       TABLE_NAME: `t-${randomUUID()}`,
       SHARDLINE_CREATE_TABLE: 'true',
-      CURSOR_SECRET: 'worker-secret',
+      CURSOR_SECRET: 'worker-secret-worker-secret-worker-secret',
     });
   });
   afterAll(async () => worker?.close());

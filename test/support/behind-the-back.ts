@@ -1,5 +1,5 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
  * The one place a test talks to DynamoDB without shardline: items written straight to
@@ -10,6 +10,42 @@ export async function putBehindTheBack(endpoint: string, table: string, items: r
   const doc = DynamoDBDocumentClient.from(raw);
   try {
     for (const item of items) await doc.send(new PutCommand({ TableName: table, Item: { ...item } }));
+  } finally {
+    raw.destroy();
+  }
+}
+
+/** Sets one attribute of existing items straight in the table (e.g. renames them), leaving the rest as it is. */
+export async function setBehindTheBack(
+  endpoint: string,
+  table: string,
+  changes: readonly { key: object; attribute: string; value: unknown }[],
+): Promise<void> {
+  const raw = client(endpoint);
+  const doc = DynamoDBDocumentClient.from(raw);
+  try {
+    for (const { key, attribute, value } of changes) {
+      await doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { ...key },
+          UpdateExpression: 'SET #a = :v',
+          ExpressionAttributeNames: { '#a': attribute },
+          ExpressionAttributeValues: { ':v': value },
+        }),
+      );
+    }
+  } finally {
+    raw.destroy();
+  }
+}
+
+/** Deletes items straight from the table. */
+export async function deleteBehindTheBack(endpoint: string, table: string, keys: readonly object[]): Promise<void> {
+  const raw = client(endpoint);
+  const doc = DynamoDBDocumentClient.from(raw);
+  try {
+    for (const key of keys) await doc.send(new DeleteCommand({ TableName: table, Key: { ...key } }));
   } finally {
     raw.destroy();
   }

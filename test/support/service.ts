@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inject } from 'vitest';
-import { buildService, prepareTables, type Service } from '../../src/runtime/service';
+import type { RouterMetrics } from '../../src/service/metrics/router-metrics';
+import { buildService, prepareTables, type RuntimeMetrics, type Service } from '../../src/runtime/service';
 import { readSettings, type EnvMap } from '../../src/runtime/settings';
 import type { EngineEndpoints } from './global-setup';
 
@@ -19,19 +20,30 @@ export function demoConfig(): unknown {
  */
 export async function startTestService(
   engine: keyof EngineEndpoints,
-  options: { config?: unknown; env?: EnvMap } = {},
+  options: {
+    config?: unknown;
+    env?: EnvMap;
+    metrics?: (stats: RouterMetrics) => RuntimeMetrics;
+    random?: () => number;
+  } = {},
 ): Promise<Service & { table: string }> {
   const table = `t-${randomUUID()}`;
   const settings = readSettings({
     DYNAMODB_ENDPOINT: inject('engines')[engine],
     TABLE_NAME: table,
     CURSOR_SECRET: 'test-secret',
+    // The request log stays out of test output (vitest.config.ts sets it off) unless a test asks for it.
+    LOG_LEVEL: process.env.LOG_LEVEL,
+    // Off for the test run (vitest.config.ts): DynamoDB Local slows down as its streams fill up.
+    SHARDLINE_TABLE_STREAM: process.env.SHARDLINE_TABLE_STREAM,
     ...options.env,
   });
   const service = buildService(settings, options.config ?? demoConfig(), {
     readBoundaries: (file) => JSON.parse(readFileSync(resolve(ROOT, 'config', file), 'utf8')),
     client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
+    ...(options.metrics && { metrics: options.metrics }),
+    ...(options.random && { random: options.random }),
   });
-  await prepareTables(service, true);
+  await prepareTables(service, true, settings.tableStream);
   return { ...service, table };
 }

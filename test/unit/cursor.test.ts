@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../src/core/cursor';
+import type { ShardlineError } from '../../src/core/errors';
 
 const scope: CursorScope = { collection: 'albums', order: 'asc', filter: '["prefix","a"]' };
 const position = 'greatest hits\u0000["Solar Fields","album#🎸\uE000"]';
@@ -41,5 +42,29 @@ describe('cursor', () => {
     for (const garbage of ['', '.', 'abc', 'abc.def', '..', '%%%.%%%', 'eyJ2IjoxfQ.']) {
       expect(() => decodeCursor(garbage, scope, 's')).toThrow(/cursor rejected/);
     }
+  });
+
+  it('says which refusal it is: another secret, another version, an edit', () => {
+    const reason = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return `${(error as ShardlineError).details?.reason}: ${(error as Error).message}`;
+      }
+      return 'accepted';
+    };
+    const cursor = encodeCursor(position, scope, 'secret one');
+    expect(reason(() => decodeCursor(cursor, scope, 'secret two'))).toMatch(/^foreign_secret: .*another CURSOR_SECRET/);
+    expect(reason(() => decodeCursor(cursor, { ...scope, order: 'desc' }, 'secret one'))).toMatch(/^altered: /);
+    const [payload, tag] = cursor.split('.');
+    const content = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+    const edited = (change: object) =>
+      `${Buffer.from(JSON.stringify({ ...content, ...change })).toString('base64url')}.${tag}`;
+    expect(reason(() => decodeCursor(edited({ k: 'elsewhere' }), scope, 'secret one'))).toMatch(/^altered: /);
+    expect(reason(() => decodeCursor(edited({ v: 1 }), scope, 'secret one'))).toMatch(/^old_version: /);
+    // A payload claiming our key id still needs our MAC.
+    const forged = encodeCursor(position, scope, 'secret two').split('.')[0];
+    expect(reason(() => decodeCursor(`${forged}.${tag}`, scope, 'secret one'))).toMatch(/^foreign_secret: /);
+    expect(reason(() => decodeCursor('not-base64-json.x', scope, 'secret one'))).toMatch(/^malformed: /);
   });
 });

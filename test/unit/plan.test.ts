@@ -40,6 +40,12 @@ function matches(filter: ListFilter, value: string): boolean {
         (filter.from === undefined || compareKeys(filter.from, value) <= 0) &&
         (filter.to === undefined || compareKeys(value, filter.to) <= 0)
       );
+    case 'values': {
+      const { lower, upper } = filter.range;
+      const above = lower === undefined ? 1 : compareKeys(value, lower.value) || (lower.inclusive ? 1 : -1);
+      const below = upper === undefined ? 1 : compareKeys(upper.value, value) || (upper.inclusive ? 1 : -1);
+      return above > 0 && below > 0;
+    }
   }
 }
 
@@ -52,6 +58,11 @@ const FILTERS: ListFilter[] = [
   ),
   ...VALUES.map((from): ListFilter => ({ kind: 'between', from })),
   ...VALUES.map((to): ListFilter => ({ kind: 'between', to })),
+  ...VALUES.flatMap((value): ListFilter[] => [
+    { kind: 'values', range: { lower: { value, inclusive: true }, upper: { value, inclusive: true } }, exact: true },
+    { kind: 'values', range: { lower: { value, inclusive: false } }, exact: false },
+    { kind: 'values', range: { upper: { value, inclusive: false } }, exact: false },
+  ]),
 ];
 
 describe('planListing', () => {
@@ -109,5 +120,24 @@ describe('planListing', () => {
     const nfkd = { ...context, normalization: 'nfkd-lower' as const };
     const { keyRange } = planListing(nfkd, { filter: { kind: 'key', key: 'ＡＢＣ' }, order: 'asc' });
     expect(inRange(indexSortKey(normalize('abc', 'nfkd-lower'), ['k']), keyRange)).toBe(true);
+  });
+
+  it('plans empty filter values as what they mean, with no empty key bound left for DynamoDB to refuse', () => {
+    const all = planListing(context, { filter: { kind: 'all' }, order: 'asc' });
+    for (const filter of [
+      { kind: 'prefix', prefix: '' },
+      { kind: 'between', from: '' },
+    ] as const) {
+      expect(planListing(context, { filter, order: 'asc' }), JSON.stringify(filter)).toEqual(all);
+    }
+    for (const filter of [
+      { kind: 'key', key: '' },
+      { kind: 'between', to: '' },
+      { kind: 'between', from: '', to: '' },
+    ]) {
+      const { keyRange } = planListing(context, { filter: filter as ListFilter, order: 'desc' });
+      expect(keyRange.lower, JSON.stringify(filter)).toBeUndefined();
+      expect(KEYS.filter((key) => inRange(key, keyRange)).map(valueOfIndexKey)).toEqual(['', '']);
+    }
   });
 });

@@ -14,7 +14,9 @@ export const OPENAPI_INFO = {
       'globally sorted listings in code point (UTF-8 byte) order. ' +
       'Errors are `{"error": {"code", "message", "requestId"}}`; every answer carries `x-request-id` (yours echoed, ' +
       'or one made). When the service runs with API_KEYS, every route but ' +
-      '/healthz, /openapi.json and /docs needs `Authorization: Bearer <key>` (read or write scope).',
+      '/healthz, /openapi.json and /docs needs `Authorization: Bearer <key>` (read or write scope). ' +
+      'A query parameter a route does not list here is a 400 naming it; a method a path does not take, a 405 ' +
+      'with `Allow`; a URL over 16 KiB, a 414; headers over 32 KiB, a 431.',
   },
 } as const;
 
@@ -43,8 +45,35 @@ const pageRoute = createRoute({
   },
 });
 
+const rootRoute = createRoute({
+  method: 'get',
+  path: '/',
+  summary: 'Where to start: a browser is sent to /docs, anything else gets the links as JSON',
+  tags: ['docs'],
+  security: [],
+  responses: {
+    200: {
+      content: {
+        'application/json': {
+          schema: z
+            .object({
+              name: z.string(),
+              docs: z.string(),
+              openapi: z.string(),
+              collections: z.string(),
+              health: z.string(),
+            })
+            .openapi('Links'),
+        },
+      },
+      description: 'the links',
+    },
+    302: { description: 'to /docs, for a client that accepts HTML' },
+  },
+});
+
 /**
- * GET /openapi.json (built from every route registered with `app.openapi`, at
+ * GET / (points to the docs), GET /openapi.json (built from every route registered with `app.openapi`, at
  * request time, so routes mounted after this call are included) and GET /docs.
  */
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -58,6 +87,17 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
     // Routes are fixed once the app serves; build the document once.
     document ??= app.getOpenAPIDocument({ ...OPENAPI_INFO, security: [{ bearer: [] }] });
     return c.json(document as { openapi: string }, 200);
+  });
+  app.openapi(rootRoute, (c) => {
+    if (/\btext\/html\b/.test(c.req.header('accept') ?? '')) return c.redirect('/docs', 302);
+    const links = {
+      name: 'shardline',
+      docs: '/docs',
+      openapi: '/openapi.json',
+      collections: '/collections',
+      health: '/healthz',
+    };
+    return c.json(links, 200, { link: '</docs>; rel="service-doc", </openapi.json>; rel="service-desc"' });
   });
   app.openapi(pageRoute, (c) =>
     c.html(docsPageHtml(), 200, { 'content-security-policy': DOCS_PAGE_CSP, 'cache-control': 'no-cache' }),

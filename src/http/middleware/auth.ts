@@ -4,7 +4,8 @@ import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 import { errorResponse } from '../errors';
 
-export type Scope = 'read' | 'write';
+/** `metrics` (METRICS_KEY) may only read /metrics. */
+export type Scope = 'read' | 'write' | 'metrics';
 
 /** One bearer key and what it may do; `write` includes `read`. */
 export interface ApiKeyGrant {
@@ -21,13 +22,14 @@ interface StoredKey {
 }
 
 const REALM = 'Bearer realm="shardline"';
+const METRICS_PATH = '/metrics';
 
 /**
  * Bearer-key authentication with scopes. With no keys configured every request
  * passes (the API is open). Otherwise every path not in `publicPaths` needs
  * `Authorization: Bearer <key>`: 401 (with `WWW-Authenticate: Bearer`) without a
  * valid key, 403 when a `read` key asks for a write (any method but GET, HEAD,
- * OPTIONS).
+ * OPTIONS), 403 when the metrics key (scope `metrics`) asks for anything but /metrics.
  *
  * Timing: the presented token and every configured key are hashed with SHA-256
  * and compared with `timingSafeEqual`, always against all keys, so neither the
@@ -39,7 +41,7 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly
   const keys: StoredKey[] = grants.map((grant, i) => ({
     digest: sha256(grant.key),
     scope: grant.scope,
-    id: `key#${i + 1}`,
+    id: grant.scope === 'metrics' ? 'metrics-key' : `key#${i + 1}`,
   }));
   const open = new Set(publicPaths);
   return async (c, next) => {
@@ -57,6 +59,10 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly
     if (!match) {
       c.header('WWW-Authenticate', `${REALM}, error="invalid_token"`);
       return errorResponse(c, new ShardlineError('unauthorized', 'the API key is not valid'));
+    }
+    if (match.scope === 'metrics' && !(c.req.path === METRICS_PATH && isReadMethod(c.req.method))) {
+      c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="read"`);
+      return errorResponse(c, new ShardlineError('forbidden', 'this key may only read /metrics'));
     }
     if (match.scope === 'read' && !isReadMethod(c.req.method)) {
       c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="write"`);

@@ -27,7 +27,8 @@ export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
     const onClientGone = (): void => controller.abort(raw.reason);
     if (raw.aborted) controller.abort(raw.reason);
     else raw.addEventListener('abort', onClientGone, { once: true });
-    c.set('call', { signal: controller.signal, deadline });
+    const tally = c.get('tally');
+    c.set('call', { signal: controller.signal, deadline, ...(tally && { observer: tally }) });
     try {
       await next();
     } finally {

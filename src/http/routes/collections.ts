@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Collection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
+import { routeValue } from '../../core/order-filter';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
 import { configMaps } from '../../service/map-source';
@@ -35,6 +36,7 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
     prefix: collection.prefix,
     field: collection.field,
     normalization: collection.normalization,
+    ...(collection.order && { order: [...collection.order] }),
     table: collection.table,
     index: collection.index,
     primaryKey: collection.primaryKey.map(({ name, type }) => ({ name, type })),
@@ -110,7 +112,7 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps
     const { read: collection } = await maps.snapshot(lookup(c.req.valid('param').collection), c.get('call'));
     const { key } = c.req.valid('query');
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
-    const normalized = normalize(key, collection.normalization);
+    const normalized = collection.order ? routeValue(collection.order, key) : normalize(key, collection.normalization);
     const shards = collection.strategy.shardsForValue(normalized);
     // Written to one of several shards at random (random strategy, heavy hitters): read from all.
     const spread = shards.length > 1;

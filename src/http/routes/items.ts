@@ -1,9 +1,23 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { JsonObject } from '../../core/item';
+import { etagAttributeOf } from '../../core/collection';
+import { parseEtagList } from '../../core/etag';
+import { itemFromWire } from '../../core/values';
 import { deleteItem, getItem, primaryKeyFromParams } from '../../service/read-item';
 import { configMaps } from '../../service/map-source';
-import { putBatch, putItem } from '../../service/write-items';
+import { patchItem } from '../../service/patch-item';
+import { putBatch, putItem, type WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
+import {
+  etagHeaders,
+  etagResponseHeader,
+  fieldsParam,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  itemForResponse,
+  parseFields,
+  preconditionsFrom,
+} from '../item-headers';
+import { exactJson } from '../lossless-json';
 import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import {
   BatchBody,
@@ -12,10 +26,12 @@ import {
   CollectionParam,
   errorResponses,
   Item,
+  preconditionResponses,
   WriteResponse,
 } from '../schemas';
 import { collectionLookup } from './collections';
 import { publicItem } from './public-item';
+import { registerBatchKeyRoutes } from './batch-keys';
 
 const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
@@ -29,10 +45,19 @@ const putRoute = (limits: BodyLimits) =>
     path: '/collections/{collection}/items',
     summary: 'Write one item (assigns its shard)',
     middleware: jsonBodyGuards(limits.itemBytes),
-    request: { params: CollectionParam, body: jsonBody(Item, 'the item') },
+    request: {
+      params: CollectionParam,
+      headers: z.object({ 'if-match': ifMatchHeader, 'if-none-match': ifNoneMatchHeader }),
+      body: jsonBody(Item, 'the item'),
+    },
     responses: {
-      201: { content: { 'application/json': { schema: WriteResponse } }, description: 'written' },
+      201: {
+        content: { 'application/json': { schema: WriteResponse } },
+        headers: etagResponseHeader,
+        description: 'written',
+      },
       ...errorResponses,
+      ...preconditionResponses,
       ...bodyTooLargeResponse,
     },
   });
@@ -52,10 +77,10 @@ const batchRoute = (limits: BodyLimits) =>
   });
 
 /** Query parameters naming a primary key: the key attributes of the configured tables. */
-function keyQuery(deps: AppDeps) {
+function keyQuery(deps: AppDeps, extra: Record<string, z.ZodType> = {}) {
   const names = new Set(deps.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)));
-  return z.looseObject(
-    Object.fromEntries(
+  return z.looseObject({
+    ...Object.fromEntries(
       [...names].map((name) => [
         name,
         z
@@ -64,7 +89,8 @@ function keyQuery(deps: AppDeps) {
           .openapi({ description: `primary key attribute ${name}` }),
       ]),
     ),
-  );
+    ...extra,
+  });
 }
 
 const getRoute = (deps: AppDeps) =>
@@ -72,10 +98,52 @@ const getRoute = (deps: AppDeps) =>
     method: 'get',
     path: '/collections/{collection}/item',
     summary: 'Read one item by its primary key',
-    request: { params: CollectionParam, query: keyQuery(deps) },
+    request: {
+      params: CollectionParam,
+      query: keyQuery(deps, { fields: fieldsParam }),
+      headers: z.object({
+        'if-none-match': z.string().optional().openapi({ description: 'ETags the caller holds: 304 if one matches' }),
+      }),
+    },
     responses: {
-      200: { content: { 'application/json': { schema: z.object({ item: Item }) } }, description: 'the item' },
+      200: {
+        content: { 'application/json': { schema: z.object({ item: Item }) } },
+        headers: etagResponseHeader,
+        description: 'the item',
+      },
+      304: { description: 'the item still has the ETag the caller sent in If-None-Match' },
       ...errorResponses,
+    },
+  });
+
+const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
+  createRoute({
+    method: 'patch',
+    path: '/collections/{collection}/item',
+    summary: 'Change an item with a JSON merge patch (RFC 7396)',
+    description:
+      'null removes an attribute, an object merges into a map, anything else replaces; a new value of the ' +
+      'ordered field moves the item in the order in the same write. Also accepts application/json.',
+    middleware: jsonBodyGuards(limits.itemBytes),
+    request: {
+      params: CollectionParam,
+      query: keyQuery(deps),
+      headers: z.object({ 'if-match': ifMatchHeader }),
+      body: {
+        content: { 'application/merge-patch+json': { schema: Item }, 'application/json': { schema: Item } },
+        required: true,
+        description: 'the merge patch',
+      },
+    },
+    responses: {
+      200: {
+        content: { 'application/json': { schema: WriteResponse } },
+        headers: etagResponseHeader,
+        description: 'the item as patched',
+      },
+      ...errorResponses,
+      ...preconditionResponses,
+      ...bodyTooLargeResponse,
     },
   });
 
@@ -84,9 +152,11 @@ const deleteRoute = (deps: AppDeps) =>
     method: 'delete',
     path: '/collections/{collection}/item',
     summary: 'Delete one item by its primary key',
-    request: { params: CollectionParam, query: keyQuery(deps) },
-    responses: { 204: { description: 'deleted' }, ...errorResponses },
+    request: { params: CollectionParam, query: keyQuery(deps), headers: z.object({ 'if-match': ifMatchHeader }) },
+    responses: { 204: { description: 'deleted' }, ...errorResponses, ...preconditionResponses },
   });
+
+const written = (result: WriteResult) => ({ ...result, item: itemForResponse(result.item, undefined) });
 
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
@@ -96,29 +166,59 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
 
   app.openapi(putRoute(limits), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
+    const preconditions = preconditionsFrom(c, true);
     const { writes } = await maps.snapshot(collection, c.get('call'));
-    const result = await putItem(deps.store, writes, c.req.valid('json'), c.get('call'), random);
-    return c.json(result, 201);
+    const item = itemFromWire(c.req.valid('json'));
+    const result = await putItem(deps.store, writes, item, c.get('call'), random, preconditions);
+    const { etag, ...body } = written(result);
+    return exactJson(c, body, 201, etagHeaders(etag));
   });
 
   app.openapi(batchRoute(limits), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const { writes } = await maps.snapshot(collection, c.get('call'));
-    const outcome = await putBatch(deps.store, writes, c.req.valid('json').items, c.get('call'), random);
+    const items = c.req.valid('json').items.map((item) => (isObject(item) ? itemFromWire(item) : item));
+    const outcome = await putBatch(deps.store, writes, items, c.get('call'), random);
     return c.json({ written: outcome.written.length, failed: outcome.failed }, 200);
   });
 
   app.openapi(getRoute(deps), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
+    const { fields: fieldsText, ...params } = c.req.valid('query') as Record<string, string | undefined>;
+    const fields = parseFields(fieldsText);
+    const key = primaryKeyFromParams(collection, params);
+    const record = await getItem(deps.store, collection, key, c.get('call'), fields);
+    const etag = record[etagAttributeOf(collection)];
+    const held = parseEtagList(c.req.header('if-none-match'));
+    if (typeof etag === 'string' && held !== undefined && (held === '*' || held.includes(etag))) {
+      return c.body(null, 304, etagHeaders(etag));
+    }
+    const item = itemForResponse(publicItem(collection, record), fields);
+    return exactJson(c, { item }, 200, etagHeaders(etag));
+  });
+
+  app.openapi(patchRoute(deps, limits), async (c) => {
+    const collection = lookup(c.req.valid('param').collection);
+    const preconditions = preconditionsFrom(c, false);
     const key = primaryKeyFromParams(collection, c.req.valid('query') as Record<string, string | undefined>);
-    const record = await getItem(deps.store, collection, key, c.get('call'));
-    return c.json({ item: publicItem(collection, record) as JsonObject }, 200);
+    const { writes } = await maps.snapshot(collection, c.get('call'));
+    const patch = c.req.valid('json');
+    const result = await patchItem(deps.store, writes, key, patch, c.get('call'), random, preconditions);
+    const { etag, ...body } = written(result);
+    return exactJson(c, body, 200, etagHeaders(etag));
   });
 
   app.openapi(deleteRoute(deps), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
+    const preconditions = preconditionsFrom(c, false);
     const key = primaryKeyFromParams(collection, c.req.valid('query') as Record<string, string | undefined>);
-    await deleteItem(deps.store, collection, key, c.get('call'));
+    await deleteItem(deps.store, collection, key, c.get('call'), preconditions);
     return c.body(null, 204);
   });
+
+  registerBatchKeyRoutes(app, deps);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,8 +5,13 @@ import { decodeCursor, encodeCursor, type CursorScope } from '../../core/cursor'
 import { invalidRequest } from '../../core/errors';
 import { canIndexValue } from '../../core/index-key';
 import { normalize } from '../../core/normalize';
+import { orderOf } from '../../core/order';
+import { typedFilter } from '../../core/order-filter';
 import type { ListFilter, SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
+import { projectionFor } from '../../service/read-item';
+import { itemForResponse, parseFields } from '../item-headers';
+import { exactJson } from '../lossless-json';
 import { configMaps } from '../../service/map-source';
 import { ReadMemories } from '../../service/shard-tails';
 import type { AppDeps, AppEnv } from '../env';
@@ -55,17 +60,28 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     startTime(c, 'total');
     const collection = lookup(c.req.valid('param').collection);
     const query = c.req.valid('query');
-    const filter = parseFilter(query);
     const order: SortOrder = query.order ?? 'asc';
-    const scope = cursorScope(collection, order, filter);
+    // Typed and compound orders read their filter values by field type (core/order-filter.ts).
+    const typed = collection.order && typedFilter(orderOf(collection), query);
+    const filter = typed ? typed.filter : parseFilter(query);
+    const scope = typed
+      ? { collection: collection.name, order, filter: typed.scope }
+      : cursorScope(collection, order, filter);
     const resume = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
     // One snapshot, one index: a page never mixes two maps. The index key is the same in
     // both, so a cursor from before a switch of maps resumes exactly after it.
     const { read, pointer } = await maps.snapshot(collection, c.get('call'));
+    const fields = parseFields(query.fields);
+    const attributes = fields && projectionFor(collection, fields);
     const listing = await listItems(
       deps.store,
       read,
-      { filter, order, ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }) },
+      {
+        filter,
+        order,
+        ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }),
+        ...(attributes && { attributes }),
+      },
       query.limit ?? DEFAULT_LIMIT,
       c.get('call'),
       // Shard ends are a map's own: each version remembers its own.
@@ -78,9 +94,10 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity));
     setMetric(c, 'dynamodb', stats.dynamoMs);
     endTime(c, 'total');
-    return c.json(
+    return exactJson(
+      c,
       {
-        items: listing.records.map((record) => publicItem(collection, record)),
+        items: listing.records.map((record) => itemForResponse(publicItem(collection, record), fields)),
         nextCursor:
           listing.nextPosition === undefined
             ? null

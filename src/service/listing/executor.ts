@@ -8,6 +8,7 @@ import type { CallContext } from '../../store/retry';
 import type { ShardPage, Store } from '../../store/store';
 import type { ShardRead } from '../read-limits';
 import type { ReadMemory } from '../shard-tails';
+import { type RequestTally, shardObserver, tallyOf } from '../metrics/request-tally';
 import { GroupReads } from './group-reads';
 import type { Listing, ListingStats } from './listing';
 import { ADAPTIVE_READS, type ReadPolicy } from './read-policy';
@@ -50,6 +51,8 @@ export class ListingExecutor {
   /** Aborts this page's queries still in flight once one has failed. */
   private readonly controller = new AbortController();
   private readonly signal: AbortSignal;
+  /** The request's figures and metrics recorder, when an HTTP request keeps them. */
+  private readonly tally: RequestTally | undefined;
 
   constructor(
     private readonly inputs: ListingInputs,
@@ -60,6 +63,7 @@ export class ListingExecutor {
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
     this.signal = this.controller.signal;
+    this.tally = tallyOf(inputs.context);
     // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
     // (Not a signal per query from AbortSignal.any: on Node 20 each costs a WeakRef and a
     // FinalizationRegistry entry, which doubled the router's CPU per page.)
@@ -95,7 +99,7 @@ export class ListingExecutor {
       nextHint = await this.drain(index, group, prefetches.get(index), index === 0 ? hint : undefined);
     }
     // Prefetched shards the page did not reach (their shard before had grown): read all the same.
-    for (const [index, page] of prefetches) if (index > drained) this.count(await page);
+    for (const [index, page] of prefetches) if (index > drained) this.count(await page, plan.groups[index]![0]!);
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
     const last = page[page.length - 1];
@@ -188,7 +192,7 @@ export class ListingExecutor {
     this.stats.dynamoMs += performance.now() - started;
     queries.forEach(({ source }, i) => {
       const page = pages[i]!;
-      this.count(page);
+      this.count(page, group[source]!);
       if (group.length === 1 && page.resumeAfter === undefined) {
         // A later group's first read starts at its shard's start: the page's bound lies before it.
         const whole = index > 0 && starts[i] === undefined;
@@ -202,16 +206,26 @@ export class ListingExecutor {
   /** Sends one shard query under this page's abort signal. */
   private query(shard: number, resumeAfter: string | undefined, limit: number): Promise<ShardPage> {
     const { collection, context, store } = this.inputs;
-    return store.queryShard(shardQuery(collection, this.plan, shard, resumeAfter, limit), {
+    const tally = this.tally;
+    const query = shardQuery(collection, this.plan, shard, resumeAfter, limit, this.request.attributes);
+    return store.queryShard(query, {
       signal: this.signal,
       ...(context.deadline !== undefined && { deadline: context.deadline }),
+      // Retries and throttles of this query are the request's and this shard's.
+      ...(tally && { observer: shardObserver(tally, collection.name, shard) }),
     });
   }
 
-  private count(page: ShardPage): void {
+  private count(page: ShardPage, shard: number): void {
     const stats = this.stats;
     stats.shardQueries++;
     stats.itemsRead += page.itemsRead;
+    const tally = this.tally;
+    if (tally) {
+      tally.shardQueries++;
+      tally.itemsRead += page.itemsRead;
+      tally.recorder.shardQueried(this.inputs.collection.name, shard, page.itemsRead);
+    }
     if (page.consumedCapacity !== undefined)
       stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
   }

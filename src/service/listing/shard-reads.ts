@@ -11,6 +11,7 @@ export function shardQuery(
   shard: number,
   resumeAfter: string | undefined,
   limit: number,
+  attributes?: readonly string[],
 ): ShardQuery {
   return {
     table: collection.table,
@@ -21,6 +22,7 @@ export function shardQuery(
     range: resumeRange(plan, resumeAfter),
     order: plan.order,
     limit,
+    ...(attributes && { attributes }),
   };
 }
 

@@ -17,6 +17,9 @@ export const ROOT = resolve(import.meta.dirname, '../../..');
  */
 export const LOCAL_KEYS = { AWS_ACCESS_KEY_ID: 'shardline', AWS_SECRET_ACCESS_KEY: 'shardline', AWS_SESSION_TOKEN: '' };
 
+/** Workers and Lambda refuse to start without a CURSOR_SECRET of 32 bytes or more; tests may name their own. */
+export const TEST_CURSOR_SECRET = { CURSOR_SECRET: 'runtime-tests-cursor-secret-of-32-bytes-or-more' };
+
 /** A runtime under test, answering real requests; `close` stops whatever it started. */
 export interface RunningRuntime extends Fetcher {
   readonly name: string;
@@ -47,7 +50,10 @@ export async function startWorkerRuntime(vars: Record<string, string>): Promise<
   const worker = await unstable_startWorker({
     config: resolve(ROOT, 'wrangler.toml'),
     bindings: Object.fromEntries(
-      Object.entries({ ...LOCAL_KEYS, ...vars }).map(([name, value]) => [name, { type: 'plain_text', value }]),
+      Object.entries({ ...LOCAL_KEYS, ...TEST_CURSOR_SECRET, ...vars }).map(([name, value]) => [
+        name,
+        { type: 'plain_text', value },
+      ]),
     ),
     sendMetrics: false,
     dev: {
@@ -94,14 +100,15 @@ export interface LambdaRuntime extends RunningRuntime {
  */
 export async function loadLambdaRuntime(bundleFile: string, env: Record<string, string>): Promise<LambdaRuntime> {
   const saved = { ...process.env };
-  Object.assign(process.env, LOCAL_KEYS, env);
+  Object.assign(process.env, LOCAL_KEYS, TEST_CURSOR_SECRET, env);
   let handler: LambdaHandler;
   try {
     ({ handler } = (await import(`${pathToFileURL(bundleFile).href}?instance=${++instances}`)) as {
       handler: LambdaHandler;
     });
   } finally {
-    for (const name of Object.keys({ ...LOCAL_KEYS, ...env })) if (!(name in saved)) delete process.env[name];
+    for (const name of Object.keys({ ...LOCAL_KEYS, ...TEST_CURSOR_SECRET, ...env }))
+      if (!(name in saved)) delete process.env[name];
     Object.assign(process.env, saved);
   }
   const context = { functionName: 'shardline', awsRequestId: 'test', getRemainingTimeInMillis: () => 30_000 };

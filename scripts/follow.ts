@@ -1,0 +1,18 @@
+import { followCli } from '../src/cli/follow-cli';
+
+/** `npm run follow -- --help`: see src/cli/follow-cli.ts and docs/other-writers.md. */
+let stopped = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    // The batch in hand is indexed and checkpointed, then the follower exits.
+    stopped = true;
+  });
+}
+const code = await followCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  tty: process.stderr.isTTY === true,
+  stopped: () => stopped,
+});
+process.exitCode = code;

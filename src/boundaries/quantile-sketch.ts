@@ -1,0 +1,140 @@
+import { compareKeys } from '../core/collation';
+import { KeyArena } from './key-arena';
+
+/**
+ * A mergeable quantile sketch of keys in code point order: the compactor hierarchy
+ * of KLL (Karnin, Lang, Liberty 2016) with every level the same capacity (KLL's
+ * c = 1, the mergeable summary of Agarwal et al. 2012).
+ *
+ * Level h holds keys standing for 2^h items each. When a level fills up it is
+ * sorted and every other key (from a random first one) moves up a level with twice
+ * the weight; an odd one out stays. Total weight is kept exactly, and one such
+ * compaction moves any key's rank (items at or below it) by at most 2^h. The sketch
+ * adds those up: `errorBound` is a guaranteed bound on every rank, not a
+ * probability (the random offsets make the real error far smaller). With n items
+ * and capacity k it is at most n · levels / k, levels ≈ log2(n / k) + 1; memory is
+ * k keys per level, independent of n but for that logarithm.
+ *
+ * Levels keep their keys as UTF-8 bytes (`KeyArena`), sorted by byte order — code
+ * point order, the order `compareKeys` gives — so holding and sorting them makes
+ * no garbage for the collector, whatever the input's size.
+ */
+export class QuantileSketch {
+  private readonly levels: KeyArena[] = [new KeyArena()];
+  private items = 0;
+  private bound = 0;
+  private random: number;
+
+  constructor(
+    readonly capacity: number,
+    seed = 0x9e3779b9,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 2) throw new RangeError('capacity must be an integer >= 2');
+    this.random = seed | 1;
+  }
+
+  /** Items added (and merged). */
+  get total(): number {
+    return this.items;
+  }
+
+  /** No rank (items at or below a key) is off by more than this many items. */
+  get errorBound(): number {
+    return this.bound;
+  }
+
+  /** Keys held. */
+  get retained(): number {
+    return this.levels.reduce((n, level) => n + level.size, 0);
+  }
+
+  /** One normalized key. */
+  add(key: string): void {
+    this.levels[0]!.add(key);
+    this.items++;
+    if (this.levels[0]!.size >= this.capacity) this.compact(0);
+  }
+
+  /** A block of normalized lines, as `KeyArena.addLines`; returns the keys added. */
+  addLines(text: string, ascii: boolean, firstLine: boolean): ReturnType<KeyArena['addLines']> {
+    const added = this.levels[0]!.addLines(text, ascii, firstLine);
+    this.items += added.added;
+    if (this.levels[0]!.size >= this.capacity) this.compact(0);
+    return added;
+  }
+
+  /** Folds `other` in; both may have been built from any parts of the input. */
+  merge(other: QuantileSketch): void {
+    other.levels.forEach((level, h) => {
+      if (h === this.levels.length) this.levels.push(new KeyArena());
+      for (let id = 0; id < level.size; id++) this.levels[h]!.copyKey(level, id);
+    });
+    this.items += other.items;
+    this.bound += other.bound;
+    for (let h = 0; h < this.levels.length; h++) if (this.levels[h]!.size >= this.capacity) this.compact(h);
+  }
+
+  /** The held keys in code point order, equal keys merged, each with the items it stands for. */
+  weighted(): { values: string[]; weights: number[] } {
+    // Each level sorted on its own, then merged: strings only for distinct keys.
+    const runs = this.levels.map((level, h) => {
+      const keys: string[] = [];
+      const weights: number[] = [];
+      level.runs((id, count) => {
+        keys.push(level.key(id));
+        weights.push(count * 2 ** h);
+      });
+      return { keys, weights, next: 0 };
+    });
+    const values: string[] = [];
+    const weights: number[] = [];
+    for (;;) {
+      let best: (typeof runs)[number] | undefined;
+      for (const run of runs) {
+        if (run.next < run.keys.length && (!best || compareKeys(run.keys[run.next]!, best.keys[best.next]!) < 0))
+          best = run;
+      }
+      if (!best) break;
+      const key = best.keys[best.next]!;
+      const weight = best.weights[best.next++]!;
+      if (values.length > 0 && values[values.length - 1] === key) weights[weights.length - 1]! += weight;
+      else {
+        values.push(key);
+        weights.push(weight);
+      }
+    }
+    return { values, weights };
+  }
+
+  private compact(h: number): void {
+    const level = this.levels[h]!;
+    if (h + 1 === this.levels.length) this.levels.push(new KeyArena());
+    const up = this.levels[h + 1]!;
+    const keep = new KeyArena();
+    const odd = level.size % 2 === 1;
+    // Sorted positions p with p % 2 === coin move up; with an odd count the last one stays.
+    const coin = this.coin();
+    const last = level.size - 1;
+    let p = 0;
+    level.runs((id, count) => {
+      for (let i = 0; i < count; i++, p++) {
+        if (odd && p === last) keep.copyKey(level, id);
+        else if (p % 2 === coin) up.copyKey(level, id);
+      }
+    });
+    level.clear();
+    if (keep.size > 0) level.copyKey(keep, 0);
+    this.bound += 2 ** h;
+    if (up.size >= this.capacity) this.compact(h + 1);
+  }
+
+  /** 0 or 1 from a xorshift32 stream: fixed per seed, so a run is repeatable. */
+  private coin(): number {
+    let x = this.random;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.random = x;
+    return (x >>> 16) & 1;
+  }
+}

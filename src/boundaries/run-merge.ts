@@ -1,0 +1,98 @@
+import { compareFrom, type ByteKeys } from './byte-sort';
+
+/**
+ * Files of keys are often nearly in order already: an export sorted by another
+ * collation, a list sorted before it was lowercased (npm's package names fall into
+ * about 600 ascending runs, case and scopes apart). Python's Timsort finds such runs
+ * and merges them in close to linear time, while a quicksort pays its full n log n.
+ * This is that idea for keys held as bytes: find the ascending runs, and when there
+ * are few of them, merge them pairwise, copying through the stretches that need no
+ * comparison.
+ */
+
+/** Below one run per this many keys, merging the runs beats sorting from scratch. */
+const KEYS_PER_RUN = 64;
+
+/**
+ * The starts of the ascending runs of keys 0…count−1 in the order added, then `count`;
+ * undefined as soon as there are too many runs for merging to pay.
+ */
+export function ascendingRuns(keys: ByteKeys, count: number): number[] | undefined {
+  const limit = Math.max(1, Math.floor(count / KEYS_PER_RUN));
+  const starts = [0];
+  for (let i = 1; i < count; i++) {
+    if (compareFrom(keys, i - 1, i) > 0) {
+      if (starts.length >= limit) return undefined;
+      starts.push(i);
+    }
+  }
+  starts.push(count);
+  return starts;
+}
+
+/** The key ids 0…count−1 in byte order (ties in the order added), merged from their runs. */
+export function mergeRuns(keys: ByteKeys, runStarts: readonly number[]): Int32Array {
+  const count = runStarts[runStarts.length - 1]!;
+  let source = new Int32Array(count);
+  for (let i = 0; i < count; i++) source[i] = i;
+  let target = new Int32Array(count);
+  let bounds = [...runStarts];
+  while (bounds.length > 2) {
+    const next = [0];
+    for (let r = 0; r + 1 < bounds.length; r += 2) {
+      const lo = bounds[r]!;
+      const mid = bounds[r + 1]!;
+      const hi = bounds[r + 2] ?? mid;
+      if (hi === mid) target.set(source.subarray(lo, mid), lo);
+      else mergePair(keys, source, target, lo, mid, hi);
+      next.push(hi);
+    }
+    [source, target] = [target, source];
+    bounds = next;
+  }
+  return source;
+}
+
+/** Which positions of `order` hold the same key as the one before (1). */
+export function orderRepeats(keys: ByteKeys, order: Int32Array): Uint8Array {
+  const repeats = new Uint8Array(order.length);
+  for (let i = 1; i < order.length; i++) if (compareFrom(keys, order[i - 1]!, order[i]!) === 0) repeats[i] = 1;
+  return repeats;
+}
+
+/**
+ * Merges the sorted stretches source[lo, mid) and source[mid, hi) into target[lo, hi).
+ * The left keys up to the right's first, and the right keys from the left's last on,
+ * are already in place: found by binary search and copied, not compared one by one.
+ */
+function mergePair(keys: ByteKeys, source: Int32Array, target: Int32Array, lo: number, mid: number, hi: number): void {
+  // Left keys <= the right's first stay first (ties keep the left first).
+  const leftEnd = firstAbove(keys, source, lo, mid, source[mid]!, false);
+  // Right keys >= the left's last come after every left key.
+  const rightEnd = firstAbove(keys, source, mid, hi, source[mid - 1]!, true);
+  target.set(source.subarray(lo, leftEnd), lo);
+  let out = leftEnd;
+  let i = leftEnd;
+  let j = mid;
+  while (i < mid && j < rightEnd) {
+    if (compareFrom(keys, source[j]!, source[i]!) < 0) target[out++] = source[j++]!;
+    else target[out++] = source[i++]!;
+  }
+  while (i < mid) target[out++] = source[i++]!;
+  while (j < rightEnd) target[out++] = source[j++]!;
+  target.set(source.subarray(rightEnd, hi), out);
+}
+
+/**
+ * The first position in the sorted source[lo, hi) whose key is above `id`'s
+ * (`orEqual`: at or above), or `hi`.
+ */
+function firstAbove(keys: ByteKeys, source: Int32Array, lo: number, hi: number, id: number, orEqual: boolean): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = compareFrom(keys, source[mid]!, id);
+    if (c > 0 || (orEqual && c === 0)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

@@ -1,0 +1,215 @@
+import type { Collection } from '../core/collection';
+import { Follower, type FollowStats } from '../follow/follower';
+import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
+import { readSettings, wantsEmbeddedEngine } from '../runtime/settings';
+import { ChangeIndexer, poisonLine } from '../service/change-indexer';
+import { ShardMaps } from '../service/shard-maps';
+import { CheckpointStore, isCheckpointItem } from '../store/checkpoints';
+import { isReservedItem } from '../store/map-store';
+import { StreamReader, streamsClientFor, tableStream } from '../store/stream-reader';
+import { documentUnmarshallOptions } from '../store/stream-records';
+import { numberArg, readCommandLine, UsageError } from './command-line';
+
+export const USAGE = `Usage: npm run follow -- [--collection NAME] [--until-idle] [--batch N]
+
+Follows the table's DynamoDB stream and indexes what other applications write
+straight to the table: members (the config's "members" rule, or items shardline
+wrote) whose index attributes are missing or stale get them; nothing else is
+touched. Same environment as the server (SHARDLINE_CONFIG, TABLE_NAME,
+DYNAMODB_ENDPOINT, AWS_REGION). Checkpoints are kept in the table: run it again
+and it resumes. Members that cannot be indexed are reported on stderr and skipped.
+
+  --collection NAME   only this collection (default: every collection of the config)
+  --until-idle        exit once caught up (default: follow forever)
+  --batch N           records per stream read, 1–1000 (default 1000)
+  --help`;
+
+export interface FollowOptions {
+  readonly collection?: string;
+  readonly untilIdle: boolean;
+  readonly batch: number;
+}
+
+export interface FollowIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Record<string, string | undefined>;
+  /** Redraw the progress line in place (stderr is a terminal). */
+  readonly tty: boolean;
+  /** Set when the follower should stop after the batch in hand (SIGINT, SIGTERM). */
+  readonly stopped: () => boolean;
+}
+
+/** A setup the follower refuses (no stream, unknown collection): exit 3, nothing changed. */
+class Refused extends Error {}
+
+/** Exit codes: 0 done (caught up, or stopped), 1 failed, 2 bad command line, 3 refused. */
+export async function followCli(argv: string[], io: FollowIO): Promise<number> {
+  let options: FollowOptions;
+  try {
+    const line = readCommandLine(
+      {
+        options: {
+          collection: { type: 'string' },
+          'until-idle': { type: 'boolean', default: false },
+          batch: { type: 'string', default: '1000' },
+        },
+      },
+      argv,
+    );
+    if (line === 'help') {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    const batch = numberArg('batch', line.values.batch, { min: 1, integer: true });
+    if (batch > 1000) throw new UsageError('--batch must be at most 1000');
+    options = {
+      ...(line.values.collection !== undefined && { collection: line.values.collection }),
+      untilIdle: line.values['until-idle'] === true,
+      batch,
+    };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`follow: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  let opened: OpenEnvironment | undefined;
+  try {
+    if (wantsEmbeddedEngine(readSettings(io.env))) {
+      throw new Refused(
+        'the embedded engine (dynalite) has no DynamoDB Streams: follow a table on AWS (AWS_REGION) or on ' +
+          'DynamoDB Local (DYNAMODB_ENDPOINT), whose tables shardline creates with a stream',
+      );
+    }
+    opened = await openEnvironment(io.env);
+    return await follow(options, opened, io);
+  } catch (error) {
+    io.stderr(`follow: ${(error as Error).message}\n`);
+    return error instanceof Refused ? 3 : 1;
+  } finally {
+    await opened?.close();
+  }
+}
+
+async function follow(options: FollowOptions, opened: OpenEnvironment, io: FollowIO): Promise<number> {
+  const collections = chosen(opened.collections, options.collection);
+  const tables = [...new Set(collections.map((c) => c.table))];
+  const streams = await Promise.all(tables.map((table) => streamOf(opened, table)));
+  const maps = new ShardMaps(opened.maps, opened.collections, { ttlMs: opened.settings.mapTtlMs });
+  const indexer = new ChangeIndexer({
+    collections,
+    maps,
+    writer: opened.store,
+    isReserved: isReservedItem,
+    onPoison: (report) => io.stderr(`${poisonLine(report)}\n`),
+    changeDeadlineMs: opened.settings.requestTimeoutMs,
+  });
+  const started = Date.now();
+  const progress = progressLine(io, started);
+  const followers = tables.map((table, i) => {
+    const first = collections.find((c) => c.table === table)!;
+    const stream = streams[i]!;
+    return new Follower({
+      table,
+      reader: new StreamReader(streamsClientFor(opened.clients.raw, opened.settings.endpoint), stream.arn),
+      checkpoints: new CheckpointStore(opened.clients.doc, first, options.collection ?? '*', stream.label),
+      indexer,
+      ...(documentUnmarshallOptions(opened.clients.doc) && {
+        unmarshall: documentUnmarshallOptions(opened.clients.doc),
+      }),
+      isCheckpoint: (key) => isCheckpointItem(first, key),
+      batchSize: options.batch,
+      untilIdle: options.untilIdle,
+      pollMs: 1000,
+      stopped: io.stopped,
+      onProgress: () => progress.update(total(followers.map((f) => f.stats))),
+      log: (line) => {
+        progress.clear();
+        io.stderr(`follow: ${line}\n`);
+      },
+    });
+  });
+  io.stderr(`follow: ${collections.map((c) => c.name).join(', ')} in ${opened.where}\n`);
+  await Promise.all(followers.map((follower) => follower.run()));
+  const stats = total(followers.map((f) => f.stats));
+  progress.clear();
+  const seconds = (Date.now() - started) / 1000;
+  io.stdout(`${io.stopped() ? 'stopped' : 'caught up'}: ${summary(stats, seconds)}\n`);
+  return 0;
+}
+
+function chosen(collections: readonly Collection[], name: string | undefined): readonly Collection[] {
+  if (name === undefined) return collections;
+  const collection = collections.find((c) => c.name === name);
+  if (!collection) {
+    const names = collections.map((c) => c.name).join(', ');
+    throw new Refused(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
+  }
+  return [collection];
+}
+
+/** The table's stream, or a refusal that says how to enable one. */
+async function streamOf(opened: OpenEnvironment, table: string) {
+  const stream = await tableStream(opened.clients.raw, table);
+  const enable =
+    `aws dynamodb update-table --table-name ${table} ` +
+    '--stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES' +
+    (opened.settings.endpoint ? ` --endpoint-url ${opened.settings.endpoint}` : '') +
+    (opened.settings.region ? ` --region ${opened.settings.region}` : '');
+  if (!stream) throw new Refused(`table ${table} has no stream; enable one with:\n  ${enable}`);
+  if (!stream.viewType.startsWith('NEW')) {
+    throw new Refused(
+      `table ${table}'s stream has view type ${stream.viewType}, without the items' new images; ` +
+        `disable it (StreamEnabled=false) and enable it again with:\n  ${enable}`,
+    );
+  }
+  return stream;
+}
+
+function total(all: readonly FollowStats[]): FollowStats {
+  const sum: FollowStats = {
+    seen: 0,
+    outcomes: { indexed: 0, current: 0, skipped: 0, poison: 0 },
+    lagMs: 0,
+    shardsDone: 0,
+  };
+  for (const stats of all) {
+    sum.seen += stats.seen;
+    for (const outcome of Object.keys(sum.outcomes) as (keyof FollowStats['outcomes'])[])
+      sum.outcomes[outcome] += stats.outcomes[outcome];
+    sum.lagMs = Math.max(sum.lagMs, stats.lagMs);
+    sum.shardsDone += stats.shardsDone;
+  }
+  return sum;
+}
+
+function summary(stats: FollowStats, seconds: number): string {
+  const { indexed, current, skipped, poison } = stats.outcomes;
+  const n = (value: number) => value.toLocaleString('en-US');
+  const rate = seconds > 0 ? stats.seen / seconds : 0;
+  return (
+    `${n(stats.seen)} changes seen, ${n(indexed)} indexed, ${n(current)} already current, ` +
+    `${n(skipped)} skipped, ${n(poison)} poison; lag ${(stats.lagMs / 1000).toFixed(1)} s; ` +
+    `${rate.toFixed(0)} changes/s over ${seconds.toFixed(1)} s`
+  );
+}
+
+/** The progress line: redrawn in place on a terminal, else a line every 5 s. */
+function progressLine(io: FollowIO, started: number) {
+  let shownAt = 0;
+  let drawn = false;
+  return {
+    update(stats: FollowStats) {
+      const now = Date.now();
+      if (!io.tty && now - shownAt < 5000) return;
+      shownAt = now;
+      const line = `follow: ${summary(stats, (now - started) / 1000)}`;
+      io.stderr(io.tty ? `\r\x1b[2K${line}` : `${line}\n`);
+      drawn = io.tty;
+    },
+    clear() {
+      if (drawn) io.stderr('\r\x1b[2K');
+      drawn = false;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * DynamoDB numbers as they are: decimal text with up to 38 significant digits and a
+ * magnitude from 1E-130 to under 1E+126. JavaScript's `number` keeps about 16 digits,
+ * so `12345678901234567890` and `9007199254740993` must never pass through a double.
+ * Request bodies parse numbers into `ExactNumber`, the store hands their text to the
+ * SDK, and the typed order encodes them from their digits.
+ */
+
+/** DynamoDB's precision limit: significant digits. */
+export const MAX_SIGNIFICANT_DIGITS = 38;
+/** The smallest non-zero magnitude is 1E-130: with value = 0.d… × 10^exponent, exponent ≥ −129. */
+export const MIN_EXPONENT = -129;
+/** Magnitudes stay under 1E+126: exponent ≤ 126. */
+export const MAX_EXPONENT = 126;
+
+/** A number kept as its decimal text (as written by the client or read from DynamoDB). */
+export class ExactNumber {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text;
+  }
+
+  /** JSON.stringify cannot emit raw digits; lossless serializers look for `text` instead. */
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/**
+ * A finite decimal in scientific form: value = (negative ? −1 : 1) × 0.digits × 10^exponent,
+ * with `digits` free of leading and trailing zeros. Zero is `digits: ''` (and never negative),
+ * so two texts of the same value (`12.5`, `12.50`, `1.25e1`) give the same Decimal.
+ */
+export interface Decimal {
+  readonly negative: boolean;
+  readonly digits: string;
+  readonly exponent: number;
+}
+
+const NUMBER_TEXT = /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** Parses a decimal literal (JSON's grammar, plus leading zeros); undefined if it is not one. */
+export function parseDecimal(text: string): Decimal | undefined {
+  const match = NUMBER_TEXT.exec(text);
+  if (!match) return undefined;
+  const [, minus, whole = '', fraction = '', exponentText = '0'] = match;
+  const all = whole + fraction;
+  const first = all.search(/[1-9]/);
+  if (first < 0) return { negative: false, digits: '', exponent: 0 };
+  const digits = all.slice(first).replace(/0+$/, '');
+  // Exponents beyond any DynamoDB number are clamped, not parsed into Infinity.
+  const written = Math.max(-1e6, Math.min(1e6, Number(exponentText)));
+  return { negative: minus === '-', digits, exponent: whole.length - first + written };
+}
+
+/** Why DynamoDB would refuse this number, or undefined if it can store it exactly. */
+export function dynamoNumberProblem(decimal: Decimal): string | undefined {
+  if (decimal.digits === '') return undefined;
+  if (decimal.digits.length > MAX_SIGNIFICANT_DIGITS) {
+    return `has ${decimal.digits.length} significant digits; DynamoDB keeps at most ${MAX_SIGNIFICANT_DIGITS}`;
+  }
+  if (decimal.exponent > MAX_EXPONENT) return 'is too large for DynamoDB (at most 9.99…E+125)';
+  if (decimal.exponent < MIN_EXPONENT) return 'is too small for DynamoDB (at least 1E-130 in magnitude)';
+  return undefined;
+}
+
+/** The decimal's shortest plain text: `1.25e1` and `12.50` both give `12.5`; very large or small use an exponent. */
+export function decimalText(decimal: Decimal): string {
+  const { negative, digits, exponent } = decimal;
+  if (digits === '') return '0';
+  const sign = negative ? '-' : '';
+  if (exponent > 40 || exponent < -40) {
+    const mantissa = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${mantissa}E${exponent - 1 >= 0 ? '+' : ''}${exponent - 1}`;
+  }
+  if (exponent <= 0) return `${sign}0.${'0'.repeat(-exponent)}${digits}`;
+  if (exponent >= digits.length) return `${sign}${digits}${'0'.repeat(exponent - digits.length)}`;
+  return `${sign}${digits.slice(0, exponent)}.${digits.slice(exponent)}`;
+}
+
+/** The decimal text of a number however it arrived: a JS number, a bigint or an ExactNumber. */
+export function numberText(value: number | bigint | ExactNumber): string {
+  if (value instanceof ExactNumber) return value.text;
+  return String(value);
+}

@@ -1,0 +1,17 @@
+import { fromWire, isMarkerObject, isPlainObject, setOwn } from './values';
+
+/**
+ * RFC 7396 JSON merge patch over an item in core form. `patch` is the request's JSON (wire
+ * form): `null` removes a member, an object merges into the member (replacing it when it
+ * is not a map), anything else replaces it. A typed value (`{"$set": …}`, `{"$binary": …}`,
+ * `{"$map": …}`) is a value, not a patch: it replaces the member whole.
+ */
+export function applyMergePatch(target: unknown, patch: unknown, where = ''): unknown {
+  if (!isPlainObject(patch) || isMarkerObject(patch)) return fromWire(patch, where || 'item');
+  const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === null) delete result[name];
+    else setOwn(result, name, applyMergePatch(result[name], value, where ? `${where}.${name}` : name));
+  }
+  return result;
+}

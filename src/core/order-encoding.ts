@@ -1,0 +1,207 @@
+import { type Decimal, MIN_EXPONENT } from './exact-number';
+
+/**
+ * The order-preserving text encoding of typed values (FoundationDB's tuple layer and
+ * CockroachDB's key encoding, spelled as text): encoded fields compare by `compareKeys`
+ * (code point order, which is DynamoDB's UTF-8 byte order) exactly as the values do,
+ * field by field.
+ *
+ * Every field's encoding is prefix-free — no encoding is a proper prefix of another —
+ * so two tuples differ inside the first field that differs and never across a field
+ * boundary, and concatenating fields gives the tuple's lexicographic order. Prefix-free
+ * is also what lets a descending field be its ascending encoding with every symbol
+ * mirrored: the first differing symbol decides, and mirroring reverses it.
+ *
+ * The text is well-formed UTF-16 (no lone surrogates) and never holds U+0000, which
+ * the index key module reserves as its separator.
+ *
+ * - number: a class (`M` negative < `O` zero < `P` positive), for non-zero the
+ *   exponent of 0.d… × 10^e as three digits (e + 129, mirrored for negatives), the
+ *   significant digits (complemented for negatives) and an end mark below (`!`) or
+ *   above (`~`) every digit. All ASCII; descending mirrors c → 0x9F − c.
+ * - string ascending: the characters themselves, U+0001 and U+0002 escaped as U+0002
+ *   U+0001 / U+0002 U+0002, then the end mark U+0001, below every character.
+ * - string descending: the UTF-8 bytes complemented (0xFF − b) as U+0001…U+00FF, then
+ *   U+0100 above them, so a prefix sorts after its extensions. ASCII costs two bytes.
+ * - date: the instant as exact decimal seconds since 1970-01-01T00:00:00Z (up to nine
+ *   fraction digits: nanoseconds), encoded as a number.
+ */
+
+export type OrderType = 'string' | 'number' | 'date';
+export type OrderDirection = 'asc' | 'desc';
+
+/** A typed value as the encoding sees it: a normalized string, or a decimal (numbers; dates in seconds). */
+export type EncodableValue = string | Decimal;
+
+const NEGATIVE = 'M';
+const ZERO = 'O';
+const POSITIVE = 'P';
+const POSITIVE_END = '!';
+const NEGATIVE_END = '~';
+/** Exponents are stored as e − MIN_EXPONENT: 0…255, three digits. */
+const EXPONENT_SPAN = 255;
+const MIRROR = 0x9f;
+
+const STRING_END = '\u0001';
+const STRING_ESCAPE = '\u0002';
+const DESC_STRING_END = 0x100;
+
+/** The ascending encoding of a DynamoDB-storable decimal. */
+export function encodeDecimal(decimal: Decimal): string {
+  if (decimal.digits === '') return ZERO;
+  const offset = decimal.exponent - MIN_EXPONENT;
+  if (!decimal.negative) return POSITIVE + threeDigits(offset) + decimal.digits + POSITIVE_END;
+  let complement = '';
+  for (let i = 0; i < decimal.digits.length; i++) complement += COMPLEMENT[decimal.digits.charCodeAt(i)]!;
+  return NEGATIVE + threeDigits(EXPONENT_SPAN - offset) + complement + NEGATIVE_END;
+}
+
+/**
+ * `encodeField('number', direction, …)` of a safe integer, built straight from its
+ * digits: the common ordered number (years, counts, ids) skips the Decimal.
+ */
+export function encodeSafeInteger(n: number, direction: OrderDirection): string {
+  if (n < 0 || n >= SMALL_INTEGERS) return encodeIntegerAnew(n, direction);
+  // Years, counts and ranks recur on every write: their encodings are made once.
+  const memo = direction === 'asc' ? SMALL_ASCENDING : SMALL_DESCENDING;
+  const known = memo[n];
+  if (known !== undefined) return known;
+  const made = encodeIntegerAnew(n, direction);
+  memo[n] = made;
+  return made;
+}
+
+/** Non-negative integers below this keep their encodings (filled as they are met, 2 × 65,536 at most). */
+const SMALL_INTEGERS = 1 << 16;
+const SMALL_ASCENDING: (string | undefined)[] = [];
+const SMALL_DESCENDING: (string | undefined)[] = [];
+
+function encodeIntegerAnew(n: number, direction: OrderDirection): string {
+  if (n === 0) return direction === 'asc' ? ZERO : MIRRORED[ZERO.charCodeAt(0)]!;
+  if (n < 0) return encodeField('number', direction, integerDecimal(n));
+  const text = String(n);
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48) end--;
+  const ascending = POSITIVE + threeDigits(text.length - MIN_EXPONENT) + text.slice(0, end) + POSITIVE_END;
+  return direction === 'asc' ? ascending : mirror(ascending);
+}
+
+/** A safe integer as a Decimal. */
+export function integerDecimal(n: number): Decimal {
+  if (n === 0) return { negative: false, digits: '', exponent: 0 };
+  const text = String(n < 0 ? -n : n);
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48) end--;
+  return { negative: n < 0, digits: text.slice(0, end), exponent: text.length };
+}
+
+/** The ascending encoding of a normalized string (which must not hold U+0000). */
+export function encodeString(value: string): string {
+  if (!value.includes(STRING_END) && !value.includes(STRING_ESCAPE)) return value + STRING_END;
+  // The escape first, so the escapes the end mark gets are not escaped again.
+  const escaped = value.replaceAll(STRING_ESCAPE, STRING_ESCAPE + STRING_ESCAPE);
+  return escaped.replaceAll(STRING_END, STRING_ESCAPE + STRING_END) + STRING_END;
+}
+
+/**
+ * The descending encoding of a normalized string. `complete: false` leaves the end
+ * mark off: what every value starting with `value` begins with (prefix filters).
+ */
+export function encodeStringDescending(value: string, complete = true): string {
+  const bytes = new TextEncoder().encode(value);
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(0x100 - bytes[i]!);
+  return complete ? out + String.fromCharCode(DESC_STRING_END) : out;
+}
+
+/** `encodeString` without its end mark: what every value starting with `value` begins with. */
+export function encodeStringPrefix(value: string): string {
+  return encodeString(value).slice(0, -1);
+}
+
+/** Mirrors an ascending number or date encoding into the descending one (and back). */
+export function mirror(encoded: string): string {
+  let out = '';
+  for (let i = 0; i < encoded.length; i++) out += MIRRORED[encoded.charCodeAt(i)]!;
+  return out;
+}
+
+/** c → 0x9F − c for the ASCII the number encoding uses, looked up (routing runs this per write). */
+const MIRRORED = Array.from({ length: 0x80 }, (_, c) => String.fromCharCode(MIRROR - c));
+const COMPLEMENT = Array.from({ length: 0x3a }, (_, c) => (c >= 0x30 ? String(9 - (c - 0x30)) : ''));
+
+/** One field's encoding in its direction. */
+export function encodeField(type: OrderType, direction: OrderDirection, value: EncodableValue): string {
+  if (type === 'string') {
+    return direction === 'asc' ? encodeString(value as string) : encodeStringDescending(value as string);
+  }
+  const ascending = encodeDecimal(value as Decimal);
+  return direction === 'asc' ? ascending : mirror(ascending);
+}
+
+/**
+ * Reads one field's encoding at `start` of `encoded`: the value and where the next
+ * field starts. Throws an Error when the text is not such an encoding.
+ */
+export function decodeField(
+  type: OrderType,
+  direction: OrderDirection,
+  encoded: string,
+  start: number,
+): { value: EncodableValue; end: number } {
+  if (type === 'string') {
+    return direction === 'asc' ? decodeString(encoded, start) : decodeStringDescending(encoded, start);
+  }
+  return decodeDecimal(encoded, start, direction === 'desc');
+}
+
+function decodeString(encoded: string, start: number): { value: string; end: number } {
+  let value = '';
+  for (let i = start; i < encoded.length; i++) {
+    const char = encoded[i]!;
+    if (char === STRING_END) return { value, end: i + 1 };
+    if (char === STRING_ESCAPE) {
+      const escaped = encoded[++i];
+      if (escaped !== STRING_END && escaped !== STRING_ESCAPE) break;
+      value += escaped;
+    } else value += char;
+  }
+  throw new Error('not an encoded string field: no end mark');
+}
+
+function decodeStringDescending(encoded: string, start: number): { value: string; end: number } {
+  const bytes: number[] = [];
+  for (let i = start; i < encoded.length; i++) {
+    const unit = encoded.charCodeAt(i);
+    if (unit === DESC_STRING_END) return { value: new TextDecoder().decode(new Uint8Array(bytes)), end: i + 1 };
+    if (unit < 1 || unit > 0xff) break;
+    bytes.push(0x100 - unit);
+  }
+  throw new Error('not an encoded descending string field');
+}
+
+function decodeDecimal(encoded: string, start: number, mirrored: boolean): { value: Decimal; end: number } {
+  const at = (i: number): string => {
+    const char = encoded[i];
+    if (char === undefined) throw new Error('not an encoded number field: it ends early');
+    return mirrored ? String.fromCharCode(MIRROR - char.charCodeAt(0)) : char;
+  };
+  const sign = at(start);
+  if (sign === ZERO) return { value: { negative: false, digits: '', exponent: 0 }, end: start + 1 };
+  if (sign !== NEGATIVE && sign !== POSITIVE) throw new Error(`not an encoded number field: class ${sign}`);
+  const negative = sign === NEGATIVE;
+  const stored = Number(at(start + 1) + at(start + 2) + at(start + 3));
+  const end = negative ? NEGATIVE_END : POSITIVE_END;
+  let digits = '';
+  let i = start + 4;
+  for (let char = at(i); char !== end; char = at(++i)) {
+    if (char < '0' || char > '9') throw new Error(`not an encoded number field: digit ${char}`);
+    digits += negative ? String(9 - Number(char)) : char;
+  }
+  const offset = negative ? EXPONENT_SPAN - stored : stored;
+  return { value: { negative, digits, exponent: offset + MIN_EXPONENT }, end: i + 1 };
+}
+
+function threeDigits(n: number): string {
+  return n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n);
+}

@@ -1,0 +1,123 @@
+import { compareKeys } from './collation';
+import { invalidRequest } from './errors';
+import { prefixSuccessor } from './key-range';
+import { encodeOrderPrefix, isTypedOrder, type CollectionOrder, type OrderField } from './order';
+import { encodeStringDescending, encodeStringPrefix } from './order-encoding';
+import { readString } from './order-values';
+import type { ListFilter } from './plan';
+import type { ValueBound } from './strategies';
+
+/** The filter parameters of a listing as the client sent them (query text). */
+export interface FilterQuery {
+  readonly key?: string | undefined;
+  readonly prefix?: string | undefined;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+/**
+ * A listing filter on a typed or compound order, as bounds on its encoded values.
+ *
+ * `key` fixes the leading field; `from`/`to` (an inclusive interval of values,
+ * whatever the field's direction: `from=1990&to=1999`) or `prefix` (string fields)
+ * bound the field after it — the first field when there is no `key`. On a one-field
+ * order `key` alone is one exact value and is read from only the shards it can be on.
+ *
+ * Every field encoding is prefix-free, so "tuples whose leading fields are P" is the
+ * interval [enc(P), successor(enc(P))): lower bounds are inclusive at the encoding,
+ * upper bounds exclusive at its prefix successor. Throws a 400 naming the parameter
+ * and the field when a value is not one of its type.
+ */
+export function typedFilter(order: CollectionOrder, query: FilterQuery): { filter: ListFilter; scope: string } {
+  const { key, prefix, from, to } = query;
+  if (prefix !== undefined && (from !== undefined || to !== undefined)) {
+    throw invalidRequest('use prefix or from/to, not both');
+  }
+  const fixed = key === undefined ? '' : encode(order, [key], 'key');
+  const position = key === undefined ? 0 : 1;
+  const bounded = prefix !== undefined || from !== undefined || to !== undefined;
+  if (!bounded && key === undefined) return { filter: { kind: 'all' }, scope: JSON.stringify(['all']) };
+  if (!bounded && position === order.length) {
+    const exact: ValueBound = { value: fixed, inclusive: true };
+    return result({ lower: exact, upper: exact }, true);
+  }
+  const field = order[position];
+  if (bounded && !field) {
+    throw invalidRequest(`key fixes "${order[0]!.field}", the only field: prefix, from and to have no field to bound`);
+  }
+  let low = fixed;
+  let high: string | undefined = fixed;
+  if (prefix !== undefined) {
+    low = high = fixed + prefixEncoding(order, field!, prefix);
+  } else if (bounded) {
+    const fromEncoded = from === undefined ? undefined : encode(order, [...keyPart(key), from], 'from');
+    const toEncoded = to === undefined ? undefined : encode(order, [...keyPart(key), to], 'to');
+    const descending = field!.direction === 'desc';
+    if (fromEncoded !== undefined && toEncoded !== undefined) {
+      const sign = compareKeys(fromEncoded, toEncoded) * (descending ? -1 : 1);
+      if (sign > 0) throw invalidRequest(`from must not be above to (field "${field!.field}")`, { from, to });
+    }
+    // A descending field lists its highest values first: `to` is where the encoded interval starts.
+    const [first, last] = descending ? [toEncoded, fromEncoded] : [fromEncoded, toEncoded];
+    low = first ?? fixed;
+    high = last ?? (fixed === '' ? undefined : fixed);
+  }
+  const upper = high === undefined ? undefined : prefixSuccessor(high);
+  return result(
+    {
+      ...(low !== '' && { lower: { value: low, inclusive: true } }),
+      ...(upper !== undefined && { upper: { value: upper, inclusive: false } }),
+    },
+    false,
+  );
+}
+
+function result(range: { lower?: ValueBound; upper?: ValueBound }, exact: boolean) {
+  const filter: ListFilter = { kind: 'values', range, exact };
+  return { filter, scope: JSON.stringify(['values', range.lower?.value ?? null, range.upper?.value ?? null, exact]) };
+}
+
+function keyPart(key: string | undefined): string[] {
+  return key === undefined ? [] : [key];
+}
+
+function encode(order: CollectionOrder, values: readonly string[], parameter: string): string {
+  return encodeOrderPrefix(order, values, true, (field, problem) => {
+    throw invalidRequest(`${parameter}: field "${field}" ${problem}`, { parameter, field });
+  });
+}
+
+/** What the encoding of every value of `field` starting with `prefix` begins with. */
+function prefixEncoding(order: CollectionOrder, field: OrderField, prefix: string): string {
+  if (field.type !== 'string') {
+    throw invalidRequest(`prefix: field "${field.field}" is a ${field.type}; prefix applies to string fields`);
+  }
+  const read = readString(prefix, field.normalization);
+  if ('problem' in read) throw invalidRequest(`prefix: field "${field.field}" ${read.problem}`);
+  const normalized = read.value as string;
+  if (!isTypedOrder(order)) return normalized;
+  return field.direction === 'asc' ? encodeStringPrefix(normalized) : encodeStringDescending(normalized, false);
+}
+
+/**
+ * The ordered value a route lookup asks about: for one field its value, for several a
+ * JSON array of all their values (`["Abbey Road", 1969]`). Throws a 400 naming the field.
+ */
+export function routeValue(order: CollectionOrder, key: string): string {
+  let values: unknown[] = [key];
+  if (order.length > 1) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(key);
+    } catch {
+      parsed = undefined;
+    }
+    if (!Array.isArray(parsed) || parsed.length !== order.length) {
+      throw invalidRequest(`key: a JSON array of the ${order.length} order fields' values`);
+    }
+    values = parsed;
+  }
+  return encodeOrderPrefix(order, values, true, (field, problem) => {
+    throw invalidRequest(`key: field "${field}" ${problem}`, { parameter: 'key', field });
+  });
+}

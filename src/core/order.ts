@@ -1,0 +1,132 @@
+import type { Collection } from './collection';
+import { ShardlineError } from './errors';
+import type { JsonObject } from './item';
+import type { Normalization } from './normalize';
+import { decodeField, encodeField, encodeSafeInteger, type OrderDirection, type OrderType } from './order-encoding';
+import { presentTyped, readTyped } from './order-values';
+
+/**
+ * What a collection is ordered by: one field or several, each typed and directed.
+ *
+ * The ordered value every other layer sees — hashed, bisected, bounded, merged — is a
+ * string. For the short form (one ascending string field) it is the normalized value
+ * itself, as it always was; for any other order it is the tuple's order-preserving
+ * encoding (order-encoding.ts), so strategies, plans, cursors and reshards work on it
+ * unchanged.
+ */
+export interface OrderField {
+  readonly field: string;
+  readonly type: OrderType;
+  readonly direction: OrderDirection;
+  /** How a string field is normalized before it is ordered (ignored for other types). */
+  readonly normalization: Normalization;
+}
+
+export type CollectionOrder = readonly OrderField[];
+
+/** A collection's order; collections without one order by their one string `field`. */
+export function orderOf(collection: Pick<Collection, 'field' | 'normalization' | 'order'>): CollectionOrder {
+  return (
+    collection.order ?? [
+      { field: collection.field, type: 'string', direction: 'asc', normalization: collection.normalization },
+    ]
+  );
+}
+
+/** Whether the ordered value is an encoded tuple rather than the normalized string itself. */
+export function isTypedOrder(order: CollectionOrder): boolean {
+  const [first] = order;
+  return order.length !== 1 || first?.type !== 'string' || first.direction !== 'asc';
+}
+
+/**
+ * The ordered value of an item: its order fields read, checked and encoded. Throws a
+ * 400 `ShardlineError` naming the first field that is missing or not a value of its type.
+ */
+export function orderedValueOf(collection: Collection, item: JsonObject): string {
+  const order = orderOf(collection);
+  // Field by field rather than through encodeOrderPrefix: this runs on every write and route.
+  const typed = isTypedOrder(order);
+  let encoded = '';
+  for (const field of order) {
+    const input = item[field.field];
+    if (input === undefined || input === null) refuseItem(field.field, 'is missing');
+    if (typed && field.type === 'number' && typeof input === 'number' && Number.isSafeInteger(input)) {
+      encoded += encodeSafeInteger(input, field.direction);
+      continue;
+    }
+    const read = readTyped(field.type, field.normalization, input, false);
+    if ('problem' in read) refuseItem(field.field, read.problem);
+    encoded += typed ? encodeField(field.type, field.direction, read.value) : (read.value as string);
+  }
+  return encoded;
+}
+
+function refuseItem(field: string, problem: string): never {
+  throw new ShardlineError('invalid_item', `field "${field}" ${problem}`);
+}
+
+/**
+ * The encoding of the first `values.length` fields of `order` (a tuple prefix: every
+ * tuple that starts with these values encodes to a string that starts with it).
+ * `textAllowed`: numbers may be decimal text (query parameters, config files).
+ * `refuse` is called with the field and the problem and must throw.
+ */
+export function encodeOrderPrefix(
+  order: CollectionOrder,
+  values: readonly unknown[],
+  textAllowed: boolean,
+  refuse: (field: string, problem: string) => never,
+): string {
+  const typed = isTypedOrder(order);
+  let encoded = '';
+  for (const [i, input] of values.entries()) {
+    const field = order[i];
+    if (!field) refuse(order.map((f) => f.field).join(', '), `has only ${order.length} field(s)`);
+    if (input === undefined || input === null) refuse(field.field, 'is missing');
+    const read = readTyped(field.type, field.normalization, input, textAllowed);
+    if ('problem' in read) refuse(field.field, read.problem);
+    encoded += typed ? encodeField(field.type, field.direction, read.value) : (read.value as string);
+  }
+  return encoded;
+}
+
+/**
+ * The values of an ordered value (or of a tuple prefix of one), as people read them:
+ * strings normalized, numbers as JSON numbers when exact and decimal text otherwise,
+ * dates as UTC ISO 8601. Throws an Error when `encoded` is no such value.
+ */
+export function decodeOrderedValue(order: CollectionOrder, encoded: string): (string | number)[] {
+  if (!isTypedOrder(order)) return [encoded];
+  const values: (string | number)[] = [];
+  let at = 0;
+  for (const field of order) {
+    if (at === encoded.length) break;
+    const { value, end } = decodeField(field.type, field.direction, encoded, at);
+    values.push(presentTyped(field.type, value));
+    at = end;
+  }
+  if (at !== encoded.length) throw new Error('not an ordered value: text after its last field');
+  return values;
+}
+
+/** `field "title" is` or `fields "year", "title" are`, for messages about the ordered value. */
+export function orderLabel(collection: Collection): string {
+  const names = orderOf(collection).map((field) => JSON.stringify(field.field));
+  return names.length === 1 ? `field ${names[0]} is` : `fields ${names.join(', ')} are`;
+}
+
+/**
+ * The shortest whole-field prefix of the ordered value `next` that is at least as long
+ * as `cut`, a prefix of it: a cut between two values rounded up to field boundaries, so
+ * that it decodes to a tuple and still separates the same values (`cut <= result <= next`).
+ */
+export function roundToFields(order: CollectionOrder, cut: string, next: string): string {
+  if (!isTypedOrder(order) || cut.length === 0) return cut;
+  let at = 0;
+  for (const field of order) {
+    at = decodeField(field.type, field.direction, next, at).end;
+    if (at >= cut.length) return next.slice(0, at);
+  }
+  return next;
+}

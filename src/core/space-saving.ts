@@ -1,0 +1,167 @@
+/**
+ * Space-Saving (Metwally, Agrawal, El Abbadi 2005): the k most frequent keys of a stream
+ * in memory bounded by k, whatever the number of distinct keys.
+ *
+ * Every counter overestimates its key's true count by at most its `error`, and every
+ * error is at most the smallest counter, which is at most total ÷ k. So a key seen more
+ * than total ÷ k times is always present, and the reported order is right wherever two
+ * counts differ by more than the errors. Shared by the hot-key statistics of a running
+ * router and the bounded-memory boundary cutter, which merges sketches built in parts.
+ */
+
+export interface HeavyHitter {
+  key: string;
+  /** An upper bound on the key's true count. */
+  count: number;
+  /** How much of `count` may belong to other keys: true count ≥ count − error. */
+  error: number;
+}
+
+interface Counter extends HeavyHitter {
+  /** The counter's place in the min-heap. */
+  slot: number;
+}
+
+export class SpaceSaving {
+  private readonly counters = new Map<string, Counter>();
+  /** A min-heap by count: the root is the counter the next new key takes over. */
+  private readonly heap: Counter[] = [];
+  private seen = 0;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+  }
+
+  /** The sum of all weights added (and merged). */
+  get total(): number {
+    return this.seen;
+  }
+
+  get size(): number {
+    return this.heap.length;
+  }
+
+  /**
+   * The most an absent key can have been seen, and the bound on every counter's error:
+   * 0 until the sketch is full, then the smallest counter.
+   */
+  get errorBound(): number {
+    return this.heap.length < this.capacity ? 0 : this.heap[0]!.count;
+  }
+
+  add(key: string, weight = 1): void {
+    if (!(weight > 0)) return;
+    this.seen += weight;
+    const counter = this.counters.get(key);
+    if (counter) {
+      counter.count += weight;
+      this.siftDown(counter.slot);
+    } else if (this.heap.length < this.capacity) {
+      const fresh: Counter = { key, count: weight, error: 0, slot: this.heap.length };
+      this.counters.set(key, fresh);
+      this.heap.push(fresh);
+      this.siftUp(fresh.slot);
+    } else {
+      // The new key inherits the smallest counter: it may have been seen that often before.
+      const least = this.heap[0]!;
+      this.counters.delete(least.key);
+      least.error = least.count;
+      least.count += weight;
+      least.key = key;
+      this.counters.set(key, least);
+      this.siftDown(0);
+    }
+  }
+
+  /** The counter of `key`, or undefined if it is not tracked (then its count is at most `errorBound`). */
+  get(key: string): HeavyHitter | undefined {
+    const counter = this.counters.get(key);
+    return counter && { key: counter.key, count: counter.count, error: counter.error };
+  }
+
+  /** The tracked keys, largest count first (ties by key, so the order is stable). */
+  top(limit = this.capacity): HeavyHitter[] {
+    return [...this.heap]
+      .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+      .slice(0, limit)
+      .map(({ key, count, error }) => ({ key, count, error }));
+  }
+
+  /**
+   * Folds `other` into this sketch (the mergeable summary of Agarwal et al. 2012): a key
+   * missing from a full side is charged that side's smallest count as both count and
+   * error, then the k largest are kept. The bounds above still hold for the union.
+   */
+  merge(other: SpaceSaving): void {
+    const mineAbsent = this.errorBound;
+    const theirsAbsent = other.errorBound;
+    const merged = new Map<string, HeavyHitter>();
+    for (const c of this.heap) merged.set(c.key, { key: c.key, count: c.count, error: c.error });
+    for (const c of other.heap) {
+      const mine = merged.get(c.key);
+      if (mine) {
+        mine.count += c.count;
+        mine.error += c.error;
+      } else {
+        merged.set(c.key, { key: c.key, count: c.count + mineAbsent, error: c.error + mineAbsent });
+      }
+    }
+    for (const c of this.heap) {
+      if (!other.counters.has(c.key)) {
+        const mine = merged.get(c.key) as HeavyHitter;
+        mine.count += theirsAbsent;
+        mine.error += theirsAbsent;
+      }
+    }
+    const kept = [...merged.values()].sort((a, b) => b.count - a.count).slice(0, this.capacity);
+    const total = this.seen + other.seen;
+    this.clear();
+    this.seen = total;
+    for (const { key, count, error } of kept) {
+      const counter: Counter = { key, count, error, slot: this.heap.length };
+      this.counters.set(key, counter);
+      this.heap.push(counter);
+      this.siftUp(counter.slot);
+    }
+  }
+
+  clear(): void {
+    this.counters.clear();
+    this.heap.length = 0;
+    this.seen = 0;
+  }
+
+  private siftUp(slot: number): void {
+    const heap = this.heap;
+    const moving = heap[slot]!;
+    while (slot > 0) {
+      const parent = (slot - 1) >> 1;
+      const above = heap[parent]!;
+      if (above.count <= moving.count) break;
+      heap[slot] = above;
+      above.slot = slot;
+      slot = parent;
+    }
+    heap[slot] = moving;
+    moving.slot = slot;
+  }
+
+  private siftDown(slot: number): void {
+    const heap = this.heap;
+    const moving = heap[slot]!;
+    const n = heap.length;
+    for (;;) {
+      const left = 2 * slot + 1;
+      if (left >= n) break;
+      const right = left + 1;
+      const child = right < n && heap[right]!.count < heap[left]!.count ? right : left;
+      const below = heap[child]!;
+      if (below.count >= moving.count) break;
+      heap[slot] = below;
+      below.slot = slot;
+      slot = child;
+    }
+    heap[slot] = moving;
+    moving.slot = slot;
+  }
+}

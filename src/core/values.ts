@@ -1,0 +1,171 @@
+import { Buffer } from 'node:buffer';
+import { compareKeys } from './collation';
+import { ShardlineError } from './errors';
+import { decimalText, ExactNumber, parseDecimal } from './exact-number';
+
+/**
+ * Attribute values as shardline holds them, and their JSON form on the wire.
+ *
+ * In core an attribute value is a string, a boolean, null, an `ExactNumber` (never a
+ * double), a `Uint8Array` (DynamoDB's B), a `ValueSet` (SS, NS, BS), a list or a map of
+ * those. JSON has no binary and no sets, so the wire spells them as one-key objects:
+ *
+ * - `{"$binary": "<base64>"}` — binary (B);
+ * - `{"$set": [...]}` — a set: all strings (SS), all numbers (NS) or all `$binary` (BS);
+ * - `{"$map": {...}}` — a map taken literally, for a map whose only key is one of these
+ *   three markers (`{"$map": {"$set": [1]}}` is a map with the attribute `$set`).
+ *
+ * Only an object with exactly one key, and that key a marker, is read as a typed value;
+ * every other object is a map. GET writes a map that would read as a marker wrapped in
+ * `$map`, so PUT of what GET returned stores the identical item.
+ */
+
+export type SetKind = 'S' | 'N' | 'B';
+export type SetElement = string | ExactNumber | Uint8Array;
+
+/** A DynamoDB set: non-empty, one element type, no duplicates (elements in the order given or read). */
+export class ValueSet {
+  constructor(
+    readonly kind: SetKind,
+    readonly elements: readonly SetElement[],
+  ) {}
+}
+
+export const BINARY_MARKER = '$binary';
+export const SET_MARKER = '$set';
+export const MAP_MARKER = '$map';
+const MARKERS = new Set([BINARY_MARKER, SET_MARKER, MAP_MARKER]);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The marker of a one-key object whose key is a marker, else undefined. */
+function markerOf(value: object): string | undefined {
+  let only: string | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (only !== undefined) return undefined;
+    only = key;
+  }
+  return only !== undefined && MARKERS.has(only) ? only : undefined;
+}
+
+/** Whether a value is a map (a plain object), not a number, binary or set. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof ExactNumber) &&
+    !(value instanceof Uint8Array) &&
+    !(value instanceof ValueSet)
+  );
+}
+
+/**
+ * A parsed JSON body value in core form: markers become binary and sets. `where` names the
+ * attribute in the 400 a malformed marker gets (`tags`, `meta.cover`).
+ */
+export function fromWire(value: unknown, where: string): unknown {
+  if (Array.isArray(value)) return value.map((element, i) => fromWire(element, `${where}[${i}]`));
+  if (!isPlainObject(value)) return value;
+  const marker = markerOf(value);
+  if (marker === BINARY_MARKER) return binaryFromWire(value[BINARY_MARKER], where);
+  if (marker === SET_MARKER) return setFromWire(value[SET_MARKER], where);
+  const map = marker === MAP_MARKER ? value[MAP_MARKER] : value;
+  if (!isPlainObject(map)) throw badValue(where, `"${MAP_MARKER}" must hold an object`);
+  const out: Record<string, unknown> = {};
+  for (const [name, element] of Object.entries(map)) setOwn(out, name, fromWire(element, `${where}.${name}`));
+  return out;
+}
+
+/** A core value in its JSON form (the inverse of `fromWire`); numbers stay `ExactNumber` for the serializer. */
+export function toWire(value: unknown): unknown {
+  if (value instanceof Uint8Array) return { [BINARY_MARKER]: Buffer.from(value).toString('base64') };
+  if (value instanceof ValueSet) return { [SET_MARKER]: value.elements.map(toWire) };
+  if (Array.isArray(value)) return value.map(toWire);
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, element] of Object.entries(value)) setOwn(out, name, toWire(element));
+  return markerOf(out) === undefined ? out : { [MAP_MARKER]: out };
+}
+
+/** An item's attributes in JSON form: the item itself is never a marker, its values may be. */
+export function itemToWire(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) setOwn(out, name, toWire(value));
+  return out;
+}
+
+/** An item from its JSON form; every attribute value goes through `fromWire`. */
+export function itemFromWire(item: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(item)) setOwn(out, name, fromWire(value, name));
+  return out;
+}
+
+function binaryFromWire(text: unknown, where: string): Uint8Array {
+  if (typeof text !== 'string' || !BASE64.test(text)) {
+    throw badValue(where, `"${BINARY_MARKER}" must hold standard base64 (A-Z a-z 0-9 + /, = padding)`);
+  }
+  return new Uint8Array(Buffer.from(text, 'base64'));
+}
+
+function setFromWire(elements: unknown, where: string): ValueSet {
+  if (!Array.isArray(elements) || elements.length === 0) {
+    throw badValue(where, `"${SET_MARKER}" must hold a non-empty array (DynamoDB has no empty sets)`);
+  }
+  const converted = elements.map((element, i) => fromWire(element, `${where}[${i}]`));
+  const kind = setKindOf(converted);
+  if (!kind) throw badValue(where, 'a set holds only strings, only numbers, or only binary values');
+  const seen = new Set<string>();
+  for (const element of converted) {
+    const text = canonicalText(element);
+    if (seen.has(text)) throw badValue(where, 'a set holds each value once');
+    seen.add(text);
+  }
+  return new ValueSet(kind, converted as SetElement[]);
+}
+
+function setKindOf(elements: readonly unknown[]): SetKind | undefined {
+  if (elements.every((e) => typeof e === 'string')) return 'S';
+  if (elements.every((e) => e instanceof ExactNumber)) return 'N';
+  if (elements.every((e) => e instanceof Uint8Array)) return 'B';
+  return undefined;
+}
+
+/**
+ * One text per value, equal exactly when DynamoDB holds the two values equal: numbers by
+ * value (`1.50` = `1.5`), sets regardless of order, maps regardless of key order. The ETag
+ * is a hash of it.
+ */
+export function canonicalText(value: unknown): string {
+  if (value instanceof ExactNumber || typeof value === 'number') {
+    const text = String(value);
+    const decimal = parseDecimal(text);
+    return `n${decimal ? decimalText(decimal) : text}`;
+  }
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined || typeof value === 'boolean') return String(value ?? null);
+  if (value instanceof Uint8Array) return `b${Buffer.from(value).toString('base64')}`;
+  if (value instanceof ValueSet)
+    return `${value.kind}s(${value.elements.map(canonicalText).sort(compareKeys).join(',')})`;
+  if (Array.isArray(value)) return `[${value.map(canonicalText).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .map(([name, element]) => `${JSON.stringify(name)}:${canonicalText(element)}`)
+    .sort(compareKeys);
+  return `{${entries.join(',')}}`;
+}
+
+/** Whether a wire object is a typed value (`{"$set": …}`, …) rather than a map. */
+export function isMarkerObject(value: Record<string, unknown>): boolean {
+  return markerOf(value) !== undefined;
+}
+
+/** Assigns even a `__proto__` key as an own property, as JSON.parse does. */
+export function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true });
+  else target[name] = value;
+}
+
+function badValue(where: string, why: string): ShardlineError {
+  return new ShardlineError('invalid_item', `attribute "${where}": ${why}`);
+}

@@ -1,0 +1,187 @@
+import type { unmarshallOptions } from '@aws-sdk/util-dynamodb';
+import pLimit from 'p-limit';
+import type { JsonObject } from '../core/item';
+import type { ChangeIndexer, ChangeOutcome } from '../service/change-indexer';
+import type { ShardCheckpoint } from '../store/checkpoints';
+import { sleep } from '../store/retry';
+import type { RecordsPage, StreamShard } from '../store/stream-reader';
+import { changeOfRecord, type TableChange } from '../store/stream-records';
+
+/** What a follower has done so far. */
+export interface FollowStats {
+  /** Records read, shardline's own checkpoints aside. */
+  seen: number;
+  readonly outcomes: Record<ChangeOutcome, number>;
+  /** How old the last record handled was when handled (0 once caught up). */
+  lagMs: number;
+  /** Shards read to their end. */
+  shardsDone: number;
+}
+
+export interface FollowerDeps {
+  readonly table: string;
+  readonly reader: {
+    shards(): Promise<StreamShard[]>;
+    iterator(shard: string, after: string | undefined): Promise<string | 'trimmed'>;
+    read(iterator: string, limit: number): Promise<RecordsPage | 'expired'>;
+  };
+  readonly checkpoints: {
+    read(shards: readonly string[]): Promise<Map<string, ShardCheckpoint>>;
+    write(shard: string, checkpoint: ShardCheckpoint): Promise<void>;
+  };
+  readonly indexer: Pick<ChangeIndexer, 'applyBatch'>;
+  readonly unmarshall?: unmarshallOptions;
+  /** A follower checkpoint's own change (a batch of only those writes no checkpoint, or it would never idle). */
+  readonly isCheckpoint: (key: JsonObject) => boolean;
+  /** Records per GetRecords call (1–1000). */
+  readonly batchSize: number;
+  /** Return once every shard is read to its end or caught up, instead of following forever. */
+  readonly untilIdle: boolean;
+  /** How long to wait, once caught up, before reading again. */
+  readonly pollMs: number;
+  readonly stopped: () => boolean;
+  readonly onProgress: (stats: FollowStats) => void;
+  readonly log: (line: string) => void;
+  readonly now?: () => number;
+}
+
+interface ShardState {
+  done: boolean;
+  /** The last record handled (what the checkpoint says, or newer). */
+  sequence?: string;
+  iterator?: string;
+}
+
+/**
+ * Follows one table's stream: every shard, a parent read to its end before its children
+ * (so one item's changes are handled in order), each batch of records handed to the
+ * indexer and then checkpointed. A batch that fails (DynamoDB unreachable) is retried,
+ * with backoff, until it lands: changes are never skipped. Restarted, a follower resumes
+ * after each shard's checkpoint; records handled again are harmless (every decision is
+ * idempotent), so a crash between a batch and its checkpoint repeats at most one batch.
+ */
+export class Follower {
+  readonly stats: FollowStats = {
+    seen: 0,
+    outcomes: { indexed: 0, current: 0, skipped: 0, poison: 0 },
+    lagMs: 0,
+    shardsDone: 0,
+  };
+  private readonly shards = new Map<string, ShardState>();
+  private readonly now: () => number;
+  private readonly limit = pLimit(8);
+
+  constructor(private readonly deps: FollowerDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  async run(): Promise<void> {
+    while (!this.deps.stopped()) {
+      const listed = await this.deps.reader.shards();
+      await this.loadCheckpoints(listed);
+      const ready = listed.filter((shard) => !this.state(shard.id).done && this.parentDone(shard, listed));
+      // Shards whose parents are done hold independent items: read them side by side.
+      const rounds = await Promise.all(ready.map((shard) => this.limit(() => this.readShard(shard))));
+      if (this.deps.stopped()) return;
+      const seen = rounds.reduce((sum, round) => sum + round.records, 0);
+      const finished = rounds.filter((round) => round.done).length;
+      this.stats.lagMs = 0; // every shard read to its end or caught up
+      this.deps.onProgress(this.stats);
+      // A finished parent lets its children start at once; otherwise a round with nothing new is idle.
+      if (finished > 0 || seen > 0) continue;
+      if (this.deps.untilIdle) return;
+      await sleep(this.deps.pollMs);
+    }
+  }
+
+  private state(id: string): ShardState {
+    const known = this.shards.get(id);
+    if (known) return known;
+    const state: ShardState = { done: false };
+    this.shards.set(id, state);
+    return state;
+  }
+
+  /** A shard may be read once its parent is done, or gone from the stream (older than 24 hours). */
+  private parentDone(shard: StreamShard, listed: readonly StreamShard[]): boolean {
+    if (!shard.parent || !listed.some((other) => other.id === shard.parent)) return true;
+    return this.state(shard.parent).done;
+  }
+
+  private async loadCheckpoints(listed: readonly StreamShard[]): Promise<void> {
+    const unknown = listed.filter((shard) => !this.shards.has(shard.id)).map((shard) => shard.id);
+    if (unknown.length === 0) return;
+    const stored = await this.deps.checkpoints.read(unknown);
+    for (const id of unknown) {
+      const checkpoint = stored.get(id);
+      const state = this.state(id);
+      state.done = checkpoint?.done ?? false;
+      if (checkpoint?.sequence !== undefined) state.sequence = checkpoint.sequence;
+      if (state.done) this.stats.shardsDone++;
+    }
+  }
+
+  /** Reads a shard until it is caught up (open) or at its end (closed); how many records it handled. */
+  private async readShard(shard: StreamShard): Promise<{ records: number; done: boolean }> {
+    const state = this.state(shard.id);
+    let records = 0;
+    while (!this.deps.stopped()) {
+      state.iterator ??= await this.startingIterator(shard.id, state);
+      const page = await this.deps.reader.read(state.iterator, this.deps.batchSize);
+      if (page === 'expired') {
+        state.iterator = undefined;
+        continue;
+      }
+      records += await this.handle(shard.id, state, page.records);
+      if (!page.next) {
+        state.done = true;
+        this.stats.shardsDone++;
+        await this.deps.checkpoints.write(shard.id, {
+          done: true,
+          ...(state.sequence && { sequence: state.sequence }),
+        });
+        return { records, done: true };
+      }
+      state.iterator = page.next;
+      if (page.records.length === 0) break;
+    }
+    return { records, done: false };
+  }
+
+  private async startingIterator(shard: string, state: ShardState): Promise<string> {
+    const iterator = await this.deps.reader.iterator(shard, state.sequence);
+    if (iterator !== 'trimmed') return iterator;
+    this.deps.log(
+      `the stream no longer holds the records after ${state.sequence} in shard ${shard} (it keeps 24 hours): ` +
+        'changes made meanwhile may be missing; `npm run reshard -- --collection NAME --adopt` re-indexes members',
+    );
+    delete state.sequence;
+    return (await this.deps.reader.iterator(shard, undefined)) as string;
+  }
+
+  /** Indexes one page (retrying until it lands) and checkpoints it; the records that were not checkpoints. */
+  private async handle(shard: string, state: ShardState, records: RecordsPage['records']): Promise<number> {
+    if (records.length === 0) return 0;
+    const changes: TableChange[] = records.map((record) =>
+      changeOfRecord(record, this.deps.table, this.deps.unmarshall),
+    );
+    const foreign = changes.filter((change) => !this.deps.isCheckpoint(change.key));
+    for (let attempt = 0; foreign.length > 0; attempt++) {
+      const result = await this.deps.indexer.applyBatch(foreign);
+      if (result.failed.length === 0) {
+        for (const [outcome, count] of Object.entries(result.counts))
+          this.stats.outcomes[outcome as ChangeOutcome] += count;
+        break;
+      }
+      this.deps.log(`${result.failed.length} changes could not be indexed (${result.error?.message}); retrying`);
+      await sleep(Math.min(30_000, 500 * 2 ** attempt));
+    }
+    this.stats.seen += foreign.length;
+    const last = changes[changes.length - 1]!;
+    state.sequence = last.sequence;
+    if (last.changedAt !== undefined) this.stats.lagMs = Math.max(0, this.now() - last.changedAt);
+    if (foreign.length > 0) await this.deps.checkpoints.write(shard, { done: false, sequence: last.sequence });
+    this.deps.onProgress(this.stats);
+    return foreign.length;
+  }
+}

@@ -1,0 +1,51 @@
+import { HEAT_PAGE_SCRIPT } from './script';
+
+/**
+ * The HTML of /collections/{c}/heat: per-shard writes, items read and throttles as inline
+ * SVG bars (with each range shard's first boundary), the imbalance and the hot keys. No
+ * URL leaves the service: the script and styles are inline, the first figures come
+ * embedded in the page and the page then polls `stats` (relative: the sibling route),
+ * so it also works under a path prefix and behind a proxy that adds the API key.
+ */
+export function heatPageHtml(initial: unknown): string {
+  // JSON inside <script>: escaping `<` keeps a value like "</script>" from closing it.
+  const data = JSON.stringify(initial).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>shardline heat</title>
+<style>
+body { font: 14px system-ui, sans-serif; margin: 1.5em; color: #222; }
+h1 { font-size: 1.3em; margin: 0 0 .3em; }
+.meta { color: #555; margin-bottom: 1em; }
+.chart h2 { font-size: 1em; margin: 1em 0 .2em; }
+svg text { font: 10px system-ui, sans-serif; fill: #444; }
+table { border-collapse: collapse; margin-top: .5em; }
+td, th { padding: 2px 10px; text-align: right; border-bottom: 1px solid #eee; }
+td:first-child, th:first-child { text-align: left; font-family: ui-monospace, monospace; }
+#status.bad { color: #b00; }
+</style>
+</head>
+<body>
+<h1 id="title">shardline heat</h1>
+<div class="meta"><span id="summary"></span> · <label>span
+<select id="span"><option value="lastMinute">last minute</option><option value="sinceStart">since start</option>
+</select></label> · <span id="status">loaded</span></div>
+<div id="charts"></div>
+<h2>hot keys</h2>
+<table id="hot-keys"><thead><tr><th>normalized value</th><th>writes</th><th>± error</th><th>share</th></tr></thead>
+<tbody></tbody></table>
+<noscript>This page draws with JavaScript; the figures themselves are at <a href="stats">stats</a>.</noscript>
+<script type="application/json" id="initial">${data}</script>
+<script>${HEAT_PAGE_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** Same-origin only: inline script and style, and fetches to the service itself. */
+export const HEAT_PAGE_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; " +
+  "img-src 'self' data:; frame-ancestors 'none'";

@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import { z } from '@hono/zod-openapi';
+import { invalidRequest } from '../core/errors';
+import { etagHeader, parseEtagList } from '../core/etag';
+import type { JsonObject } from '../core/item';
+import { itemToWire } from '../core/values';
+import type { Preconditions } from '../service/guards';
+import type { AppEnv } from './env';
+
+/** The request's `If-Match` / `If-None-Match` (`allowNoneMatch`: a create-only write may send `If-None-Match: *`). */
+export function preconditionsFrom(c: Context<AppEnv>, allowNoneMatch: boolean): Preconditions {
+  const ifMatch = parseEtagList(c.req.header('if-match'));
+  const ifNoneMatch = parseEtagList(c.req.header('if-none-match'));
+  if (ifNoneMatch !== undefined && (!allowNoneMatch || ifNoneMatch !== '*')) {
+    throw invalidRequest(
+      allowNoneMatch ? 'a write takes If-None-Match: * only (create if absent)' : 'this write takes no If-None-Match',
+    );
+  }
+  if (ifMatch !== undefined && ifNoneMatch !== undefined)
+    throw invalidRequest('use If-Match or If-None-Match, not both');
+  return { ...(ifMatch !== undefined && { ifMatch }), ...(ifNoneMatch === '*' && { ifNoneMatch }) };
+}
+
+/** `fields=a,b`: the attributes a read returns (undefined: all of them). */
+export function parseFields(fields: string | undefined): string[] | undefined {
+  if (fields === undefined) return undefined;
+  const names = fields.split(',');
+  if (names.some((name) => name.length === 0)) throw invalidRequest('fields lists attribute names separated by commas');
+  if (names.some((name) => !name.isWellFormed())) throw invalidRequest('fields holds an unpaired surrogate');
+  return [...new Set(names)];
+}
+
+/** An item in its JSON form, cut down to `fields` when given. */
+export function itemForResponse(item: JsonObject, fields: readonly string[] | undefined): JsonObject {
+  const kept = fields
+    ? Object.fromEntries(fields.filter((name) => name in item).map((name) => [name, item[name]]))
+    : item;
+  return itemToWire(kept);
+}
+
+export function etagHeaders(etag: unknown): Record<string, string> {
+  return typeof etag === 'string' ? { ETag: etagHeader(etag) } : {};
+}
+
+export const fieldsParam = z.string().optional().openapi({
+  description: 'comma-separated attribute names: return only these (a DynamoDB projection)',
+  example: 'title,year',
+});
+
+export const ifMatchHeader = z.string().optional().openapi({
+  description: 'write only if the item exists and its ETag is one of these (`*`: exists); else 412',
+});
+export const ifNoneMatchHeader = z.string().optional().openapi({
+  description: '`*`: write only if no item has this key (create only); else 412',
+});
+export const etagResponseHeader = z.object({
+  ETag: z.string().openapi({ description: 'strong ETag of the stored item, for If-Match' }),
+});

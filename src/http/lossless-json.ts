@@ -1,0 +1,64 @@
+import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { JSONParsed } from 'hono/utils/types';
+import { parse, stringify } from 'lossless-json';
+import { ShardlineError } from '../core/errors';
+import { ExactNumber } from '../core/exact-number';
+import type { AppEnv } from './env';
+
+/**
+ * JSON without doubles, both ways. `JSON.parse` turns `12345678901234567890` into
+ * 12345678901234567000 and `9007199254740993` into …992; here every number is kept as its
+ * text (`ExactNumber`) from the request body to DynamoDB and back into the response.
+ */
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A request body parsed losslessly: UTF-8 that is not well-formed is refused, never replaced by U+FFFD. */
+export function parseJsonBody(bytes: ArrayBuffer): unknown {
+  let text: string;
+  try {
+    text = strictUtf8.decode(bytes);
+  } catch {
+    throw new ShardlineError('invalid_json', 'the request body is not well-formed UTF-8');
+  }
+  try {
+    return parse(text, null, (digits) => new ExactNumber(digits));
+  } catch (error) {
+    throw new ShardlineError('invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const exactNumbers = [{ test: (value: unknown) => value instanceof ExactNumber, stringify: String }];
+
+/** JSON text with every `ExactNumber` written as its digits. */
+export function jsonText(value: unknown): string {
+  return stringify(value, undefined, undefined, exactNumbers) ?? 'null';
+}
+
+/**
+ * A JSON response whose numbers keep all their digits (Hono's `c.json` goes through doubles-only
+ * JSON.stringify). Typed like `c.json`'s answer, so a route's declared response schema still checks it.
+ */
+export function exactJson<T, S extends ContentfulStatusCode>(
+  c: Context<AppEnv>,
+  value: T,
+  status: S,
+  headers: Record<string, string> = {},
+): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
+  const response = c.body(jsonText(value), status, { ...headers, 'content-type': 'application/json' });
+  return response as unknown as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
+}
+
+/**
+ * Route middleware (after the body guards): reads the body once, parses it losslessly, and
+ * hands that value to the route's zod validator, which asks `c.req.json()` for it — so the
+ * schema still validates (and documents) the body, but never sees a rounded number.
+ */
+export function losslessBody(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const parsed = parseJsonBody(await c.req.arrayBuffer());
+    c.req.json = <T>() => Promise.resolve(parsed as T);
+    await next();
+  };
+}

@@ -1,0 +1,53 @@
+import type { MiddlewareHandler } from 'hono';
+import { RequestTally } from '../../service/metrics/request-tally';
+import type { AppEnv, LogLevel, ObservabilityOptions } from '../env';
+
+const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2, off: 3 };
+
+/**
+ * Gives each request a RequestTally (what it did, and the recorder the service reports
+ * to) and, once answered, records its latency under its route pattern and writes its one
+ * JSON log line. Runs right after the request id, so every answer — a 401, a 405, a 504 —
+ * is timed and logged. The route is Hono's matched pattern (`/collections/:collection/items`),
+ * never the raw path, so the histogram's label set stays bounded; unmatched paths are `unmatched`.
+ */
+export function observeRequests(options: ObservabilityOptions): MiddlewareHandler<AppEnv> {
+  const { recorder, requestLog } = options;
+  const threshold = RANK[requestLog?.level ?? 'off'];
+  return async (c, next) => {
+    const started = performance.now();
+    const tally = new RequestTally(recorder);
+    c.set('tally', tally);
+    try {
+      await next();
+    } finally {
+      const ms = performance.now() - started;
+      const status = c.res.status;
+      const pattern = c.req.routePath;
+      const route = pattern === '*' || pattern === '/*' ? 'unmatched' : pattern;
+      recorder.requestDone({ route, method: c.req.method, status, seconds: ms / 1000 });
+      const level: LogLevel = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      if (requestLog && RANK[level] >= threshold) {
+        const caller = c.get('caller');
+        requestLog.write(
+          JSON.stringify({
+            time: new Date().toISOString(),
+            level,
+            msg: 'request',
+            requestId: c.get('requestId'),
+            method: c.req.method,
+            route,
+            path: c.req.path,
+            status,
+            durationMs: Math.round(ms * 100) / 100,
+            shardQueries: tally.shardQueries,
+            itemsRead: tally.itemsRead,
+            itemsWritten: tally.itemsWritten,
+            retries: tally.retries,
+            ...(caller !== undefined && { caller }),
+          }),
+        );
+      }
+    }
+  };
+}

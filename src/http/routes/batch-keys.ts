@@ -1,0 +1,90 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { itemToWire } from '../../core/values';
+import { batchDelete, batchGet, batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
+import type { AppDeps, AppEnv } from '../env';
+import { fieldsParam, itemForResponse, parseFields } from '../item-headers';
+import { exactJson } from '../lossless-json';
+import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
+import { bodyTooLargeResponse, CollectionParam, errorResponses, Item } from '../schemas';
+import { collectionLookup } from './collections';
+import { publicItem } from './public-item';
+
+const Key = z.record(z.string(), z.unknown()).openapi('Key', {
+  description: 'the primary key attributes of one item',
+  example: { pk: 'Solar Fields', sk: 'album#Leaving Home' },
+});
+
+const keysBody = (max: number) =>
+  z.object({
+    keys: z.array(Key).min(1, 'keys must hold at least one key').max(max, `at most ${max} keys per request`),
+  });
+
+const ItemError = z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string() }) });
+
+const batchGetRoute = (bytes: number) =>
+  createRoute({
+    method: 'post',
+    path: '/collections/{collection}/items/batch-get',
+    summary: `Read up to ${MAX_BATCH_GET_KEYS} items by their primary keys`,
+    middleware: jsonBodyGuards(bytes),
+    request: {
+      params: CollectionParam,
+      query: z.object({ fields: fieldsParam }),
+      body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_GET_KEYS) } }, required: true },
+    },
+    responses: {
+      200: {
+        content: {
+          'application/json': { schema: z.object({ items: z.array(Item), missing: z.array(Key) }).openapi('BatchGet') },
+        },
+        description: 'the items found, in the order of their keys, and the keys of items the collection lacks',
+      },
+      ...errorResponses,
+      ...bodyTooLargeResponse,
+    },
+  });
+
+const batchDeleteRoute = (bytes: number) =>
+  createRoute({
+    method: 'post',
+    path: '/collections/{collection}/items/batch-delete',
+    summary: `Delete up to ${MAX_BATCH_DELETE_KEYS} items; each is reported deleted or failed`,
+    middleware: jsonBodyGuards(bytes),
+    request: {
+      params: CollectionParam,
+      body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_DELETE_KEYS) } }, required: true },
+    },
+    responses: {
+      200: {
+        content: {
+          'application/json': {
+            schema: z.object({ deleted: z.number().int(), failed: z.array(ItemError) }).openapi('BatchDeleteResult'),
+          },
+        },
+        description: 'how many were deleted; each key not deleted with why (item_not_found, conflict, …)',
+      },
+      ...errorResponses,
+      ...bodyTooLargeResponse,
+    },
+  });
+
+/** `POST …/items/batch-get` and `…/batch-delete`: many items by their primary keys. */
+export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const lookup = collectionLookup(deps);
+  const bytes = (deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS).batchBytes;
+
+  app.openapi(batchGetRoute(bytes), async (c) => {
+    const collection = lookup(c.req.valid('param').collection);
+    const fields = parseFields(c.req.valid('query').fields);
+    const keys = batchKeys(collection, c.req.valid('json').keys);
+    const { records, missing } = await batchGet(deps.store, collection, keys, c.get('call'), fields);
+    const items = records.map((record) => itemForResponse(publicItem(collection, record), fields));
+    return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
+  });
+
+  app.openapi(batchDeleteRoute(bytes), async (c) => {
+    const collection = lookup(c.req.valid('param').collection);
+    const keys = batchKeys(collection, c.req.valid('json').keys);
+    return c.json(await batchDelete(deps.store, collection, keys, c.get('call')), 200);
+  });
+}

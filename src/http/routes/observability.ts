@@ -1,0 +1,84 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { configMaps } from '../../service/map-source';
+import type { RouterMetrics } from '../../service/metrics/router-metrics';
+import type { CallContext } from '../../store/retry';
+import type { AppDeps, AppEnv } from '../env';
+import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
+import { CollectionParam, errorResponses } from '../schemas';
+import { StatsResponse } from '../stats-schema';
+import { collectionLookup } from './collections';
+
+const metricsRoute = createRoute({
+  method: 'get',
+  path: '/metrics',
+  summary: 'Prometheus metrics of this router process (Node server)',
+  description: 'Per-shard queries, items read and writes, DynamoDB retries, map versions, HTTP latency.',
+  responses: {
+    200: { content: { 'text/plain': { schema: z.string() } }, description: 'Prometheus text format 0.0.4' },
+  },
+});
+
+const statsRoute = createRoute({
+  method: 'get',
+  path: '/collections/{collection}/stats',
+  summary: 'Per-shard load and hot keys seen by this router, since start and over the last minute',
+  request: { params: CollectionParam },
+  responses: {
+    200: { content: { 'application/json': { schema: StatsResponse } }, description: 'the figures' },
+    404: errorResponses[404],
+  },
+});
+
+const heatRoute = createRoute({
+  method: 'get',
+  path: '/collections/{collection}/heat',
+  summary: 'An HTML page charting the shards and hot keys, refreshing itself from /stats',
+  request: { params: CollectionParam },
+  responses: {
+    200: { content: { 'text/html': { schema: z.string() } }, description: 'the page (works offline)' },
+    404: errorResponses[404],
+  },
+});
+
+/** /metrics where the runtime offers an exposition; /stats and /heat where the router keeps statistics. */
+export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const { exposition, stats } = deps.observability ?? {};
+  if (exposition) {
+    app.openapi(metricsRoute, async (c) => {
+      const { contentType, body } = await exposition();
+      return c.text(body, 200, { 'content-type': contentType, 'cache-control': 'no-store' });
+    });
+  }
+  if (stats) registerStatsRoutes(app, deps, stats);
+}
+
+function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: RouterMetrics): void {
+  const lookup = collectionLookup(deps);
+  const maps = deps.maps ?? configMaps();
+  const statsOf = async (name: string, context: CallContext) => {
+    const collection = lookup(name);
+    const { read, pointer } = await maps.snapshot(collection, context);
+    const { strategy } = read;
+    return {
+      collection: collection.name,
+      strategy: strategy.kind,
+      shardCount: strategy.shardCount,
+      mapVersion: pointer.read.version,
+      ...(strategy.boundaries && { boundaries: [...strategy.boundaries] }),
+      hotKeyCapacity: metrics.hotKeyCapacity,
+      startedAt: new Date(metrics.startedAt).toISOString(),
+      ...metrics.stats(collection.name, strategy.shardCount),
+    };
+  };
+  app.openapi(statsRoute, async (c) =>
+    c.json(await statsOf(c.req.valid('param').collection, c.get('call')), 200, { 'cache-control': 'no-store' }),
+  );
+  app.openapi(heatRoute, async (c) => {
+    // The first picture comes with the page; the page then asks /stats itself.
+    const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
+    return c.html(heatPageHtml(initial), 200, {
+      'content-security-policy': HEAT_PAGE_CSP,
+      'cache-control': 'no-store',
+    });
+  });
+}

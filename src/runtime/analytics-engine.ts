@@ -1,0 +1,41 @@
+import { DeltaRecorder, type Deltas } from '../service/metrics/deltas';
+
+/** The one method of a Workers Analytics Engine dataset binding shardline uses. */
+export interface AnalyticsEngineDataset {
+  writeDataPoint(point: { blobs?: string[]; doubles?: number[]; indexes?: string[] }): void;
+}
+
+/** The binding's name in wrangler.toml (`[[analytics_engine_datasets]] binding = "METRICS"`). */
+export const ANALYTICS_BINDING = 'METRICS';
+
+/**
+ * The Worker's metrics: the figures of /metrics as Workers Analytics Engine data points,
+ * when a dataset is bound. Each point's first blob says what it is; query them with SQL:
+ * - `shard`: blobs [kind, collection, shard], doubles [writes, queries, itemsRead, throttles]
+ * - `retry`: blobs [kind, operation, reason], doubles [count]
+ * - `map`: blobs [kind, collection], doubles [version]
+ * - `request`: blobs [kind, route, method, status], doubles [seconds]
+ * The index is the collection (or the route), Analytics Engine's sampling key.
+ */
+export function analyticsEngineRecorder(dataset: AnalyticsEngineDataset): DeltaRecorder {
+  return new DeltaRecorder((deltas) => {
+    for (const point of dataPoints(deltas)) dataset.writeDataPoint(point);
+  });
+}
+
+export function dataPoints(deltas: Deltas): { blobs: string[]; doubles: number[]; indexes: string[] }[] {
+  const points = deltas.shards.map((d) => ({
+    blobs: ['shard', d.collection, String(d.shard)],
+    doubles: [d.writes, d.queries, d.itemsRead, d.throttles],
+    indexes: [d.collection],
+  }));
+  for (const r of deltas.retries) {
+    points.push({ blobs: ['retry', r.operation, r.reason], doubles: [r.count], indexes: ['retry'] });
+  }
+  for (const m of deltas.mapVersions) {
+    points.push({ blobs: ['map', m.collection], doubles: [m.version], indexes: [m.collection] });
+  }
+  const { route, method, status, seconds } = deltas.request;
+  points.push({ blobs: ['request', route, method, String(status)], doubles: [seconds], indexes: [route] });
+  return points;
+}

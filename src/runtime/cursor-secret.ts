@@ -1,0 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIN_CURSOR_SECRET_BYTES } from './settings';
+
+/** File in the embedded engine's data directory holding the generated cursor secret. */
+export const CURSOR_SECRET_FILE = 'cursor-secret';
+
+/**
+ * The embedded default's cursor secret when CURSOR_SECRET is unset: generated once
+ * (32 random bytes), kept beside the data with mode 0600, so cursors survive a
+ * restart as the data does.
+ */
+export function persistedCursorSecret(dataDir: string): string {
+  const file = join(dataDir, CURSOR_SECRET_FILE);
+  try {
+    writeFileSync(file, `${randomBytes(MIN_CURSOR_SECRET_BYTES).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const secret = readFileSync(file, 'utf8').trim();
+  if (Buffer.byteLength(secret) < MIN_CURSOR_SECRET_BYTES) {
+    throw new Error(`${file} holds fewer than ${MIN_CURSOR_SECRET_BYTES} bytes: remove it to have a new one made`);
+  }
+  return secret;
+}

@@ -1,0 +1,68 @@
+import { ChangeIndexer, poisonLine } from '../service/change-indexer';
+import { isReservedItem } from '../store/map-store';
+import {
+  changeOfRecord,
+  documentUnmarshallOptions,
+  type StreamRecordLike,
+  type TableChange,
+} from '../store/stream-records';
+import type { BundledService } from './bundled-service';
+
+/** What Lambda reads back with `FunctionResponseTypes: [ReportBatchItemFailures]`. */
+export interface StreamBatchResponse {
+  batchItemFailures: { itemIdentifier: string }[];
+}
+
+/** Lambda's context, as far as the handler uses it. */
+interface InvocationContext {
+  getRemainingTimeInMillis?: () => number;
+}
+
+/** Time kept back from the function's own timeout, to answer before Lambda gives up on the batch. */
+const ANSWER_MARGIN_MS = 2000;
+
+/**
+ * The Lambda function's DynamoDB Streams handler: indexes what other applications wrote
+ * (the same indexer as `npm run follow`) and reports as batch item failures only the
+ * records that failed transiently (Lambda retries from the first of them). Members that
+ * cannot be indexed, and records that are not Streams records, are logged and never
+ * fail the batch: one bad item must not block its shard of the stream.
+ */
+export function streamsHandler({
+  service,
+  settings,
+}: BundledService): (event: { Records: StreamRecordLike[] }, context?: unknown) => Promise<StreamBatchResponse> {
+  const indexer = new ChangeIndexer({
+    collections: service.collections,
+    maps: service.maps,
+    writer: service.store,
+    isReserved: isReservedItem,
+    onPoison: (report) => console.error(poisonLine(report)),
+    changeDeadlineMs: settings.requestTimeoutMs,
+  });
+  const unmarshall = documentUnmarshallOptions(service.clients.doc);
+  return async (event, context) => {
+    const changes: TableChange[] = [];
+    for (const record of event.Records) {
+      try {
+        changes.push(changeOfRecord(record, undefined, unmarshall));
+      } catch (error) {
+        console.error(
+          JSON.stringify({
+            level: 'warn',
+            event: 'shardline.unreadable_record',
+            sequence: record.dynamodb?.SequenceNumber,
+            reason: (error as Error).message,
+          }),
+        );
+      }
+    }
+    const remaining = (context as InvocationContext | undefined)?.getRemainingTimeInMillis?.();
+    const deadline = remaining === undefined ? undefined : Date.now() + remaining - ANSWER_MARGIN_MS;
+    const result = await indexer.applyBatch(changes, deadline === undefined ? {} : { deadline });
+    if (result.error) {
+      console.error(`shardline: ${result.failed.length} stream records to retry: ${result.error.message}`);
+    }
+    return { batchItemFailures: result.failed.map((sequence) => ({ itemIdentifier: sequence })) };
+  };
+}

@@ -1,0 +1,57 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * What Node's HTTP parser accepts for the request line and headers together. Above the
+ * app's own limits (MAX_URL_BYTES, MAX_HEADER_BYTES in src/http/middleware/request-size.ts),
+ * so a request over those still reaches the app and gets its JSON 414 or 431 on a
+ * connection that stays open.
+ */
+export const NODE_MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Requests Node's parser refuses before the app sees them (over NODE_MAX_HEADER_BYTES,
+ * malformed HTTP, a header timeout) get a JSON error like every other answer, with
+ * `Connection: close`: the parser cannot find where the next request would start.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, code, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [
+            431,
+            'Request Header Fields Too Large',
+            'headers_too_large',
+            `the request line and headers are over ${NODE_MAX_HEADER_BYTES} bytes`,
+          ]
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'request_timeout', 'the request did not arrive in time']
+          : [400, 'Bad Request', 'invalid_request', 'the request is not well-formed HTTP/1.1'];
+    const body = JSON.stringify({ error: { code, message } });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
+/** A listen error as one line an operator can act on (EADDRINUSE: which port, what to do). */
+export function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return (
+        `shardline cannot listen on ${host}:${port}: the port is already in use (another shardline, or another ` +
+        'program). Stop it, or start with PORT set to a free port (PORT=0 picks one).'
+      );
+    case 'EACCES':
+      return `shardline cannot listen on ${host}:${port}: not permitted (ports below 1024 need privileges); set PORT.`;
+    case 'EADDRNOTAVAIL':
+      return `shardline cannot listen on ${host}:${port}: this machine has no such address; check HOST.`;
+    default:
+      return `shardline cannot listen on ${host}:${port}: ${error.message}`;
+  }
+}

@@ -1,0 +1,72 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { NO_METRICS, type MetricsRecorder } from '../service/metrics/recorder';
+import type { RouterMetrics } from '../service/metrics/router-metrics';
+
+/** Latency buckets in seconds: a cached page takes milliseconds, a slow scatter seconds. */
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The Node server's /metrics with prom-client (Node only: kept out of the Worker and Lambda
+ * bundles by being imported from runtime/node.ts alone). Shard and retry counters are read
+ * from `stats` at scrape time, so the serving path pays nothing for them here; only the
+ * latency histogram is observed per request, through the returned recorder.
+ */
+export function prometheusExporter(stats: RouterMetrics): {
+  recorder: MetricsRecorder;
+  exposition: () => Promise<{ contentType: string; body: string }>;
+} {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const latency = new Histogram({
+    name: 'shardline_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  const shardCounter = (name: string, help: string, field: 'queries' | 'itemsRead' | 'writes' | 'throttles') =>
+    new Counter({
+      name,
+      help,
+      labelNames: ['collection', 'shard'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [collection, counters] of stats.totals()) {
+          for (const [shard, n] of counters[field].entries()) this.inc({ collection, shard: String(shard) }, n);
+        }
+      },
+    });
+  shardCounter('shardline_shard_queries_total', 'DynamoDB queries sent to each shard', 'queries');
+  shardCounter('shardline_shard_items_read_total', 'items DynamoDB read from each shard', 'itemsRead');
+  shardCounter('shardline_shard_writes_total', 'items written to each shard', 'writes');
+  shardCounter('shardline_shard_throttles_total', 'DynamoDB throttles of calls against each shard', 'throttles');
+  new Counter({
+    name: 'shardline_dynamodb_retries_total',
+    help: 'DynamoDB calls tried again, by operation and reason',
+    labelNames: ['operation', 'reason'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { operation, reason, count } of stats.retries()) this.inc({ operation, reason }, count);
+    },
+  });
+  new Gauge({
+    name: 'shardline_map_version',
+    help: 'the shard map version each collection is read by',
+    labelNames: ['collection'],
+    registers: [registry],
+    collect() {
+      for (const [collection, version] of stats.mapVersions()) this.set({ collection }, version);
+    },
+  });
+  return {
+    recorder: {
+      ...NO_METRICS,
+      enabled: true,
+      requestDone: ({ route, method, status, seconds }) =>
+        latency.observe({ route, method, status: String(status) }, seconds),
+    },
+    exposition: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+  };
+}

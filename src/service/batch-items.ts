@@ -1,0 +1,104 @@
+import type { Collection } from '../core/collection';
+import { ShardlineError } from '../core/errors';
+import type { JsonObject } from '../core/item';
+import { canonicalText, isPlainObject } from '../core/values';
+import type { CallContext } from '../store/retry';
+import type { Store } from '../store/store';
+import { readBatch } from './batch-inputs';
+import { belongsTo, refusalReason, writeGuard } from './guards';
+import { primaryKeyFrom, projectionFor } from './read-item';
+
+/** DynamoDB's BatchGetItem takes at most 100 keys: one batch-get is one call (plus retries). */
+export const MAX_BATCH_GET_KEYS = 100;
+/** DESIGN section 4: a batch-delete names at most 1000 keys. */
+export const MAX_BATCH_DELETE_KEYS = 1000;
+
+type ItemError = { code: string; message: string };
+
+/**
+ * Checks and types the keys of a batch request; any malformed or repeated key refuses the
+ * whole request (400, every bad index listed), before anything is read or deleted.
+ */
+export function batchKeys(collection: Collection, inputs: readonly unknown[]): JsonObject[] {
+  return readBatch(
+    inputs,
+    (input) => {
+      if (!isPlainObject(input)) throw new ShardlineError('invalid_request', 'a key must be a JSON object');
+      const key = primaryKeyFrom(collection, input);
+      return { value: key, key };
+    },
+    {
+      code: 'invalid_request',
+      summary: (bad) => `${bad} of ${inputs.length} keys are invalid`,
+      repeated: (first) => `the same key as key ${first}`,
+    },
+  );
+}
+
+/** The records of the keys that name an item of the collection, in the keys' order, and the other keys. */
+export async function batchGet(
+  store: Store,
+  collection: Collection,
+  keys: readonly JsonObject[],
+  context: CallContext,
+  fields?: readonly string[],
+): Promise<{ records: JsonObject[]; missing: JsonObject[] }> {
+  const attributes = projectionFor(collection, fields);
+  // The key attributes come back too, to match each item to its key.
+  const read = await store.batchGet(
+    collection.table,
+    keys,
+    context,
+    attributes ? { attributes: [...attributes, ...collection.primaryKey.map(({ name }) => name)] } : {},
+  );
+  const byKey = new Map<string, JsonObject>();
+  for (const record of read) {
+    if (belongsTo(collection, record)) byKey.set(canonicalText(primaryKeyFrom(collection, record)), record);
+  }
+  const records: JsonObject[] = [];
+  const missing: JsonObject[] = [];
+  for (const key of keys) {
+    const record = byKey.get(canonicalText(key));
+    if (record) records.push(record);
+    else missing.push(key);
+  }
+  return { records, missing };
+}
+
+/**
+ * Deletes each key's item of the collection with its own conditional DeleteItem (DynamoDB's
+ * BatchWriteItem takes no conditions, and another collection's item must never be deleted
+ * through this one). Every key ends up deleted or listed as failed: absent (404), another
+ * collection's (409), or DynamoDB's error.
+ */
+export async function batchDelete(
+  store: Store,
+  collection: Collection,
+  keys: readonly JsonObject[],
+  context: CallContext,
+): Promise<{ deleted: number; failed: { index: number; error: ItemError }[] }> {
+  const guard = writeGuard(collection, 'must');
+  const failed: { index: number; error: ItemError }[] = [];
+  let deleted = 0;
+  await Promise.all(
+    keys.map(async (key, index) => {
+      try {
+        const outcome = await store.deleteItem(collection.table, key, context, guard);
+        if (outcome.applied) deleted++;
+        else {
+          const reason = refusalReason(collection, outcome.current, 'must') ?? notDeleted();
+          failed.push({ index, error: { code: reason.code, message: reason.message } });
+        }
+      } catch (error) {
+        const reason = error instanceof ShardlineError ? error : new ShardlineError('unavailable', String(error));
+        failed.push({ index, error: { code: reason.code, message: reason.message } });
+      }
+    }),
+  );
+  failed.sort((a, b) => a.index - b.index);
+  return { deleted, failed };
+}
+
+function notDeleted(): ShardlineError {
+  return new ShardlineError('conflict', 'the item changed while it was deleted; try again');
+}

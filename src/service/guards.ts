@@ -1,0 +1,116 @@
+import { etagAttributeOf, type Collection } from '../core/collection';
+import { ShardlineError } from '../core/errors';
+import { isShardKeyOf, shardKeyPrefix } from '../core/index-key';
+import type { JsonObject } from '../core/item';
+import type { WriteGuard, WriteOutcome } from '../store/store';
+
+/** A request's conditions on the stored item (`If-Match`, `If-None-Match`), parsed. */
+export interface Preconditions {
+  /** `*`: the item must exist; a list: its ETag must be one of them. */
+  readonly ifMatch?: '*' | readonly string[];
+  /** `*`: the item must not exist (create only). */
+  readonly ifNoneMatch?: '*';
+}
+
+/** Whether a stored record was written through this collection (it carries its shard key in either index). */
+export function belongsTo(collection: Collection, record: JsonObject): boolean {
+  return collection.indexes.some(({ shardKeyAttribute }) => isShardKeyOf(record[shardKeyAttribute], collection.prefix));
+}
+
+/** The shard key of another collection that a record carries, if any. */
+function foreignShardKey(collection: Collection, record: JsonObject): string | undefined {
+  for (const { shardKeyAttribute } of collection.indexes) {
+    const key = record[shardKeyAttribute];
+    if (typeof key === 'string' && !isShardKeyOf(key, collection.prefix)) return key;
+  }
+  return undefined;
+}
+
+/**
+ * The guard DynamoDB checks in a write through `collection`: the item is this collection's
+ * (or, for `may`, absent — or, for a PUT, written by no collection yet), and the request's
+ * preconditions hold. An item of another collection is never written: a 409, not a move.
+ */
+export function writeGuard(
+  collection: Collection,
+  presence: WriteGuard['presence'],
+  preconditions: Preconditions = {},
+): WriteGuard {
+  const { ifMatch, ifNoneMatch } = preconditions;
+  // Only weak or no ETags listed: nothing can match a strong comparison.
+  if (Array.isArray(ifMatch) && ifMatch.length === 0) {
+    throw new ShardlineError('precondition_failed', 'If-Match lists no strong ETag, so none can match');
+  }
+  const effective = ifNoneMatch === '*' ? 'mustNot' : ifMatch !== undefined ? 'must' : presence;
+  return {
+    keyAttributes: collection.primaryKey.map(({ name }) => name),
+    owner: {
+      attributes: collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute),
+      prefix: shardKeyPrefix(collection.prefix),
+    },
+    presence: effective,
+    adoptUnowned: effective === 'may',
+    ...(Array.isArray(ifMatch) && { etag: { attribute: etagAttributeOf(collection), oneOf: ifMatch } }),
+  };
+}
+
+/**
+ * Why a guarded write was refused, from the item as it stood right after: 409 for another
+ * collection's item, 412 for a precondition that does not hold, 404 for no item of this
+ * collection. `undefined` when the item now satisfies the guard (it changed in between:
+ * the caller may try again).
+ */
+export function refusalReason(
+  collection: Collection,
+  current: JsonObject | undefined,
+  presence: WriteGuard['presence'],
+  preconditions: Preconditions = {},
+): ShardlineError | undefined {
+  if (current) {
+    const foreign = foreignShardKey(collection, current);
+    if (foreign !== undefined && !belongsTo(collection, current)) {
+      return new ShardlineError(
+        'conflict',
+        `the item belongs to another collection (its shard key is "${foreign}"); ` +
+          `collection "${collection.name}" does not write it`,
+      );
+    }
+  }
+  const ours = current !== undefined && belongsTo(collection, current);
+  if (preconditions.ifNoneMatch === '*' && current !== undefined) {
+    return new ShardlineError('precondition_failed', 'If-None-Match: * but the item exists');
+  }
+  if (preconditions.ifMatch !== undefined) {
+    if (!ours) return new ShardlineError('precondition_failed', 'If-Match but there is no such item');
+    const etag = current[etagAttributeOf(collection)];
+    const wanted = preconditions.ifMatch;
+    if (wanted !== '*' && !(typeof etag === 'string' && wanted.includes(etag))) {
+      return new ShardlineError('precondition_failed', "If-Match does not match the item's current ETag");
+    }
+  }
+  if (!ours && presence === 'must') return notFound(collection);
+  return undefined;
+}
+
+export function notFound(collection: Collection): ShardlineError {
+  return new ShardlineError('item_not_found', `no item with that primary key in collection "${collection.name}"`);
+}
+
+/** Attempts of a guarded write whose refusal the item no longer explains (it changed in between). */
+const GUARDED_ATTEMPTS = 3;
+
+/** Runs a guarded write until it lands or its refusal has a reason (thrown as a 404, 409 or 412). */
+export async function writeGuarded(
+  collection: Collection,
+  presence: WriteGuard['presence'],
+  preconditions: Preconditions,
+  write: () => Promise<WriteOutcome>,
+): Promise<void> {
+  for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt++) {
+    const outcome = await write();
+    if (outcome.applied) return;
+    const reason = refusalReason(collection, outcome.current, presence, preconditions);
+    if (reason) throw reason;
+  }
+  throw new ShardlineError('conflict', 'the item kept changing while it was written; try again');
+}

@@ -1,0 +1,87 @@
+import type { RetryOperation, RetryReason } from '../../store/retry';
+import { type MetricsRecorder, type RequestRecord, type RetryCount, RetryCounts } from './recorder';
+
+/** One collection and shard's counts since the last flush. */
+export interface ShardDelta {
+  readonly collection: string;
+  readonly shard: number;
+  writes: number;
+  queries: number;
+  itemsRead: number;
+  throttles: number;
+}
+
+/** What happened since the last flush: per shard, retries, new map versions, and the request that ended. */
+export interface Deltas {
+  readonly shards: readonly ShardDelta[];
+  readonly retries: readonly RetryCount[];
+  readonly mapVersions: readonly { collection: string; version: number }[];
+  readonly request: RequestRecord;
+}
+
+/**
+ * A recorder for push-style sinks (CloudWatch EMF lines on Lambda, Workers Analytics Engine):
+ * it sums what the service reports and hands the sums to `flush` when a request ends, so a
+ * request costs one flush however many shards it touched. With requests running side by
+ * side (a Worker isolate) one flush may carry another's counts: the sums stay right.
+ */
+export class DeltaRecorder implements MetricsRecorder {
+  readonly enabled = true;
+  private shards = new Map<string, ShardDelta>();
+  private retryCounts = new RetryCounts();
+  private versions = new Map<string, number>();
+  private readonly flushed = new Map<string, number>();
+
+  constructor(private readonly flush: (deltas: Deltas) => void) {}
+
+  shardQueried(collection: string, shard: number, itemsRead: number): void {
+    const delta = this.of(collection, shard);
+    delta.queries++;
+    delta.itemsRead += itemsRead;
+  }
+
+  shardWritten(collection: string, shard: number): void {
+    this.of(collection, shard).writes++;
+  }
+
+  shardThrottled(collection: string, shard: number): void {
+    this.of(collection, shard).throttles++;
+  }
+
+  retried(operation: RetryOperation, reason: RetryReason): void {
+    this.retryCounts.add(operation, reason);
+  }
+
+  mapVersion(collection: string, version: number): void {
+    // Only a change is news: the version is re-learned on every map refresh.
+    if (this.flushed.get(collection) !== version) this.versions.set(collection, version);
+  }
+
+  requestDone(request: RequestRecord): void {
+    const deltas: Deltas = {
+      shards: [...this.shards.values()],
+      retries: this.retryCounts.list(),
+      mapVersions: [...this.versions].map(([collection, version]) => ({ collection, version })),
+      request,
+    };
+    for (const { collection, version } of deltas.mapVersions) this.flushed.set(collection, version);
+    this.shards = new Map();
+    this.retryCounts = new RetryCounts();
+    this.versions = new Map();
+    try {
+      this.flush(deltas);
+    } catch {
+      // A sink that fails must not fail the request it reports on.
+    }
+  }
+
+  private of(collection: string, shard: number): ShardDelta {
+    const key = `${shard} ${collection}`;
+    let delta = this.shards.get(key);
+    if (!delta) {
+      delta = { collection, shard, writes: 0, queries: 0, itemsRead: 0, throttles: 0 };
+      this.shards.set(key, delta);
+    }
+    return delta;
+  }
+}

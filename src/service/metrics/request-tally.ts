@@ -1,0 +1,38 @@
+import type { CallContext, RetryObserver, RetryOperation, RetryReason } from '../../store/retry';
+import { NO_METRICS, type MetricsRecorder } from './recorder';
+
+/**
+ * What one request did, for its log line, and the door through which the service layers
+ * reach the process's recorder: it travels in the request's CallContext as its retry
+ * observer, so the listing executor, the write path and the retry layer find it without
+ * new parameters. Retries are counted here and passed on to the recorder.
+ */
+export class RequestTally implements RetryObserver {
+  shardQueries = 0;
+  itemsRead = 0;
+  itemsWritten = 0;
+  retries = 0;
+
+  constructor(readonly recorder: MetricsRecorder = NO_METRICS) {}
+
+  retried(operation: RetryOperation, reason: RetryReason): void {
+    this.retries++;
+    this.recorder.retried(operation, reason);
+  }
+}
+
+/** The request's tally, when the context came from an HTTP request that keeps one. */
+export function tallyOf(context: CallContext): RequestTally | undefined {
+  const observer = context.observer;
+  return observer instanceof RequestTally ? observer : undefined;
+}
+
+/** Whom to tell about one shard's calls: the request and, for throttles, the shard's counter. */
+export function shardObserver(tally: RequestTally, collection: string, shard: number): RetryObserver {
+  return {
+    retried(operation, reason) {
+      tally.retried(operation, reason);
+      if (reason === 'throttled' || reason === 'unprocessed') tally.recorder.shardThrottled(collection, shard);
+    },
+  };
+}

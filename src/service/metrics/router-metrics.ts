@@ -1,0 +1,157 @@
+import type { HeavyHitter } from '../../core/space-saving';
+import type { RetryOperation, RetryReason } from '../../store/retry';
+import { type MetricsRecorder, type RetryCount, RetryCounts } from './recorder';
+import { ShardCounters, type ShardFigures } from './shard-counters';
+
+export interface RouterMetricsOptions {
+  /** Counters of the hot-key sketch (k): memory per collection and window is bounded by it. */
+  readonly hotKeys?: number;
+  readonly now?: () => number;
+}
+
+/** A span of time's figures for one collection (since start, or the last minute). */
+export interface SpanStats {
+  readonly seconds: number;
+  readonly writes: number;
+  readonly shards: ShardFigures[];
+  /** Largest ÷ mean writes per shard; null before any write. */
+  readonly imbalance: number | null;
+  /** The most written normalized values, largest first: true count ≥ count − error. */
+  readonly hotKeys: HeavyHitter[];
+  /** The most any value missing from hotKeys can have been written in the span. */
+  readonly hotKeyErrorBound: number;
+}
+
+export const DEFAULT_HOT_KEYS = 100;
+/** The last minute is six 10-second buckets: bounded memory, a window that moves every 10 s. */
+const BUCKET_MS = 10_000;
+const BUCKETS = 6;
+
+interface Bucket {
+  /** Which 10-second step of the clock the bucket holds; −1 when empty. */
+  step: number;
+  readonly counters: ShardCounters;
+}
+
+interface CollectionCounters {
+  readonly total: ShardCounters;
+  readonly recent: Bucket[];
+}
+
+/**
+ * What this router saw since it started, in memory: per collection and shard the writes,
+ * queries, items read and throttles, the hot keys, retries by operation and reason, and
+ * the map version each collection is read by. /stats, /heat and /metrics read it. Memory is
+ * bounded: per collection one set of shard counters and k sketch counters, times seven.
+ */
+export class RouterMetrics implements MetricsRecorder {
+  readonly enabled = true;
+  readonly startedAt: number;
+  readonly hotKeyCapacity: number;
+  private readonly now: () => number;
+  private readonly collections = new Map<string, CollectionCounters>();
+  private readonly retryCounts = new RetryCounts();
+  private readonly versions = new Map<string, number>();
+
+  constructor(options: RouterMetricsOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.hotKeyCapacity = options.hotKeys ?? DEFAULT_HOT_KEYS;
+  }
+
+  shardQueried(collection: string, shard: number, itemsRead: number): void {
+    const counters = this.of(collection);
+    counters.total.queried(shard, itemsRead);
+    this.bucket(counters).queried(shard, itemsRead);
+  }
+
+  shardWritten(collection: string, shard: number, value: string): void {
+    const counters = this.of(collection);
+    counters.total.written(shard, value);
+    this.bucket(counters).written(shard, value);
+  }
+
+  shardThrottled(collection: string, shard: number): void {
+    const counters = this.of(collection);
+    counters.total.throttled(shard);
+    this.bucket(counters).throttled(shard);
+  }
+
+  retried(operation: RetryOperation, reason: RetryReason): void {
+    this.retryCounts.add(operation, reason);
+  }
+
+  mapVersion(collection: string, version: number): void {
+    this.versions.set(collection, version);
+  }
+
+  requestDone(): void {}
+
+  /** Since start and over the last minute, with every shard of `shardCount` listed (zeros too). */
+  stats(collection: string, shardCount: number): { sinceStart: SpanStats; lastMinute: SpanStats } {
+    const counters = this.of(collection);
+    const recent = new ShardCounters(this.hotKeyCapacity);
+    const step = this.step();
+    for (const bucket of counters.recent) if (bucket.step > step - BUCKETS) recent.add(bucket.counters);
+    const since = (this.now() - this.startedAt) / 1000;
+    return {
+      sinceStart: span(counters.total, shardCount, since),
+      lastMinute: span(recent, shardCount, Math.min(since, (BUCKET_MS * BUCKETS) / 1000)),
+    };
+  }
+
+  /** Every collection's counters since start, for an exporter (Prometheus) to read at scrape time. */
+  totals(): ReadonlyMap<string, ShardCounters> {
+    return new Map([...this.collections].map(([name, counters]) => [name, counters.total]));
+  }
+
+  retries(): RetryCount[] {
+    return this.retryCounts.list();
+  }
+
+  mapVersions(): ReadonlyMap<string, number> {
+    return this.versions;
+  }
+
+  private of(collection: string): CollectionCounters {
+    let counters = this.collections.get(collection);
+    if (!counters) {
+      counters = {
+        total: new ShardCounters(this.hotKeyCapacity),
+        recent: Array.from({ length: BUCKETS }, () => ({ step: -1, counters: new ShardCounters(this.hotKeyCapacity) })),
+      };
+      this.collections.set(collection, counters);
+    }
+    return counters;
+  }
+
+  /** The bucket of the current 10 seconds, emptied first when it last held an older step. */
+  private bucket(counters: CollectionCounters): ShardCounters {
+    const step = this.step();
+    const bucket = counters.recent[step % BUCKETS]!;
+    if (bucket.step !== step) {
+      bucket.step = step;
+      bucket.counters.clear();
+    }
+    return bucket.counters;
+  }
+
+  private step(): number {
+    return Math.floor(this.now() / BUCKET_MS);
+  }
+}
+
+function span(counters: ShardCounters, shardCount: number, seconds: number): SpanStats {
+  const shards = counters.figures(shardCount);
+  const writes = shards.reduce((sum, shard) => sum + shard.writes, 0);
+  const largest = shards.reduce((most, shard) => Math.max(most, shard.writes), 0);
+  const mean = shards.length === 0 ? 0 : writes / shards.length;
+  return {
+    seconds: Math.round(seconds * 10) / 10,
+    writes,
+    shards,
+    imbalance: mean === 0 ? null : largest / mean,
+    hotKeys: counters.hotKeys(),
+    hotKeyErrorBound: counters.hot.errorBound,
+  };
+}

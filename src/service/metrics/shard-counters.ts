@@ -1,0 +1,76 @@
+import { type HeavyHitter, SpaceSaving } from '../../core/space-saving';
+
+/** One shard's figures, as /stats reports them. */
+export interface ShardFigures {
+  readonly shard: number;
+  readonly writes: number;
+  readonly itemsRead: number;
+  readonly queries: number;
+  readonly throttles: number;
+}
+
+/**
+ * Per-shard counters of one collection over some span of time, and the values written
+ * most often in it (a Space-Saving sketch of `hotKeys` counters: memory bounded by k
+ * whatever the number of distinct values). Shard arrays grow to the largest shard seen,
+ * so a reshard to more shards needs nothing special.
+ */
+export class ShardCounters {
+  readonly writes: number[] = [];
+  readonly itemsRead: number[] = [];
+  readonly queries: number[] = [];
+  readonly throttles: number[] = [];
+  readonly hot: SpaceSaving;
+
+  constructor(hotKeys: number) {
+    this.hot = new SpaceSaving(hotKeys);
+  }
+
+  written(shard: number, value: string): void {
+    bump(this.writes, shard, 1);
+    this.hot.add(value);
+  }
+
+  queried(shard: number, itemsRead: number): void {
+    bump(this.queries, shard, 1);
+    bump(this.itemsRead, shard, itemsRead);
+  }
+
+  throttled(shard: number): void {
+    bump(this.throttles, shard, 1);
+  }
+
+  /** Adds `other`'s counts (and merges its sketch) into these. */
+  add(other: ShardCounters): void {
+    for (const name of ['writes', 'itemsRead', 'queries', 'throttles'] as const) {
+      for (const [shard, n] of other[name].entries()) bump(this[name], shard, n);
+    }
+    this.hot.merge(other.hot);
+  }
+
+  clear(): void {
+    for (const name of ['writes', 'itemsRead', 'queries', 'throttles'] as const) this[name].length = 0;
+    this.hot.clear();
+  }
+
+  /** Figures for shards 0 … shardCount − 1 (and any higher shard that saw traffic). */
+  figures(shardCount: number): ShardFigures[] {
+    const n = Math.max(shardCount, this.writes.length, this.itemsRead.length, this.queries.length);
+    return Array.from({ length: Math.max(n, this.throttles.length) }, (_, shard) => ({
+      shard,
+      writes: this.writes[shard] ?? 0,
+      itemsRead: this.itemsRead[shard] ?? 0,
+      queries: this.queries[shard] ?? 0,
+      throttles: this.throttles[shard] ?? 0,
+    }));
+  }
+
+  hotKeys(): HeavyHitter[] {
+    return this.hot.top();
+  }
+}
+
+function bump(counts: number[], shard: number, by: number): void {
+  while (counts.length <= shard) counts.push(0);
+  counts[shard]! += by;
+}

@@ -1,0 +1,91 @@
+import { etagAttributeOf, type Collection } from '../core/collection';
+import { ShardlineError } from '../core/errors';
+import { parseShardKey } from '../core/index-key';
+import { managedAttributes, prepareItem, type JsonObject, type PreparedItem } from '../core/item';
+import { applyMergePatch } from '../core/merge-patch';
+import { canonicalText, isPlainObject } from '../core/values';
+import type { CallContext } from '../store/retry';
+import type { Store } from '../store/store';
+import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from './guards';
+import type { WriteResult } from './write-items';
+
+/** Attempts of a patch whose item changed between its read and its write (no If-Match given). */
+const PATCH_ATTEMPTS = 3;
+
+/**
+ * Applies a JSON merge patch (RFC 7396) to one item of the collection. The item is read,
+ * patched and checked like a PUT, then written with one UpdateItem that sets what changed
+ * — index attributes of every write map included, so a new ordered value moves the item in
+ * the order in the same write — under a condition that the item still has the ETag it was
+ * read with. A concurrent write in between makes DynamoDB refuse it: with `If-Match` that
+ * is a 412, without it the patch is applied again to the new item.
+ */
+export async function patchItem(
+  store: Store,
+  maps: readonly Collection[],
+  key: JsonObject,
+  patch: unknown,
+  context: CallContext,
+  random: () => number = Math.random,
+  preconditions: Preconditions = {},
+): Promise<WriteResult> {
+  const [collection] = maps as [Collection, ...Collection[]];
+  if (!isPlainObject(patch)) throw new ShardlineError('invalid_item', 'a merge patch of an item must be a JSON object');
+  for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
+    const current = await store.getItem(collection.table, key, context, { consistent: true });
+    const reason = refusalReason(collection, current, 'must', preconditions);
+    if (reason) throw reason;
+    if (!current || !belongsTo(collection, current)) throw notFound(collection);
+    const prepared = patched(maps, current, patch, random);
+    const etagAttribute = etagAttributeOf(collection);
+    const readEtag = current[etagAttribute];
+    const guard = {
+      ...writeGuard(collection, 'must'),
+      etag: { attribute: etagAttribute, oneOf: typeof readEtag === 'string' ? [readEtag] : ('absent' as const) },
+    };
+    const { set, remove } = changes(current, prepared.record);
+    const result = { shard: prepared.shard, shardKey: prepared.shardKey, item: prepared.item, etag: prepared.etag };
+    // A patch that changes nothing (every value as it was) writes nothing.
+    if (Object.keys(set).length === 0 && remove.length === 0) return result;
+    const outcome = await store.updateItem({ table: collection.table, key, set, remove, guard }, context);
+    if (outcome.applied) return result;
+    // Refused: someone wrote the item in between. With If-Match, that is the precondition failing.
+    const why = refusalReason(collection, outcome.current, 'must', preconditions);
+    if (why) throw why;
+    if (preconditions.ifMatch !== undefined) {
+      throw new ShardlineError('precondition_failed', 'the item changed during the patch');
+    }
+  }
+  throw new ShardlineError('conflict', 'the item kept changing while it was patched; try again');
+}
+
+/** The patched item, prepared like a PUT; an unchanged ordered value keeps its shards. */
+function patched(maps: readonly Collection[], current: JsonObject, patch: JsonObject, random: () => number) {
+  const [collection, ...also] = maps as [Collection, ...Collection[]];
+  const managed = new Set(managedAttributes(collection));
+  const item = Object.fromEntries(Object.entries(current).filter(([name]) => !managed.has(name)));
+  for (const { name } of collection.primaryKey) {
+    if (name in patch) throw new ShardlineError('invalid_item', `primary key attribute "${name}" cannot be patched`);
+  }
+  const prepared: PreparedItem = prepareItem(collection, applyMergePatch(item, patch), random, also);
+  const record = { ...prepared.record };
+  // The same value under the same map lands on the same shard: no reason to move it.
+  for (const view of maps) {
+    const { shardKeyAttribute, indexKeyAttribute } = view;
+    if (current[indexKeyAttribute] === record[indexKeyAttribute] && typeof current[shardKeyAttribute] === 'string') {
+      record[shardKeyAttribute] = current[shardKeyAttribute];
+    }
+  }
+  const shardKey = String(record[collection.shardKeyAttribute]);
+  return { ...prepared, record, shardKey, shard: parseShardKey(shardKey)?.shard ?? prepared.shard };
+}
+
+/** The top-level attributes an UpdateItem sets and removes to turn `current` into `next`. */
+function changes(current: JsonObject, next: JsonObject): { set: JsonObject; remove: string[] } {
+  const set: JsonObject = {};
+  for (const [name, value] of Object.entries(next)) {
+    if (!(name in current) || canonicalText(current[name]) !== canonicalText(value)) set[name] = value;
+  }
+  const remove = Object.keys(current).filter((name) => !(name in next));
+  return { set, remove };
+}

@@ -1,0 +1,94 @@
+import { BatchGetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Collection } from '../core/collection';
+import type { JsonObject } from '../core/item';
+import { RESERVED_KEY_PREFIX } from './map-store';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+
+/** How far a follower got in one stream shard. */
+export interface ShardCheckpoint {
+  /** The last record handled (undefined: none yet). */
+  readonly sequence?: string;
+  /** Read to its end (a closed shard): its children may start. */
+  readonly done: boolean;
+}
+
+const FOLLOW_PREFIX = `${RESERVED_KEY_PREFIX}follow#`;
+
+/**
+ * A follower's checkpoints, one reserved item per stream shard in the followed table
+ * itself (like the shard maps), so a restarted follower resumes where it stopped.
+ * `follower` names who follows (the collections), `stream` the stream's label: a
+ * re-enabled stream, or a follower of other collections, starts afresh.
+ */
+export class CheckpointStore {
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    /** Any collection of the table: its table and primary key. */
+    private readonly collection: Collection,
+    private readonly follower: string,
+    private readonly stream: string,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ) {}
+
+  /** The checkpoints of these shards (those without one are absent). */
+  async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
+    const found = new Map<string, ShardCheckpoint>();
+    for (let start = 0; start < shards.length; start += 100) {
+      let keys: JsonObject[] = shards.slice(start, start + 100).map((shard) => this.key(shard));
+      while (keys.length > 0) {
+        const request = { [this.collection.table]: { Keys: keys, ConsistentRead: true } };
+        const answer = await withRetries(
+          'a read of the follower checkpoints',
+          (abortSignal) => this.doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
+          context,
+          this.retry,
+        );
+        for (const item of answer.Responses?.[this.collection.table] ?? []) {
+          found.set(String(item.shard), {
+            ...(typeof item.sequence === 'string' && { sequence: item.sequence }),
+            done: item.done === true,
+          });
+        }
+        keys = (answer.UnprocessedKeys?.[this.collection.table]?.Keys ?? []) as JsonObject[];
+      }
+    }
+    return found;
+  }
+
+  async write(shard: string, checkpoint: ShardCheckpoint, context: CallContext = {}): Promise<void> {
+    const item = {
+      ...this.key(shard),
+      shard,
+      done: checkpoint.done,
+      updatedAt: new Date().toISOString(),
+      ...(checkpoint.sequence !== undefined && { sequence: checkpoint.sequence }),
+    };
+    await withRetries(
+      'a write of a follower checkpoint',
+      (abortSignal) => this.doc.send(new PutCommand({ TableName: this.collection.table, Item: item }), { abortSignal }),
+      context,
+      this.retry,
+    );
+  }
+
+  /**
+   * The primary key of one shard's checkpoint: the partition key names it whole
+   * (`__shardline#follow#<follower>#<stream>#<shard>`), so any key schema with a string
+   * partition key holds it; a sort key gets `checkpoint` (string) or 0 (number).
+   */
+  private key(shard: string): JsonObject {
+    const [partition, sort] = this.collection.primaryKey;
+    if (partition!.type !== 'S') {
+      throw new Error(`follow: checkpoints need a string partition key in table ${this.collection.table}`);
+    }
+    const key: JsonObject = { [partition!.name]: `${FOLLOW_PREFIX}${this.follower}#${this.stream}#${shard}` };
+    if (sort) key[sort.name] = sort.type === 'N' ? 0 : 'checkpoint';
+    return key;
+  }
+}
+
+/** Whether a changed item is a follower's checkpoint (whose own changes need no checkpoint). */
+export function isCheckpointItem(collection: Collection, key: JsonObject): boolean {
+  const partition = key[collection.primaryKey[0]!.name];
+  return typeof partition === 'string' && partition.startsWith(FOLLOW_PREFIX);
+}

@@ -1,0 +1,144 @@
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type Shard,
+} from '@aws-sdk/client-dynamodb-streams';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import type { StreamRecordLike } from './stream-records';
+
+/** A table's stream, as DescribeTable reports it. */
+export interface TableStream {
+  readonly arn: string;
+  readonly label: string;
+  readonly viewType: string;
+}
+
+/** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
+export interface StreamShard {
+  readonly id: string;
+  /** The shard it continues: all of the parent's records come before any of its own. */
+  readonly parent?: string;
+  /** Closed: it takes no new records (it is done once read to its end). */
+  readonly closed: boolean;
+}
+
+export interface RecordsPage {
+  readonly records: StreamRecordLike[];
+  /** Where to read next; undefined once a closed shard has been read to its end. */
+  readonly next?: string;
+}
+
+/** The table's enabled stream, or undefined when it has none (or it is disabled). */
+export async function tableStream(client: DynamoDBClient, table: string): Promise<TableStream | undefined> {
+  const { Table } = await withRetries(`a description of table ${table}`, (abortSignal) =>
+    client.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+  );
+  const spec = Table?.StreamSpecification;
+  if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
+  return { arn: Table.LatestStreamArn, label: Table.LatestStreamLabel ?? '', viewType: spec.StreamViewType ?? '' };
+}
+
+/**
+ * A Streams client that reaches the same place and as the same identity as `client`:
+ * the same local engine (DynamoDB Local serves both APIs on one endpoint), or AWS's
+ * Streams endpoint of the same region.
+ */
+export function streamsClientFor(client: DynamoDBClient, endpoint: string | undefined): DynamoDBStreamsClient {
+  return new DynamoDBStreamsClient({
+    maxAttempts: 1,
+    region: client.config.region,
+    credentials: client.config.credentials,
+    ...(endpoint && { endpoint }),
+  });
+}
+
+/** Reads one stream: its shards, and each shard's records in order. Every call is retried like the store's. */
+export class StreamReader {
+  constructor(
+    private readonly client: DynamoDBStreamsClient,
+    readonly arn: string,
+    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+  ) {}
+
+  /** Every shard the stream still holds (the last 24 hours), parents listed before their children. */
+  async shards(context: CallContext = {}): Promise<StreamShard[]> {
+    const shards: Shard[] = [];
+    let after: string | undefined;
+    do {
+      const start = after;
+      const page = await withRetries(
+        'a description of the stream',
+        (abortSignal) =>
+          this.client.send(
+            new DescribeStreamCommand({ StreamArn: this.arn, ...(start && { ExclusiveStartShardId: start }) }),
+            { abortSignal },
+          ),
+        context,
+        this.retry,
+      );
+      shards.push(...(page.StreamDescription?.Shards ?? []));
+      after = page.StreamDescription?.LastEvaluatedShardId;
+    } while (after);
+    return shards.map((shard) => ({
+      id: shard.ShardId!,
+      ...(shard.ParentShardId && { parent: shard.ParentShardId }),
+      closed: shard.SequenceNumberRange?.EndingSequenceNumber !== undefined,
+    }));
+  }
+
+  /**
+   * Where to read `shard` from: just after `after` (the last record handled), or its oldest
+   * record. 'trimmed' when `after` is older than the stream keeps (24 hours).
+   */
+  async iterator(shard: string, after: string | undefined, context: CallContext = {}): Promise<string | 'trimmed'> {
+    try {
+      const answer = await withRetries(
+        `an iterator of stream shard ${shard}`,
+        (abortSignal) =>
+          this.client.send(
+            new GetShardIteratorCommand({
+              StreamArn: this.arn,
+              ShardId: shard,
+              ...(after
+                ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+                : { ShardIteratorType: 'TRIM_HORIZON' }),
+            }),
+            { abortSignal },
+          ),
+        context,
+        this.retry,
+      );
+      return answer.ShardIterator!;
+    } catch (error) {
+      if ((error as Error).name === 'TrimmedDataAccessException') return 'trimmed';
+      throw error;
+    }
+  }
+
+  /** The next records after `iterator` (at most `limit`); 'expired' when the iterator is (15 minutes). */
+  async read(iterator: string, limit: number, context: CallContext = {}): Promise<RecordsPage | 'expired'> {
+    try {
+      const answer = await withRetries(
+        'a read of the stream',
+        (abortSignal) =>
+          this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: limit }), { abortSignal }),
+        context,
+        this.retry,
+      );
+      return {
+        records: (answer.Records ?? []) as StreamRecordLike[],
+        ...(answer.NextShardIterator && { next: answer.NextShardIterator }),
+      };
+    } catch (error) {
+      if ((error as Error).name === 'ExpiredIteratorException') return 'expired';
+      throw error;
+    }
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}

@@ -1,0 +1,49 @@
+import { NumberValue } from '@aws-sdk/lib-dynamodb';
+import { ExactNumber } from '../core/exact-number';
+import type { JsonObject } from '../core/item';
+import { type SetElement, type SetKind, ValueSet } from '../core/values';
+
+/**
+ * The store boundary for attribute values: core's `ExactNumber` and `ValueSet` become the
+ * SDK's `NumberValue` and JS `Set` on the way in, and back on the way out (the item client
+ * reads with `wrapNumbers: true`, so no number passes through a double). Binary is a
+ * `Uint8Array` on both sides. Core never sees an SDK type.
+ */
+
+/** A record (or key) as the SDK's document client marshals it. */
+export function recordToSdk(record: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const name of Object.keys(record)) out[name] = valueToSdk(record[name]);
+  return out;
+}
+
+/** A record as the document client read it, in core form. */
+export function recordFromSdk(record: Record<string, unknown>): JsonObject {
+  const out: JsonObject = {};
+  for (const name of Object.keys(record)) out[name] = valueFromSdk(record[name]);
+  return out;
+}
+
+export function valueToSdk(value: unknown): unknown {
+  if (value instanceof ExactNumber) return new NumberValue(value.text);
+  if (value instanceof ValueSet) return new Set(value.elements.map(valueToSdk));
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) return value.map(valueToSdk);
+  return recordToSdk(value as JsonObject);
+}
+
+export function valueFromSdk(value: unknown): unknown {
+  if (value instanceof NumberValue) return new ExactNumber(value.value);
+  if (value instanceof Set) return setFromSdk(value);
+  if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) return value.map(valueFromSdk);
+  return recordFromSdk(value as Record<string, unknown>);
+}
+
+function setFromSdk(set: Set<unknown>): ValueSet {
+  const elements = [...set].map(valueFromSdk) as SetElement[];
+  const first = elements[0];
+  // DynamoDB has no empty sets; an empty one read back can only be a string set's absence.
+  const kind: SetKind = first instanceof ExactNumber ? 'N' : first instanceof Uint8Array ? 'B' : 'S';
+  return new ValueSet(kind, elements);
+}

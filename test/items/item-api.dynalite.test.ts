@@ -1,0 +1,3 @@
+import { defineItemApiSuite } from './item-api.case';
+
+defineItemApiSuite('dynalite');

@@ -1,0 +1,3 @@
+import { defineValuesSuite } from './values.case';
+
+defineValuesSuite('dynamodbLocal');
