@@ -3,13 +3,15 @@
  * bisect, hash sha256), the k-way merge, cursor encode/decode. Each case runs for
  * about a second after a warm-up; rates are per CPU-second of this single-threaded
  * process (so per core, whatever else loads the machine), and the median of the runs'
- * rates is quoted. An argument runs only the cases whose name contains it. Writes
+ * rates is quoted. A case with a baseline is then run in turns with it, and the median
+ * of the pairs' time ratios is quoted beside it. An argument runs only the cases whose
+ * name contains it. Writes
  * bench-results/micro-<timestamp>.json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { microCases } from './bench/micro-cases';
+import { type MicroCase, microCases } from './bench/micro-cases';
 import { median } from '../devtools/stats';
 import { parseCommandLine } from '../src/cli/command-line';
 
@@ -35,33 +37,46 @@ const results: {
   costRatio?: number;
 }[] = [];
 const chosen = (name: string) => only.length === 0 || only.some((part) => name.includes(part));
-for (const micro of microCases().filter((micro) => chosen(micro.name))) {
+const cases = microCases();
+/** CPU-seconds one run of `micro` takes: the machine is shared, and the rate asked for is per core. */
+const cpuSecondsOf = (micro: MicroCase): number => {
+  const cpu = process.cpuUsage();
+  micro.run();
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1e6;
+};
+for (const micro of cases.filter((micro) => chosen(micro.name))) {
   for (let warm = 0; warm < 3; warm++) micro.run();
   const rates: number[] = [];
   const until = performance.now() + RUN_MS;
-  while (performance.now() < until || rates.length < 5) {
-    // CPU time, not wall time: the machine is shared, and the rate asked for is per core.
-    const cpu = process.cpuUsage();
-    micro.run();
-    const used = process.cpuUsage(cpu);
-    rates.push(micro.batch / ((used.user + used.system) / 1e6));
-  }
+  while (performance.now() < until || rates.length < 5) rates.push(micro.batch / cpuSecondsOf(micro));
   const perSecond = median(rates);
-  // Time per operation relative to the baseline case measured earlier in this run.
-  const base = results.find((result) => result.name === micro.baseline);
-  const costRatio = base && base.perSecond / perSecond;
+  // Time per operation relative to the baseline, from runs taken in turns with it: on a
+  // shared machine the speed drifts by 2× within seconds, and a ratio of two medians
+  // taken at different moments would carry that drift.
+  const baseline = micro.baseline === undefined ? undefined : cases.find((other) => other.name === micro.baseline);
+  let costRatio: number | undefined;
+  if (baseline) {
+    const ratios: number[] = [];
+    const pairsUntil = performance.now() + RUN_MS;
+    while (performance.now() < pairsUntil || ratios.length < 5) {
+      const base = cpuSecondsOf(baseline) / baseline.batch;
+      ratios.push(cpuSecondsOf(micro) / micro.batch / base);
+    }
+    costRatio = median(ratios);
+  }
   results.push({
     name: micro.name,
     unit: micro.unit,
     perSecond,
     ...(micro.target !== undefined && { target: micro.target, met: perSecond >= micro.target }),
-    ...(base && { baseline: base.name, costRatio }),
+    ...(baseline && { baseline: baseline.name, costRatio }),
   });
   const target =
     (micro.target === undefined
       ? ''
       : `  (target ≥ ${micro.target.toLocaleString('en-US')}: ${perSecond >= micro.target ? 'met' : 'MISS'})`) +
-    (costRatio === undefined ? '' : `  (${costRatio.toFixed(2)}× the time of: ${base!.name})`);
+    (costRatio === undefined ? '' : `  (${costRatio.toFixed(2)}× the time of: ${baseline!.name}, in turns)`);
   process.stdout.write(
     `${micro.name.padEnd(56)} ${Math.round(perSecond).toLocaleString('en-US').padStart(12)} ${micro.unit}${target}\n`,
   );

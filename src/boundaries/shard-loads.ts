@@ -1,5 +1,5 @@
 import { bisectLeftIn } from '../core/collation';
-import type { KeyCounts, SortedValues } from './key-counts';
+import type { KeyCounts } from './key-counts';
 
 /**
  * Where each distinct value goes under a boundary list (both sorted): shards

@@ -63,6 +63,50 @@ export function bisectLeft(sorted: readonly string[], key: string): number {
   return lo;
 }
 
+/** Bisection over sorted keys searched many times (a range strategy's boundaries). */
+export interface SortedKeys {
+  /** Index of the first key greater than `key`. */
+  bisectRight(key: string): number;
+  /** Index of the first key not less than `key`. */
+  bisectLeft(key: string): number;
+}
+
+/**
+ * `bisectRight`/`bisectLeft` over `sorted`, with the engine's own string comparison when
+ * it is exact. UTF-16 order differs from code point order only where both differing
+ * units are >= U+D800; when no sorted key holds such a unit, the unit a key is compared
+ * against never is one, so `<` is exact — and it compares flat and concatenated strings
+ * alike in native code, where `compareKeys` walks them unit by unit.
+ */
+export function sortedKeys(sorted: readonly string[]): SortedKeys {
+  const keys = [...sorted];
+  if (keys.some((key) => /[\uD800-\uFFFF]/.test(key))) {
+    return { bisectRight: (key) => bisectRight(keys, key), bisectLeft: (key) => bisectLeft(keys, key) };
+  }
+  return {
+    bisectRight(key) {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (key < keys[mid]!) hi = mid;
+        else lo = mid + 1;
+      }
+      return lo;
+    },
+    bisectLeft(key) {
+      let lo = 0;
+      let hi = keys.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (keys[mid]! < key) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    },
+  };
+}
+
 /** Sorted strings held however a caller keeps them (an array, or bytes decoded on demand). */
 export interface SortedView {
   readonly length: number;

@@ -71,10 +71,12 @@ export function encodeSafeInteger(n: number, direction: OrderDirection): string 
   return made;
 }
 
-/** Non-negative integers below this keep their encodings (filled as they are met, 2 × 65,536 at most). */
-const SMALL_INTEGERS = 1 << 16;
-const SMALL_ASCENDING: (string | undefined)[] = [];
-const SMALL_DESCENDING: (string | undefined)[] = [];
+/** Non-negative integers below this keep their encodings once met (years, counts, ranks). */
+const SMALL_INTEGERS = 1 << 14;
+// Filled up front with `undefined`: an array written only at scattered indexes would turn
+// into a dictionary, and each lookup into a hash probe.
+const SMALL_ASCENDING: (string | undefined)[] = new Array(SMALL_INTEGERS).fill(undefined);
+const SMALL_DESCENDING: (string | undefined)[] = new Array(SMALL_INTEGERS).fill(undefined);
 
 function encodeIntegerAnew(n: number, direction: OrderDirection): string {
   if (n === 0) return direction === 'asc' ? ZERO : MIRRORED[ZERO.charCodeAt(0)]!;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bisectLeft, bisectRight, compareKeys, utf8Length } from '../../src/core/collation';
+import { bisectLeft, bisectRight, compareKeys, sortedKeys, utf8Length } from '../../src/core/collation';
 import { text } from './arbitraries';
 
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
@@ -41,6 +41,32 @@ describe('collation (property)', () => {
         const sorted = [...values].sort(compareKeys);
         expect(bisectRight(sorted, key)).toBe(sorted.filter((v) => compareKeys(v, key) <= 0).length);
         expect(bisectLeft(sorted, key)).toBe(sorted.filter((v) => compareKeys(v, key) < 0).length);
+      }),
+    );
+  });
+
+  it('sortedKeys bisects by UTF-8 bytes, with or without units >= U+D800 among the sorted keys', () => {
+    // Keys always may hold them (emoji against U+E000–U+FFFF is where UTF-16 order is wrong);
+    // half the time the sorted keys are kept below U+D800, where the engine's `<` is used.
+    const below = text().map((s) => s.replace(/[\uD800-\uFFFF]/g, 'z'));
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(text(), { maxLength: 30 }), text(), text(4), (low, values, head, tail) => {
+        const sorted = values.map((v) => (low ? v.replace(/[\uD800-\uFFFF]/g, 'z') : v)).sort(compareKeys);
+        const bisect = sortedKeys(sorted);
+        // A key made by concatenation, as typed ordered values are.
+        const key = head + tail;
+        const atOrBelow = sorted.filter((v) => Buffer.compare(utf8(v), utf8(key)) <= 0).length;
+        const below = sorted.filter((v) => Buffer.compare(utf8(v), utf8(key)) < 0).length;
+        expect(bisect.bisectRight(key)).toBe(atOrBelow);
+        expect(bisect.bisectLeft(key)).toBe(below);
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.array(below, { maxLength: 30 }), text(), (values, key) => {
+        const sorted = [...new Set(values)].sort(compareKeys);
+        for (const value of sorted) expect(sortedKeys(sorted).bisectRight(value)).toBe(sorted.indexOf(value) + 1);
+        expect(sortedKeys(sorted).bisectLeft(key)).toBe(bisectLeft(sorted, key));
       }),
     );
   });

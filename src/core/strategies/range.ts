@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bisectLeft, bisectRight, compareKeys } from '../collation';
+import { compareKeys, sortedKeys } from '../collation';
 import { registerStrategy } from './registry';
 import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
 
@@ -27,7 +27,8 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
     runEnd[s] = s < shardCount - 1 && boundaries[s] === boundaries[s + 1] ? runEnd[s + 1]! : s;
   }
 
-  const shardOf = (normalized: string): number => bisectRight(boundaries, normalized) - 1;
+  const bisect = sortedKeys(boundaries);
+  const shardOf = (normalized: string): number => bisect.bisectRight(normalized) - 1;
   const isHeavy = (shard: number, normalized: string): boolean =>
     runStart[shard] !== runEnd[shard] && boundaries[shard] === normalized;
 
@@ -41,7 +42,7 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   /** Last shard that may hold a value inside `bound` going down. */
   const lastShard = (bound: ValueBound | undefined): number => {
     if (!bound) return shardCount - 1;
-    return bound.inclusive ? shardOf(bound.value) : bisectLeft(boundaries, bound.value) - 1;
+    return bound.inclusive ? shardOf(bound.value) : bisect.bisectLeft(bound.value) - 1;
   };
 
   return {
