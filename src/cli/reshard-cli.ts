@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { parseBoundariesFile } from '../config/boundaries-file';
+import { roundedBoundaries } from '../config/typed-boundaries';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../boundaries/key-counts';
 import { collectionView, type Collection } from '../core/collection';
+import { orderOf } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
 import { ReshardRefused, Reshard, describe } from '../reshard/orchestrator';
@@ -148,10 +150,11 @@ async function targetStrategy(
   // Boundaries cut from the keys the collection holds now, read from the index reads use.
   const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), collection);
   if (scan.entries === 0) throw new ReshardRefused(`"${collection.name}" holds no items to cut boundaries from`);
-  return {
-    kind: 'range',
-    boundaries: cutBoundaries(keyCountsFromMap(scan.counts), { shards: action.shards }).boundaries,
-  };
+  const counts = keyCountsFromMap(scan.counts);
+  const { boundaries } = cutBoundaries(counts, { shards: action.shards });
+  // A typed collection's cuts end on field boundaries, as a boundaries file's do: each
+  // reads back as a tuple (GET /collections shows them so).
+  return { kind: 'range', boundaries: roundedBoundaries(orderOf(collection), boundaries, counts.values) };
 }
 
 /** A boundaries file for this collection: sorted, in its normalization, cut from its keys if from any collection's. */

@@ -38,9 +38,21 @@ export function encodeTypedBoundaries(
 }
 
 /**
- * A typed collection's range boundaries as a boundaries file writes them: each cut
- * rounded up to whole fields (against the first of the sorted `values` at or above
- * it, which it was cut before) and written as a tuple. Strings orders keep them as they are.
+ * Range cuts rounded up to whole fields, so each decodes to a tuple: a cut is rounded
+ * against the first of the sorted `values` at or above it (the value it was cut before),
+ * so it separates the same values. Orders of one string field keep their cuts as they are.
+ */
+export function roundedBoundaries(order: CollectionOrder, boundaries: readonly string[], values: SortedView): string[] {
+  if (!isTypedOrder(order)) return [...boundaries];
+  return boundaries.map((cut) => {
+    const next = values.at(bisectLeftIn(values, cut));
+    return next === undefined ? cut : roundToFields(order, cut, next);
+  });
+}
+
+/**
+ * A typed collection's range boundaries as a boundaries file writes them: rounded to
+ * whole fields and written as tuples. Orders of one string field keep them as strings.
  */
 export function boundaryTuples(
   order: CollectionOrder,
@@ -48,8 +60,5 @@ export function boundaryTuples(
   values: SortedView,
 ): (string | (string | number)[])[] {
   if (!isTypedOrder(order)) return [...boundaries];
-  return boundaries.map((cut) => {
-    const next = values.at(bisectLeftIn(values, cut));
-    return decodeOrderedValue(order, next === undefined ? cut : roundToFields(order, cut, next));
-  });
+  return roundedBoundaries(order, boundaries, values).map((boundary) => decodeOrderedValue(order, boundary));
 }

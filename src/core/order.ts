@@ -110,6 +110,30 @@ export function decodeOrderedValue(order: CollectionOrder, encoded: string): (st
   return values;
 }
 
+/**
+ * An ordered value as people read it, for typed orders: its field values (`[]` for the
+ * first boundary, `[2020]` for a cut after one field). Undefined for an order of one
+ * string field, whose ordered value is readable as it is, and for text that is no
+ * ordered value of `order`.
+ */
+export function readableValues(order: CollectionOrder, encoded: string): (string | number)[] | undefined {
+  if (!isTypedOrder(order)) return undefined;
+  try {
+    return decodeOrderedValue(order, encoded);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A typed order's boundaries as field values; undefined for string orders, or if one boundary reads as none. */
+export function readableBoundaries(
+  order: CollectionOrder,
+  boundaries: readonly string[],
+): (string | number)[][] | undefined {
+  const values = boundaries.map((boundary) => readableValues(order, boundary));
+  return values.every((value) => value !== undefined) ? (values as (string | number)[][]) : undefined;
+}
+
 /** `field "title" is` or `fields "year", "title" are`, for messages about the ordered value. */
 export function orderLabel(collection: Collection): string {
   const names = orderOf(collection).map((field) => JSON.stringify(field.field));

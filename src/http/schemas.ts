@@ -97,13 +97,17 @@ export const CollectionInfo = z
         }),
       )
       .optional()
-      .openapi({ description: 'typed or compound order; boundaries are then encoded tuples' }),
+      .openapi({ description: 'typed or compound order; boundaries are then encoded tuples (see boundaryValues)' }),
     table: z.string(),
     index: z.string(),
     primaryKey: z.array(z.object({ name: z.string(), type: z.string() })),
     shardKeyAttribute: z.string(),
     indexKeyAttribute: z.string(),
     boundaries: z.array(z.string()).optional(),
+    boundaryValues: z
+      .array(z.array(z.union([z.string(), z.number()])))
+      .optional()
+      .openapi({ description: 'typed orders: each boundary as field values, [] for the first' }),
     heavyHitters: z.array(z.object({ value: z.string(), shards: z.array(z.number().int()) })).optional(),
     map: MapInfo.optional(),
   })

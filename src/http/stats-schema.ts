@@ -10,6 +10,10 @@ const ShardFigures = z.object({
 
 const HotKey = z.object({
   key: z.string().openapi({ description: 'a normalized value' }),
+  values: z
+    .array(z.union([z.string(), z.number()]))
+    .optional()
+    .openapi({ description: 'typed orders: the key as field values' }),
   count: z.number().int().openapi({ description: 'writes counted for it: an upper bound' }),
   error: z.number().int().openapi({ description: 'how much of count may belong to other values' }),
 });
@@ -33,6 +37,10 @@ export const StatsResponse = z
       .array(z.string())
       .optional()
       .openapi({ description: 'range strategy: boundaries[i] is where shard i starts' }),
+    boundaryValues: z
+      .array(z.array(z.union([z.string(), z.number()])))
+      .optional()
+      .openapi({ description: 'typed orders: each boundary as field values, [] for the first' }),
     hotKeyCapacity: z.number().int().openapi({ description: 'k: counters the sketch keeps (HOT_KEYS)' }),
     startedAt: z.string().openapi({ description: 'when this router process started counting' }),
     sinceStart: SpanStats,

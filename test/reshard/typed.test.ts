@@ -71,6 +71,8 @@ describe.each(ENGINES)('resharding a typed collection on %s', (engine) => {
     expect(moved.code, moved.output).toBe(0);
     const shown = await get(service.app, '/collections/by-year');
     expect(shown.body).toMatchObject({ shardCount: 4, map: { phase: 'stable', readIndex: 'GSI2' } });
+    // The encoded boundaries read back as the tuples the file gave, sorted (year descending).
+    expect(shown.body.boundaryValues).toEqual([[], [2010], [2000, 'title 3'], [1990.25]]);
     expect(await listing('by-year')).toEqual(before);
     expect(await listing('by-year', '&from=1990&to=1999.5')).toEqual(nineties);
 
@@ -80,6 +82,30 @@ describe.each(ENGINES)('resharding a typed collection on %s', (engine) => {
     expect(grown.code, grown.output).toBe(0);
     expect((await get(service.app, '/collections/by-year-hash')).body.shardCount).toBe(5);
     expect(await listing('by-year-hash', '&key=2001&from=title%202')).toEqual(hashed);
+  });
+
+  it('cuts balanced typed boundaries from the live keys on whole fields, and shows them as field values', async () => {
+    const before = await listing('by-year');
+    const cut = await reshard('--collection', 'by-year', '--shards', '6', '--strategy', 'range');
+    expect(cut.code, cut.output).toBe(0);
+    const shown = (await get(service.app, '/collections/by-year')).body;
+    expect(shown.shardCount).toBe(6);
+    // Every cut decodes to whole (year, title) fields: none ends inside a number or a title.
+    expect(shown.boundaryValues).toHaveLength(6);
+    expect(shown.boundaryValues[0]).toEqual([]);
+    const itemTuples = new Set(ITEMS.map((item) => JSON.stringify([item.year, item.title.toLowerCase()])));
+    const itemYears = new Set(ITEMS.map((item) => item.year));
+    for (const tuple of shown.boundaryValues.slice(1)) {
+      if (tuple.length === 2) expect(itemTuples.has(JSON.stringify(tuple)), JSON.stringify(tuple)).toBe(true);
+      else expect(tuple.length === 1 && itemYears.has(tuple[0]), JSON.stringify(tuple)).toBe(true);
+    }
+    expect(await listing('by-year')).toEqual(before);
+
+    // /stats names the same starts, and each hot key by its field values beside its encoding.
+    const stats = (await get(service.app, '/collections/by-year/stats')).body;
+    expect(stats.boundaryValues).toEqual(shown.boundaryValues);
+    expect(stats.sinceStart.hotKeys.length).toBeGreaterThan(0);
+    for (const hot of stats.sinceStart.hotKeys) expect(itemTuples.has(JSON.stringify(hot.values))).toBe(true);
   });
 
   it('refuses a boundaries file of strings for a typed collection, naming why', async () => {

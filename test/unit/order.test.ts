@@ -3,7 +3,14 @@ import { resolveConfig } from '../../src/config/config';
 import { compareKeys } from '../../src/core/collation';
 import { ExactNumber } from '../../src/core/exact-number';
 import { prepareItem } from '../../src/core/item';
-import { decodeOrderedValue, encodeOrderPrefix, orderOf, type CollectionOrder } from '../../src/core/order';
+import {
+  decodeOrderedValue,
+  encodeOrderPrefix,
+  orderOf,
+  readableBoundaries,
+  readableValues,
+  type CollectionOrder,
+} from '../../src/core/order';
 import { typedFilter } from '../../src/core/order-filter';
 import { readDate, readNumber } from '../../src/core/order-values';
 
@@ -54,6 +61,16 @@ describe('typed values', () => {
       '123456789012345678901234567890',
     ]);
     expect(decodeOrderedValue(byYear, '')).toEqual([]);
+  });
+
+  it('shows boundaries as field values only when each one ends on a whole field', () => {
+    const boundaries = ['', encode(byYear, [2020]), encode(byYear, [2010, 'M'])];
+    expect(readableBoundaries(byYear, boundaries)).toEqual([[], [2020], [2010, 'm']]);
+    // A cut inside the year's digits reads as no tuple, so none is shown.
+    expect(readableValues(byYear, encode(byYear, [2010]).slice(0, 5))).toBeUndefined();
+    expect(readableBoundaries(byYear, ['', encode(byYear, [2010]).slice(0, 5)])).toBeUndefined();
+    // One ascending string field is readable as it is.
+    expect(readableBoundaries(orderOf({ field: 'title', normalization: 'nfkd-lower' }), ['', 'm'])).toBeUndefined();
   });
 });
 

@@ -37,12 +37,13 @@ function chart(span, stats, field, label, color) {
     const x = 50 + i * slot;
     const barWidth = Math.max(2, slot - 4);
     const bar = el('rect', { x, y: 110 - h, width: barWidth, height: h, fill: color, 'data-shard': s.shard });
-    const start = stats.boundaries ? ' from ' + JSON.stringify(stats.boundaries[s.shard]) : '';
+    const start = stats.boundaries ? ' from ' + JSON.stringify(boundaryOf(stats, s.shard)) : '';
     bar.append(el('title', {}, 'shard ' + s.shard + start + ': ' + s[field] + ' ' + label));
     svg.append(bar);
     svg.append(el('text', { x: x + 2, y: 124 }, String(s.shard)));
     if (stats.boundaries && field === 'writes') {
-      const b = String(stats.boundaries[s.shard] ?? '');
+      const shown = boundaryOf(stats, s.shard);
+      const b = typeof shown === 'string' ? shown : shown.join(', ');
       svg.append(el('text', { x: x + 2, y: 140, class: 'boundary' }, b.length > 6 ? b.slice(0, 5) + '…' : b));
     }
   });
@@ -52,6 +53,11 @@ function chart(span, stats, field, label, color) {
   title.textContent = label + ' per shard';
   box.append(title, svg);
   return box;
+}
+
+// Typed orders' boundaries are encoded tuples: their field values are what people read.
+function boundaryOf(stats, shard) {
+  return stats.boundaryValues ? stats.boundaryValues[shard] : (stats.boundaries[shard] ?? '');
 }
 
 function draw(stats) {
@@ -66,7 +72,7 @@ function draw(stats) {
   const rows = span.hotKeys.slice(0, 25).map((h) => {
     const tr = document.createElement('tr');
     const share = span.writes ? ((100 * h.count) / span.writes).toFixed(1) + ' %' : '';
-    for (const text of [JSON.stringify(h.key), h.count, h.error, share]) {
+    for (const text of [JSON.stringify(h.values ?? h.key), h.count, h.error, share]) {
       const td = document.createElement('td');
       td.textContent = String(text);
       tr.append(td);

@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Collection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
+import { orderOf, readableBoundaries } from '../../core/order';
 import { routeValue } from '../../core/order-filter';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
@@ -29,6 +30,7 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
   const { strategy } = collection;
   const { pointer, target } = snapshot;
   const boundaries = strategy.boundaries && [...strategy.boundaries];
+  const boundaryValues = boundaries && readableBoundaries(orderOf(collection), boundaries);
   return {
     name: collection.name,
     strategy: strategy.kind,
@@ -43,6 +45,7 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
     shardKeyAttribute: collection.shardKeyAttribute,
     indexKeyAttribute: collection.indexKeyAttribute,
     ...(boundaries && { boundaries, heavyHitters: heavyHitters(boundaries) }),
+    ...(boundaryValues && { boundaryValues }),
     map: {
       version: pointer.read.version,
       phase: pointer.phase,

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { orderOf, readableBoundaries, readableValues } from '../../core/order';
 import { configMaps } from '../../service/map-source';
 import type { RouterMetrics } from '../../service/metrics/router-metrics';
 import type { CallContext } from '../../store/retry';
@@ -59,15 +60,28 @@ function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: R
     const collection = lookup(name);
     const { read, pointer } = await maps.snapshot(collection, context);
     const { strategy } = read;
+    const order = orderOf(collection);
+    const boundaryValues = strategy.boundaries && readableBoundaries(order, strategy.boundaries);
+    const { sinceStart, lastMinute } = metrics.stats(collection.name, strategy.shardCount);
+    // Typed keys are encoded tuples: each hot key carries its field values beside it.
+    const readable = (span: typeof sinceStart) => ({
+      ...span,
+      hotKeys: span.hotKeys.map((hot) => {
+        const values = readableValues(order, hot.key);
+        return values ? { ...hot, values } : hot;
+      }),
+    });
     return {
       collection: collection.name,
       strategy: strategy.kind,
       shardCount: strategy.shardCount,
       mapVersion: pointer.read.version,
       ...(strategy.boundaries && { boundaries: [...strategy.boundaries] }),
+      ...(boundaryValues && { boundaryValues }),
       hotKeyCapacity: metrics.hotKeyCapacity,
       startedAt: new Date(metrics.startedAt).toISOString(),
-      ...metrics.stats(collection.name, strategy.shardCount),
+      sinceStart: readable(sinceStart),
+      lastMinute: readable(lastMinute),
     };
   };
   app.openapi(statsRoute, async (c) =>
