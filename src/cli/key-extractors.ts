@@ -39,13 +39,9 @@ export function tsvColumn(line: string, column: number): Extracted {
 
 /** A string field of one JSON object per line; `field` may be a dotted path (`album.title`). */
 export function ndjsonField(line: string, field: string): Extracted {
-  if (line.trim() === '') return { skip: 'blank line' };
-  let node: unknown;
-  try {
-    node = JSON.parse(line);
-  } catch {
-    return { skip: 'bad json' };
-  }
+  const parsed = jsonLine(line);
+  if ('skip' in parsed) return parsed;
+  let node = parsed.value;
   for (const part of field.split('.')) {
     if (node === null || typeof node !== 'object' || !(part in node)) return { skip: 'missing field' };
     node = (node as Record<string, unknown>)[part];
@@ -61,17 +57,22 @@ export function ndjsonField(line: string, field: string): Extracted {
  * (`{"Item":{"title":{"S":"…"}}}`); numbers are read as their text.
  */
 export function dynamodbExportField(line: string, field: string): Extracted {
-  if (line.trim() === '') return { skip: 'blank line' };
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch {
-    return { skip: 'bad json' };
-  }
-  const item = (record as { Item?: unknown } | null)?.Item;
+  const parsed = jsonLine(line);
+  if ('skip' in parsed) return parsed;
+  const item = (parsed.value as { Item?: unknown } | null)?.Item;
   if (item === null || typeof item !== 'object' || !Object.hasOwn(item, field)) return { skip: 'missing field' };
   const value = (item as Record<string, unknown>)[field] as { S?: unknown; N?: unknown } | null;
   if (typeof value?.S === 'string') return value.S;
   if (typeof value?.N === 'string') return value.N;
   return { skip: 'not a string' };
+}
+
+/** One JSON value per line (ndjson, DynamoDB exports): the value, or why the line has none. */
+function jsonLine(line: string): { value: unknown } | { skip: SkipReason } {
+  if (line.trim() === '') return { skip: 'blank line' };
+  try {
+    return { value: JSON.parse(line) };
+  } catch {
+    return { skip: 'bad json' };
+  }
 }
