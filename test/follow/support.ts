@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -9,6 +7,7 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import { expect } from 'vitest';
+import { runScript, type ScriptRun } from '../../devtools/child-process';
 import type { Fetcher } from '../support/http';
 import { get } from '../support/http';
 
@@ -27,30 +26,11 @@ export const FOLLOW_CONFIG = {
 /** Tables shardline creates have a stream, but in the test run (vitest.config.ts): these tests ask for one. */
 export const WITH_STREAM = { SHARDLINE_TABLE_STREAM: 'true' };
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const KEYS = { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
 
-export interface FollowRun {
-  readonly child: ChildProcess;
-  /** Resolves with the exit code (null when killed) and everything it printed. */
-  readonly done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-}
-
 /** `npm run follow -- ...` as an operator runs it, in its own process. */
-export function runFollow(env: NodeJS.ProcessEnv, args: string[]): FollowRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/follow.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += chunk));
-  child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolveDone) =>
-    child.once('exit', (code) => resolveDone({ code, stdout, stderr })),
-  );
-  return { child, done };
+export function runFollow(env: NodeJS.ProcessEnv, args: string[]): ScriptRun {
+  return runScript('scripts/follow.ts', env, args);
 }
 
 /** The counts of a follower's summary line ("caught up: 12 changes seen, 5 indexed, …"). */

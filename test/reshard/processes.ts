@@ -1,10 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
-import { stopChild } from '../../devtools/child-process';
+import { runScript, stopChild, type ScriptRun } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
 import { startNodeServer, type NodeServer } from '../support/node-server';
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Settings every process of one reshard test shares: the table, the engine, short waits. */
 export function sharedEnv(endpoint: string, table: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -55,25 +51,7 @@ export async function startRouter(env: NodeJS.ProcessEnv): Promise<Router> {
   return { ...server, stop: () => stopChild(server.child) };
 }
 
-export interface CliRun {
-  readonly child: ChildProcess;
-  /** Resolves with the exit code (null when killed) and everything it printed. */
-  readonly done: Promise<{ code: number | null; output: string }>;
-  output(): string;
-}
-
 /** `npm run reshard -- ...` as an operator runs it, in its own process. */
-export function runReshard(env: NodeJS.ProcessEnv, args: string[]): CliRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/reshard.ts', ...args], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const done = new Promise<{ code: number | null; output: string }>((resolveDone) =>
-    child.once('exit', (code) => resolveDone({ code, output })),
-  );
-  return { child, done, output: () => output };
+export function runReshard(env: NodeJS.ProcessEnv, args: string[]): ScriptRun {
+  return runScript('scripts/reshard.ts', env, args);
 }
