@@ -50,7 +50,6 @@ export function createBundledService(
   requireCursorSecret(settings);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
-    shareMapRefresh: false,
     ...(options.metrics && { metrics: options.metrics }),
     ...credentialOptions(env, settings, options.requireCredentials),
   });

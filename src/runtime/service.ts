@@ -30,8 +30,6 @@ export function buildService(
   config: unknown,
   options: ResolveOptions & {
     client?: ClientOptions;
-    /** False where a request may not await I/O another one started (Workers). */
-    shareMapRefresh?: boolean;
     /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
     metrics?: (stats: RouterMetrics) => RuntimeMetrics;
     /** Where writes get their random shards (tests pin it); Math.random otherwise. */
@@ -58,7 +56,6 @@ export function buildService(
   const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {
     ttlMs: settings.mapTtlMs,
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
-    ...(options.shareMapRefresh !== undefined && { shareRefresh: options.shareMapRefresh }),
     log: (message) => console.warn(message),
   });
   const app = createApp({

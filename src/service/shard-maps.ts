@@ -23,11 +23,6 @@ export interface MapSnapshot {
 export interface ShardMapsOptions {
   /** How old a cached pointer may get before a request refreshes it. */
   readonly ttlMs: number;
-  /**
-   * Whether concurrent requests may share one refresh. Workers must not (an isolate
-   * may not await I/O another request started), so each refreshes for itself there.
-   */
-  readonly shareRefresh?: boolean;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
   /** Told which map version each collection is read by, whenever that is (re)learned. */
@@ -48,11 +43,16 @@ interface Cached {
  * answers 503 `map_stale` rather than route by a map it can no longer trust: the
  * orchestrator waits that long (plus a request deadline) after each change, so by then
  * every request routed by an older pointer has finished.
+ *
+ * Only values are shared between requests, never a promise: a request whose cached pointer
+ * is stale reads for itself. On workerd a request may not wait on I/O another request
+ * started (that request's end cancels it, and the waiter would hang), and a pointer read
+ * is one small GetItem per TTL per request in flight, so coalescing is not worth a
+ * runtime-specific switch.
  */
 export class ShardMaps implements MapSource {
   private cached: Cached | undefined;
-  private refreshing: Promise<Cached> | undefined;
-  private readonly strategies = new Map<string, Promise<ShardStrategy>>();
+  private readonly strategies = new Map<string, ShardStrategy>();
   private readonly views = new Map<string, Collection>();
   private readonly snapshots = new Map<string, MapSnapshot>();
   private readonly now: () => number;
@@ -156,27 +156,17 @@ export class ShardMaps implements MapSource {
     }
   }
 
-  private load(context: CallContext): Promise<Cached> {
-    if (this.options.shareRefresh !== false && this.refreshing) return this.refreshing;
+  private async load(context: CallContext): Promise<Cached> {
     const readAt = this.now();
-    const loading = this.store.readPointers(this.collections, context).then((list) => {
-      const pointers = new Map<string, MapPointer>();
-      list.forEach((pointer, i) => {
-        if (pointer) pointers.set(this.collections[i]!.name, pointer);
-      });
-      const loaded = { pointers, readAt };
-      // Two refreshes may cross: keep the one read later.
-      if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;
-      return loaded;
+    const list = await this.store.readPointers(this.collections, context);
+    const pointers = new Map<string, MapPointer>();
+    list.forEach((pointer, i) => {
+      if (pointer) pointers.set(this.collections[i]!.name, pointer);
     });
-    if (this.options.shareRefresh !== false) {
-      this.refreshing = loading;
-      const clear = () => {
-        if (this.refreshing === loading) this.refreshing = undefined;
-      };
-      loading.then(clear, clear);
-    }
-    return loading;
+    const loaded = { pointers, readAt };
+    // Two refreshes may cross: keep the one read later.
+    if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;
+    return loaded;
   }
 
   /** The collection as one map sees it; one object per (version, slot), so per-map state can key on it. */
@@ -190,20 +180,15 @@ export class ShardMaps implements MapSource {
     return view;
   }
 
-  /** A version's strategy; versions never change, so each is read once. */
-  strategyOf(collection: Collection, version: number, context: CallContext): Promise<ShardStrategy> {
+  /** A version's strategy; versions never change, so each is kept once read. */
+  async strategyOf(collection: Collection, version: number, context: CallContext): Promise<ShardStrategy> {
     const key = `${collection.name}/${version}`;
-    let strategy = this.strategies.get(key);
-    if (!strategy) {
-      strategy = this.store.readVersion(collection, version, context).then((stored) => {
-        if (!stored)
-          throw new Error(`collection "${collection.name}": shard map v${version} is missing from the table`);
-        return strategyFromConfig(stored.strategy);
-      });
-      // A failed read is not remembered: the next request reads again.
-      strategy.catch(() => this.strategies.delete(key));
-      this.strategies.set(key, strategy);
-    }
+    const known = this.strategies.get(key);
+    if (known) return known;
+    const stored = await this.store.readVersion(collection, version, context);
+    if (!stored) throw new Error(`collection "${collection.name}": shard map v${version} is missing from the table`);
+    const strategy = strategyFromConfig(stored.strategy);
+    this.strategies.set(key, strategy);
     return strategy;
   }
 }

@@ -1,19 +1,32 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { startDynamoProxy, type DynamoProxy } from '../support/dynamo-proxy';
 import { get, put } from '../support/http';
 import { startWorkerRuntime, type RunningRuntime } from './support/runtimes';
 
 describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
   let worker: RunningRuntime;
+  let proxy: DynamoProxy;
+  /** Set by a test: how long the proxy holds the next shard-map pointer read (a BatchGetItem). */
+  let holdNextPointerRead = 0;
   beforeAll(async () => {
+    proxy = await startDynamoProxy(inject('engines').dynamodbLocal, (call) => {
+      const delayMs = call.operation === 'BatchGetItem' ? holdNextPointerRead : 0;
+      if (delayMs) holdNextPointerRead = 0;
+      return { kind: 'forward', delayMs };
+    });
     worker = await startWorkerRuntime({
-      DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
+      DYNAMODB_ENDPOINT: proxy.endpoint,
       TABLE_NAME: `t-${randomUUID()}`,
       SHARDLINE_CREATE_TABLE: 'true',
       CURSOR_SECRET: 'worker-secret-worker-secret-worker-secret',
+      SHARDLINE_MAP_TTL_MS: '200',
     });
   });
-  afterAll(async () => worker?.close());
+  afterAll(async () => {
+    await worker?.close();
+    await proxy?.close();
+  });
 
   it('creates its table on the first request and answers /healthz', async () => {
     const health = await get(worker, '/healthz');
@@ -47,5 +60,23 @@ describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
     const document = await get(worker, '/openapi.json');
     expect(document.status).toBe(200);
     expect(Object.keys(document.body.paths)).toContain('/collections/{collection}/items');
+  });
+
+  it('reads the shard map for each request itself: one abandoned mid-refresh never holds another', async () => {
+    expect((await get(worker, '/collections/albums/items?limit=1')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 250)); // past the TTL: the next request refreshes
+    holdNextPointerRead = 1_500;
+    const readsBefore = proxy.calls.filter((call) => call.operation === 'BatchGetItem').length;
+    // The first request starts the refresh, then its client goes away: workerd cancels its I/O.
+    const abandoned = new AbortController();
+    const first = Promise.resolve(worker.request('/collections/albums/items?limit=1', { signal: abandoned.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    abandoned.abort();
+    await first.catch(() => null);
+    // A request during that refresh must read the pointer itself, not wait on the abandoned read.
+    const second = await get(worker, '/collections/albums/items?limit=1');
+    expect(second.status).toBe(200);
+    const pointerReads = proxy.calls.filter((call) => call.operation === 'BatchGetItem').length - readsBefore;
+    expect(pointerReads).toBe(2);
   });
 });

@@ -119,4 +119,23 @@ describe('shard maps as routers see them', () => {
     // One view object per map version: per-map state (read memory) can key on it.
     expect((await maps.snapshot(config[0]!, {})).read).toBe(snapshot.read);
   });
+
+  it('never makes a request wait on a read another request started (workerd cancels it with that request)', async () => {
+    const store = new MemoryMapStore();
+    let now = 0;
+    const config = collections(4);
+    const maps = new ShardMaps(store, config, { ttlMs: 100, now: () => now });
+    await maps.initialize({});
+    now = 101;
+    // The first request's read never answers, as when workerd cancels the I/O of a request that ended.
+    const answered = store.readPointers.bind(store);
+    store.readPointers = () => new Promise(() => {});
+    const abandoned = maps.snapshot(config[0]!, {});
+    store.readPointers = answered;
+    const reads = store.reads;
+    const second = await maps.snapshot(config[0]!, {});
+    expect(second.pointer.phase).toBe('stable');
+    expect(store.reads).toBe(reads + 1); // it read for itself
+    void abandoned;
+  });
 });
