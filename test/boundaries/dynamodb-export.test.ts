@@ -78,7 +78,7 @@ describe('--format dynamodb-export', () => {
     expect(run.code, run.stderr).toBe(0);
     const file = readJson(out);
     expect(file.keyCount).toBe(30_001);
-    expect(file.sketch.rankErrorBound).toBeGreaterThanOrEqual(0);
+    expect(file.sketch.rankErrorBound).toBeGreaterThan(0); // counted by the sketch, not exactly
     expect(file.balance.maxOverMean).toBeLessThan(1.03 + file.sketch.maxOverMeanErrorBound);
     expect(run.stderr).toMatch(/sketch: .* keys held; every shard count above is within ±/);
   });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { deleteBehindTheBack, putBehindTheBack, setBehindTheBack } from '../support/behind-the-back';
+import { startDynamoProxy } from '../support/dynamo-proxy';
 import { get, post } from '../support/http';
 import { startTestService } from '../support/service';
 import { scanTable } from '../support/table-scan';
@@ -117,7 +118,10 @@ describe('npm run follow on DynamoDB Local', () => {
     const indexedNow = async () =>
       (await scanTable(endpoint, service.table)).filter((r) => String(r.pk).startsWith('k') && r.gsi1pk).length;
 
-    const first = runFollow(env, ['--batch', '10']);
+    // The first run reaches the engine through a proxy, so the test knows when the calls it sent
+    // before it was killed have all been carried out.
+    const proxy = await startDynamoProxy(endpoint);
+    const first = runFollow({ ...env, DYNAMODB_ENDPOINT: proxy.endpoint }, ['--batch', '10']);
     const started = Date.now();
     while ((await indexedNow()) < 60) {
       if (Date.now() - started > 60_000) throw new Error('the follower did not start indexing within a minute');
@@ -125,7 +129,8 @@ describe('npm run follow on DynamoDB Local', () => {
     }
     first.child.kill('SIGKILL');
     expect((await first.done).code).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 500)); // a request sent before the kill lands
+    await proxy.idle();
+    await proxy.close();
     const before = await indexedNow();
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(count); // really killed mid-way

@@ -95,7 +95,7 @@ export function defineItemApiSuite(engine: keyof EngineEndpoints): void {
         'if-match': next,
       });
       expect(staleDelete.status).toBe(412);
-      expect(await raw('e1')).toBeDefined();
+      expect(await raw('e1')).toMatchObject({ pk: 'e1', sk: 's' }); // still there
       const del = await send(app, 'DELETE', '/collections/albums/item?pk=e1&sk=s', undefined, {
         'if-match': patchedEtag,
       });

@@ -76,7 +76,7 @@ describe('HTTP: request ids, wrong methods, Server-Timing', () => {
       }),
     );
     expect([...metrics.keys()]).toEqual(['dynamodb', 'total']);
-    expect(metrics.get('dynamodb')).toBeGreaterThanOrEqual(0);
+    expect(metrics.get('dynamodb')).toBeGreaterThan(0); // the page did wait on real queries
     expect(metrics.get('total')).toBeGreaterThanOrEqual(metrics.get('dynamodb')!);
     // No timing on answers that are not a page, nor on other routes.
     expect((await app.request('/collections/albums/items?limit=0')).headers.get('server-timing')).toBeNull();

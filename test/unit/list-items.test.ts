@@ -161,10 +161,21 @@ describe('listItems over 21 hash shards', () => {
     const { store: inner } = fakeStore(shards);
     // Holds every query until the test lets the whole wave through.
     let held: (() => void)[] = [];
+    let answering = 0;
     const gated = {
       queryShard: async (query: ShardQuery, context: Parameters<Store['queryShard']>[1]) => {
-        await new Promise<void>((resolve) => held.push(resolve));
-        return inner.queryShard(query, context);
+        // Released queries count as answering from the moment of release until their answer is back.
+        await new Promise<void>((resolve) =>
+          held.push(() => {
+            answering++;
+            resolve();
+          }),
+        );
+        try {
+          return await inner.queryShard(query, context);
+        } finally {
+          answering--;
+        }
       },
     } as Store;
     let done = false;
@@ -178,13 +189,13 @@ describe('listItems over 21 hash shards', () => {
     ).finally(() => (done = true));
     let waves = 0;
     for (;;) {
-      // Wait until the listing has sent all it will send before an answer comes back.
-      let seen = -1;
-      while (!done && (held.length === 0 || held.length !== seen)) {
-        seen = held.length;
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      // Once every released query has answered, the listing reacts in promise callbacks only:
+      // one macrotask turn later it has sent all it will send before another answer comes back.
+      while (answering > 0) await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setImmediate(r));
       if (done) break;
+      expect(held.length).toBeGreaterThan(0);
+      expect(held.length).toBeGreaterThan(0);
       waves++;
       const wave = held;
       held = [];
