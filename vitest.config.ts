@@ -13,6 +13,7 @@ const UNIT = [
   // Not collection-scan.test.ts: it scans a table on the engines.
   'test/boundaries/{balance,cli,min-max,order,reshard-cost,exact-keys,sketch,dynamodb-export}.test.ts',
   'test/docs/openapi.test.ts',
+  'test/docs/docs-access.test.ts',
 ];
 
 export default defineConfig({

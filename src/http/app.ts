@@ -5,6 +5,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
+import { DOCS_ASSET_FILES, DOCS_ASSET_PATH } from './docs/assets';
 import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
 import { corsFor } from './middleware/cors';
@@ -19,8 +20,17 @@ import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
 import { registerObservabilityRoutes } from './routes/observability';
 
-/** Paths anyone may call without a key: the health check, the API's own description and `/`, which points to it. */
-export const PUBLIC_PATHS = ['/', '/healthz', '/openapi.json', '/docs'] as const;
+/**
+ * Paths anyone may call without a key: the health check, the API's own description, the
+ * docs page with the files it loads, and `/`, which points to it.
+ */
+export const PUBLIC_PATHS = [
+  '/',
+  '/healthz',
+  '/openapi.json',
+  '/docs',
+  ...DOCS_ASSET_FILES.map((file) => `${DOCS_ASSET_PATH}/${file}`),
+];
 
 /**
  * The whole HTTP API as one Hono app over web-standard Request/Response. Runtimes
