@@ -1,5 +1,6 @@
 import type { Candidates } from './cut-candidates';
 import { EPS } from './load-model';
+import { partitionPoint } from '../core/partition-point';
 
 /**
  * The candidates each cut can take in some solution with no shard over `max`:
@@ -23,51 +24,25 @@ export function positionOf(cands: Candidates, total: number, i: number): number 
 /** The first forced candidate after `a`, or `cands.count` when none is left. */
 export function nextForced(cands: Candidates, a: number): number {
   const list = cands.forcedList;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! > a) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo < list.length ? list[lo]! : cands.count;
+  const at = partitionPoint(0, list.length, (i) => list[i]! <= a);
+  return at < list.length ? list[at]! : cands.count;
 }
 
 /** The last forced candidate before `b`, or -1 when there is none. */
 export function previousForced(cands: Candidates, b: number): number {
   const list = cands.forcedList;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 ? list[lo - 1]! : -1;
+  const at = partitionPoint(0, list.length, (i) => list[i]! < b);
+  return at > 0 ? list[at - 1]! : -1;
 }
 
 /** Index of the first candidate at or after position x (count when none). */
 export function firstAtLeast(pos: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = pos.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pos[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, pos.length, (i) => pos[i]! < x);
 }
 
 /** Index of the first candidate strictly after position x (count when none). */
 export function firstAbove(pos: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = pos.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (pos[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(0, pos.length, (i) => pos[i]! <= x);
 }
 
 export function cutWindows(cands: Candidates, total: number, shards: number, max: number): CutWindows {

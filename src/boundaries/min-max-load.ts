@@ -1,4 +1,5 @@
 import { EPS, piecesOf, type LoadModel } from './load-model';
+import { partitionPoint } from '../core/partition-point';
 
 export interface Packing {
   /** Shards the greedy packing used (it stops counting past `limit`). */
@@ -54,12 +55,7 @@ export function packGreedy(model: LoadModel, max: number, limit = Infinity): Pac
 
 /** Largest j in [lo, hi] with sorted[j] <= x (sorted[lo] <= x is given). */
 function lastAtMost(sorted: Float64Array, x: number, lo: number, hi: number): number {
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (sorted[mid]! <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return partitionPoint(lo + 1, hi + 1, (j) => sorted[j]! <= x) - 1;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { compareFrom, type ByteKeys } from './byte-sort';
+import { partitionPoint } from '../core/partition-point';
 
 /**
  * Files of keys are often nearly in order already: an export sorted by another
@@ -88,11 +89,8 @@ function mergePair(keys: ByteKeys, source: Int32Array, target: Int32Array, lo: n
  * (`orEqual`: at or above), or `hi`.
  */
 function firstAbove(keys: ByteKeys, source: Int32Array, lo: number, hi: number, id: number, orEqual: boolean): number {
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareFrom(keys, source[mid]!, id);
-    if (c > 0 || (orEqual && c === 0)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
+  return partitionPoint(lo, hi, (i) => {
+    const c = compareFrom(keys, source[i]!, id);
+    return orEqual ? c < 0 : c <= 0;
+  });
 }

@@ -1,3 +1,4 @@
+import { partitionPoint } from '../core/partition-point';
 /** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
 const TAIL_KEYS = 256;
 
@@ -68,14 +69,7 @@ export class ShardTails {
     if (position === undefined) return tail.after === undefined ? tail.keys.length : undefined;
     if (tail.after !== undefined && sign * compare(position, tail.after) < 0) return undefined;
     const keys = tail.keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sign * compare(keys[mid]!, position) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return keys.length - lo;
+    return keys.length - partitionPoint(0, keys.length, (i) => sign * compare(keys[i]!, position) <= 0);
   }
 }
 

@@ -120,7 +120,7 @@ describe('shard maps as routers see them', () => {
     expect((await maps.snapshot(config[0]!, {})).read).toBe(snapshot.read);
   });
 
-  it('never makes a request wait on a read another request started (workerd cancels it with that request)', async () => {
+  it('never makes a request wait on a read another request started (workerd cancels it with its request)', async () => {
     const store = new MemoryMapStore();
     let now = 0;
     const config = collections(4);
