@@ -21,11 +21,13 @@ export function preconditionsFrom(c: Context<AppEnv>, allowNoneMatch: boolean): 
   return { ...(ifMatch !== undefined && { ifMatch }), ...(ifNoneMatch === '*' && { ifNoneMatch }) };
 }
 
-/** `fields=a,b`: the attributes a read returns (undefined: all of them). */
-export function parseFields(fields: string | undefined): string[] | undefined {
+/** `fields=a,b` (or a body's `"fields": ["a", "b"]`): the attributes a read returns (undefined: all of them). */
+export function parseFields(fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
-  const names = fields.split(',');
-  if (names.some((name) => name.length === 0)) throw invalidRequest('fields lists attribute names separated by commas');
+  const names = typeof fields === 'string' ? fields.split(',') : fields;
+  if (names.length === 0 || names.some((name) => name.length === 0)) {
+    throw invalidRequest('fields lists attribute names separated by commas');
+  }
   if (names.some((name) => !name.isWellFormed())) throw invalidRequest('fields holds an unpaired surrogate');
   return [...new Set(names)];
 }

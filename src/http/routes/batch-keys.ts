@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
 import { batchDelete, batchGet, batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
@@ -30,7 +31,18 @@ const batchGetRoute = (bytes: number) =>
     request: {
       params: CollectionParam,
       query: z.object({ fields: fieldsParam }),
-      body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_GET_KEYS) } }, required: true },
+      body: {
+        content: {
+          'application/json': {
+            schema: keysBody(MAX_BATCH_GET_KEYS).extend({
+              fields: z.array(z.string()).optional().openapi({
+                description: 'attribute names: return only these (as the `fields` query parameter; not both)',
+              }),
+            }),
+          },
+        },
+        required: true,
+      },
     },
     responses: {
       200: {
@@ -75,8 +87,13 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
 
   app.openapi(batchGetRoute(bytes), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
-    const fields = parseFields(c.req.valid('query').fields);
-    const keys = batchKeys(collection, c.req.valid('json').keys);
+    const body = c.req.valid('json');
+    const inQuery = c.req.valid('query').fields;
+    if (inQuery !== undefined && body.fields !== undefined) {
+      throw invalidRequest('name the fields in the query or in the body, not both');
+    }
+    const fields = parseFields(inQuery ?? body.fields);
+    const keys = batchKeys(collection, body.keys);
     const { records, missing } = await batchGet(deps.store, collection, keys, c.get('call'), fields);
     const items = records.map((record) => itemForResponse(publicItem(collection, record), fields));
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);

@@ -189,7 +189,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     const key = primaryKeyFromParams(collection, params);
     const record = await getItem(deps.store, collection, key, c.get('call'), fields);
     const etag = record[etagAttributeOf(collection)];
-    const held = parseEtagList(c.req.header('if-none-match'));
+    const held = parseEtagList(c.req.header('if-none-match'), 'weak');
     if (typeof etag === 'string' && held !== undefined && (held === '*' || held.includes(etag))) {
       return c.body(null, 304, etagHeaders(etag));
     }
