@@ -11,7 +11,7 @@ import { corsFor } from './middleware/cors';
 import { observeRequests } from './middleware/observe';
 import { knownQueryParameters } from './middleware/known-query';
 import { requestDeadline } from './middleware/deadline';
-import { rateLimit } from './middleware/rate-limit';
+import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit, TokenBuckets } from './middleware/rate-limit';
 import { requestSizeLimits } from './middleware/request-size';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
@@ -52,7 +52,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', requestSizeLimits());
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
-  app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));
+  const failures = new TokenBuckets(security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND);
+  app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS, failures));
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
   // After auth: a caller without a key learns nothing about a route's parameters.
   app.use('*', knownQueryParameters(app));

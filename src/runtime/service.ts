@@ -76,6 +76,7 @@ export function buildService(
       corsOrigins: settings.corsOrigins,
       bodyLimits: { itemBytes: settings.maxItemBodyBytes, batchBytes: settings.maxBatchBodyBytes },
       ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
+      authFailuresPerSecond: settings.authFailuresPerSecond,
     },
   });
   return { app, collections, clients, store, maps };
