@@ -22,12 +22,12 @@ const keysBody = (max: number) =>
 
 const ItemError = z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string() }) });
 
-const batchGetRoute = (bytes: number) =>
+const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-get',
     summary: `Read up to ${MAX_BATCH_GET_KEYS} items by their primary keys`,
-    middleware: jsonBodyGuards(bytes),
+    middleware: jsonBodyGuards(bytes, idleMs),
     request: {
       params: CollectionParam,
       query: z.object({ fields: fieldsParam }),
@@ -56,12 +56,12 @@ const batchGetRoute = (bytes: number) =>
     },
   });
 
-const batchDeleteRoute = (bytes: number) =>
+const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-delete',
     summary: `Delete up to ${MAX_BATCH_DELETE_KEYS} items; each is reported deleted or failed`,
-    middleware: jsonBodyGuards(bytes),
+    middleware: jsonBodyGuards(bytes, idleMs),
     request: {
       params: CollectionParam,
       body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_DELETE_KEYS) } }, required: true },
@@ -83,9 +83,9 @@ const batchDeleteRoute = (bytes: number) =>
 /** `POST …/items/batch-get` and `…/batch-delete`: many items by their primary keys. */
 export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
-  const bytes = (deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS).batchBytes;
+  const { batchBytes: bytes, idleMs } = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
-  app.openapi(batchGetRoute(bytes), async (c) => {
+  app.openapi(batchGetRoute(bytes, idleMs), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const body = c.req.valid('json');
     const inQuery = c.req.valid('query').fields;
@@ -99,7 +99,7 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 
-  app.openapi(batchDeleteRoute(bytes), async (c) => {
+  app.openapi(batchDeleteRoute(bytes, idleMs), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const keys = batchKeys(collection, c.req.valid('json').keys);
     return c.json(await batchDelete(deps.store, collection, keys, c.get('call')), 200);
