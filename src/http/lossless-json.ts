@@ -4,6 +4,7 @@ import type { JSONParsed } from 'hono/utils/types';
 import { parse, stringify } from 'lossless-json';
 import { ShardlineError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
+import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
 import { readBody } from './read-body';
 
@@ -67,6 +68,15 @@ export function losslessBody(idleMs: number): MiddlewareHandler<AppEnv> {
       throw error;
     }
     const parsed = parseJsonBody(bytes);
+    const where = protoNameIn(parsed);
+    if (where !== undefined) {
+      throw new ShardlineError(
+        'invalid_item',
+        `the attribute name "${PROTO}" (${where ? `in ${where}` : 'at the top level'}) is not supported: ` +
+          'the AWS SDK cannot carry it, so shardline could not store it as sent (docs/api.md)',
+        { attribute: PROTO, at: where },
+      );
+    }
     c.req.json = <T>() => Promise.resolve(parsed as T);
     await next();
   };
