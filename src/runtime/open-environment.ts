@@ -10,7 +10,7 @@ import { ENGINE_SECRET_FILE } from './cursor-secret';
 import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine, type EngineCredentials } from './embedded-engine';
 import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
 
-/** File in the embedded engine's data directory naming the endpoint (the address only) of the server that has it open. */
+/** File in the embedded engine's data directory: the endpoint (address only) of the server that has it open. */
 export const ENDPOINT_FILE = 'shardline-endpoint';
 
 /** What a Node tool (reshard, boundaries --collection) works with, opened as the server opens it. */

@@ -134,7 +134,7 @@ describe('the embedded default', () => {
     await stopChild(again);
   });
 
-  it('closes its engine to all but the data dir: a secret key, owner-only files, an address-only endpoint file', async () => {
+  it('closes its engine to all but the data dir: a secret key, owner-only files, address-only endpoint', async () => {
     const fresh = join(dataDir, 'closed');
     const port = await freePort();
     const server = await startServer(fresh, port);

@@ -220,7 +220,7 @@ describe('headers, CORS, limits', () => {
     for (let i = 0; i < 5; i++) expect((await send(app, 'GET', '/healthz')).status).toBe(200);
   });
 
-  it('limits failed authentications by client address in a bucket of their own: guessing never spends a key', async () => {
+  it('limits failed authentications by client address, in buckets of their own: guessing spends no key', async () => {
     const { app } = await startTestService('dynalite', {
       env: { RATE_LIMIT_PER_SECOND: '2', AUTH_FAILURES_PER_SECOND: '3', API_KEYS: `${READ_KEY}:read` },
     });

@@ -51,7 +51,8 @@ function refuseMalformedEscapes(query: string): void {
     } catch {
       throw new ShardlineError(
         'invalid_request',
-        `the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ${JSON.stringify(part.slice(0, 100))}`,
+        'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ' +
+          JSON.stringify(part.slice(0, 100)),
       );
     }
   }
