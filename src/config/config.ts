@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_ETAG_ATTRIBUTE, type Collection } from '../core/collection';
 import { normalize, NORMALIZATIONS, type Normalization } from '../core/normalize';
 import { isTypedOrder, type CollectionOrder } from '../core/order';
+import { PROTO } from '../core/values';
 import {
   strategyDefinition,
   strategyDefinitions,
@@ -109,6 +110,9 @@ export interface ResolveOptions {
  * on a bad config rather than serving wrong shards.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Collection[] {
+  // Refused, not dropped: the schema's record skips this name without a word.
+  if (Object.hasOwn(Object((raw as { collections?: unknown } | null)?.collections), PROTO))
+    throw new Error(`invalid shardline config:\n✖ "${PROTO}" cannot name a collection\n  → at collections`);
   const parsed = configSchema().safeParse(raw);
   if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };

@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'unavailable'
   | 'map_stale'
   | 'timeout'
+  | 'request_timeout'
+  | 'client_closed'
   | 'internal';
 
 export class ShardlineError extends Error {

@@ -17,13 +17,19 @@ export function etagHeader(etag: string): string {
 }
 
 /**
- * An `If-Match` / `If-None-Match` header: `*`, or the strong ETags it lists (weak ones,
- * `W/"…"`, never match a strong comparison and are dropped). Undefined when absent.
+ * An `If-Match` / `If-None-Match` header: `*`, or the ETags it lists. `strong` (If-Match, RFC 9110
+ * §13.1.1): weak ones, `W/"…"`, never match and are dropped; `weak` (If-None-Match, §13.1.2):
+ * `W/"x"` matches `"x"`, so its opaque part is kept. Undefined when absent.
  */
-export function parseEtagList(header: string | undefined): '*' | string[] | undefined {
+export function parseEtagList(
+  header: string | undefined,
+  comparison: 'strong' | 'weak' = 'strong',
+): '*' | string[] | undefined {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return '*';
   const tags: string[] = [];
-  for (const match of header.matchAll(/(W\/)?"([^"]*)"/g)) if (!match[1]) tags.push(match[2] ?? '');
+  for (const match of header.matchAll(/(W\/)?"([^"]*)"/g)) {
+    if (!match[1] || comparison === 'weak') tags.push(match[2] ?? '');
+  }
   return tags;
 }

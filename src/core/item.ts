@@ -51,7 +51,7 @@ export function prepareItem(
   }
   const item = input as JsonObject;
   for (const reserved of managedAttributes(collection)) {
-    if (reserved in item) {
+    if (Object.hasOwn(item, reserved)) {
       throw new ShardlineError('invalid_item', `attribute "${reserved}" is managed by shardline and cannot be written`);
     }
   }

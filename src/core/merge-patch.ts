@@ -1,4 +1,4 @@
-import { fromWire, isMarkerObject, isPlainObject, setOwn } from './values';
+import { emptyRecord, fromWire, isMarkerObject, isPlainObject, setOwn } from './values';
 
 /**
  * RFC 7396 JSON merge patch over an item in core form. `patch` is the request's JSON (wire
@@ -8,7 +8,7 @@ import { fromWire, isMarkerObject, isPlainObject, setOwn } from './values';
  */
 export function applyMergePatch(target: unknown, patch: unknown, where = ''): unknown {
   if (!isPlainObject(patch) || isMarkerObject(patch)) return fromWire(patch, where || 'item');
-  const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  const result = Object.assign(emptyRecord(), isPlainObject(target) ? target : {});
   for (const [name, value] of Object.entries(patch)) {
     if (value === null) delete result[name];
     else setOwn(result, name, applyMergePatch(result[name], value, where ? `${where}.${name}` : name));

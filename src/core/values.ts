@@ -72,7 +72,7 @@ export function fromWire(value: unknown, where: string): unknown {
   if (marker === SET_MARKER) return setFromWire(value[SET_MARKER], where);
   const map = marker === MAP_MARKER ? value[MAP_MARKER] : value;
   if (!isPlainObject(map)) throw badValue(where, `"${MAP_MARKER}" must hold an object`);
-  const out: Record<string, unknown> = {};
+  const out = emptyRecord();
   for (const [name, element] of Object.entries(map)) setOwn(out, name, fromWire(element, `${where}.${name}`));
   return out;
 }
@@ -83,21 +83,21 @@ export function toWire(value: unknown): unknown {
   if (value instanceof ValueSet) return { [SET_MARKER]: value.elements.map(toWire) };
   if (Array.isArray(value)) return value.map(toWire);
   if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
+  const out = emptyRecord();
   for (const [name, element] of Object.entries(value)) setOwn(out, name, toWire(element));
   return markerOf(out) === undefined ? out : { [MAP_MARKER]: out };
 }
 
 /** An item's attributes in JSON form: the item itself is never a marker, its values may be. */
 export function itemToWire(item: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = emptyRecord();
   for (const [name, value] of Object.entries(item)) setOwn(out, name, toWire(value));
   return out;
 }
 
 /** An item from its JSON form; every attribute value goes through `fromWire`. */
 export function itemFromWire(item: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = emptyRecord();
   for (const [name, value] of Object.entries(item)) setOwn(out, name, fromWire(value, name));
   return out;
 }
@@ -162,8 +162,42 @@ export function isMarkerObject(value: Record<string, unknown>): boolean {
 
 /** Assigns even a `__proto__` key as an own property, as JSON.parse does. */
 export function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true });
+  if (name === PROTO) Object.defineProperty(target, name, { value, enumerable: true, writable: true });
   else target[name] = value;
+}
+
+/**
+ * The one attribute name shardline refuses: `__proto__`. DynamoDB stores it, but the AWS SDK's
+ * marshalling builds maps by assignment, where that name sets a prototype instead of a member:
+ * the attribute would silently vanish (and, read back, stand in for missing members). Every
+ * other name — `constructor`, `prototype`, `toString` — is data like any other.
+ */
+export const PROTO = '__proto__';
+
+/** An item or map with no prototype: no name, however spelt, reads or writes anything but its own members. */
+export function emptyRecord(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
+/**
+ * Where a JSON value holds the attribute name `__proto__` (`items[3].meta`; `''` at the top), or undefined. Request
+ * bodies are checked whole, before validation (whose records would drop the name silently).
+ */
+export function protoNameIn(value: unknown, where = ''): string | undefined {
+  if (Array.isArray(value)) {
+    for (const [i, element] of value.entries()) {
+      const found = protoNameIn(element, `${where}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (!isPlainObject(value)) return undefined;
+  if (Object.hasOwn(value, PROTO)) return where;
+  for (const [name, element] of Object.entries(value)) {
+    const found = protoNameIn(element, where ? `${where}.${name}` : name);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function badValue(where: string, why: string): ShardlineError {

@@ -12,7 +12,7 @@ import { corsFor } from './middleware/cors';
 import { observeRequests } from './middleware/observe';
 import { knownQueryParameters } from './middleware/known-query';
 import { requestDeadline } from './middleware/deadline';
-import { rateLimit } from './middleware/rate-limit';
+import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit, TokenBuckets } from './middleware/rate-limit';
 import { requestSizeLimits } from './middleware/request-size';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
@@ -62,7 +62,8 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', requestSizeLimits());
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
-  app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS));
+  const failures = new TokenBuckets(security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND);
+  app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS, failures));
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
   // After auth: a caller without a key learns nothing about a route's parameters.
   app.use('*', knownQueryParameters(app));
@@ -78,7 +79,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)),
   );
   app.onError((error, c) => {
-    const mapped = toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
+    // A client that went away caused whatever failed after (the abort it set off): no one reads the answer.
+    const mapped = c.req.raw.signal.aborted
+      ? new ShardlineError('client_closed', 'the client went away before the answer')
+      : toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
     if (mapped.code === 'internal') {
       console.error(
         `shardline: unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}): ` +

@@ -17,6 +17,8 @@ export interface SecurityOptions {
   readonly bodyLimits?: BodyLimits;
   /** Requests per second per caller; unset = no limit. */
   readonly rateLimitPerSecond?: number;
+  /** Failed authentications per second per client address, with API keys (default 10). */
+  readonly authFailuresPerSecond?: number;
 }
 
 /** The request log's threshold: `info` logs every request, `warn` 4xx and 5xx, `error` 5xx only. */

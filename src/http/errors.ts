@@ -27,6 +27,9 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   unavailable: 503,
   map_stale: 503,
   timeout: 504,
+  request_timeout: 408,
+  // nginx's "client closed request": never seen by the client, only in logs and metrics.
+  client_closed: 499 as ContentfulStatusCode,
   internal: 500,
 };
 

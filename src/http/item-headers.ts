@@ -3,7 +3,7 @@ import { z } from '@hono/zod-openapi';
 import { invalidRequest } from '../core/errors';
 import { etagHeader, parseEtagList } from '../core/etag';
 import type { JsonObject } from '../core/item';
-import { itemToWire } from '../core/values';
+import { itemToWire, PROTO } from '../core/values';
 import type { Preconditions } from '../service/guards';
 import type { AppEnv } from './env';
 
@@ -21,19 +21,22 @@ export function preconditionsFrom(c: Context<AppEnv>, allowNoneMatch: boolean): 
   return { ...(ifMatch !== undefined && { ifMatch }), ...(ifNoneMatch === '*' && { ifNoneMatch }) };
 }
 
-/** `fields=a,b`: the attributes a read returns (undefined: all of them). */
-export function parseFields(fields: string | undefined): string[] | undefined {
+/** `fields=a,b` (or a body's `"fields": ["a", "b"]`): the attributes a read returns (undefined: all of them). */
+export function parseFields(fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
-  const names = fields.split(',');
-  if (names.some((name) => name.length === 0)) throw invalidRequest('fields lists attribute names separated by commas');
+  const names = typeof fields === 'string' ? fields.split(',') : fields;
+  if (names.length === 0 || names.some((name) => name.length === 0)) {
+    throw invalidRequest('fields lists attribute names separated by commas');
+  }
   if (names.some((name) => !name.isWellFormed())) throw invalidRequest('fields holds an unpaired surrogate');
+  if (names.includes(PROTO)) throw invalidRequest(`fields: the attribute name "${PROTO}" is not supported`);
   return [...new Set(names)];
 }
 
 /** An item in its JSON form, cut down to `fields` when given. */
 export function itemForResponse(item: JsonObject, fields: readonly string[] | undefined): JsonObject {
   const kept = fields
-    ? Object.fromEntries(fields.filter((name) => name in item).map((name) => [name, item[name]]))
+    ? Object.fromEntries(fields.filter((name) => Object.hasOwn(item, name)).map((name) => [name, item[name]]))
     : item;
   return itemToWire(kept);
 }

@@ -4,7 +4,9 @@ import type { JSONParsed } from 'hono/utils/types';
 import { parse, stringify } from 'lossless-json';
 import { ShardlineError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
+import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
+import { readBody } from './read-body';
 
 /**
  * JSON without doubles, both ways. `JSON.parse` turns `12345678901234567890` into
@@ -15,7 +17,7 @@ import type { AppEnv } from './env';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A request body parsed losslessly: UTF-8 that is not well-formed is refused, never replaced by U+FFFD. */
-export function parseJsonBody(bytes: ArrayBuffer): unknown {
+export function parseJsonBody(bytes: ArrayBuffer | Uint8Array): unknown {
   let text: string;
   try {
     text = strictUtf8.decode(bytes);
@@ -53,11 +55,28 @@ export function exactJson<T, S extends ContentfulStatusCode>(
 /**
  * Route middleware (after the body guards): reads the body once, parses it losslessly, and
  * hands that value to the route's zod validator, which asks `c.req.json()` for it — so the
- * schema still validates (and documents) the body, but never sees a rounded number.
+ * schema still validates (and documents) the body, but never sees a rounded number. A body
+ * that stops arriving for `idleMs` is a 408 with `Connection: close` (the rest is never read).
  */
-export function losslessBody(): MiddlewareHandler<AppEnv> {
+export function losslessBody(idleMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const parsed = parseJsonBody(await c.req.arrayBuffer());
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBody(c.req.raw, idleMs);
+    } catch (error) {
+      if (error instanceof ShardlineError && error.code === 'request_timeout') c.header('Connection', 'close');
+      throw error;
+    }
+    const parsed = parseJsonBody(bytes);
+    const where = protoNameIn(parsed);
+    if (where !== undefined) {
+      throw new ShardlineError(
+        'invalid_item',
+        `the attribute name "${PROTO}" (${where ? `in ${where}` : 'at the top level'}) is not supported: ` +
+          'the AWS SDK cannot carry it, so shardline could not store it as sent (docs/api.md)',
+        { attribute: PROTO, at: where },
+      );
+    }
     c.req.json = <T>() => Promise.resolve(parsed as T);
     await next();
   };

@@ -6,13 +6,24 @@ import { MIN_CURSOR_SECRET_BYTES } from './settings';
 /** File in the embedded engine's data directory holding the generated cursor secret. */
 export const CURSOR_SECRET_FILE = 'cursor-secret';
 
+/** File in the embedded engine's data directory holding the only access key its engine accepts. */
+export const ENGINE_SECRET_FILE = 'engine-secret';
+
 /**
  * The embedded default's cursor secret when CURSOR_SECRET is unset: generated once
  * (32 random bytes), kept beside the data with mode 0600, so cursors survive a
  * restart as the data does.
  */
 export function persistedCursorSecret(dataDir: string): string {
-  const file = join(dataDir, CURSOR_SECRET_FILE);
+  return persistedSecret(dataDir, CURSOR_SECRET_FILE);
+}
+
+/**
+ * A secret kept in `dataDir` as `name`: 32 random bytes (base64url) made by the first caller,
+ * file mode 0600 (only the directory's owner reads it), the same text for every later one.
+ */
+export function persistedSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
   try {
     writeFileSync(file, `${randomBytes(MIN_CURSOR_SECRET_BYTES).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {

@@ -8,6 +8,8 @@ interface Holder {
   readonly pid: number;
   readonly command: string;
   readonly since: string;
+  /** The kernel's start time of the process (Linux: /proc/<pid>/stat field 22), when known. */
+  readonly started?: string;
 }
 
 export interface DataDirLock {
@@ -18,11 +20,19 @@ export interface DataDirLock {
  * Takes the data directory for this process, or throws an Error naming the process
  * (pid, command, since when) that has it. LevelDB allows one process per directory;
  * without this, a second one fails deep inside the engine with "Database is closed".
- * A lock left by a process that is gone (killed, crashed) is taken over.
+ * A lock left by a process that is gone (killed, crashed) is taken over, and so is one whose
+ * pid is a zombie (killed, not yet reaped: right after `kill -9`) or now names another process
+ * (its start time differs from the one the lock recorded).
  */
 export function lockDataDir(dataDir: string): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
-  const mine: Holder = { pid: process.pid, command: commandLine(), since: new Date().toISOString() };
+  const started = processStart(process.pid)?.started;
+  const mine: Holder = {
+    pid: process.pid,
+    command: commandLine(),
+    since: new Date().toISOString(),
+    ...(started && { started }),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(file, `${JSON.stringify(mine)}\n`, { flag: 'wx' });
@@ -35,7 +45,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
       // Our own pid in the file is a lock left by an earlier process that had it (containers reuse pids).
-      if (holder && holder.pid !== process.pid && isRunning(holder.pid)) {
+      if (holder && holder.pid !== process.pid && isRunning(holder)) {
         throw new Error(
           `the data directory ${dataDir} is in use by process ${holder.pid} (${holder.command}), since ` +
             `${holder.since}: stop that process, or set SHARDLINE_DATA_DIR to another directory`,
@@ -51,19 +61,51 @@ function readHolder(file: string): Holder | undefined {
   try {
     const holder = JSON.parse(readFileSync(file, 'utf8')) as Partial<Holder>;
     if (typeof holder.pid !== 'number') return undefined;
-    return { pid: holder.pid, command: String(holder.command ?? '?'), since: String(holder.since ?? '?') };
+    return {
+      pid: holder.pid,
+      command: String(holder.command ?? '?'),
+      since: String(holder.since ?? '?'),
+      ...(typeof holder.started === 'string' && { started: holder.started }),
+    };
   } catch {
     return undefined; // half written or removed meanwhile: treated as no holder
   }
 }
 
-function isRunning(pid: number): boolean {
+/** Whether the lock's holder still runs: its pid is alive, not a zombie, and started when the lock says. */
+function isRunning(holder: Holder): boolean {
+  const now = processStart(holder.pid);
+  if (now) return !now.zombie && (holder.started === undefined || holder.started === now.started);
+  if (now === null) return false; // /proc answers, and has no such process
   try {
-    process.kill(pid, 0);
+    process.kill(holder.pid, 0); // no /proc (macOS): the pid is all there is to go by
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
   }
+}
+
+/**
+ * A process's start time and whether it is a zombie, from /proc/<pid>/stat; null when /proc
+ * has no such process, undefined where there is no /proc.
+ */
+function processStart(pid: number): { started: string; zombie: boolean } | null | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    try {
+      readFileSync('/proc/self/stat');
+      return null;
+    } catch {
+      return undefined;
+    }
+  }
+  // "pid (comm) state ppid …": comm may hold spaces and parentheses, so fields count from the last ")".
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const started = fields[19]; // field 22 of the whole line
+  return started ? { started, zombie: fields[0] === 'Z' || fields[0] === 'X' } : undefined;
 }
 
 /** What the process was started as, short enough for one message line. */

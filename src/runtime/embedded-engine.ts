@@ -1,13 +1,32 @@
-import { mkdirSync } from 'node:fs';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync } from 'node:fs';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { createRequire } from 'node:module';
+import { ENGINE_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { patchLevelIterators } from './dynalite-iterator-fix';
 
+/** Credentials as the SDK takes them. */
+export interface EngineCredentials {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+}
+
 export interface EmbeddedEngine {
   readonly endpoint: string;
+  /** What a client must sign with: the data directory's secret as access key. */
+  readonly credentials: EngineCredentials;
   close(): Promise<void>;
 }
+
+/** Credentials for an engine whose data directory holds `secret`. */
+export function engineCredentials(secret: string): EngineCredentials {
+  return { accessKeyId: secret, secretAccessKey: secret };
+}
+
+/** What any engine without a data directory (in memory, tests only) is sent: it takes any key. */
+const OPEN_ENGINE = engineCredentials('shardline');
 
 /**
  * dynalite, in this process, on a loopback port, keeping its LevelDB files in
@@ -15,17 +34,28 @@ export interface EmbeddedEngine {
  * places where dynalite differs from DynamoDB (see src/store/shard-query.ts), so
  * through the API it answers as DynamoDB Local does. One process at a time may
  * open a data directory: a second one gets an Error naming the process that has it.
+ *
+ * The data directory's engine is closed to everyone else on the machine: the directory
+ * is made mode 0700, this process's umask becomes owner-only (so every file in it —
+ * LevelDB's included — is created 0600), and the engine answers only requests signed
+ * with the directory's secret (ENGINE_SECRET_FILE) as access key; any other gets
+ * DynamoDB's UnrecognizedClientException. Tools that read the secret can reach it.
  */
 export async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
   // dynalite is CommonJS and only needed here: loaded lazily, never bundled for Workers or Lambda.
   const dynalite = createRequire(import.meta.url)('dynalite') as (options: object) => Server;
   patchLevelIterators(); // else every query leaks an open LevelDB iterator
   let lock: DataDirLock | undefined;
+  let credentials = OPEN_ENGINE;
   if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
+    process.umask(process.umask(0o077) | 0o077);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    chmodSync(dataDir, 0o700); // made before this version, or by hand
     lock = lockDataDir(dataDir);
+    credentials = engineCredentials(persistedSecret(dataDir, ENGINE_SECRET_FILE));
   }
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(dataDir && { path: dataDir }) });
+  if (dataDir) requireAccessKey(server, credentials.accessKeyId);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -38,6 +68,7 @@ export async function startEmbeddedEngine(dataDir: string | undefined): Promise<
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    credentials,
     close: () =>
       new Promise((resolve) =>
         server.close(() => {
@@ -46,4 +77,31 @@ export async function startEmbeddedEngine(dataDir: string | undefined): Promise<
         }),
       ),
   };
+}
+
+const REFUSED = JSON.stringify({
+  __type: 'com.amazonaws.dynamodb.v20120810#UnrecognizedClientException',
+  message: 'The security token included in the request is invalid.',
+});
+
+/** Puts a front door before dynalite's handler: only a SigV4 `Credential=<accessKey>/…` of `accessKey` passes. */
+function requireAccessKey(server: Server, accessKey: string): void {
+  const handlers = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  const expected = sha256(accessKey);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const presented = /Credential=([^/,\s]+)\//.exec(request.headers.authorization ?? '')?.[1];
+    if (presented !== undefined && timingSafeEqual(sha256(presented), expected)) {
+      for (const handler of handlers) handler.call(server, request, response);
+      return;
+    }
+    request.resume();
+    response
+      .writeHead(400, { 'Content-Type': 'application/x-amz-json-1.0', 'Content-Length': Buffer.byteLength(REFUSED) })
+      .end(REFUSED);
+  });
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
       cursorSecret: settings.cursorSecret ?? persistedCursorSecret(dataDir),
     };
     // Tools (npm run reshard, boundaries --collection) reach the data through this engine while it runs.
-    writeFileSync(join(dataDir, ENDPOINT_FILE), `${engine.endpoint}\n`);
+    // The address only: the engine's key is in the data dir's secret file, for those who may read it.
+    writeFileSync(join(dataDir, ENDPOINT_FILE), `${engine.endpoint}\n`, { mode: 0o600 });
   } else if (settings.cursorSecret === undefined) {
     console.warn('shardline: CURSOR_SECRET is unset; cursors are signed with a random key and die with this process');
   }
@@ -48,11 +49,13 @@ async function main(): Promise<void> {
   const service = buildService(effective, readJson(configPath), {
     readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
     metrics: prometheusExporter,
-    // The embedded engine and DynamoDB Local take any credentials; AWS uses the SDK's chain.
-    ...(effective.endpoint &&
-      !process.env.AWS_ACCESS_KEY_ID && {
-        client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
-      }),
+    // The embedded engine takes its data dir's secret only, DynamoDB Local any credentials; AWS uses the SDK's chain.
+    ...(engine
+      ? { client: { credentials: engine.credentials } }
+      : effective.endpoint &&
+        !process.env.AWS_ACCESS_KEY_ID && {
+          client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
+        }),
   });
   mountDocsAssets(service.app, packageDocsAssets());
   await prepareTables(service, settings.createTable, settings.tableStream);

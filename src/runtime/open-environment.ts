@@ -6,10 +6,11 @@ import type { Collection } from '../core/collection';
 import { createDynamoClients, type DynamoClients } from '../store/client';
 import { DynamoStore } from '../store/dynamo-store';
 import { DynamoMapStore } from '../store/map-store';
-import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
+import { ENGINE_SECRET_FILE } from './cursor-secret';
+import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine, type EngineCredentials } from './embedded-engine';
 import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
 
-/** File in the embedded engine's data directory naming the endpoint of the server that has it open. */
+/** File in the embedded engine's data directory: the endpoint (address only) of the server that has it open. */
 export const ENDPOINT_FILE = 'shardline-endpoint';
 
 /** What a Node tool (reshard, boundaries --collection) works with, opened as the server opens it. */
@@ -28,8 +29,8 @@ export interface OpenEnvironment {
  * Opens the config and the table exactly as `npm start` does: SHARDLINE_CONFIG (or
  * config/shardline.config.json), TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION; with neither
  * of the last two, the embedded engine's data (./data or SHARDLINE_DATA_DIR) — through
- * the running server's engine when one has it open (only one process can open it), else
- * opened here.
+ * the running server's engine when one has it open (only one process can open it; its
+ * key is read from the data dir, so only who may read that reaches it), else opened here.
  */
 export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
   const settings = readSettings(env);
@@ -42,6 +43,7 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
   });
 
   let engine: EmbeddedEngine | undefined;
+  let engineKey: EngineCredentials | undefined;
   let endpoint = settings.endpoint;
   let where = endpoint ?? `AWS ${settings.region}`;
   if (wantsEmbeddedEngine(settings)) {
@@ -49,6 +51,7 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
     const running = await runningServerEngine(dataDir);
     if (running) {
       endpoint = running;
+      engineKey = engineCredentials(readFileSync(join(dataDir, ENGINE_SECRET_FILE), 'utf8').trim());
       where = `the running server's embedded engine (data in ${dataDir})`;
     } else {
       try {
@@ -60,13 +63,14 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
         );
       }
       endpoint = engine.endpoint;
+      engineKey = engine.credentials;
       where = `the embedded engine (data in ${dataDir})`;
     }
   }
   const clients = createDynamoClients({
     ...(endpoint && { endpoint }),
     ...(settings.region && { region: settings.region }),
-    ...credentials(env, endpoint),
+    ...(engineKey ? { credentials: engineKey } : credentials(env, endpoint)),
   });
   const keyNames = new Map(collections.map((c) => [c.table, c.primaryKey.map(({ name }) => name)]));
   return {

@@ -71,8 +71,13 @@ export function buildService(
         ? [...settings.apiKeys, { key: settings.metricsKey, scope: 'metrics' }]
         : settings.apiKeys,
       corsOrigins: settings.corsOrigins,
-      bodyLimits: { itemBytes: settings.maxItemBodyBytes, batchBytes: settings.maxBatchBodyBytes },
+      bodyLimits: {
+        itemBytes: settings.maxItemBodyBytes,
+        batchBytes: settings.maxBatchBodyBytes,
+        idleMs: settings.bodyIdleTimeoutMs,
+      },
       ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
+      authFailuresPerSecond: settings.authFailuresPerSecond,
     },
   });
   return { app, collections, clients, store, maps };

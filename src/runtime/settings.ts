@@ -1,5 +1,7 @@
 import type { LogLevel } from '../http/env';
 import type { ApiKeyGrant } from '../http/middleware/auth';
+import { DEFAULT_AUTH_FAILURES_PER_SECOND } from '../http/middleware/rate-limit';
+import { DEFAULT_BODY_IDLE_MS } from '../http/read-body';
 
 /**
  * The service's settings from its environment (process.env on Node and Lambda,
@@ -28,8 +30,12 @@ export interface Settings {
   readonly maxItemBodyBytes: number;
   /** Largest request body of a batch write, in bytes. */
   readonly maxBatchBodyBytes: number;
+  /** How long a request body may stop arriving before a 408 (BODY_IDLE_TIMEOUT_MS, at most 60 s). */
+  readonly bodyIdleTimeoutMs: number;
   /** Requests per second one caller (one API key) may make; undefined means no limit. */
   readonly rateLimitPerSecond: number | undefined;
+  /** Failed authentications per second per client address (AUTH_FAILURES_PER_SECOND). */
+  readonly authFailuresPerSecond: number;
   /** Per-shard statistics, /stats, /heat and /metrics (SHARDLINE_METRICS, default on). */
   readonly metrics: boolean;
   /** Counters of the hot-key sketch per collection (HOT_KEYS, default 100). */
@@ -62,7 +68,9 @@ export function readSettings(env: EnvMap): Settings {
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    bodyIdleTimeoutMs: integer(env, 'BODY_IDLE_TIMEOUT_MS', DEFAULT_BODY_IDLE_MS, 1, 60_000),
     rateLimitPerSecond: optionalInteger(env, 'RATE_LIMIT_PER_SECOND', 1, 1_000_000),
+    authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
     hotKeys: integer(env, 'HOT_KEYS', 100, 1, 10_000),
     logLevel: logLevel(env.LOG_LEVEL),

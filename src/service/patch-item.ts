@@ -65,7 +65,8 @@ function patched(maps: readonly Collection[], current: JsonObject, patch: JsonOb
   const managed = new Set(managedAttributes(collection));
   const item = Object.fromEntries(Object.entries(current).filter(([name]) => !managed.has(name)));
   for (const { name } of collection.primaryKey) {
-    if (name in patch) throw new ShardlineError('invalid_item', `primary key attribute "${name}" cannot be patched`);
+    if (Object.hasOwn(patch, name))
+      throw new ShardlineError('invalid_item', `primary key attribute "${name}" cannot be patched`);
   }
   const prepared: PreparedItem = prepareItem(collection, applyMergePatch(item, patch), random, also);
   const record = { ...prepared.record };
@@ -84,8 +85,8 @@ function patched(maps: readonly Collection[], current: JsonObject, patch: JsonOb
 function changes(current: JsonObject, next: JsonObject): { set: JsonObject; remove: string[] } {
   const set: JsonObject = {};
   for (const [name, value] of Object.entries(next)) {
-    if (!(name in current) || canonicalText(current[name]) !== canonicalText(value)) set[name] = value;
+    if (!Object.hasOwn(current, name) || canonicalText(current[name]) !== canonicalText(value)) set[name] = value;
   }
-  const remove = Object.keys(current).filter((name) => !(name in next));
+  const remove = Object.keys(current).filter((name) => !Object.hasOwn(next, name));
   return { set, remove };
 }

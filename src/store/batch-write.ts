@@ -97,10 +97,10 @@ export async function batchPut(
           break;
         }
         if (!isRetryable(cause)) {
-          error = {
-            code: 'rejected',
-            message: `DynamoDB refused the write: ${String((cause as Error).message).slice(0, 300)}`,
-          };
+          // Only what DynamoDB answered is DynamoDB's refusal; anything else failed here, before it.
+          error = isServiceError(cause)
+            ? { code: 'rejected', message: `DynamoDB refused the write: ${String(cause.message).slice(0, 300)}` }
+            : { code: 'internal', message: 'internal error: the items were not sent to DynamoDB' };
           break;
         }
         retried = retryReason(cause);
@@ -142,4 +142,9 @@ function expired(context: CallContext, wait = 0): boolean {
 
 function keyOf(record: Record<string, unknown>, keyNames: readonly string[]): string {
   return JSON.stringify(keyNames.map((name) => record[name]));
+}
+
+/** An error DynamoDB (or the engine) answered: the SDK marks those with `$fault`. */
+function isServiceError(error: unknown): error is Error {
+  return error instanceof Error && typeof (error as { $fault?: unknown }).$fault === 'string';
 }

@@ -1,7 +1,7 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
 import { ExactNumber } from '../core/exact-number';
 import type { JsonObject } from '../core/item';
-import { type SetElement, type SetKind, ValueSet } from '../core/values';
+import { emptyRecord, type SetElement, type SetKind, ValueSet } from '../core/values';
 
 /**
  * The store boundary for attribute values: core's `ExactNumber` and `ValueSet` become the
@@ -10,16 +10,21 @@ import { type SetElement, type SetKind, ValueSet } from '../core/values';
  * `Uint8Array` on both sides. Core never sees an SDK type.
  */
 
-/** A record (or key) as the SDK's document client marshals it. */
+/**
+ * A record (or key) as the SDK's document client marshals it. Its maps become `Map`s: the
+ * marshaller takes an object for a map only when its `constructor` is Object's, so a map
+ * with an attribute named `constructor` would be refused as a class instance (a 500); a Map
+ * it reads as entries. (The record itself is marshalled attribute by attribute.)
+ */
 export function recordToSdk(record: JsonObject): JsonObject {
-  const out: JsonObject = {};
+  const out = emptyRecord();
   for (const name of Object.keys(record)) out[name] = valueToSdk(record[name]);
   return out;
 }
 
-/** A record as the document client read it, in core form. */
+/** A record as the document client read it, in core form (with no prototype: names are only data). */
 export function recordFromSdk(record: Record<string, unknown>): JsonObject {
-  const out: JsonObject = {};
+  const out = emptyRecord();
   for (const name of Object.keys(record)) out[name] = valueFromSdk(record[name]);
   return out;
 }
@@ -29,7 +34,7 @@ export function valueToSdk(value: unknown): unknown {
   if (value instanceof ValueSet) return new Set(value.elements.map(valueToSdk));
   if (value === null || typeof value !== 'object' || value instanceof Uint8Array) return value;
   if (Array.isArray(value)) return value.map(valueToSdk);
-  return recordToSdk(value as JsonObject);
+  return new Map(Object.entries(value).map(([name, element]) => [name, valueToSdk(element)]));
 }
 
 export function valueFromSdk(value: unknown): unknown {

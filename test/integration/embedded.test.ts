@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
@@ -131,6 +132,47 @@ describe('the embedded default', () => {
     // The lock goes with the process: the data dir opens again.
     const again = await startServer(dataDir, port);
     await stopChild(again);
+  });
+
+  it('closes its engine to all but the data dir: a secret key, owner-only files, address-only endpoint', async () => {
+    const fresh = join(dataDir, 'closed');
+    const port = await freePort();
+    const server = await startServer(fresh, port);
+    try {
+      const written = await fetch(`http://127.0.0.1:${port}/collections/albums/items`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pk: 'Tangerine Dream', sk: 'album#Phaedra', title: 'Phaedra' }),
+      });
+      expect(written.status).toBe(201);
+      const endpoint = readFileSync(join(fresh, 'shardline-endpoint'), 'utf8');
+      expect(endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+      expect(statSync(fresh).mode & 0o777).toBe(0o700);
+      const files = readdirSync(fresh, { recursive: true, encoding: 'utf8' });
+      expect(files).toContain('engine-secret');
+      for (const file of files) expect(statSync(join(fresh, file)).mode & 0o077, file).toBe(0);
+
+      // Any other process that finds the port, with any other key, is refused.
+      const other = new DynamoDBClient({
+        endpoint: endpoint.trim(),
+        region: 'us-east-1',
+        credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' },
+        maxAttempts: 1,
+      });
+      await expect(other.send(new ListTablesCommand({}))).rejects.toMatchObject({
+        name: 'UnrecognizedClientException',
+      });
+      other.destroy();
+      // Tools (reshard, boundaries, follow) read the key from the data dir and get in.
+      const tool = await openEnvironment({ SHARDLINE_DATA_DIR: fresh });
+      try {
+        expect((await tool.clients.raw.send(new ListTablesCommand({}))).TableNames).toEqual(['shardline']);
+      } finally {
+        await tool.close();
+      }
+    } finally {
+      await stopChild(server);
+    }
   });
 
   it('lets tools reach a running server through its engine, or open the data dir when none runs', async () => {

@@ -44,6 +44,8 @@ describe('HTTP edges on the Node server: JSON errors, and the connection does wh
         DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
         TABLE_NAME: `t-${randomUUID()}`,
         CURSOR_SECRET: 'http-edges-test-secret',
+        // A body that stops arriving is cut after this (60 s at most in production; short here).
+        BODY_IDLE_TIMEOUT_MS: '1000',
         AWS_ACCESS_KEY_ID: 'shardline',
         AWS_SECRET_ACCESS_KEY: 'shardline',
       },
@@ -62,6 +64,22 @@ describe('HTTP edges on the Node server: JSON errors, and the connection does wh
     expect(first?.headers.connection).toBe('keep-alive');
     expect(second?.status).toBe(200);
     expect(closed).toBe(false);
+  });
+
+  it('408 request_timeout for a body that stops arriving: JSON with Connection: close, and it closes', async () => {
+    const connection = await RawConnection.open(port);
+    try {
+      await connection.send(
+        'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 100\r\n\r\n{"pk":',
+      );
+      const answer = await connection.response(20_000);
+      expectJsonError(answer, 408, 'request_timeout');
+      expect(answer?.headers.connection).toBe('close');
+      expect(await connection.closes()).toBe(true);
+    } finally {
+      connection.close();
+    }
   });
 
   it('413 for a declared body larger than the server drains (64 MiB): Connection: close, and it closes', async () => {

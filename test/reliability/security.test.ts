@@ -33,7 +33,10 @@ function send(
 describe('API keys and scopes', () => {
   let app: App;
   beforeAll(async () => {
-    ({ app } = await startTestService('dynalite', { env: { API_KEYS: `${READ_KEY}:read, ${WRITE_KEY}:write` } }));
+    // Many refusals in a burst from one (unknown) address: the failure limit is tested on its own below.
+    ({ app } = await startTestService('dynalite', {
+      env: { API_KEYS: `${READ_KEY}:read, ${WRITE_KEY}:write`, AUTH_FAILURES_PER_SECOND: '1000' },
+    }));
   });
 
   it('lets /healthz, /openapi.json and /docs through without a key', async () => {
@@ -215,6 +218,29 @@ describe('headers, CORS, limits', () => {
     // Another key has its own bucket; health checks are never limited.
     expect((await send(app, 'GET', '/collections', { key: WRITE_KEY })).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await send(app, 'GET', '/healthz')).status).toBe(200);
+  });
+
+  it('limits failed authentications by client address, in buckets of their own: guessing spends no key', async () => {
+    const { app } = await startTestService('dynalite', {
+      env: { RATE_LIMIT_PER_SECOND: '2', AUTH_FAILURES_PER_SECOND: '3', API_KEYS: `${READ_KEY}:read` },
+    });
+    // As the Node server hands requests to the app: the peer's address on the socket.
+    const from = (address: string, key: string) =>
+      app.request(
+        '/collections',
+        { headers: { authorization: `Bearer ${key}` } },
+        { incoming: { socket: { remoteAddress: address } } },
+      );
+    const guesses: number[] = [];
+    for (let i = 0; i < 6; i++) guesses.push((await from('10.0.0.66', `guess-${i}`)).status);
+    expect(guesses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(guesses).toContain(429);
+    // Refused before the key is looked at: a right guess is no different from a wrong one.
+    const blocked = await from('10.0.0.66', READ_KEY);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The key's own bucket (2 a second) is whole: the guesses never reached it.
+    expect([(await from('10.0.0.7', READ_KEY)).status, (await from('10.0.0.7', READ_KEY)).status]).toEqual([200, 200]);
   });
 
   it('answers an unexpected error with a bare 500 and logs one line: no stack, no key', async () => {

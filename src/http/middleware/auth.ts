@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
+import { clientAddress } from '../client-address';
 import { errorResponse } from '../errors';
+import { rateLimited, type TokenBuckets } from './rate-limit';
 
 /** `metrics` (METRICS_KEY) may only read /metrics. */
 export type Scope = 'read' | 'write' | 'metrics';
@@ -36,8 +38,18 @@ const METRICS_PATH = '/metrics';
  * position of the first differing byte, a key's length nor which key matched
  * shows in the response time. Keys never reach a response or a log; callers are
  * named `key#N` (the key's position in API_KEYS).
+ *
+ * Guessing: each 401 spends a token of the caller's address in `failures` (apart from
+ * every key's own bucket, so a guesser never spends a real key's tokens). An address
+ * whose failure bucket is empty gets a 429 before its key is even looked at — else a
+ * right guess would still show as a 200 among the 429s. A request whose address cannot
+ * be told shares the bucket `unknown`.
  */
-export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly string[]): MiddlewareHandler<AppEnv> {
+export function bearerAuth(
+  grants: readonly ApiKeyGrant[],
+  publicPaths: readonly string[],
+  failures?: TokenBuckets,
+): MiddlewareHandler<AppEnv> {
   const keys: StoredKey[] = grants.map((grant, i) => ({
     digest: sha256(grant.key),
     scope: grant.scope,
@@ -46,19 +58,25 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], publicPaths: readonly
   const open = new Set(publicPaths);
   return async (c, next) => {
     if (keys.length === 0 || open.has(c.req.path) || c.req.method === 'OPTIONS') return next();
+    const address = clientAddress(c) ?? 'unknown';
+    const wait = failures?.waitFor(address) ?? 0;
+    if (wait > 0) {
+      throw rateLimited(wait, `over ${failures?.perSecond} failed authentications per second from this address`);
+    }
+    const refuse = (error: ShardlineError): Response => {
+      failures?.spend(address);
+      return errorResponse(c, error);
+    };
     const header = c.req.header('authorization');
     const token = header === undefined ? undefined : /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)?.[1];
     if (token === undefined) {
       c.header('WWW-Authenticate', REALM);
-      return errorResponse(
-        c,
-        new ShardlineError('unauthorized', 'this API needs an API key: send Authorization: Bearer <key>'),
-      );
+      return refuse(new ShardlineError('unauthorized', 'this API needs an API key: send Authorization: Bearer <key>'));
     }
     const match = findKey(keys, sha256(token));
     if (!match) {
       c.header('WWW-Authenticate', `${REALM}, error="invalid_token"`);
-      return errorResponse(c, new ShardlineError('unauthorized', 'the API key is not valid'));
+      return refuse(new ShardlineError('unauthorized', 'the API key is not valid'));
     }
     if (match.scope === 'metrics' && !(c.req.path === METRICS_PATH && isReadMethod(c.req.method))) {
       c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="read"`);

@@ -16,12 +16,15 @@ interface RouteParameters {
  * OpenAPI `request.query` schema lists, so the document and the check can never disagree.
  * A misspelt parameter silently ignored would answer a different question than was asked.
  * Paths no OpenAPI route describes (static assets) are left alone; so are CORS preflights.
+ * On every path, a malformed `%`-escape (`%zz`, `%E0%A4` cut short) is a 400: taken literally,
+ * as the URL parsers do, it would answer for a value the client never meant.
  */
 export function knownQueryParameters(app: OpenAPIHono<AppEnv>): MiddlewareHandler<AppEnv> {
   let routes: RouteParameters[] | undefined;
   return async (c, next) => {
     const url = new URL(c.req.url);
     if (url.search.length <= 1 || c.req.method === 'OPTIONS') return next();
+    refuseMalformedEscapes(url.search.slice(1));
     // Built on the first request, once every route is registered.
     routes ??= declaredRoutes(app);
     const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
@@ -39,6 +42,20 @@ export function knownQueryParameters(app: OpenAPIHono<AppEnv>): MiddlewareHandle
     }
     return next();
   };
+}
+
+function refuseMalformedEscapes(query: string): void {
+  for (const part of query.split('&')) {
+    try {
+      decodeURIComponent(part.replaceAll('+', ' '));
+    } catch {
+      throw new ShardlineError(
+        'invalid_request',
+        'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ' +
+          JSON.stringify(part.slice(0, 100)),
+      );
+    }
+  }
 }
 
 function declaredRoutes(app: OpenAPIHono<AppEnv>): RouteParameters[] {

@@ -1,8 +1,10 @@
 import type { MiddlewareHandler } from 'hono';
 import { RequestTally } from '../../service/metrics/request-tally';
 import type { AppEnv, LogLevel, ObservabilityOptions } from '../env';
+import { errorStatus } from '../errors';
 
 const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2, off: 3 };
+const CLIENT_GONE = errorStatus('client_closed');
 
 /**
  * Gives each request a RequestTally (what it did, and the recorder the service reports
@@ -26,7 +28,8 @@ export function observeRequests(options: ObservabilityOptions): MiddlewareHandle
       const pattern = c.req.routePath;
       const route = pattern === '*' || pattern === '/*' ? 'unmatched' : pattern;
       recorder.requestDone({ route, method: c.req.method, status, seconds: ms / 1000 });
-      const level: LogLevel = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      // A client that went away (499) is no fault of the client's request nor of the service.
+      const level: LogLevel = status >= 500 ? 'error' : status >= 400 && status !== CLIENT_GONE ? 'warn' : 'info';
       if (requestLog && RANK[level] >= threshold) {
         const caller = c.get('caller');
         requestLog.write(

@@ -1,4 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
 import { batchDelete, batchGet, batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
@@ -21,16 +22,27 @@ const keysBody = (max: number) =>
 
 const ItemError = z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string() }) });
 
-const batchGetRoute = (bytes: number) =>
+const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-get',
     summary: `Read up to ${MAX_BATCH_GET_KEYS} items by their primary keys`,
-    middleware: jsonBodyGuards(bytes),
+    middleware: jsonBodyGuards(bytes, idleMs),
     request: {
       params: CollectionParam,
       query: z.object({ fields: fieldsParam }),
-      body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_GET_KEYS) } }, required: true },
+      body: {
+        content: {
+          'application/json': {
+            schema: keysBody(MAX_BATCH_GET_KEYS).extend({
+              fields: z.array(z.string()).optional().openapi({
+                description: 'attribute names: return only these (as the `fields` query parameter; not both)',
+              }),
+            }),
+          },
+        },
+        required: true,
+      },
     },
     responses: {
       200: {
@@ -44,12 +56,12 @@ const batchGetRoute = (bytes: number) =>
     },
   });
 
-const batchDeleteRoute = (bytes: number) =>
+const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-delete',
     summary: `Delete up to ${MAX_BATCH_DELETE_KEYS} items; each is reported deleted or failed`,
-    middleware: jsonBodyGuards(bytes),
+    middleware: jsonBodyGuards(bytes, idleMs),
     request: {
       params: CollectionParam,
       body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_DELETE_KEYS) } }, required: true },
@@ -71,18 +83,23 @@ const batchDeleteRoute = (bytes: number) =>
 /** `POST …/items/batch-get` and `…/batch-delete`: many items by their primary keys. */
 export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
-  const bytes = (deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS).batchBytes;
+  const { batchBytes: bytes, idleMs } = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
-  app.openapi(batchGetRoute(bytes), async (c) => {
+  app.openapi(batchGetRoute(bytes, idleMs), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
-    const fields = parseFields(c.req.valid('query').fields);
-    const keys = batchKeys(collection, c.req.valid('json').keys);
+    const body = c.req.valid('json');
+    const inQuery = c.req.valid('query').fields;
+    if (inQuery !== undefined && body.fields !== undefined) {
+      throw invalidRequest('name the fields in the query or in the body, not both');
+    }
+    const fields = parseFields(inQuery ?? body.fields);
+    const keys = batchKeys(collection, body.keys);
     const { records, missing } = await batchGet(deps.store, collection, keys, c.get('call'), fields);
     const items = records.map((record) => itemForResponse(publicItem(collection, record), fields));
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 
-  app.openapi(batchDeleteRoute(bytes), async (c) => {
+  app.openapi(batchDeleteRoute(bytes, idleMs), async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const keys = batchKeys(collection, c.req.valid('json').keys);
     return c.json(await batchDelete(deps.store, collection, keys, c.get('call')), 200);

@@ -44,7 +44,7 @@ const putRoute = (limits: BodyLimits) =>
     method: 'put',
     path: '/collections/{collection}/items',
     summary: 'Write one item (assigns its shard)',
-    middleware: jsonBodyGuards(limits.itemBytes),
+    middleware: jsonBodyGuards(limits.itemBytes, limits.idleMs),
     request: {
       params: CollectionParam,
       headers: z.object({ 'if-match': ifMatchHeader, 'if-none-match': ifNoneMatchHeader }),
@@ -67,7 +67,7 @@ const batchRoute = (limits: BodyLimits) =>
     method: 'post',
     path: '/collections/{collection}/items/batch',
     summary: 'Write up to 1000 items; each is reported written or failed',
-    middleware: jsonBodyGuards(limits.batchBytes),
+    middleware: jsonBodyGuards(limits.batchBytes, limits.idleMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
       200: { content: { 'application/json': { schema: BatchResponse } }, description: 'what was written, what failed' },
@@ -124,7 +124,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
     description:
       'null removes an attribute, an object merges into a map, anything else replaces; a new value of the ' +
       'ordered field moves the item in the order in the same write. Also accepts application/json.',
-    middleware: jsonBodyGuards(limits.itemBytes),
+    middleware: jsonBodyGuards(limits.itemBytes, limits.idleMs),
     request: {
       params: CollectionParam,
       query: keyQuery(deps),
@@ -189,7 +189,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     const key = primaryKeyFromParams(collection, params);
     const record = await getItem(deps.store, collection, key, c.get('call'), fields);
     const etag = record[etagAttributeOf(collection)];
-    const held = parseEtagList(c.req.header('if-none-match'));
+    const held = parseEtagList(c.req.header('if-none-match'), 'weak');
     if (typeof etag === 'string' && held !== undefined && (held === '*' || held.includes(etag))) {
       return c.body(null, 304, etagHeaders(etag));
     }
