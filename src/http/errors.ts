@@ -26,6 +26,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
   unavailable: 503,
   map_stale: 503,
+  overloaded: 503,
   timeout: 504,
   internal: 500,
 };
