@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'unavailable'
   | 'map_stale'
+  | 'overloaded'
   | 'timeout'
   | 'request_timeout'
   | 'client_closed'

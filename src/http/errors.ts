@@ -26,6 +26,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
   unavailable: 503,
   map_stale: 503,
+  overloaded: 503,
   timeout: 504,
   request_timeout: 408,
   // nginx's "client closed request": never seen by the client, only in logs and metrics.

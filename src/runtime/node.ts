@@ -7,6 +7,7 @@ import { mountDocsAssets } from '../http/docs/assets';
 import { packageDocsAssets } from '../http/docs/file-assets';
 import { persistedCursorSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
+import { admitted } from './admission';
 import { answerClientErrors, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { ENDPOINT_FILE } from './open-environment';
 import { prometheusExporter } from './prometheus';
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
 
   const server = serve(
     {
-      fetch: service.app.fetch,
+      fetch: admitted(service.app.fetch, new Map(service.collections.map((c) => [c.name, c.strategy.shardCount]))),
       port: settings.port,
       hostname: settings.host,
       serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES },

@@ -1,0 +1,76 @@
+/**
+ * An adaptive concurrency limit (AIMD, in the manner of Netflix concurrency-limits): the limit
+ * grows by one for each full limit's worth of answers faster than `latencyTargetMs`, and is cut by
+ * `backoff` when an answer is slower. Work past the limit is refused at once rather than queued,
+ * so a saturated server sheds load instead of answering everyone late. Pure: the caller supplies
+ * the observed latencies.
+ */
+export interface AdmissionOptions {
+  readonly initialLimit: number;
+  readonly minLimit: number;
+  readonly maxLimit: number;
+  /** An answer slower than this is taken as a sign of saturation. */
+  readonly latencyTargetMs: number;
+  /** Factor the limit is multiplied by on a slow answer (0 < backoff < 1). */
+  readonly backoff: number;
+}
+
+export const DEFAULT_ADMISSION: AdmissionOptions = {
+  initialLimit: 64,
+  minLimit: 4,
+  maxLimit: 1024,
+  latencyTargetMs: 500,
+  backoff: 0.9,
+};
+
+export class AdmissionLimit {
+  private limitValue: number;
+  private inFlightWeight = 0;
+  private fastAnswers = 0;
+
+  constructor(private readonly options: AdmissionOptions = DEFAULT_ADMISSION) {
+    if (!(options.minLimit >= 1 && options.minLimit <= options.maxLimit)) throw new RangeError('bad admission bounds');
+    if (!(options.backoff > 0 && options.backoff < 1)) throw new RangeError('backoff must be in (0, 1)');
+    this.limitValue = clamp(options.initialLimit, options.minLimit, options.maxLimit);
+  }
+
+  get limit(): number {
+    return this.limitValue;
+  }
+
+  get inFlight(): number {
+    return this.inFlightWeight;
+  }
+
+  /**
+   * Admits work of `weight` units (its planned DynamoDB requests) if it fits under the limit. Work
+   * heavier than the whole limit is admitted only when nothing else is in flight, so it never starves.
+   */
+  tryAcquire(weight: number): boolean {
+    const w = Math.max(1, weight);
+    if (this.inFlightWeight > 0 && this.inFlightWeight + w > this.limitValue) return false;
+    this.inFlightWeight += w;
+    return true;
+  }
+
+  /** Ends admitted work of `weight` that took `latencyMs`, adapting the limit. */
+  release(weight: number, latencyMs: number): void {
+    const w = Math.max(1, weight);
+    this.inFlightWeight = Math.max(0, this.inFlightWeight - w);
+    const { minLimit, maxLimit, latencyTargetMs, backoff } = this.options;
+    if (latencyMs > latencyTargetMs) {
+      this.fastAnswers = 0;
+      this.limitValue = clamp(Math.floor(this.limitValue * backoff), minLimit, maxLimit);
+      return;
+    }
+    this.fastAnswers += w;
+    if (this.fastAnswers >= this.limitValue) {
+      this.fastAnswers = 0;
+      this.limitValue = clamp(this.limitValue + 1, minLimit, maxLimit);
+    }
+  }
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}

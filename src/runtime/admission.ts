@@ -1,0 +1,40 @@
+import { AdmissionLimit } from '../core/admission-limit';
+import { ShardlineError } from '../core/errors';
+import { errorStatus } from '../http/errors';
+
+/** Probes answer even when work is shed: they are never counted against, nor queued behind, the limit. */
+const BYPASS = new Set(['/healthz', '/metrics']);
+const LISTING = /^\/collections\/([^/]+)\/items\/?$/;
+
+/**
+ * Wraps the Node server's fetch with adaptive admission control: a request weighs the DynamoDB work it
+ * plans (a listing one unit per shard, anything else one); past the limit it gets a fast 503 `overloaded`
+ * with `Retry-After`. `shardCounts` maps a collection name to its shard count.
+ */
+export function admitted<Rest extends unknown[]>(
+  fetch: (request: Request, ...rest: Rest) => Response | Promise<Response>,
+  shardCounts: ReadonlyMap<string, number>,
+  limit = new AdmissionLimit(),
+): (request: Request, ...rest: Rest) => Promise<Response> {
+  return async (request, ...rest) => {
+    const path = new URL(request.url).pathname;
+    if (BYPASS.has(path)) return fetch(request, ...rest);
+    const listing = request.method === 'GET' ? LISTING.exec(path) : null;
+    const weight = listing ? (shardCounts.get(decodeURIComponent(listing[1] ?? '')) ?? 1) : 1;
+    if (!limit.tryAcquire(weight)) return overloaded();
+    const started = performance.now();
+    try {
+      return await fetch(request, ...rest);
+    } finally {
+      limit.release(weight, performance.now() - started);
+    }
+  };
+}
+
+function overloaded(): Response {
+  const error = new ShardlineError('overloaded', 'the server is at its concurrency limit; retry later');
+  return new Response(JSON.stringify({ error: { code: error.code, message: error.message } }), {
+    status: errorStatus(error.code),
+    headers: { 'content-type': 'application/json', 'retry-after': '1' },
+  });
+}

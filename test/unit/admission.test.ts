@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { AdmissionLimit, type AdmissionOptions } from '../../src/core/admission-limit';
+import { admitted } from '../../src/runtime/admission';
+
+const options: AdmissionOptions = { initialLimit: 4, minLimit: 2, maxLimit: 6, latencyTargetMs: 100, backoff: 0.5 };
+
+describe('AdmissionLimit', () => {
+  it('admits up to the limit by weight and refuses past it', () => {
+    const limit = new AdmissionLimit(options);
+    expect(limit.tryAcquire(3)).toBe(true);
+    expect(limit.tryAcquire(1)).toBe(true);
+    expect(limit.tryAcquire(1)).toBe(false);
+    limit.release(1, 10);
+    expect(limit.inFlight).toBe(3);
+    expect(limit.tryAcquire(1)).toBe(true);
+  });
+
+  it('admits work heavier than the limit only when idle, so it never starves', () => {
+    const limit = new AdmissionLimit(options);
+    expect(limit.tryAcquire(1)).toBe(true);
+    expect(limit.tryAcquire(21)).toBe(false);
+    limit.release(1, 10);
+    expect(limit.tryAcquire(21)).toBe(true);
+    expect(limit.tryAcquire(1)).toBe(false);
+  });
+
+  it('grows by one per limit of fast answers, up to the maximum', () => {
+    const limit = new AdmissionLimit(options);
+    for (let i = 0; i < 4; i++) limit.release(1, 10);
+    expect(limit.limit).toBe(5);
+    for (let i = 0; i < 100; i++) limit.release(1, 10);
+    expect(limit.limit).toBe(6);
+  });
+
+  it('backs off on a slow answer, down to the minimum', () => {
+    const limit = new AdmissionLimit(options);
+    limit.release(1, 500);
+    expect(limit.limit).toBe(2);
+    limit.release(1, 500);
+    expect(limit.limit).toBe(2);
+  });
+
+  it('refuses bad bounds', () => {
+    expect(() => new AdmissionLimit({ ...options, minLimit: 0 })).toThrow(RangeError);
+    expect(() => new AdmissionLimit({ ...options, backoff: 1 })).toThrow(RangeError);
+  });
+});
+
+describe('admitted fetch', () => {
+  it('sheds a 21-shard listing past the limit with a fast 503 overloaded and Retry-After; probes pass', async () => {
+    let release: () => void = () => {};
+    const pending = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const fetch = admitted(
+      async () => {
+        await pending;
+        return new Response('ok');
+      },
+      new Map([['events', 21]]),
+      new AdmissionLimit(options),
+    );
+    const first = fetch(new Request('http://x/collections/events/items'));
+    const shed = await fetch(new Request('http://x/collections/events/items'));
+    expect(shed.status).toBe(503);
+    expect(Number(shed.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await shed.json()).toMatchObject({ error: { code: 'overloaded' } });
+    const probe = fetch(new Request('http://x/healthz'));
+    release();
+    expect((await probe).status).toBe(200);
+    expect((await first).status).toBe(200);
+  });
+});
