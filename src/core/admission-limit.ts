@@ -1,9 +1,11 @@
 /**
- * An adaptive concurrency limit (AIMD, in the manner of Netflix concurrency-limits): the limit
- * grows by one for each full limit's worth of answers faster than `latencyTargetMs`, and is cut by
- * `backoff` when an answer is slower. Work past the limit is refused at once rather than queued,
- * so a saturated server sheds load instead of answering everyone late. Pure: the caller supplies
- * the observed latencies.
+ * An adaptive concurrency limit (AIMD, in the manner of Netflix concurrency-limits): the limit, in
+ * units of planned DynamoDB requests, grows by one for each full limit's worth of answers faster
+ * than `latencyTargetMs`, and is cut by `backoff` when an answer is slower. Only work admitted
+ * since the last cut can cut again: a burst of slow answers to one overload cuts once, not once per
+ * answer, which would collapse the limit to its minimum. Work past the limit is refused at once
+ * rather than queued, so a saturated server sheds load instead of answering everyone late. Pure:
+ * the caller supplies the observed latencies.
  */
 export interface AdmissionOptions {
   readonly initialLimit: number;
@@ -15,18 +17,30 @@ export interface AdmissionOptions {
   readonly backoff: number;
 }
 
+/**
+ * Units are planned DynamoDB requests: a 21-shard listing weighs 21, so 1,024 is ~48 of them at once. The
+ * floor, ~24 such listings, is what a 2-core router serves at full goodput (32 connections measured).
+ */
 export const DEFAULT_ADMISSION: AdmissionOptions = {
-  initialLimit: 64,
-  minLimit: 4,
-  maxLimit: 1024,
+  initialLimit: 1024,
+  minLimit: 512,
+  maxLimit: 8192,
   latencyTargetMs: 500,
   backoff: 0.9,
 };
+
+/** Admitted work: its weight, and the limit's generation when it was admitted. */
+export interface Admission {
+  readonly weight: number;
+  readonly generation: number;
+}
 
 export class AdmissionLimit {
   private limitValue: number;
   private inFlightWeight = 0;
   private fastAnswers = 0;
+  /** Counts the cuts: work admitted before the latest one says nothing about the limit now. */
+  private generation = 0;
 
   constructor(private readonly options: AdmissionOptions = DEFAULT_ADMISSION) {
     if (!(options.minLimit >= 1 && options.minLimit <= options.maxLimit)) throw new RangeError('bad admission bounds');
@@ -46,19 +60,21 @@ export class AdmissionLimit {
    * Admits work of `weight` units (its planned DynamoDB requests) if it fits under the limit. Work
    * heavier than the whole limit is admitted only when nothing else is in flight, so it never starves.
    */
-  tryAcquire(weight: number): boolean {
+  tryAcquire(weight: number): Admission | undefined {
     const w = Math.max(1, weight);
-    if (this.inFlightWeight > 0 && this.inFlightWeight + w > this.limitValue) return false;
+    if (this.inFlightWeight > 0 && this.inFlightWeight + w > this.limitValue) return undefined;
     this.inFlightWeight += w;
-    return true;
+    return { weight: w, generation: this.generation };
   }
 
-  /** Ends admitted work of `weight` that took `latencyMs`, adapting the limit. */
-  release(weight: number, latencyMs: number): void {
-    const w = Math.max(1, weight);
+  /** Ends admitted work that took `latencyMs`, adapting the limit. */
+  release(admission: Admission, latencyMs: number): void {
+    const w = admission.weight;
     this.inFlightWeight = Math.max(0, this.inFlightWeight - w);
     const { minLimit, maxLimit, latencyTargetMs, backoff } = this.options;
     if (latencyMs > latencyTargetMs) {
+      if (admission.generation !== this.generation) return;
+      this.generation++;
       this.fastAnswers = 0;
       this.limitValue = clamp(Math.floor(this.limitValue * backoff), minLimit, maxLimit);
       return;

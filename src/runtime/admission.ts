@@ -20,15 +20,25 @@ export function admitted<Rest extends unknown[]>(
     const path = new URL(request.url).pathname;
     if (BYPASS.has(path)) return fetch(request, ...rest);
     const listing = request.method === 'GET' ? LISTING.exec(path) : null;
-    const weight = listing ? (shardCounts.get(decodeURIComponent(listing[1] ?? '')) ?? 1) : 1;
-    if (!limit.tryAcquire(weight)) return overloaded();
+    const weight = listing ? (shardCounts.get(collectionName(listing[1]!)) ?? 1) : 1;
+    const admission = limit.tryAcquire(weight);
+    if (!admission) return overloaded();
     const started = performance.now();
     try {
       return await fetch(request, ...rest);
     } finally {
-      limit.release(weight, performance.now() - started);
+      limit.release(admission, performance.now() - started);
     }
   };
+}
+
+/** The collection a listing path names; a malformed escape weighs 1 here and is the app's 400 to give. */
+function collectionName(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function overloaded(): Response {
