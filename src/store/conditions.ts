@@ -29,9 +29,10 @@ export class ExpressionBuilder {
     return placeholder;
   }
 
+  /** A value in core's form (exact numbers, sets), marshalled as the SDK takes it. */
   value(value: unknown): string {
     const placeholder = `:v${this.count++}`;
-    this.values[placeholder] = value;
+    this.values[placeholder] = valueToSdk(value);
     return placeholder;
   }
 
@@ -55,9 +56,7 @@ export class ExpressionBuilder {
   /** An UpdateExpression: `SET` each of `set` (values in the API's form), `REMOVE` each of `remove`. */
   update(set: Readonly<Record<string, unknown>>, remove: readonly string[] = []): string {
     const clauses: string[] = [];
-    const assignments = Object.entries(set).map(
-      ([name, value]) => `${this.name(name)} = ${this.value(valueToSdk(value))}`,
-    );
+    const assignments = Object.entries(set).map(([name, value]) => `${this.name(name)} = ${this.value(value)}`);
     if (assignments.length > 0) clauses.push(`SET ${assignments.join(', ')}`);
     if (remove.length > 0) clauses.push(`REMOVE ${remove.map((name) => this.name(name)).join(', ')}`);
     return clauses.join(' ');

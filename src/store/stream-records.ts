@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import type { JsonObject } from '../core/item';
+import { recordFromSdk } from './values';
 
 /**
  * DynamoDB Streams records as shardline reads them, from either source: `GetRecords`
@@ -67,7 +68,10 @@ export function changeOfRecord(
   const data = record.dynamodb;
   const named = tableOfStreamArn(record.eventSourceARN) ?? table;
   if (!data?.Keys || !data.SequenceNumber || !named) throw new Error('not a DynamoDB Streams record');
-  const read = (image: Image) => unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, options);
+  // Images read as items do, into core's values (exact numbers, sets): the one conversion every door
+  // shares, so a typed order sees a stream's number as the number it is.
+  const read = (image: Image) =>
+    recordFromSdk(unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, options));
   const removed = record.eventName === 'REMOVE';
   if (!removed && !data.NewImage) {
     throw new Error('the stream has no new images: its view type must be NEW_IMAGE or NEW_AND_OLD_IMAGES');
@@ -76,8 +80,8 @@ export function changeOfRecord(
   return {
     table: named,
     kind: removed ? 'remove' : 'put',
-    key: read(data.Keys) as JsonObject,
-    ...(!removed && data.NewImage && { image: read(data.NewImage) as JsonObject }),
+    key: read(data.Keys),
+    ...(!removed && data.NewImage && { image: read(data.NewImage) }),
     sequence: data.SequenceNumber,
     ...(changedAt !== undefined && { changedAt }),
   };

@@ -111,6 +111,25 @@ describe('npm run follow on DynamoDB Local', () => {
     expect(summaryOf(again.stdout).seen).toBeLessThan(10);
   });
 
+  it('indexes a typed order from the stream: numbers stay numbers, a re-dated item moves', async () => {
+    const releases = [1999, 2021, 1970, 2005, 1988].map((year, i) => ({
+      pk: `r${i}`,
+      sk: `release#${i}`,
+      year,
+      title: `Release ${i}`,
+    }));
+    await putBehindTheBack(endpoint, service.table, releases);
+    await setBehindTheBack(endpoint, service.table, [
+      { key: { pk: 'r1', sk: 'release#1' }, attribute: 'year', value: 1950 },
+    ]);
+
+    const run = await follow('--until-idle');
+    expect(run.code, run.stderr).toBe(0);
+    expect(summaryOf(run.stdout).poison).toBe(0);
+    // year descending: 2005, 1999, 1988, 1970, 1950 (r1, re-dated from 2021).
+    expect(names(await listing(service.app, 'releases'), 'pk')).toEqual(['r3', 'r0', 'r4', 'r2', 'r1']);
+  });
+
   it('killed mid-way and restarted, resumes from its checkpoints: nothing lost, nothing indexed twice', async () => {
     const count = 600;
     const members = Array.from({ length: count }, (_, i) => ({ pk: `k${i}`, sk: `track#k${i}`, name: `Kilo ${i}` }));

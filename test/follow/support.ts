@@ -20,6 +20,12 @@ export const FOLLOW_CONFIG = {
       strategy: { kind: 'hash', shards: 4 },
       members: { attribute: 'sk', beginsWith: 'track#' },
     },
+    // A typed order: the stream's DynamoDB numbers must reach it as numbers.
+    releases: {
+      order: [{ field: 'year', type: 'number', direction: 'desc' }, { field: 'title' }],
+      strategy: { kind: 'hash', shards: 3 },
+      members: { attribute: 'sk', beginsWith: 'release#' },
+    },
   },
 };
 
