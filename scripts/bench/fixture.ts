@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Collection } from '../../src/core/collection';
 import { buildService, prepareTables, type RuntimeMetrics, type Service } from '../../src/runtime/service';
 import { readSettings, type EnvMap } from '../../src/runtime/settings';
 import type { RouterMetrics } from '../../src/service/metrics/router-metrics';
@@ -81,8 +80,4 @@ export async function loadItems(service: Service, count: number, seed: number): 
     loaded.set(collection.name, written);
   }
   return loaded;
-}
-
-export function shardCounts(collection: Collection): number {
-  return collection.strategy.shardCount;
 }

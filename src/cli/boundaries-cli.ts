@@ -13,8 +13,6 @@ import { reshardVerdict } from './reshard-verdict';
 import { createProgress, formatAmount, type Progress } from './progress';
 import { shardChart } from './shard-chart';
 
-export { USAGE } from './boundaries-options';
-
 /** Where the CLI writes and what it reads from its process: injected so tests run it in-process. */
 export interface CliIO {
   readonly stdout: (text: string) => void;

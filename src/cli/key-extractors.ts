@@ -5,12 +5,6 @@
 export type InputFormat = 'lines' | 'tsv' | 'csv' | 'ndjson' | 'dynamodb-export';
 export const INPUT_FORMATS: readonly InputFormat[] = ['lines', 'tsv', 'csv', 'ndjson', 'dynamodb-export'];
 
-/** Where a record's key is: a 0-based column (tsv, csv) or a field name (header row, or ndjson). */
-export interface KeyLocation {
-  readonly column?: number;
-  readonly field?: string;
-}
-
 /** Why a record gave no key. */
 export type SkipReason = 'blank line' | 'missing column' | 'missing field' | 'not a string' | 'bad json';
 

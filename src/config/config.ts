@@ -95,8 +95,6 @@ export const configSchema = () =>
     ),
   });
 
-export type ShardlineConfig = z.input<ReturnType<typeof configSchema>>;
-
 export interface ResolveOptions {
   /** Overrides the default table name (TABLE_NAME). */
   readonly tableName?: string;

@@ -6,7 +6,7 @@ import { ListingExecutor } from './listing/executor';
 import type { Listing } from './listing/listing';
 import type { ReadMemory } from './shard-tails';
 
-export type { Listing, ListingStats } from './listing/listing';
+export type { Listing } from './listing/listing';
 
 /**
  * Reads one page of a sorted listing (see ListingExecutor): the page is complete and

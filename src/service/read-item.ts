@@ -6,8 +6,6 @@ import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import { belongsTo, notFound, type Preconditions, writeGuard, writeGuarded } from './guards';
 
-export { belongsTo } from './guards';
-
 /**
  * The primary key named by query parameters, typed by the table's key schema
  * (`?pk=…&sk=…`; a number keeps all its digits); a missing or malformed attribute is a 400.

@@ -5,9 +5,6 @@ import { backoffDelay, sleep, unavailable, type CallContext, type RetryPolicy } 
 import type { ReadOptions } from './store';
 import { recordFromSdk, recordToSdk } from './values';
 
-/** DynamoDB's BatchGetItem takes at most 100 keys. */
-export const BATCH_GET_KEYS = 100;
-
 type Send = <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) => Promise<T>;
 
 /**

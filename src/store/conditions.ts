@@ -10,12 +10,6 @@ export type Condition =
   | { readonly kind: 'absent'; readonly attribute: string }
   | { readonly kind: 'beginsWith'; readonly attribute: string; readonly prefix: string };
 
-export interface Expression {
-  readonly expression: string;
-  readonly names: Record<string, string>;
-  readonly values: Record<string, unknown>;
-}
-
 /** Builds placeholders for several expressions of one request, with no collisions. */
 export class ExpressionBuilder {
   readonly names: Record<string, string> = {};

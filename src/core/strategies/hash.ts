@@ -20,7 +20,7 @@ export function hashStrategy(shardCount: number): ShardStrategy {
   };
 }
 
-export const hashDefinition = registerStrategy({
+registerStrategy({
   name: 'hash',
   description: 'sha256 of the normalized value mod shards: one shard per value; listings merge all shards',
   configSchema: z.object({ kind: z.literal('hash'), shards: shardCountSchema }),

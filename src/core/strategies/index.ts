@@ -13,6 +13,5 @@ export {
   strategyFromConfig,
   strategyNames,
   type StrategyConfigSchema,
-  type StrategyDefinition,
 } from './registry';
-export type { ShardStrategy, StrategyConfig, StrategyKind, ValueBound, ValueRange } from './strategy';
+export type { ShardStrategy, StrategyConfig, ValueBound, ValueRange } from './strategy';

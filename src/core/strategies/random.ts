@@ -18,7 +18,7 @@ export function randomStrategy(shardCount: number): ShardStrategy {
   };
 }
 
-export const randomDefinition = registerStrategy({
+registerStrategy({
   name: 'random',
   description: 'a uniformly random shard per write; every read merges all shards',
   configSchema: z.object({ kind: z.literal('random'), shards: shardCountSchema }),

@@ -75,7 +75,7 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   };
 }
 
-export const rangeDefinition = registerStrategy({
+registerStrategy({
   name: 'range',
   description: 'sorted boundaries: each shard holds one interval of values and listings read shards in order',
   configSchema: z.object({ kind: z.literal('range'), boundaries: z.array(z.string()).min(1) }),
