@@ -57,6 +57,11 @@ export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Respon
   );
 }
 
+/** The JSON body of an error answered outside the app (Node's HTTP parser, the admission gate): the same shape. */
+export function errorBodyText(error: ShardlineError): string {
+  return JSON.stringify({ error: { code: error.code, message: error.message, ...error.details } });
+}
+
 /** A known path asked with a method it does not answer: 405, `Allow` naming the methods it does. */
 export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly string[]): Response {
   c.header('Allow', allowed.join(', '));

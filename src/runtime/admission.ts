@@ -1,6 +1,6 @@
 import { AdmissionLimit } from '../core/admission-limit';
 import { ShardlineError } from '../core/errors';
-import { errorStatus } from '../http/errors';
+import { errorBodyText, errorStatus } from '../http/errors';
 
 /** Probes answer even when work is shed: they are never counted against, nor queued behind, the limit. */
 const BYPASS = new Set(['/healthz', '/metrics']);
@@ -43,7 +43,7 @@ function collectionName(segment: string): string {
 
 function overloaded(): Response {
   const error = new ShardlineError('overloaded', 'the server is at its concurrency limit; retry later');
-  return new Response(JSON.stringify({ error: { code: error.code, message: error.message } }), {
+  return new Response(errorBodyText(error), {
     status: errorStatus(error.code),
     headers: { 'content-type': 'application/json', 'retry-after': '1' },
   });

@@ -1,4 +1,6 @@
-import type { Server } from 'node:http';
+import { type Server, STATUS_CODES } from 'node:http';
+import { ShardlineError } from '../core/errors';
+import { errorBodyText, errorStatus } from '../http/errors';
 import type { Socket } from 'node:net';
 
 /**
@@ -20,23 +22,28 @@ export function answerClientErrors(server: Server): void {
       socket.destroy();
       return;
     }
-    const [status, reason, code, message] =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? [
-            431,
-            'Request Header Fields Too Large',
-            'headers_too_large',
-            `the request line and headers are over ${NODE_MAX_HEADER_BYTES} bytes`,
-          ]
-        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'Request Timeout', 'request_timeout', 'the request did not arrive in time']
-          : [400, 'Bad Request', 'invalid_request', 'the request is not well-formed HTTP/1.1'];
-    const body = JSON.stringify({ error: { code, message } });
+    const refused = parserRefusal(error);
+    const status = errorStatus(refused.code);
+    const body = errorBodyText(refused);
     socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
+}
+
+function parserRefusal(error: NodeJS.ErrnoException): ShardlineError {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ShardlineError(
+        'headers_too_large',
+        `the request line and headers are over ${NODE_MAX_HEADER_BYTES} bytes`,
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ShardlineError('request_timeout', 'the request did not arrive in time');
+    default:
+      return new ShardlineError('invalid_request', 'the request is not well-formed HTTP/1.1');
+  }
 }
 
 /** A listen error as one line an operator can act on (EADDRINUSE: which port, what to do). */
