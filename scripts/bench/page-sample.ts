@@ -6,6 +6,8 @@ export interface PageSample {
   readonly queries: number;
   /** Waves of queries the page waited for one after another. */
   readonly roundTrips: number;
+  /** Shard queries sent a second time (hedged); router pages only. */
+  readonly hedges?: number;
   /** Consumed read capacity, when the engine reports it. */
   readonly rcu: number | undefined;
   /** Wall time of the page, milliseconds. */

@@ -8,15 +8,15 @@ export interface DelayProxy {
   stop(): Promise<void>;
 }
 
-/** Starts the delaying proxy in a child Node process in front of `target`. */
-export async function startDelayProxy(target: string, delayMs: number): Promise<DelayProxy> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', resolve(import.meta.dirname, 'proxy-child.ts'), target, String(delayMs)],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+/**
+ * Starts the delaying proxy in a child Node process in front of `target`: `delayMs` per call, or with
+ * `sigma` a lognormal delay per call whose median is `delayMs`.
+ */
+export async function startDelayProxy(target: string, delayMs: number, sigma?: number): Promise<DelayProxy> {
+  const args = [target, String(delayMs), ...(sigma === undefined ? [] : [String(sigma)])];
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'proxy-child.ts'), ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const endpoint = await new Promise<string>((resolveEndpoint, reject) => {
     child.once('exit', (code) => reject(new Error(`delay proxy exited (${code})`)));

@@ -32,6 +32,7 @@ export async function walkRouter(
       itemsRead: Number(response.headers.get('x-items-read')),
       queries: Number(response.headers.get('x-shard-queries')),
       roundTrips: Number(response.headers.get('x-round-trips')),
+      hedges: Number(response.headers.get('x-shard-hedges') ?? 0),
       rcu: rcu === null ? undefined : Number(rcu),
       ms,
       cpuMs,

@@ -32,6 +32,9 @@ export function dataPoints(deltas: Deltas): { blobs: string[]; doubles: number[]
   for (const r of deltas.retries) {
     points.push({ blobs: ['retry', r.operation, r.reason], doubles: [r.count], indexes: ['retry'] });
   }
+  for (const h of deltas.hedges) {
+    points.push({ blobs: ['hedge', h.collection], doubles: [h.won, h.lost], indexes: [h.collection] });
+  }
   for (const m of deltas.mapVersions) {
     points.push({ blobs: ['map', m.collection], doubles: [m.version], indexes: [m.collection] });
   }

@@ -56,6 +56,18 @@ export function emfLines(deltas: Deltas, timestamp: number): string[] {
       }),
     );
   }
+  for (const h of deltas.hedges) {
+    for (const outcome of ['won', 'lost'] as const) {
+      if (h[outcome] === 0) continue;
+      lines.push(
+        line(['collection', 'outcome'], [['shardline_shard_query_hedges_total', 'Count']], {
+          collection: h.collection,
+          outcome,
+          shardline_shard_query_hedges_total: h[outcome],
+        }),
+      );
+    }
+  }
   for (const m of deltas.mapVersions) {
     lines.push(
       line(['collection'], [['shardline_map_version', 'None']], {

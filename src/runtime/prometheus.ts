@@ -51,6 +51,19 @@ export function prometheusExporter(stats: RouterMetrics): {
       for (const { operation, reason, count } of stats.retries()) this.inc({ operation, reason }, count);
     },
   });
+  new Counter({
+    name: 'shardline_shard_query_hedges_total',
+    help: 'slow shard queries sent again (hedged), by whether the second query answered first',
+    labelNames: ['collection', 'outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { collection, won, lost } of stats.hedges()) {
+        this.inc({ collection, outcome: 'won' }, won);
+        this.inc({ collection, outcome: 'lost' }, lost);
+      }
+    },
+  });
   new Gauge({
     name: 'shardline_map_version',
     help: 'the shard map version each collection is read by',

@@ -1,3 +1,4 @@
+import { HedgePolicy } from '../core/hedge-policy';
 import { randomBytes } from 'node:crypto';
 import { resolveConfig, type ResolveOptions } from '../config/config';
 import type { Collection } from '../core/collection';
@@ -51,7 +52,10 @@ export function buildService(
       collection.table,
       collection.primaryKey.map(({ name }) => name),
     );
-  const store = new DynamoStore(clients, { keyNames: (table) => keyNames.get(table) ?? [] });
+  const store = new DynamoStore(clients, {
+    keyNames: (table) => keyNames.get(table) ?? [],
+    ...(settings.hedge && { hedge: new HedgePolicy() }),
+  });
   const observability = observabilityOf(settings, options.metrics);
   const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {
     ttlMs: settings.mapTtlMs,

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
+import type { HedgePolicy } from '../core/hedge-policy';
 import { aboveLower, belowUpper, inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchGetItems } from './batch-get';
@@ -9,6 +10,7 @@ import { ExpressionBuilder } from './conditions';
 import { guardedDelete, guardedPut, guardedUpdate } from './item-writes';
 import type { DynamoClients } from './client';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
+import { hedgedSend } from './hedged-send';
 import { buildShardQuery, type ShardQuery } from './shard-query';
 import {
   sendScan,
@@ -25,6 +27,8 @@ export interface DynamoStoreOptions {
   /** Most DynamoDB requests in flight at once from this process. */
   readonly maxInFlight?: number;
   readonly retry?: RetryPolicy;
+  /** Hedges slow shard queries (reads only); off when unset. */
+  readonly hedge?: HedgePolicy;
   /** Primary key attribute names per table, to match unprocessed batch items back. */
   readonly keyNames: (table: string) => readonly string[];
 }
@@ -50,9 +54,31 @@ export class DynamoStore implements Store {
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
     if (!input) return { items: [], itemsRead: 0 };
-    const response = await this.call(`a query of shard ${query.shardKey}`, 'query', context, (abortSignal) =>
-      this.doc.send(new QueryCommand(input), { abortSignal }),
-    );
+    const send = (abortSignal: AbortSignal | undefined) => this.doc.send(new QueryCommand(input), { abortSignal });
+    const hedge = this.options.hedge;
+    let hedged = false;
+    let attempts = 0;
+    const response = hedge
+      ? await withRetries(
+          `a query of shard ${query.shardKey}`,
+          async (signal) => {
+            const group = query.latencyGroup ?? query.index;
+            const started = performance.now();
+            // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
+            const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
+            const answer = await hedgedSend((own) => this.limit(() => send(own)), signal, delay, hedge);
+            hedge.answered(group, performance.now() - started);
+            if (answer.hedged) {
+              hedged = true;
+              context.observer?.hedged?.(answer.hedgeWon);
+            }
+            return answer.value;
+          },
+          context,
+          this.retry,
+          'query',
+        )
+      : await this.call(`a query of shard ${query.shardKey}`, 'query', context, send);
     const read = (response.Items ?? []).map(recordFromSdk);
     const items: JsonObject[] = [];
     for (const item of read) {
@@ -68,6 +94,7 @@ export class DynamoStore implements Store {
       ...(response.ConsumedCapacity?.CapacityUnits !== undefined && {
         consumedCapacity: response.ConsumedCapacity.CapacityUnits,
       }),
+      ...(hedged ? { hedged: true } : {}),
     };
   }
 

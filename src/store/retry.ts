@@ -30,6 +30,8 @@ export interface RetryObserver {
    * attempt carried (a batch's unprocessed items), so a listener can tell their shards.
    */
   retried(operation: RetryOperation, reason: RetryReason, records?: readonly Record<string, unknown>[]): void;
+  /** A read was sent a second time because the first was slow; `won` when the second answered first. */
+  hedged?(won: boolean): void;
 }
 
 export interface RetryPolicy {

@@ -13,6 +13,8 @@ export interface ShardPage {
    */
   readonly resumeAfter?: string;
   readonly consumedCapacity?: number;
+  /** The query was sent twice (hedged): see store/hedged-send. */
+  readonly hedged?: boolean;
 }
 
 /** The outcome of a batch: every input index is in exactly one of the two lists. */

@@ -16,9 +16,14 @@ describe('push metrics: CloudWatch EMF lines and Analytics Engine points', () =>
     recorder.shardQueried('albums', 5, 40);
     recorder.shardThrottled('albums', 5);
     recorder.retried('query', 'throttled');
+    recorder.hedged('albums', true);
     recorder.mapVersion('albums', 4);
     recorder.requestDone(REQUEST);
-    const parsed = lines.map((line) => JSON.parse(line));
+    const parsed = lines.map((line) => JSON.parse(line)).filter((entry) => !('outcome' in entry));
+    const hedges = lines.map((line) => JSON.parse(line)).filter((entry) => 'outcome' in entry);
+    expect(hedges).toEqual([
+      expect.objectContaining({ collection: 'albums', outcome: 'won', shardline_shard_query_hedges_total: 1 }),
+    ]);
     expect(parsed).toHaveLength(5);
     for (const entry of parsed) {
       const [directive] = entry._aws.CloudWatchMetrics;
@@ -62,6 +67,6 @@ describe('push metrics: CloudWatch EMF lines and Analytics Engine points', () =>
       },
     });
     expect(() => broken.requestDone(REQUEST)).not.toThrow();
-    expect(dataPoints({ shards: [], retries: [], mapVersions: [], request: REQUEST })).toHaveLength(1);
+    expect(dataPoints({ shards: [], retries: [], hedges: [], mapVersions: [], request: REQUEST })).toHaveLength(1);
   });
 });

@@ -16,6 +16,7 @@ export function corsFor(origins: readonly string[]): MiddlewareHandler<AppEnv> |
     exposeHeaders: [
       'x-shard-queries',
       'x-round-trips',
+      'x-shard-hedges',
       'x-items-read',
       'x-consumed-rcu',
       'Server-Timing',

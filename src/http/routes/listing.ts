@@ -90,6 +90,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     const { stats } = listing;
     c.header('x-shard-queries', String(stats.shardQueries));
     c.header('x-round-trips', String(stats.roundTrips));
+    c.header('x-shard-hedges', String(stats.hedges));
     c.header('x-items-read', String(stats.itemsRead));
     if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity));
     setMetric(c, 'dynamodb', stats.dynamoMs);

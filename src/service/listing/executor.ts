@@ -41,6 +41,7 @@ export class ListingExecutor {
     itemsRead: 0,
     consumedCapacity: undefined,
     roundTrips: 0,
+    hedges: 0,
     dynamoMs: 0,
   };
   private readonly plan: ReadPlan;
@@ -219,6 +220,7 @@ export class ListingExecutor {
   private count(page: ShardPage, shard: number): void {
     const stats = this.stats;
     stats.shardQueries++;
+    if (page.hedged) stats.hedges++;
     stats.itemsRead += page.itemsRead;
     const tally = this.tally;
     if (tally) {

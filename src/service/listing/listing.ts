@@ -4,6 +4,8 @@ import type { ReadHint } from '../../core/read-hint';
 /** What one page of a listing cost. */
 export interface ListingStats {
   shardQueries: number;
+  /** Shard queries sent a second time because the first was slow (hedged). */
+  hedges: number;
   itemsRead: number;
   consumedCapacity: number | undefined;
   /** Waves of queries the page waited for one after another: its round trips to DynamoDB. */

@@ -22,6 +22,7 @@ export function shardQuery(
     range: resumeRange(plan, resumeAfter),
     order: plan.order,
     limit,
+    latencyGroup: collection.name,
     ...(attributes && { attributes }),
   };
 }

@@ -1,5 +1,12 @@
 import type { RetryOperation, RetryReason } from '../../store/retry';
-import { type MetricsRecorder, type RequestRecord, type RetryCount, RetryCounts } from './recorder';
+import {
+  type HedgeCount,
+  HedgeCounts,
+  type MetricsRecorder,
+  type RequestRecord,
+  type RetryCount,
+  RetryCounts,
+} from './recorder';
 
 /** One collection and shard's counts since the last flush. */
 export interface ShardDelta {
@@ -15,6 +22,7 @@ export interface ShardDelta {
 export interface Deltas {
   readonly shards: readonly ShardDelta[];
   readonly retries: readonly RetryCount[];
+  readonly hedges: readonly HedgeCount[];
   readonly mapVersions: readonly { collection: string; version: number }[];
   readonly request: RequestRecord;
 }
@@ -29,6 +37,7 @@ export class DeltaRecorder implements MetricsRecorder {
   readonly enabled = true;
   private shards = new Map<string, ShardDelta>();
   private retryCounts = new RetryCounts();
+  private hedgeCounts = new HedgeCounts();
   private versions = new Map<string, number>();
   private readonly flushed = new Map<string, number>();
 
@@ -52,6 +61,10 @@ export class DeltaRecorder implements MetricsRecorder {
     this.retryCounts.add(operation, reason);
   }
 
+  hedged(collection: string, won: boolean): void {
+    this.hedgeCounts.add(collection, won);
+  }
+
   mapVersion(collection: string, version: number): void {
     // Only a change is news: the version is re-learned on every map refresh.
     if (this.flushed.get(collection) !== version) this.versions.set(collection, version);
@@ -61,12 +74,14 @@ export class DeltaRecorder implements MetricsRecorder {
     const deltas: Deltas = {
       shards: [...this.shards.values()],
       retries: this.retryCounts.list(),
+      hedges: this.hedgeCounts.list(),
       mapVersions: [...this.versions].map(([collection, version]) => ({ collection, version })),
       request,
     };
     for (const { collection, version } of deltas.mapVersions) this.flushed.set(collection, version);
     this.shards = new Map();
     this.retryCounts = new RetryCounts();
+    this.hedgeCounts = new HedgeCounts();
     this.versions = new Map();
     try {
       this.flush(deltas);

@@ -25,6 +25,8 @@ export interface MetricsRecorder {
   /** DynamoDB throttled a call against `shard` (each retry of it counts once). */
   shardThrottled(collection: string, shard: number): void;
   retried(operation: RetryOperation, reason: RetryReason): void;
+  /** A slow shard query of `collection` was sent again (hedged); `won` when the second answered first. */
+  hedged(collection: string, won: boolean): void;
   /** The shard map version the router reads `collection` by now. */
   mapVersion(collection: string, version: number): void;
   requestDone(request: RequestRecord): void;
@@ -39,6 +41,7 @@ export const NO_METRICS: MetricsRecorder = {
   shardWritten: nothing,
   shardThrottled: nothing,
   retried: nothing,
+  hedged: nothing,
   mapVersion: nothing,
   requestDone: nothing,
 };
@@ -62,6 +65,9 @@ export function fanOut(recorders: readonly MetricsRecorder[]): MetricsRecorder {
     retried: (o, why) => {
       for (const r of live) r.retried(o, why);
     },
+    hedged: (c, won) => {
+      for (const r of live) r.hedged(c, won);
+    },
     mapVersion: (c, v) => {
       for (const r of live) r.mapVersion(c, v);
     },
@@ -69,6 +75,32 @@ export function fanOut(recorders: readonly MetricsRecorder[]): MetricsRecorder {
       for (const r of live) r.requestDone(request);
     },
   };
+}
+
+/** Hedged shard queries of one collection: how many the hedge won, how many the first query still won. */
+export interface HedgeCount {
+  readonly collection: string;
+  won: number;
+  lost: number;
+}
+
+/** Hedge counts per collection. */
+export class HedgeCounts {
+  private readonly counts = new Map<string, HedgeCount>();
+
+  add(collection: string, won: boolean): void {
+    let known = this.counts.get(collection);
+    if (!known) {
+      known = { collection, won: 0, lost: 0 };
+      this.counts.set(collection, known);
+    }
+    if (won) known.won++;
+    else known.lost++;
+  }
+
+  list(): HedgeCount[] {
+    return [...this.counts.values()];
+  }
 }
 
 /** How many retries one operation took for one reason. */

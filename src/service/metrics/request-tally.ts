@@ -34,5 +34,8 @@ export function shardObserver(tally: RequestTally, collection: string, shard: nu
       tally.retried(operation, reason);
       if (reason === 'throttled' || reason === 'unprocessed') tally.recorder.shardThrottled(collection, shard);
     },
+    hedged(won) {
+      tally.recorder.hedged(collection, won);
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { HeavyHitter } from '../../core/space-saving';
 import type { RetryOperation, RetryReason } from '../../store/retry';
-import { type MetricsRecorder, type RetryCount, RetryCounts } from './recorder';
+import { type HedgeCount, HedgeCounts, type MetricsRecorder, type RetryCount, RetryCounts } from './recorder';
 import { ShardCounters, type ShardFigures } from './shard-counters';
 
 export interface RouterMetricsOptions {
@@ -51,6 +51,7 @@ export class RouterMetrics implements MetricsRecorder {
   private readonly now: () => number;
   private readonly collections = new Map<string, CollectionCounters>();
   private readonly retryCounts = new RetryCounts();
+  private readonly hedgeCounts = new HedgeCounts();
   private readonly versions = new Map<string, number>();
 
   constructor(options: RouterMetricsOptions = {}) {
@@ -81,6 +82,10 @@ export class RouterMetrics implements MetricsRecorder {
     this.retryCounts.add(operation, reason);
   }
 
+  hedged(collection: string, won: boolean): void {
+    this.hedgeCounts.add(collection, won);
+  }
+
   mapVersion(collection: string, version: number): void {
     this.versions.set(collection, version);
   }
@@ -107,6 +112,10 @@ export class RouterMetrics implements MetricsRecorder {
 
   retries(): RetryCount[] {
     return this.retryCounts.list();
+  }
+
+  hedges(): HedgeCount[] {
+    return this.hedgeCounts.list();
   }
 
   mapVersions(): ReadonlyMap<string, number> {

@@ -1,0 +1,104 @@
+/**
+ * `npm run bench:hedge`: tail latency of fan-out pages under skewed DynamoDB latency, with
+ * hedged shard queries off and on, in turns, in one run. A lognormal delay per call (median
+ * `--median` ms, σ `--sigma`) sits between the router and DynamoDB Local; each round walks
+ * the 21-shard hash collection and the one-shard collection through both routers. Prints
+ * p50/p99 per page, the hash page's p99 against the one-shard page's, and what hedging cost
+ * in queries.
+ */
+import { startDynamoDbLocal } from '../devtools/dynamodb-local';
+import { quantile } from '../devtools/stats';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
+import type { Service } from '../src/runtime/service';
+import { benchService, loadItems } from './bench/fixture';
+import type { PageSample } from './bench/page-sample';
+import { startDelayProxy } from './bench/processes';
+import { walkRouter } from './bench/walk-router';
+
+const USAGE = `Usage: npm run bench:hedge -- [--items N] [--rounds N] [--median MS] [--sigma S]
+
+Walks albums-hash (21 shards) and albums-one (1 shard) through a lognormal-latency proxy
+with SHARDLINE_HEDGE off and on, in turns: p50/p99 per page and the queries hedges cost.`;
+
+const options = parseCommandLine(
+  'bench:hedge',
+  USAGE,
+  {
+    options: {
+      items: { type: 'string', default: '10000' },
+      rounds: { type: 'string', default: '3' },
+      median: { type: 'string', default: '8' },
+      sigma: { type: 'string', default: '0.8' },
+    },
+  },
+  ({ values }) => ({
+    items: numberArg('items', values.items, { min: 100, integer: true }),
+    rounds: numberArg('rounds', values.rounds, { min: 1, integer: true }),
+    median: numberArg('median', values.median, { min: 0 }),
+    sigma: numberArg('sigma', values.sigma, { min: 0 }),
+  }),
+);
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+const log = (line: string) => process.stderr.write(`bench:hedge: ${line}\n`);
+const PAGE = 100;
+const COLLECTIONS = ['albums-hash', 'albums-one'] as const;
+
+log('starting DynamoDB Local');
+const engine = await startDynamoDbLocal();
+const proxy = await startDelayProxy(engine.endpoint, options.median, options.sigma);
+try {
+  log(`loading ${options.items} items`);
+  await loadItems(benchService(engine.endpoint), options.items, 1);
+  const routers: Record<'off' | 'on', Service> = {
+    off: benchService(proxy.endpoint, { SHARDLINE_HEDGE: 'false' }),
+    on: benchService(proxy.endpoint, { SHARDLINE_HEDGE: 'true' }),
+  };
+  const pages = new Map<string, PageSample[]>();
+  for (const [mode, router] of Object.entries(routers)) {
+    // A warm-up walk each: the JIT, the connections, and the hedging router's latency history.
+    for (const collection of COLLECTIONS) await walkRouter(router.app, collection, PAGE);
+    log(`warmed hedging ${mode}`);
+  }
+  for (let round = 0; round < options.rounds; round++) {
+    for (const [mode, router] of Object.entries(routers)) {
+      for (const collection of COLLECTIONS) {
+        const key = `${collection} ${mode}`;
+        pages.set(key, [...(pages.get(key) ?? []), ...(await walkRouter(router.app, collection, PAGE))]);
+      }
+    }
+    log(`round ${round + 1} of ${options.rounds}`);
+  }
+
+  const figures = (collection: string, mode: string) => {
+    const walked = pages.get(`${collection} ${mode}`)!;
+    const ms = walked.map((page) => page.ms);
+    const queries = walked.reduce((sum, page) => sum + page.queries, 0);
+    const hedges = walked.reduce((sum, page) => sum + (page.hedges ?? 0), 0);
+    return { pages: walked.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), queries, hedges };
+  };
+  console.log(`lognormal delay per DynamoDB call: median ${options.median} ms, σ ${options.sigma}\n`);
+  console.log('| listing | hedging | pages | p50 ms | p99 ms | queries | hedges (share) |');
+  console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const collection of COLLECTIONS) {
+    for (const mode of ['off', 'on']) {
+      const f = figures(collection, mode);
+      const share = f.queries > 0 ? ((100 * f.hedges) / f.queries).toFixed(1) : '0';
+      console.log(
+        `| ${collection} | ${mode} | ${f.pages} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${f.queries} | ${f.hedges} (${share}%) |`,
+      );
+    }
+  }
+  const hashOn = figures('albums-hash', 'on');
+  const hashOff = figures('albums-hash', 'off');
+  const oneOff = figures('albums-one', 'off');
+  console.log(`\nhash p99 ÷ one-shard p99, hedging on: ${(hashOn.p99 / oneOff.p99).toFixed(2)} (target ≤ 1.5)`);
+  console.log(`hash p99 ÷ one-shard p99, hedging off: ${(hashOff.p99 / oneOff.p99).toFixed(2)}`);
+  console.log(`hash p99 hedging on ÷ off: ${(hashOn.p99 / hashOff.p99).toFixed(2)} (below 1: hedging cuts the tail)`);
+  console.log(
+    `extra queries from hedging: ${((100 * hashOn.hedges) / hashOn.queries).toFixed(1)}% of the hash pages' (target ≤ 5%)`,
+  );
+} finally {
+  await proxy.stop();
+  await engine.stop();
+}

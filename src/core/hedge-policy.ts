@@ -1,0 +1,90 @@
+/**
+ * When to hedge a shard query (Dean & Barroso, "The Tail at Scale"): a page waits for its
+ * slowest shard, so a query still unanswered at the group's recent p95 is sent again and
+ * the first answer wins. Two guards keep it cheap: no hedging until the group has a
+ * latency history, and a token budget — each query earns `ratio` of a token, a hedge
+ * spends one — so hedges stay within `ratio` of queries however slow DynamoDB gets. Pure:
+ * the caller reports latencies and asks.
+ */
+export interface HedgeOptions {
+  /** Most hedges per query sent, over time (0.05: at most one extra query in twenty). */
+  readonly ratio: number;
+  /** Tokens a quiet spell can save up, so a burst of slow shards can still be hedged. */
+  readonly burst: number;
+  /** Latencies kept per group: the p95 is of the most recent ones. */
+  readonly window: number;
+  /** Answers a group needs before its p95 means anything. */
+  readonly minSamples: number;
+}
+
+export const DEFAULT_HEDGE: HedgeOptions = { ratio: 0.05, burst: 5, window: 256, minSamples: 32 };
+
+export class HedgePolicy {
+  private tokens: number;
+  private readonly groups = new Map<string, LatencyWindow>();
+
+  constructor(private readonly options: HedgeOptions = DEFAULT_HEDGE) {
+    if (!(options.ratio > 0 && options.ratio < 1)) throw new RangeError('hedge ratio must be in (0, 1)');
+    this.tokens = options.burst;
+  }
+
+  /**
+   * A query of `group` is about to be sent: it earns its share of a token, and the answer is the
+   * delay after which to hedge it, or undefined when it should not be (no history yet).
+   */
+  delayFor(group: string): number | undefined {
+    this.tokens = Math.min(this.options.burst, this.tokens + this.options.ratio);
+    return this.window(group).p95(this.options.minSamples);
+  }
+
+  /** Spends a token for a hedge, if one is left. */
+  trySpend(): boolean {
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** A query of `group` answered after `ms` (the winning answer's time, hedged or not). */
+  answered(group: string, ms: number): void {
+    this.window(group).add(ms);
+  }
+
+  private window(group: string): LatencyWindow {
+    let window = this.groups.get(group);
+    if (!window) {
+      window = new LatencyWindow(this.options.window);
+      this.groups.set(group, window);
+    }
+    return window;
+  }
+}
+
+/** The most recent latencies of one group, in a ring; its p95 is re-sorted once per 16 new samples, not per query. */
+class LatencyWindow {
+  private readonly samples: Float64Array;
+  private count = 0;
+  private next = 0;
+  private cached: number | undefined;
+  private sinceSort = 0;
+
+  constructor(size: number) {
+    this.samples = new Float64Array(size);
+  }
+
+  add(ms: number): void {
+    this.samples[this.next] = ms;
+    this.next = (this.next + 1) % this.samples.length;
+    this.count = Math.min(this.count + 1, this.samples.length);
+    this.sinceSort++;
+  }
+
+  p95(minSamples: number): number | undefined {
+    if (this.count < minSamples) return undefined;
+    if (this.cached === undefined || this.sinceSort >= 16) {
+      const sorted = this.samples.slice(0, this.count).sort();
+      this.cached = sorted[Math.min(this.count - 1, Math.floor(this.count * 0.95))];
+      this.sinceSort = 0;
+    }
+    return this.cached;
+  }
+}

@@ -1,0 +1,67 @@
+import type { HedgePolicy } from '../core/hedge-policy';
+
+export interface HedgedAnswer<T> {
+  readonly value: T;
+  /** A second, identical request was sent. */
+  readonly hedged: boolean;
+  /** The second request's answer was the one taken. */
+  readonly hedgeWon: boolean;
+}
+
+/**
+ * Sends a read, and the same read again if the first has not answered after `delayMs` and the
+ * policy has a token. The first answer wins; the other request is aborted and whatever it brings is
+ * dropped, so nothing is counted twice. A failure waits for the other request while one is still
+ * out; a failure before any hedge (a throttle, above all) is returned as it is: a throttled call is
+ * never hedged, its retry backs off instead. Only for reads: a write sent twice could land twice.
+ */
+export function hedgedSend<T>(
+  send: (signal: AbortSignal) => Promise<T>,
+  parent: AbortSignal | undefined,
+  delayMs: number | undefined,
+  policy: HedgePolicy,
+): Promise<HedgedAnswer<T>> {
+  return new Promise((resolve, reject) => {
+    const controllers: AbortController[] = [];
+    let settled = false;
+    let failures = 0;
+    let firstError: unknown;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const abortAll = () => {
+      for (const controller of controllers) controller.abort(parent?.reason);
+    };
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', abortAll);
+    };
+    const launch = (isHedge: boolean) => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      if (parent?.aborted) controller.abort(parent.reason);
+      send(controller.signal).then(
+        (value) => {
+          if (settled) return;
+          settle();
+          for (const other of controllers) if (other !== controller) other.abort();
+          resolve({ value, hedged: controllers.length > 1, hedgeWon: isHedge });
+        },
+        (error: unknown) => {
+          if (settled) return;
+          failures++;
+          if (failures === 1) firstError = error;
+          if (failures < controllers.length) return;
+          settle();
+          reject(firstError);
+        },
+      );
+    };
+    parent?.addEventListener('abort', abortAll, { once: true });
+    launch(false);
+    if (delayMs !== undefined) {
+      timer = setTimeout(() => {
+        if (!settled && policy.trySpend()) launch(true);
+      }, delayMs);
+    }
+  });
+}

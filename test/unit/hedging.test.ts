@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { HedgePolicy } from '../../src/core/hedge-policy';
+import { hedgedSend } from '../../src/store/hedged-send';
+
+const eager = () => new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
+
+/** A send whose answers the test gives by hand; each call's signal is kept to see it aborted. */
+function manualSend() {
+  const calls: { signal: AbortSignal; answer: (value: string) => void; fail: (error: Error) => void }[] = [];
+  const send = (signal: AbortSignal) =>
+    new Promise<string>((answer, fail) => {
+      calls.push({ signal, answer, fail });
+      signal.addEventListener('abort', () => fail(new Error('aborted')));
+    });
+  return { calls, send };
+}
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('HedgePolicy', () => {
+  it('names no delay before a group has history, then its recent p95', () => {
+    const policy = eager();
+    for (const ms of [10, 20, 30]) policy.answered('albums', ms);
+    expect(policy.delayFor('albums')).toBeUndefined();
+    policy.answered('albums', 40);
+    expect(policy.delayFor('albums')).toBe(40);
+    // Groups keep their own history.
+    expect(policy.delayFor('tracks')).toBeUndefined();
+    // The window keeps the latest samples only: a slower past is forgotten.
+    for (let i = 0; i < 32; i++) policy.answered('albums', 5);
+    expect(policy.delayFor('albums')).toBe(5);
+  });
+
+  it('keeps hedges within its ratio of queries, after the saved-up burst', () => {
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 5, window: 8, minSamples: 1 });
+    let hedges = 0;
+    for (let query = 0; query < 10_000; query++) {
+      policy.delayFor('albums');
+      if (policy.trySpend()) hedges++;
+    }
+    expect(hedges).toBeLessThanOrEqual(5 + 0.05 * 10_000);
+    expect(hedges).toBeGreaterThanOrEqual(0.05 * 10_000);
+  });
+});
+
+describe('hedgedSend', () => {
+  it('sends once when the first answer comes before the delay', async () => {
+    const { calls, send } = manualSend();
+    const answer = hedgedSend(send, undefined, 20, eager());
+    calls[0]!.answer('first');
+    expect(await answer).toEqual({ value: 'first', hedged: false, hedgeWon: false });
+    await tick(40);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('sends again after the delay; the first answer wins and the other request is aborted', async () => {
+    const { calls, send } = manualSend();
+    const answer = hedgedSend(send, undefined, 5, eager());
+    await tick(30);
+    expect(calls).toHaveLength(2);
+    calls[1]!.answer('second');
+    expect(await answer).toEqual({ value: 'second', hedged: true, hedgeWon: true });
+    expect(calls[0]!.signal.aborted).toBe(true);
+    // A late answer of the loser changes nothing.
+    calls[0]!.answer('late');
+  });
+
+  it('never hedges a call that failed first (a throttle): the error goes to the retry', async () => {
+    const { calls, send } = manualSend();
+    const answer = hedgedSend(send, undefined, 5, eager());
+    calls[0]!.fail(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+    await expect(answer).rejects.toThrow('throttled');
+    await tick(30);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('waits for the other request when one fails, and fails only when both have', async () => {
+    const { calls, send } = manualSend();
+    const answer = hedgedSend(send, undefined, 5, eager());
+    await tick(30);
+    calls[0]!.fail(new Error('reset'));
+    calls[1]!.answer('second');
+    expect((await answer).value).toBe('second');
+
+    const again = manualSend();
+    const failing = hedgedSend(again.send, undefined, 5, eager());
+    await tick(30);
+    again.calls[1]!.fail(new Error('hedge failed'));
+    again.calls[0]!.fail(new Error('first failed'));
+    await expect(failing).rejects.toThrow('hedge failed');
+  });
+
+  it('sends no hedge without a token, and aborts both when the request is aborted', async () => {
+    const spent = new HedgePolicy({ ratio: 0.01, burst: 0, window: 8, minSamples: 1 });
+    const { calls, send } = manualSend();
+    const parent = new AbortController();
+    const answer = hedgedSend(send, parent.signal, 5, spent);
+    await tick(30);
+    expect(calls).toHaveLength(1);
+    parent.abort();
+    await expect(answer).rejects.toThrow('aborted');
+    expect(calls[0]!.signal.aborted).toBe(true);
+  });
+});
