@@ -146,11 +146,12 @@ try {
   const targets: TargetCheck[] = [
     check('range: items read ÷ returned (p50)', range.readRatio.p50, 1.15),
     check('range: queries per page (p50)', range.queries.p50, 2),
-    check('hash: items read ÷ returned (p50)', hash.readRatio.p50, 1.6),
-    check('random: items read ÷ returned (p50)', random.readRatio.p50, 1.6),
-    check(`hash page ÷ one-shard page, +${options.delayMs} ms (p50)`, hash.delayedMs.p50 / one.delayedMs.p50, 2.5),
+    // The read budget of one-wave pages (DESIGN §13): a few more items per shard instead of a second round trip.
+    check('hash: items read ÷ returned (p50)', hash.readRatio.p50, 1.8),
+    check('random: items read ÷ returned (p50)', random.readRatio.p50, 1.8),
+    check(`hash page ÷ one-shard page, +${options.delayMs} ms (p50)`, hash.delayedMs.p50 / one.delayedMs.p50, 1.5),
     check(`range page ÷ one-shard page, +${options.delayMs} ms (p50)`, range.delayedMs.p50 / one.delayedMs.p50, 2),
-    check('hash: sequential round trips per page (p50), one-shard page = 1', hash.roundTrips.p50, 2.5),
+    check('hash: sequential round trips per page (p50), one-shard page = 1', hash.roundTrips.p50, 1),
     check('range: sequential round trips per page (p50), one-shard page = 1', range.roundTrips.p50, 2),
     check('range: router CPU ms per page (p50)', range.cpuMs.p50, 8),
     check('hash: router CPU ms per page (p50)', hash.cpuMs.p50, 25),

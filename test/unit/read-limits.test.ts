@@ -17,12 +17,13 @@ function spread(count: number, seed: number): string[][] {
 }
 
 describe('refillWave', () => {
-  it('starts every shard at its share of the page plus a small margin, never a full page', () => {
+  it('starts every shard at its share of the page plus a margin, never a full page', () => {
     const shards: ShardProgress[] = Array.from({ length: 21 }, () => ({ keys: [], hasMore: true, waiting: true }));
     const wave = refillWave(shards, 101, asc);
     expect(wave.map((read) => read.source)).toEqual([...Array(21).keys()]);
     for (const read of wave) expect(read.limit).toBeGreaterThanOrEqual(5);
-    expect(wave.reduce((sum, read) => sum + read.limit, 0)).toBeLessThan(1.4 * 101);
+    // Share + 1½ σ: 9 of 101 each, 1.87× the page on a first page (hinted pages read less).
+    expect(wave.reduce((sum, read) => sum + read.limit, 0)).toBeLessThan(2 * 101);
   });
 
   it('tops up, in the same wave, the shards that will run dry before the page ends', () => {
