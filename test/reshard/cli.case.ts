@@ -24,6 +24,12 @@ const CONFIG = {
       strategy: { kind: 'hash', shards: 4 },
       members: { attribute: 'sk', beginsWith: 'track#' },
     },
+    // A typed order whose members other applications write: their numbers must reach it as numbers.
+    releases: {
+      order: [{ field: 'year', type: 'number', direction: 'desc' }, { field: 'title' }],
+      strategy: { kind: 'hash', shards: 3 },
+      members: { attribute: 'sk', beginsWith: 'release#' },
+    },
   },
 };
 
@@ -200,6 +206,16 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
       }
       // Adopting again finds nothing left to do.
       expect((await cli('--collection', 'tracks', '--adopt')).output).toMatch(/ 0 items updated/);
+    });
+
+    it('adopts members of a typed order in that order (numbers read as numbers)', async () => {
+      const years = [1901, 1999, 2021, 1970];
+      const releases = years.map((year, i) => ({ pk: `r${i}`, sk: `release#${i}`, year, title: `R ${i}` }));
+      await putBehindTheBack(inject('engines')[engine], service.table, releases);
+      const adopted = await cli('--collection', 'releases', '--adopt');
+      expect(adopted.code, adopted.output).toBe(0);
+      expect(adopted.output).toMatch(/4 items updated/);
+      expect(await titles('releases')).toEqual(['r2', 'r1', 'r3', 'r0']);
     });
 
     it('adds the second index to a table made before there were two, saying so (where the engine can)', async () => {
