@@ -5,7 +5,7 @@ import { encodeOrderPrefix, isTypedOrder, type CollectionOrder, type OrderField 
 import { encodeStringDescending, encodeStringPrefix } from './order-encoding';
 import { readString } from './order-values';
 import type { ListFilter } from './plan';
-import type { ValueBound } from './strategies';
+import type { ValueBound, ValueRange } from './strategies';
 
 /** The filter parameters of a listing as the client sent them (query text). */
 export interface FilterQuery {
@@ -100,24 +100,31 @@ function prefixEncoding(order: CollectionOrder, field: OrderField, prefix: strin
 }
 
 /**
- * The ordered value a route lookup asks about: for one field its value, for several a
- * JSON array of all their values (`["Abbey Road", 1969]`). Throws a 400 naming the field.
+ * What a route lookup asks about: on a one-field order one value; on several, a JSON
+ * array of all their values (`["Abbey Road", 1969]`: one ordered value), or one value of
+ * the first field alone (`2005`: every tuple that starts with it, a `range`). Throws a 400
+ * naming the field.
  */
-export function routeValue(order: CollectionOrder, key: string): string {
-  let values: unknown[] = [key];
-  if (order.length > 1) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(key);
-    } catch {
-      parsed = undefined;
-    }
-    if (!Array.isArray(parsed) || parsed.length !== order.length) {
-      throw invalidRequest(`key: a JSON array of the ${order.length} order fields' values`);
-    }
-    values = parsed;
+export function routeLookup(order: CollectionOrder, key: string): { normalized: string; range?: ValueRange } {
+  if (order.length === 1) return { normalized: encode(order, [key], 'key') };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(key);
+  } catch {
+    parsed = undefined;
   }
-  return encodeOrderPrefix(order, values, true, (field, problem) => {
-    throw invalidRequest(`key: field "${field}" ${problem}`, { parameter: 'key', field });
-  });
+  if (!Array.isArray(parsed)) {
+    const { filter } = typedFilter(order, { key });
+    return { normalized: encode(order, [key], 'key'), ...(filter.kind === 'values' && { range: filter.range }) };
+  }
+  if (parsed.length !== order.length) {
+    throw invalidRequest(
+      `key: one value of "${order[0]!.field}", or a JSON array of the ${order.length} order fields' values`,
+    );
+  }
+  return {
+    normalized: encodeOrderPrefix(order, parsed, true, (field, problem) => {
+      throw invalidRequest(`key: field "${field}" ${problem}`, { parameter: 'key', field });
+    }),
+  };
 }

@@ -86,14 +86,17 @@ export const CollectionInfo = z
     shardCount: z.number().int(),
     prefix: z.string(),
     field: z.string(),
-    normalization: z.string(),
+    normalization: z
+      .string()
+      .optional()
+      .openapi({ description: "the field's normalization; a typed order names each field's in `order`" }),
     order: z
       .array(
         z.object({
           field: z.string(),
           type: z.enum(['string', 'number', 'date']),
           direction: z.enum(['asc', 'desc']),
-          normalization: z.string(),
+          normalization: z.string().optional().openapi({ description: 'string fields only' }),
         }),
       )
       .optional()

@@ -248,6 +248,20 @@ describe.each(ENGINES)('typed and compound order over %s', (engine) => {
     expect(tuple.body.shards).toEqual([2]);
     const earlier = await get(app, `/collections/discography/route?key=${encodeURIComponent('["m", 1989]')}`);
     expect(earlier.body.shards).toEqual([1]);
+    // The collection names each field's normalization, and none on a number field.
+    const info = (await get(app, '/collections/discography')).body;
+    expect(info.normalization).toBeUndefined();
+    expect(info.order).toEqual([
+      { field: 'artist', type: 'string', direction: 'asc', normalization: 'nfkd-lower' },
+      { field: 'year', type: 'number', direction: 'asc' },
+    ]);
+    // One value of the first field alone: every tuple that starts with it, on both sides of ("m", 1990).
+    const leading = await get(app, '/collections/discography/route?key=m');
+    expect(leading.status).toBe(200);
+    expect(leading.body).toMatchObject({ shards: [1, 2], spread: true });
+    expect((await get(app, '/collections/discography/route?key=zappa')).body.shards).toEqual([3]);
+    const wrong = await get(app, `/collections/discography/route?key=${encodeURIComponent('["m"]')}`);
+    expect(wrong.status).toBe(400);
   });
 
   it('lists numbers only exact JSON can tell apart in exact order', async (context) => {

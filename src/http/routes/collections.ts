@@ -3,7 +3,7 @@ import type { Collection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
 import { orderOf, readableBoundaries } from '../../core/order';
-import { routeValue } from '../../core/order-filter';
+import { routeLookup } from '../../core/order-filter';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
 import { configMaps } from '../../service/map-source';
@@ -37,8 +37,17 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
     shardCount: strategy.shardCount,
     prefix: collection.prefix,
     field: collection.field,
-    normalization: collection.normalization,
-    ...(collection.order && { order: [...collection.order] }),
+    // A typed order's fields carry their own normalizations (a number field has none to speak of).
+    ...(collection.order
+      ? {
+          order: collection.order.map(({ field, type, direction, normalization }) => ({
+            field,
+            type,
+            direction,
+            ...(type === 'string' && { normalization }),
+          })),
+        }
+      : { normalization: collection.normalization }),
     table: collection.table,
     index: collection.index,
     primaryKey: collection.primaryKey.map(({ name, type }) => ({ name, type })),
@@ -115,9 +124,17 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps
     const { read: collection } = await maps.snapshot(lookup(c.req.valid('param').collection), c.get('call'));
     const { key } = c.req.valid('query');
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
-    const normalized = collection.order ? routeValue(collection.order, key) : normalize(key, collection.normalization);
-    const shards = collection.strategy.shardsForValue(normalized);
-    // Written to one of several shards at random (random strategy, heavy hitters): read from all.
+    const { normalized, range } = collection.order
+      ? routeLookup(collection.order, key)
+      : { normalized: normalize(key, collection.normalization) };
+    // A leading value alone (`2005` of year, title) is every tuple that starts with it: the shards they may be on.
+    const shards = range
+      ? collection.strategy
+          .groupsForRange(range)
+          .flat()
+          .sort((a, b) => a - b)
+      : collection.strategy.shardsForValue(normalized);
+    // Written to one of several shards (random strategy, heavy hitters, a leading value): read from all.
     const spread = shards.length > 1;
     return c.json(
       { normalized, shards, shardKeys: shards.map((shard) => shardKey(collection.prefix, shard)), spread },
