@@ -2,7 +2,7 @@ import type { Collection } from './collection';
 import { parseShardKey } from './index-key';
 import type { JsonObject } from './item';
 import { matchesMembers } from './members';
-import { entryAttributes, entryFits, entryIn, fieldKey } from './reindex';
+import { entryAttributes, entryFits, entryIn, fieldKey, type ItemCondition } from './reindex';
 
 /**
  * What one stored item needs so that the collection's listings show it where its
@@ -10,11 +10,6 @@ import { entryAttributes, entryFits, entryIn, fieldKey } from './reindex';
  * adoption (`npm run reshard -- --adopt`) and the change followers (the Lambda's
  * Streams handler, `npm run follow`) carry out, with a conditional update.
  */
-
-/** Something the item must still hold when the update lands (else the update changes nothing). */
-export type ItemCondition =
-  | { readonly kind: 'equals'; readonly attribute: string; readonly value: unknown }
-  | { readonly kind: 'absent'; readonly attribute: string };
 
 export type IndexingDecision =
   /** Not the collection's: never touched. */
@@ -37,8 +32,8 @@ export type IndexingDecision =
  *
  * A member gets, in every write map where its entry is missing or stale (another index
  * sort key: its ordered field changed; or a shard the map would not pick), the entry
- * its ordered field gives. The update's conditions are everything this read: the field's
- * value and each changed entry as it was, so a newer write (through shardline or not)
+ * its ordered fields give. The update's conditions are everything this read: every order
+ * field's value and each changed entry as it was, so a newer write (through shardline or not)
  * always wins, and a deleted item is never brought back. Applying the update leaves an
  * item for which this returns `current`: a follower that sees its own change does nothing.
  */
@@ -60,7 +55,7 @@ export function decideIndexing(
   const key = fieldKey(collection, item);
   if (key.kind === 'invalid') return key;
   const set: JsonObject = {};
-  const when: ItemCondition[] = [{ kind: 'equals', attribute: collection.field, value: key.fieldValue }];
+  const when: ItemCondition[] = [...key.held];
   for (const view of writes) {
     if (entryFits(view, entryIn(view, item), key.indexKey)) continue;
     Object.assign(set, entryAttributes(view, key.indexKey, random));

@@ -2,7 +2,7 @@ import { etagAttributeOf, type Collection } from './collection';
 import { indexSortKey, parseShardKey, shardKey, valueOfIndexKey } from './index-key';
 import { prepareItem, readPrimaryKey, type JsonObject } from './item';
 import { matchesMembers } from './members';
-import { orderedValueOf } from './order';
+import { orderedValueOf, orderOf } from './order';
 
 /**
  * What the migration scans decide about one stored item, purely from the item and the
@@ -37,10 +37,20 @@ export function entryFits(view: Collection, entry: IndexEntry | undefined, index
   return view.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shard);
 }
 
-/** A member's index sort key: the one it is listed by, or the one its ordered field gives. */
+/** Something the item must still hold when an update lands (else the update changes nothing). */
+export type ItemCondition =
+  | { readonly kind: 'equals'; readonly attribute: string; readonly value: unknown }
+  | { readonly kind: 'absent'; readonly attribute: string };
+
+/** A member's index sort key: the one it is listed by, or the one its ordered fields give. */
 export type MemberKey =
   | { readonly kind: 'indexed'; readonly indexKey: string }
-  | { readonly kind: 'adoptable'; readonly indexKey: string; readonly fieldValue: string }
+  | {
+      readonly kind: 'adoptable';
+      readonly indexKey: string;
+      /** Every order field as read, which the key was computed from: an update must find them unchanged. */
+      readonly held: readonly ItemCondition[];
+    }
   | { readonly kind: 'invalid'; readonly reason: string }
   | { readonly kind: 'not-member' };
 
@@ -75,10 +85,18 @@ export function fieldKey(
       ),
     );
     const prepared = prepareItem(collection, input, () => 0);
-    return { kind: 'adoptable', indexKey: prepared.indexKey, fieldValue: item[collection.field] as string };
+    return { kind: 'adoptable', indexKey: prepared.indexKey, held: orderHeld(collection, item) };
   } catch (error) {
     return { kind: 'invalid', reason: (error as Error).message };
   }
+}
+
+/** Each order field still holds what `item` held (or is still absent): on every field, not only the first. */
+function orderHeld(collection: Collection, item: JsonObject): ItemCondition[] {
+  return orderOf(collection).map(({ field }) => {
+    const value = item[field];
+    return value === undefined ? { kind: 'absent', attribute: field } : { kind: 'equals', attribute: field, value };
+  });
 }
 
 function isIndexAttribute(index: Collection['indexes'][number], name: string): boolean {

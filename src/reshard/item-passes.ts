@@ -58,10 +58,7 @@ export class ItemPasses {
         const when: Condition[] =
           key.kind === 'indexed'
             ? [{ kind: 'equals', attribute: source.indexKeyAttribute, value: key.indexKey }]
-            : [
-                { kind: 'absent', attribute: source.shardKeyAttribute },
-                { kind: 'equals', attribute: this.base.field, value: key.fieldValue },
-              ];
+            : [{ kind: 'absent', attribute: source.shardKeyAttribute }, ...key.held];
         const set = entryAttributes(target, key.indexKey, this.random);
         return this.update(
           { table: this.base.table, key: this.keyOf(item), set, when },

@@ -6,13 +6,18 @@ import { decideIndexing, type IndexingDecision } from '../../src/core/member-ind
 import { fieldIndexKey } from '../../src/core/reindex';
 import { strategyFromConfig } from '../../src/core/strategies';
 
-const [albums, tracks] = resolveConfig({
+const [albums, tracks, discography] = resolveConfig({
   collections: {
     albums: { field: 'title', strategy: { kind: 'range', boundaries: ['', 'm'] } },
     tracks: {
       field: 'name',
       strategy: { kind: 'hash', shards: 4 },
       members: { attribute: 'sk', beginsWith: 'track#' },
+    },
+    discography: {
+      order: [{ field: 'artist' }, { field: 'year', type: 'number' }],
+      strategy: { kind: 'hash', shards: 4 },
+      members: { attribute: 'sk', beginsWith: 'release#' },
     },
   },
 });
@@ -55,6 +60,21 @@ describe('decideIndexing (adoption and the change followers)', () => {
       ],
     });
     expect(decide([albums!], applied(renamed, decision))).toEqual({ kind: 'current' });
+  });
+
+  it('holds every order field of a compound order, so a racing change of the second one cannot go stale', () => {
+    const item = prepareItem(
+      discography!,
+      { pk: 'd1', sk: 'release#1', artist: 'Miles Davis', year: 1959 },
+      () => 0,
+    ).record;
+    const redated = { ...item, year: 1960 };
+    const decision = decide([discography!], redated);
+    expect(decision.kind).toBe('update');
+    expect(decision.kind === 'update' && decision.when.slice(0, 2)).toEqual([
+      { kind: 'equals', attribute: 'artist', value: 'Miles Davis' },
+      { kind: 'equals', attribute: 'year', value: 1960 },
+    ]);
   });
 
   it('moves an entry on a shard the current map would not pick', () => {
