@@ -75,6 +75,7 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
     // A router may route by a pointer up to 3 TTLs old, and its request may last a deadline.
     settleMs: STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000,
     leaseMs: leaseMs(io.env),
+    waitForLease: options.wait,
     scan: { segments: options.segments, concurrency: Math.min(options.segments, 4), pageSize: 500 },
     ...(options.rate !== undefined && { rate: options.rate }),
     log: (line) => {

@@ -21,11 +21,14 @@ Options:
   --rate N               scan at most N items a second (default: no limit)
   --segments N           parallel scan segments (default 8)
   --yes                  do not ask before starting
+  --no-wait              refuse at once while another run's lease lasts, instead
+                         of waiting to see whether that run is alive
   --quiet                no progress bar
   --json                 with --status: the pointer and maps as JSON
   --help
 
-Running the same command again after a crash resumes where it stopped.`;
+Running the same command again after a crash resumes where it stopped (once the
+crashed run's lease expires: up to 30 s, counted down).`;
 
 export class UsageError extends Error {}
 
@@ -42,6 +45,8 @@ export interface ReshardOptions {
   readonly segments: number;
   readonly yes: boolean;
   readonly quiet: boolean;
+  /** Wait out another run's lease (default) rather than refuse. */
+  readonly wait: boolean;
 }
 
 /** Parses `npm run reshard` arguments; 'help' for --help. Throws UsageError on mistakes. */
@@ -63,6 +68,7 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
         rate: { type: 'string' },
         segments: { type: 'string' },
         yes: { type: 'boolean', default: false },
+        'no-wait': { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
@@ -106,6 +112,7 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
     segments: values.segments === undefined ? 8 : whole('--segments', values.segments, 1, 1_000),
     yes: values.yes,
     quiet: values.quiet,
+    wait: !values['no-wait'],
   };
 }
 

@@ -43,7 +43,8 @@ export class Reshard {
   /** Migrates to `target` and on to `stable`, or resumes the migration to it already under way. */
   async run(target: StrategyConfig): Promise<ReshardOutcome> {
     const wanted = JSON.stringify(strategyFromConfig(target).config);
-    let pointer = await this.steps.pointer();
+    // A run that crashed still holds the lease for a while: wait it out, or find the run alive.
+    const pointer = await this.steps.waitOutLease(await this.steps.pointer());
     if (pointer.phase === 'aborting' || pointer.phase === 'rolling-back') {
       throw new ReshardRefused(
         `an ${pointer.phase === 'aborting' ? 'abort' : 'rollback'} is under way: finish it with --abort`,
@@ -72,7 +73,6 @@ export class Reshard {
           `${pointer.phase}: run --status, or --abort / --rollback it before starting another`,
       );
     }
-    pointer = await this.steps.waitForSilentLease(pointer);
     this.deps.log(`resuming the reshard to v${ref.version} in phase ${pointer.phase}`);
     return this.drive(await this.steps.acquire(pointer, false));
   }
@@ -109,7 +109,7 @@ export class Reshard {
     if (pointer.phase !== 'stable') {
       throw new ReshardRefused(`a reshard is under way (phase ${pointer.phase}); its backfill adopts members too`);
     }
-    const keeper = await this.steps.acquire(pointer, false);
+    const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
     await this.steps.scanWith(keeper, this.passes.adopt(listed));
     return this.outcome(await keeper.release((p) => withoutScan(p)));

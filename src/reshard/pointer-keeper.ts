@@ -58,8 +58,8 @@ export class PointerKeeper {
     if (lease && lease.until > now && !options.force) {
       throw new LeaseHeldError(
         `a reshard of "${collection.name}" is running (phase ${pointer.phase}; its lease runs ` +
-          `${Math.ceil((lease.until - now) / 1000)} s more). Watch it with --status; if its process is gone, ` +
-          'run this again once the lease has expired',
+          `${Math.ceil((lease.until - now) / 1000)} s more, renewed by its heartbeats). Watch it with --status; ` +
+          'to stop it, stop its process (Ctrl-C releases the lease) or --abort / --rollback it',
       );
     }
     let keeper = new PointerKeeper(maps, collection, pointer, options);

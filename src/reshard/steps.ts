@@ -26,6 +26,8 @@ export interface ReshardDeps {
   /** How long after a pointer change every router must have seen it: 3 × map TTL + request deadline. */
   readonly settleMs: number;
   readonly leaseMs: number;
+  /** Wait out a lease whose run may have died (default); false refuses at once (`--no-wait`). */
+  readonly waitForLease?: boolean;
   readonly scan: { readonly segments: number; readonly concurrency: number; readonly pageSize: number };
   /** Items scanned per second at most. */
   readonly rate?: number;
@@ -157,23 +159,40 @@ export class MigrationSteps {
   }
 
   /**
-   * A lease whose owner stopped beating (its process died) is waited out rather than
-   * refused, so running the same command again after a crash just resumes.
+   * Another run's lease: a live run renews it every quarter lease, a dead one never
+   * again. So the lease is watched: once renewed, the pointer is returned and taking
+   * the lease refuses (a run is alive); once expired unrenewed, this run goes on — the
+   * same command after a crash resumes without the operator timing the lease.
+   * `waitForLease: false` returns at once, so a live lease is refused.
    */
-  async waitForSilentLease(pointer: MapPointer): Promise<MapPointer> {
-    const lease = pointer.lease;
-    const now = this.now();
-    if (!lease || lease.until <= now || now - lease.beat < this.deps.leaseMs / 2) return pointer;
-    const wait = lease.until - now + 50;
-    this.deps.log(`the previous run stopped answering; waiting ${(wait / 1000).toFixed(1)} s for its lease to expire`);
-    await this.sleep(wait);
-    return this.pointer();
+  async waitOutLease(pointer: MapPointer): Promise<MapPointer> {
+    const seen = pointer.lease?.beat;
+    let current = pointer;
+    let told = -Infinity;
+    for (;;) {
+      const lease = current.lease;
+      const now = this.now();
+      if (!lease || lease.until <= now || lease.beat !== seen || this.deps.waitForLease === false) return current;
+      const left = lease.until - now;
+      if (now - told >= LEASE_COUNTDOWN_MS) {
+        this.deps.log(
+          `another run holds the lease (last heartbeat ${Math.round((now - lease.beat) / 1000)} s ago); ` +
+            `waiting ${Math.ceil(left / 1000)} s for it to beat again or expire (--no-wait refuses instead)`,
+        );
+        told = now;
+      }
+      await this.sleep(Math.min(left + 50, this.deps.leaseMs / 8, 1000));
+      current = await this.pointer();
+    }
   }
 
   async view(ref: MapRef): Promise<Collection> {
     return collectionView(this.deps.collection, await this.strategyOf(ref.version), ref.slot);
   }
 }
+
+/** How often the wait for a lease says how long is left. */
+const LEASE_COUNTDOWN_MS = 5000;
 
 export function withoutScan(pointer: MapPointer): MapPointer {
   const { progress: _progress, checkpoint: _checkpoint, ...rest } = pointer;

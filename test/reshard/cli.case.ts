@@ -9,7 +9,7 @@ import { createSingleIndexTable, putBehindTheBack } from '../support/behind-the-
 import type { EngineEndpoints } from '../support/global-setup';
 import { get, post } from '../support/http';
 import { startTestService } from '../support/service';
-import { cliEnv } from './processes';
+import { cliEnv, runReshard } from './processes';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SEED_BOUNDARIES = JSON.parse(readFileSync(resolve(ROOT, 'boundaries/albums.json'), 'utf8')).boundaries;
@@ -159,6 +159,29 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
       expect(await titles('albums-hash')).toEqual(listed);
       const status = await cli('--collection', 'albums-hash', '--status');
       expect(status.output).toMatch(/phase stable/);
+    });
+
+    it('waits out the lease of a run that was killed, counting down; --no-wait refuses instead', async () => {
+      const listed = await titles('albums-hash');
+      const args = ['--collection', 'albums-hash', '--shards', '6', '--yes'];
+      // A run with a 6 s lease, killed mid-backfill: its lease outlives it.
+      const killed = runReshard({ ...process.env, ...env, SHARDLINE_RESHARD_LEASE_MS: '6000' }, [
+        ...args,
+        '--rate',
+        '20',
+      ]);
+      await until(async () => (await pointer('albums-hash')).phase === 'backfill');
+      killed.child.kill('SIGKILL');
+      await killed.done;
+      const refused = await cli(...args, '--no-wait');
+      expect(refused.code, refused.output).toBe(3);
+      expect(refused.output).toMatch(/is running/);
+      const resumed = await cli(...args);
+      expect(resumed.code, resumed.output).toBe(0);
+      expect(resumed.output).toMatch(/waiting \d+ s for it to beat again or expire/);
+      expect((await pointer('albums-hash')).phase).toBe('stable');
+      expect((await get(service.app, '/collections/albums-hash')).body.shardCount).toBe(6);
+      expect(await titles('albums-hash')).toEqual(listed);
     });
 
     it('rolls back after reads switched, and the listing is the same throughout', async () => {
