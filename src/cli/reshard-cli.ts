@@ -7,7 +7,7 @@ import { collectionView, type Collection } from '../core/collection';
 import { orderOf } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
-import { ReshardRefused, Reshard, describe } from '../reshard/orchestrator';
+import { ReshardRefused, ReshardStopped, Reshard, describe } from '../reshard/orchestrator';
 import { LeaseHeldError } from '../reshard/pointer-keeper';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
@@ -21,13 +21,18 @@ export interface ReshardIO {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   readonly env: Record<string, string | undefined>;
+  /** Aborted on SIGINT/SIGTERM: the run stops at its next safe point (exit code 130). */
+  readonly stop?: AbortSignal;
   /** Draw a progress bar (when stderr is a terminal). */
   readonly progress: boolean;
   /** Asks before starting; undefined where nobody can answer (then --yes is needed). */
   readonly confirm?: (question: string) => Promise<boolean>;
 }
 
-/** Exit codes: 0 done, 1 failed, 2 bad command line, 3 refused (bad input or state; nothing changed). */
+/**
+ * Exit codes: 0 done, 1 failed, 2 bad command line, 3 refused (bad input or state; nothing changed),
+ * 130 stopped when asked (SIGINT/SIGTERM), at a safe point, to be resumed by the same command.
+ */
 export async function reshardCli(argv: string[], io: ReshardIO): Promise<number> {
   let options: ReshardOptions | 'help';
   try {
@@ -46,6 +51,10 @@ export async function reshardCli(argv: string[], io: ReshardIO): Promise<number>
     opened = await openEnvironment(io.env);
     return await run(options, opened, io);
   } catch (error) {
+    if (error instanceof ReshardStopped) {
+      io.stderr(`reshard: ${error.message}. Run the same command again to resume.\n`);
+      return 130;
+    }
     const refused = error instanceof ReshardRefused || error instanceof LeaseHeldError;
     io.stderr(`reshard: ${(error as Error).message}\n`);
     return refused ? 3 : 1;
@@ -76,6 +85,7 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
     settleMs: STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000,
     leaseMs: leaseMs(io.env),
     waitForLease: options.wait,
+    ...(io.stop && { stop: io.stop }),
     scan: { segments: options.segments, concurrency: Math.min(options.segments, 4), pageSize: 500 },
     ...(options.rate !== undefined && { rate: options.rate }),
     log: (line) => {

@@ -11,9 +11,17 @@ import {
 import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
 import type { PointerKeeper } from './pointer-keeper';
-import { describe, MigrationSteps, ReshardRefused, withoutScan, type ReshardDeps, type ReshardOutcome } from './steps';
+import {
+  describe,
+  MigrationSteps,
+  ReshardRefused,
+  ReshardStopped,
+  withoutScan,
+  type ReshardDeps,
+  type ReshardOutcome,
+} from './steps';
 
-export { describe, ReshardRefused, type ReshardDeps, type ReshardOutcome };
+export { describe, ReshardRefused, ReshardStopped, type ReshardDeps, type ReshardOutcome };
 
 /**
  * Runs a collection's shard-map migrations (DESIGN §9): start or resume one to a
@@ -111,50 +119,68 @@ export class Reshard {
     }
     const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
-    await this.steps.scanWith(keeper, this.passes.adopt(listed));
+    await this.releasedIfStopped(keeper, () => this.steps.scanWith(keeper, this.passes.adopt(listed)));
     return this.outcome(await keeper.release((p) => withoutScan(p)));
   }
 
   /** Drives a migration from its current phase to `stable`. */
-  private async drive(keeper: PointerKeeper): Promise<ReshardOutcome> {
+  private drive(keeper: PointerKeeper): Promise<ReshardOutcome> {
+    return this.releasedIfStopped(keeper, () => this.phases(keeper));
+  }
+
+  /**
+   * Runs `work` holding the lease; when the run is asked to stop (ReshardStopped, at a safe
+   * point), releases the lease with the pointer as it is, so the same command resumes at once.
+   */
+  private async releasedIfStopped<T>(keeper: PointerKeeper, work: () => Promise<T>): Promise<T> {
     try {
-      for (;;) {
-        const pointer = keeper.current;
-        const { source, target } = migrationRefs(pointer);
-        switch (pointer.phase) {
-          case 'dual-write':
-            await this.steps.settle(pointer);
-            await this.steps.enter(keeper, 'backfill');
-            break;
-          case 'backfill':
-            await this.steps.scanWith(
-              keeper,
-              this.passes.build(await this.steps.view(source), await this.steps.view(target), 'backfill'),
-            );
-            await this.steps.enter(keeper, 'verify');
-            break;
-          case 'verify':
-            await this.verify(keeper, source, target);
-            await this.steps.enter(keeper, 'switch-reads');
-            break;
-          case 'switch-reads':
-            await this.steps.settle(pointer);
-            await this.steps.enter(keeper, 'finalize');
-            break;
-          case 'finalize': {
-            await this.steps.settle(pointer);
-            await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(source)));
-            const done = await keeper.release((p) => finished(p, this.steps.now()));
-            this.deps.onPointer?.(done);
-            this.deps.log(`stable on v${target.version}: the old map's entries are gone`);
-            return this.outcome(done);
-          }
-          default:
-            return this.unwind(keeper);
-        }
-      }
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ReshardStopped) || error.released) throw error;
+      const left = await keeper.release((p) => p);
+      this.deps.onPointer?.(left);
+      throw new ReshardStopped(`stopped in phase ${left.phase}; the lease is released`, true);
     } finally {
       keeper.stop();
+    }
+  }
+
+  private async phases(keeper: PointerKeeper): Promise<ReshardOutcome> {
+    for (;;) {
+      this.steps.throwIfStopped();
+      const pointer = keeper.current;
+      const { source, target } = migrationRefs(pointer);
+      switch (pointer.phase) {
+        case 'dual-write':
+          await this.steps.settle(pointer);
+          await this.steps.enter(keeper, 'backfill');
+          break;
+        case 'backfill':
+          await this.steps.scanWith(
+            keeper,
+            this.passes.build(await this.steps.view(source), await this.steps.view(target), 'backfill'),
+          );
+          await this.steps.enter(keeper, 'verify');
+          break;
+        case 'verify':
+          await this.verify(keeper, source, target);
+          await this.steps.enter(keeper, 'switch-reads');
+          break;
+        case 'switch-reads':
+          await this.steps.settle(pointer);
+          await this.steps.enter(keeper, 'finalize');
+          break;
+        case 'finalize': {
+          await this.steps.settle(pointer);
+          await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(source)));
+          const done = await keeper.release((p) => finished(p, this.steps.now()));
+          this.deps.onPointer?.(done);
+          this.deps.log(`stable on v${target.version}: the old map's entries are gone`);
+          return this.outcome(done);
+        }
+        default:
+          return this.unwind(keeper);
+      }
     }
   }
 
@@ -181,8 +207,12 @@ export class Reshard {
   }
 
   /** Abort or rollback, from wherever the migration is, back to a stable source map. */
-  private async unwind(keeper: PointerKeeper): Promise<ReshardOutcome> {
-    try {
+  private unwind(keeper: PointerKeeper): Promise<ReshardOutcome> {
+    return this.releasedIfStopped(keeper, () => this.unwinding(keeper));
+  }
+
+  private async unwinding(keeper: PointerKeeper): Promise<ReshardOutcome> {
+    {
       const { source, target } = migrationRefs(keeper.current);
       // Reads go back first, and writes keep setting the new map until every router reads the old one.
       if (keeper.current.read.version === target.version) await this.steps.enter(keeper, 'rolling-back');
@@ -194,8 +224,6 @@ export class Reshard {
       this.deps.onPointer?.(done);
       this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
       return this.outcome(done);
-    } finally {
-      keeper.stop();
     }
   }
 

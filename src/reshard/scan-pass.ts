@@ -38,6 +38,8 @@ export interface PassOptions {
   /** Called after every page, with counts and where each segment is (persist both to resume). */
   readonly onPage: (progress: MigrationProgress, checkpoint: ScanCheckpoint) => Promise<void>;
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
+  /** Once aborted, no segment starts another page: the pass returns after the pages in flight. */
+  readonly stop?: AbortSignal;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
@@ -81,7 +83,7 @@ export async function runScanPass(spec: PassSpec, options: PassOptions): Promise
   };
 
   const scanSegment = async (segment: number): Promise<void> => {
-    while (positions[segment] !== 'done') {
+    while (positions[segment] !== 'done' && !options.stop?.aborted) {
       const limit = options.rate ? Math.max(1, Math.min(options.pageSize, Math.floor(options.rate))) : options.pageSize;
       await throttle(limit);
       // The loop condition leaves a resume key or null here.

@@ -26,6 +26,8 @@ export interface ReshardDeps {
   /** How long after a pointer change every router must have seen it: 3 × map TTL + request deadline. */
   readonly settleMs: number;
   readonly leaseMs: number;
+  /** Asks the run to stop at its next safe point (SIGINT, SIGTERM): see ReshardStopped. */
+  readonly stop?: AbortSignal;
   /** Wait out a lease whose run may have died (default); false refuses at once (`--no-wait`). */
   readonly waitForLease?: boolean;
   readonly scan: { readonly segments: number; readonly concurrency: number; readonly pageSize: number };
@@ -54,6 +56,18 @@ export interface ReshardOutcome {
 /** Refused before anything changed: bad input or a state that does not allow it. */
 export class ReshardRefused extends Error {
   override readonly name = 'ReshardRefused';
+}
+
+/** The run stopped when asked, at a safe point: its scan checkpointed, its lease released. */
+export class ReshardStopped extends Error {
+  override readonly name = 'ReshardStopped';
+  constructor(
+    message: string,
+    /** The lease is released already (the pointer's phase is where a rerun resumes). */
+    readonly released = false,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -103,6 +117,7 @@ export class MigrationSteps {
     const resume = keeper.current.checkpoint;
     let savedAt = 0;
     let segmentsDone = -1;
+    let reached: ScanCheckpoint | undefined;
     const save = async (progress: MigrationProgress, checkpoint: ScanCheckpoint) => {
       // Not inside `onPointer?.(…)`: an optional call skips evaluating its arguments.
       const pointer = await keeper.update((p) => ({ ...p, progress, checkpoint }));
@@ -116,11 +131,17 @@ export class MigrationSteps {
       ...(resume && { resumeFrom: resume }),
       ...(keeper.current.progress && { resumeCounts: keeper.current.progress }),
       scanPage: this.deps.scanPage,
+      ...(this.deps.stop && { stop: this.deps.stop }),
       onPage: async (progress, checkpoint) => {
+        reached = checkpoint;
         this.deps.onProgress?.(progress);
         if (this.now() - savedAt >= 1000 || progress.segmentsDone !== segmentsDone) await save(progress, checkpoint);
       },
     });
+    if (this.deps.stop?.aborted) {
+      if (reached) await save(result, reached);
+      throw new ReshardStopped(`stopped in phase ${keeper.current.phase}, its scan checkpointed`);
+    }
     await save(result, { pass: spec.pass, segments: Array.from({ length: result.segments }, () => 'done' as const) });
     this.moved += result.moved;
     return result;
@@ -132,7 +153,23 @@ export class MigrationSteps {
     const wait = pointer.changedAt + settleMs - this.now();
     if (wait <= 0) return;
     this.deps.log(`waiting ${(wait / 1000).toFixed(1)} s until every router has seen phase ${pointer.phase}`);
-    await this.sleep(wait);
+    await this.pause(wait);
+    this.throwIfStopped();
+  }
+
+  /** At a safe point (between steps): stops the run if it was asked to. */
+  throwIfStopped(): void {
+    if (this.deps.stop?.aborted) throw new ReshardStopped('stopped between two steps');
+  }
+
+  /** Sleeps `ms`, or until the run is asked to stop. */
+  private pause(ms: number): Promise<void> {
+    const stop = this.deps.stop;
+    if (!stop) return this.sleep(ms);
+    return Promise.race([
+      this.sleep(ms),
+      new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
+    ]);
   }
 
   async createVersion(first: number, target: StrategyConfig): Promise<number> {
