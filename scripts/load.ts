@@ -18,19 +18,13 @@
  * is counted too; `--engine dynamodb-local` measures the router alone.
  */
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, startDynamoDbLocal } from '../devtools/dynamodb-local';
+import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { pick, seededRandom } from '../devtools/random';
 import { quantile } from '../devtools/stats';
 import { randomTitle } from '../devtools/titles';
-import { waitUntilReady } from '../devtools/wait-until';
 import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
+import { startServerProcess } from './bench/server-process';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
 const MIB = 1024 * 1024;
 const GROWTH_LIMIT_MIB = 200;
@@ -79,13 +73,6 @@ const args = parseCommandLine(
 );
 const { durationSeconds, connections, listingShare } = args;
 
-interface Memory {
-  rss: number;
-  heapUsed: number;
-  heapTotal: number;
-  external: number;
-}
-
 interface Written {
   collection: string;
   pk: string;
@@ -95,28 +82,17 @@ interface Written {
 const random = seededRandom(args.seed);
 
 async function main(): Promise<void> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
-  const base = `http://127.0.0.1:${port}`;
   const local =
     !process.env.DYNAMODB_ENDPOINT && args.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
   const endpoint = process.env.DYNAMODB_ENDPOINT || local?.endpoint;
-  console.log(`starting the server on ${base} over ${endpoint ?? 'the embedded engine'} …`);
-  const server = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
-    execArgv: ['--expose-gc', '--import', 'tsx', '--import', resolve(ROOT, 'scripts/load-probe.ts')],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      SHARDLINE_DATA_DIR: dataDir,
-      CURSOR_SECRET: 'load',
-      ...(endpoint && { TABLE_NAME: `load-${Date.now()}`, DYNAMODB_ENDPOINT: endpoint }),
-    },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  console.log(`starting the server over ${endpoint ?? 'the embedded engine'} …`);
+  const server = await startServerProcess(endpoint).catch(async (error: unknown) => {
+    await local?.stop();
+    throw error;
   });
+  const { base } = server;
   try {
-    await waitHealthy(base, server);
-    const before = await memoryOf(server);
+    const before = await server.memory();
 
     const written: Written[] = [];
     const statuses = new Map<string, number>();
@@ -169,7 +145,7 @@ async function main(): Promise<void> {
       ],
     });
 
-    const after = await memoryOf(server);
+    const after = await server.memory();
     console.log('\nverifying every acknowledged write is listed …');
     const missing = await verify(base, written);
 
@@ -211,9 +187,7 @@ external ${mib(before.external)} → ${mib(after.external)} MiB`);
     );
     process.exitCode = ok ? 0 : 1;
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
-    rmSync(dataDir, { recursive: true, force: true });
+    await server.stop();
     await local?.stop();
   }
 }
@@ -263,29 +237,6 @@ async function verify(base: string, written: Written[]): Promise<number> {
     missing += absent + duplicates;
   }
   return missing;
-}
-
-function waitHealthy(base: string, server: ChildProcess): Promise<void> {
-  return waitUntilReady(async () => (await fetch(`${base}/healthz`)).status === 200, {
-    intervalMs: 200,
-    gaveUp: () => (server.exitCode === null ? undefined : `the server exited (${server.exitCode})`),
-    timedOut: () => 'the server did not become healthy within 60 s',
-  });
-}
-
-function memoryOf(server: ChildProcess): Promise<Memory> {
-  return new Promise((resolveMemory, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not report its memory')), 10_000);
-    const onMessage = (message: unknown) => {
-      const memory = (message as { memory?: Memory }).memory;
-      if (!memory) return;
-      clearTimeout(timer);
-      server.off('message', onMessage);
-      resolveMemory(memory);
-    };
-    server.on('message', onMessage);
-    server.send('memory');
-  });
 }
 
 /** The p-th percentile in ms, one decimal; '-' when nothing was measured. */

@@ -63,7 +63,11 @@ async function main(): Promise<void> {
 
   const server = serve(
     {
-      fetch: admitted(service.app.fetch, new Map(service.collections.map((c) => [c.name, c.strategy.shardCount]))),
+      fetch: admitted(
+        service.app.fetch,
+        new Map(service.collections.map((c) => [c.name, c.strategy.shardCount])),
+        settings.shedPauseMs,
+      ),
       port: settings.port,
       hostname: settings.host,
       serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES },

@@ -38,6 +38,8 @@ export interface Settings {
   readonly authFailuresPerSecond: number;
   /** Per-shard statistics, /stats, /heat and /metrics (SHARDLINE_METRICS, default on). */
   readonly metrics: boolean;
+  /** How long the Node server holds a request it sheds before its 503 (SHED_PAUSE_MS, default 100). */
+  readonly shedPauseMs: number;
   /** Hedged shard queries: a slow one is sent again at its collection's p95 (SHARDLINE_HEDGE, default on). */
   readonly hedge: boolean;
   /** Counters of the hot-key sketch per collection (HOT_KEYS, default 100). */
@@ -75,6 +77,7 @@ export function readSettings(env: EnvMap): Settings {
     authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
     hedge: boolean(env, 'SHARDLINE_HEDGE', true),
+    shedPauseMs: integer(env, 'SHED_PAUSE_MS', 100, 0, 1000),
     hotKeys: integer(env, 'HOT_KEYS', 100, 1, 10_000),
     logLevel: logLevel(env.LOG_LEVEL),
     metricsKey: metricsKey(env),

@@ -58,7 +58,7 @@ describe('AdmissionLimit', () => {
 });
 
 describe('admitted fetch', () => {
-  it('sheds a 21-shard listing past the limit with a fast 503 overloaded and Retry-After; probes pass', async () => {
+  it('sheds a 21-shard listing past the limit with a paced 503 overloaded and Retry-After; probes pass', async () => {
     let release: () => void = () => {};
     const pending = new Promise<void>((resolve) => {
       release = resolve;
@@ -69,10 +69,14 @@ describe('admitted fetch', () => {
         return new Response('ok');
       },
       new Map([['events', 21]]),
+      20,
       new AdmissionLimit(options),
     );
     const first = fetch(new Request('http://x/collections/events/items'));
+    const asked = performance.now();
     const shed = await fetch(new Request('http://x/collections/events/items'));
+    // Held for the pause, so a client that asks again at once cannot spin the server on refusals.
+    expect(performance.now() - asked).toBeGreaterThanOrEqual(19);
     expect(shed.status).toBe(503);
     expect(Number(shed.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await shed.json()).toMatchObject({ error: { code: 'overloaded' } });

@@ -1,0 +1,85 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../devtools/dynamodb-local';
+import { waitUntilReady } from '../../devtools/wait-until';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface Memory {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+}
+
+export interface ServerProcess {
+  readonly base: string;
+  readonly child: ChildProcess;
+  /** The server's memory, after a full GC (see load-probe.ts). */
+  memory(): Promise<Memory>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The Node server (`src/runtime/node.ts`) in its own process, as `npm start` runs it, over
+ * `endpoint` (a new table) or its embedded engine in a fresh data directory; healthy when
+ * this resolves. It answers memory questions over IPC (scripts/load-probe.ts).
+ */
+export async function startServerProcess(endpoint: string | undefined, env: NodeJS.ProcessEnv = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
+  const base = `http://127.0.0.1:${port}`;
+  const child = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
+    execArgv: ['--expose-gc', '--import', 'tsx', '--import', resolve(ROOT, 'scripts/load-probe.ts')],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SHARDLINE_DATA_DIR: dataDir,
+      CURSOR_SECRET: 'load',
+      ...(endpoint && { TABLE_NAME: `load-${Date.now()}`, DYNAMODB_ENDPOINT: endpoint }),
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const server: ServerProcess = {
+    base,
+    child,
+    memory: () => memoryOf(child),
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((exited) => child.once('exit', exited));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await waitUntilReady(async () => (await fetch(`${base}/healthz`)).status === 200, {
+      intervalMs: 200,
+      gaveUp: () => (child.exitCode === null ? undefined : `the server exited (${child.exitCode})`),
+      timedOut: () => 'the server did not become healthy within 60 s',
+    });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+function memoryOf(server: ChildProcess): Promise<Memory> {
+  return new Promise((resolveMemory, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not report its memory')), 10_000);
+    const onMessage = (message: unknown) => {
+      const memory = (message as { memory?: Memory }).memory;
+      if (!memory) return;
+      clearTimeout(timer);
+      server.off('message', onMessage);
+      resolveMemory(memory);
+    };
+    server.on('message', onMessage);
+    server.send('memory');
+  });
+}
