@@ -9,6 +9,7 @@ import { persistedCursorSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { admitted } from './admission';
 import { answerClientErrors, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
+import { describeMaps } from './map-summary';
 import { ENDPOINT_FILE } from './open-environment';
 import { prometheusExporter } from './prometheus';
 import { buildService, prepareTables } from './service';
@@ -77,10 +78,7 @@ async function main(): Promise<void> {
         ? `the embedded engine (data in ${dataDir})`
         : (settings.endpoint ?? `AWS ${settings.region}`);
       console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
-      const collections = service.collections.map(
-        (c) => `${c.name} (${c.strategy.kind}, ${c.strategy.shardCount} shards)`,
-      );
-      console.log(`collections: ${collections.join(', ')}`);
+      void describeMaps(service).then((lines) => console.log(`collections (the shard maps in force):\n${lines}`));
     },
   );
   answerClientErrors(server as Server);

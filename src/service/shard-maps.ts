@@ -95,10 +95,12 @@ export class ShardMaps implements MapSource {
       this.options.onReadVersion?.(collection.name, pointer.read.version);
       const stored = await this.strategyOf(collection, pointer.read.version, context);
       if (JSON.stringify(stored.config) !== JSON.stringify(collection.strategy.config)) {
+        // After a reshard this is the normal state: the stored map rules, the config's strategy made v1 only.
         this.options.log?.(
           `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
-            `(${stored.kind}, ${stored.shardCount} shards), not by the config's strategy; ` +
-            'to apply the config, run: npm run reshard',
+            `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
+            `(${collection.strategy.kind}, ${collection.strategy.shardCount} shards) only makes a new table's first map. ` +
+            'Maps change with npm run reshard; update the config to match if you like',
         );
       }
     }

@@ -1,0 +1,27 @@
+import type { Service } from './service';
+
+/**
+ * One line per collection for the server's startup message: the shard map it routes by now
+ * (version, strategy, shards; a migration's phase and target), and where the config's
+ * strategy differs — after a reshard it does, and that is fine: the config only makes a new
+ * table's first map.
+ */
+export async function describeMaps(service: Pick<Service, 'collections' | 'maps'>): Promise<string> {
+  const lines = await Promise.all(
+    service.collections.map(async (collection) => {
+      const { pointer, read, target } = await service.maps.snapshot(collection, {});
+      const shape = (strategy: { kind: string; shardCount: number }) =>
+        `${strategy.kind}, ${strategy.shardCount} shards`;
+      const migrating =
+        pointer.phase === 'stable' || !target
+          ? ''
+          : `; ${pointer.phase} to v${pointer.target?.version} (${shape(target.strategy)})`;
+      const config =
+        JSON.stringify(read.strategy.config) === JSON.stringify(collection.strategy.config)
+          ? ''
+          : ` — the config says ${shape(collection.strategy)}`;
+      return `  ${collection.name}: v${pointer.read.version} (${shape(read.strategy)})${migrating}${config}`;
+    }),
+  );
+  return lines.join('\n');
+}
