@@ -99,8 +99,8 @@ export class ShardMaps implements MapSource {
         this.options.log?.(
           `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
             `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
-            `(${collection.strategy.kind}, ${collection.strategy.shardCount} shards) only makes a new table's first map. ` +
-            'Maps change with npm run reshard; update the config to match if you like',
+            `(${collection.strategy.kind}, ${collection.strategy.shardCount} shards) only makes a new table's ` +
+            'first map. Maps change with npm run reshard; update the config to match if you like',
         );
       }
     }

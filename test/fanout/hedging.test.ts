@@ -49,30 +49,35 @@ describe('hedged shard queries behind a slow shard', () => {
 
   it('takes the hedge, aborts the held query and returns the exact page, counted once', async () => {
     const page = `/collections/${COLLECTION}/items?limit=50`;
-    // A history: 21 queries a page, past the policy's 32 samples.
-    for (let i = 0; i < 3; i++) expect((await get(service.app, page)).status).toBe(200);
-    const plain = await get(service.app, page);
-    expect(plain.headers.get('x-shard-hedges')).toBe('0');
+    let hedgesSent = 0;
+    const list = async () => {
+      const answer = await get(service.app, page);
+      expect(answer.status).toBe(200);
+      hedgesSent += Number(answer.headers.get('x-shard-hedges'));
+      return answer;
+    };
+    // A history: 21 queries a page, past the policy's 32 samples. (On a loaded machine a query past
+    // the p95 may be hedged here too: within the budget, and counted the same way.)
+    for (let i = 0; i < 3; i++) await list();
+    const plain = await list();
 
     await proxy.idle();
     const cancelledBefore = proxy.cancelled;
     armed = true;
-    const hedged = await get(service.app, page);
-    expect(hedged.status).toBe(200);
+    const hedged = await list();
     expect(slowed).toBe(1);
-    expect(hedged.headers.get('x-shard-hedges')).toBe('1');
+    expect(Number(hedged.headers.get('x-shard-hedges'))).toBeGreaterThanOrEqual(1);
     expect(hedged.body.items).toEqual(plain.body.items);
     expect(hedged.headers.get('x-items-read')).toBe(plain.headers.get('x-items-read'));
     expect(hedged.headers.get('x-shard-queries')).toBe(plain.headers.get('x-shard-queries'));
-    // The held query's client went away: the router aborted it.
+    // The held query's client went away: the router aborted it (and any other hedge's loser).
     await proxy.idle();
-    expect(proxy.cancelled - cancelledBefore).toBe(1);
+    expect(proxy.cancelled - cancelledBefore).toBeGreaterThanOrEqual(1);
 
     const families = parsePrometheusTextFormat(await (await service.app.request('/metrics')).text());
     const hedges = families.find((f) => f.name === 'shardline_shard_query_hedges_total')!.metrics;
-    expect(hedges).toEqual([
-      expect.objectContaining({ labels: { collection: COLLECTION, outcome: 'won' }, value: '1' }),
-      expect.objectContaining({ labels: { collection: COLLECTION, outcome: 'lost' }, value: '0' }),
-    ]);
+    const count = (outcome: string) => Number(hedges.find((m) => m.labels?.outcome === outcome)?.value ?? 0);
+    expect(count('won')).toBeGreaterThanOrEqual(1);
+    expect(count('won') + count('lost')).toBe(hedgesSent);
   });
 });

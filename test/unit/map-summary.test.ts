@@ -33,7 +33,7 @@ function snapshotOf(name: string, version: number, strategy: object, migration?:
 }
 
 describe('the startup summary of the shard maps in force', () => {
-  it('names each map by version, strategy and shards, a migration under way, and where the config differs', async () => {
+  it('names each map by version, strategy, shards, a migration under way, and where the config differs', async () => {
     const snapshots = new Map([
       ['albums', snapshotOf('albums', 1, { kind: 'range', boundaries: ['', 'm'] })],
       [
