@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import { parse, stringify } from 'lossless-json';
+import { stringify } from 'lossless-json';
 import { ShardlineError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
+import { parseExactJson } from './exact-json';
 import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
 import { readBody } from './read-body';
@@ -25,7 +26,7 @@ export function parseJsonBody(bytes: ArrayBuffer | Uint8Array): unknown {
     throw new ShardlineError('invalid_json', 'the request body is not well-formed UTF-8');
   }
   try {
-    return parse(text, null, (digits) => new ExactNumber(digits));
+    return parseExactJson(text);
   } catch (error) {
     throw new ShardlineError('invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
   }
