@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'rate_limited'
   | 'unavailable'
   | 'map_stale'
+  | 'table_missing'
   | 'overloaded'
   | 'timeout'
   | 'request_timeout'

@@ -26,6 +26,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
   unavailable: 503,
   map_stale: 503,
+  table_missing: 503,
   overloaded: 503,
   timeout: 504,
   request_timeout: 408,
@@ -110,7 +111,7 @@ function fromDynamoError(error: unknown, carriesItems: boolean): ShardlineError 
     case 'ItemCollectionSizeLimitExceededException':
       return carriesItems ? new ShardlineError('invalid_item', `DynamoDB refused the item: ${message}`) : undefined;
     case 'ResourceNotFoundException':
-      return new ShardlineError('unavailable', 'the table is missing or not active');
+      return new ShardlineError('table_missing', 'the table is missing or not active', { retryable: true });
     case 'AbortError':
       return new ShardlineError('timeout', 'the request deadline passed');
     default:

@@ -61,6 +61,8 @@ export function buildService(
     ttlMs: settings.mapTtlMs,
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
     log: (message) => console.warn(message),
+    // Tables shardline creates at start it creates again if they vanish (an engine restarted empty).
+    ...(settings.createTable && { onTableMissing: () => prepareTables(built, true, settings.tableStream) }),
   });
   const app = createApp({
     collections,
@@ -84,7 +86,8 @@ export function buildService(
       authFailuresPerSecond: settings.authFailuresPerSecond,
     },
   });
-  return { app, collections, clients, store, maps };
+  const built: Service = { app, collections, clients, store, maps };
+  return built;
 }
 
 /** What a runtime adds to the router's own statistics: a push sink, or a /metrics exposition. */

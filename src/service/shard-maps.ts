@@ -27,7 +27,15 @@ export interface ShardMapsOptions {
   readonly log?: (message: string) => void;
   /** Told which map version each collection is read by, whenever that is (re)learned. */
   readonly onReadVersion?: (collection: string, version: number) => void;
+  /**
+   * Called (once at a time, at most every few seconds) when a table that holds the maps is gone:
+   * where shardline created the tables at start, it creates them and their maps again.
+   */
+  readonly onTableMissing?: () => Promise<void>;
 }
+
+/** Missing tables are created again at most this often. */
+const RECREATE_EVERY_MS = 5000;
 
 interface Cached {
   readonly pointers: Map<string, MapPointer>;
@@ -52,6 +60,9 @@ interface Cached {
  */
 export class ShardMaps implements MapSource {
   private cached: Cached | undefined;
+  /** A recreation of missing tables under way (never awaited by a request), and when the last began. */
+  private recreating: Promise<void> | undefined;
+  private recreatedAt = Number.NEGATIVE_INFINITY;
   private readonly strategies = new Map<string, ShardStrategy>();
   private readonly views = new Map<string, Collection>();
   private readonly snapshots = new Map<string, MapSnapshot>();
@@ -151,11 +162,32 @@ export class ShardMaps implements MapSource {
         return cached;
       }
       if (error instanceof ShardlineError && error.code === 'timeout') throw error;
+      if ((error as Error).name === 'ResourceNotFoundException') throw this.tableMissing();
       this.options.log?.(`shardline: could not read the shard maps: ${(error as Error).message}`);
       throw new ShardlineError('map_stale', 'the shard maps could not be refreshed; try again shortly', {
         retryable: true,
       });
     }
+  }
+
+  /** A 503 naming the tables; the tables recreated in the background where the runtime does that. */
+  private tableMissing(): ShardlineError {
+    const tables = [...new Set(this.collections.map((c) => c.table))];
+    const recreate = this.options.onTableMissing;
+    const now = this.now();
+    if (recreate && !this.recreating && now - this.recreatedAt >= RECREATE_EVERY_MS) {
+      this.recreatedAt = now;
+      this.options.log?.(`shardline: table ${tables.join(', ')} is gone; creating it and its shard maps again`);
+      this.recreating = recreate()
+        .catch((error: unknown) => this.options.log?.(`shardline: recreating ${tables}: ${(error as Error).message}`))
+        .finally(() => {
+          this.recreating = undefined;
+        });
+    }
+    return new ShardlineError('table_missing', `table ${tables.map((t) => JSON.stringify(t)).join(', ')} is missing`, {
+      tables,
+      retryable: true,
+    });
   }
 
   private async load(context: CallContext): Promise<Cached> {

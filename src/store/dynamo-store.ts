@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
 import type { HedgePolicy } from '../core/hedge-policy';
-import { aboveLower, belowUpper, inRange } from '../core/key-range';
+import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchGetItems } from './batch-get';
 import { batchPut } from './batch-write';
@@ -11,7 +11,8 @@ import { guardedDelete, guardedPut, guardedUpdate } from './item-writes';
 import type { DynamoClients } from './client';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
 import { hedgedSend } from './hedged-send';
-import { buildShardQuery, type ShardQuery } from './shard-query';
+import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
+import { onTable } from './missing-table';
 import {
   sendScan,
   sendUpdate,
@@ -61,26 +62,29 @@ export class DynamoStore implements Store {
     let hedged = false;
     let attempts = 0;
     const response = hedge
-      ? await withRetries(
-          `a query of shard ${query.shardKey}`,
-          async (signal) => {
-            const group = query.latencyGroup ?? query.index;
-            const started = performance.now();
-            // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
-            const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
-            const answer = await hedgedSend((own) => this.limit(() => send(own)), signal, delay, hedge);
-            hedge.answered(group, performance.now() - started);
-            if (answer.hedged) {
-              hedged = true;
-              context.observer?.hedged?.(answer.hedgeWon);
-            }
-            return answer.value;
-          },
-          context,
-          this.retry,
-          'query',
+      ? await onTable(
+          query.table,
+          withRetries(
+            `a query of shard ${query.shardKey}`,
+            async (signal) => {
+              const group = query.latencyGroup ?? query.index;
+              const started = performance.now();
+              // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
+              const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
+              const answer = await hedgedSend((own) => this.limit(() => send(own)), signal, delay, hedge);
+              hedge.answered(group, performance.now() - started);
+              if (answer.hedged) {
+                hedged = true;
+                context.observer?.hedged?.(answer.hedgeWon);
+              }
+              return answer.value;
+            },
+            context,
+            this.retry,
+            'query',
+          ),
         )
-      : await this.call(`a query of shard ${query.shardKey}`, 'query', context, send);
+      : await this.call(`a query of shard ${query.shardKey}`, 'query', context, send, query.table);
     this.answeredAt.set(query.table, Date.now());
     const read = (response.Items ?? []).map(recordFromSdk);
     const items: JsonObject[] = [];
@@ -102,15 +106,15 @@ export class DynamoStore implements Store {
   }
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedPut(this.doc, this.sender(context, 'put'), table, record, guard);
+    return guardedPut(this.doc, this.sender(context, 'put', table), table, record, guard);
   }
 
   updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedUpdate(this.doc, this.sender(context, 'update'), update);
+    return guardedUpdate(this.doc, this.sender(context, 'update', update.table), update);
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedDelete(this.doc, this.sender(context, 'delete'), table, key, guard);
+    return guardedDelete(this.doc, this.sender(context, 'delete', table), table, key, guard);
   }
 
   batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome> {
@@ -131,7 +135,7 @@ export class DynamoStore implements Store {
     context: CallContext,
     options?: ReadOptions,
   ): Promise<JsonObject[]> {
-    return batchGetItems(this.doc, this.sender(context, 'batch_get'), table, keys, context, this.retry, options);
+    return batchGetItems(this.doc, this.sender(context, 'batch_get', table), table, keys, context, this.retry, options);
   }
 
   async getItem(
@@ -142,24 +146,33 @@ export class DynamoStore implements Store {
   ): Promise<JsonObject | undefined> {
     const builder = new ExpressionBuilder();
     const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
-    const response = await this.call('a read', 'get', context, (abortSignal) =>
-      this.doc.send(
-        new GetCommand({
-          TableName: table,
-          Key: recordToSdk(key),
-          ...(options.consistent && { ConsistentRead: true }),
-          ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
-        }),
-        { abortSignal },
-      ),
+    const response = await this.call(
+      'a read',
+      'get',
+      context,
+      (abortSignal) =>
+        this.doc.send(
+          new GetCommand({
+            TableName: table,
+            Key: recordToSdk(key),
+            ...(options.consistent && { ConsistentRead: true }),
+            ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
+          }),
+          { abortSignal },
+        ),
+      table,
     );
     return response.Item && recordFromSdk(response.Item);
   }
 
   /** One page of one segment of a parallel scan (retried like every call). */
   scanPage(request: ScanRequest, context: CallContext): Promise<ScanPage> {
-    return this.call(`a scan of ${request.table} (segment ${request.segment})`, 'scan', context, (signal) =>
-      sendScan(this.doc, request, signal),
+    return this.call(
+      `a scan of ${request.table} (segment ${request.segment})`,
+      'scan',
+      context,
+      (signal) => sendScan(this.doc, request, signal),
+      request.table,
     );
   }
 
@@ -168,13 +181,23 @@ export class DynamoStore implements Store {
    * under conditions that a landed first attempt leaves true, or that fail harmlessly.
    */
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome> {
-    return this.call('a conditional update', 'update', context, (signal) => sendUpdate(this.doc, update, signal));
+    return this.call(
+      'a conditional update',
+      'update',
+      context,
+      (signal) => sendUpdate(this.doc, update, signal),
+      update.table,
+    );
   }
 
   /** DynamoDB's item count of the table (refreshed by DynamoDB about every six hours: an estimate). */
   async approximateItemCount(table: string, context: CallContext): Promise<number> {
-    const response = await this.call('a table description', 'describe', context, (abortSignal) =>
-      this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+    const response = await this.call(
+      'a table description',
+      'describe',
+      context,
+      (abortSignal) => this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+      table,
     );
     return response.Table?.ItemCount ?? 0;
   }
@@ -186,19 +209,22 @@ export class DynamoStore implements Store {
    */
   async ping(table: string, context: CallContext): Promise<void> {
     if (Date.now() - (this.answeredAt.get(table) ?? Number.NEGATIVE_INFINITY) < RECENT_ANSWER_MS) return;
-    await withRetries(
-      'a table check',
-      (abortSignal) => this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
-      context,
-      this.retry,
-      'describe',
+    await onTable(
+      table,
+      withRetries(
+        'a table check',
+        (abortSignal) => this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+        context,
+        this.retry,
+        'describe',
+      ),
     );
   }
 
   /** `call` bound to one request's context, for the helpers that send several calls. */
-  private sender(context: CallContext, operation: RetryOperation) {
+  private sender(context: CallContext, operation: RetryOperation, table: string) {
     return <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) =>
-      this.call(what, operation, context, run);
+      this.call(what, operation, context, run, table);
   }
 
   private call<T>(
@@ -206,19 +232,13 @@ export class DynamoStore implements Store {
     operation: RetryOperation,
     context: CallContext,
     send: (signal: AbortSignal | undefined) => Promise<T>,
+    table: string,
   ): Promise<T> {
-    return withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry, operation);
+    return onTable(
+      table,
+      withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry, operation),
+    );
   }
 }
 
 const RECENT_ANSWER_MS = 1000;
-
-/**
- * Whether the read went past the end of the range it walks towards (it can, where
- * the key condition holds only the near side), so nothing more of the shard belongs to it.
- */
-function passedFarEnd(read: JsonObject[], query: ShardQuery): boolean {
-  const last = read[read.length - 1]?.[query.indexKeyAttribute];
-  if (typeof last !== 'string') return false;
-  return query.order === 'asc' ? !belowUpper(last, query.range.upper) : !aboveLower(last, query.range.lower);
-}

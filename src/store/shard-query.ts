@@ -1,7 +1,8 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { compareKeys } from '../core/collation';
 import { nextKey } from '../core/index-key';
-import { isEmptyRange, type KeyRange } from '../core/key-range';
+import { aboveLower, belowUpper, isEmptyRange, type KeyRange } from '../core/key-range';
+import type { JsonObject } from '../core/item';
 import type { SortOrder } from '../core/plan';
 
 /** One query against one shard of an index, between two index sort keys. */
@@ -86,4 +87,14 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
 /** True when `lower <= upper` holds in UTF-16 order as well as in code point order. */
 function agreeInUtf16(lower: string, upper: string): boolean {
   return lower <= upper && compareKeys(lower, upper) <= 0;
+}
+
+/**
+ * Whether the read went past the end of the range it walks towards (it can, where
+ * the key condition holds only the near side), so nothing more of the shard belongs to it.
+ */
+export function passedFarEnd(read: JsonObject[], query: ShardQuery): boolean {
+  const last = read[read.length - 1]?.[query.indexKeyAttribute];
+  if (typeof last !== 'string') return false;
+  return query.order === 'asc' ? !belowUpper(last, query.range.upper) : !aboveLower(last, query.range.lower);
 }

@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -77,6 +77,16 @@ export async function createSingleIndexTable(endpoint: string, table: string): P
         ],
       }),
     );
+  } finally {
+    raw.destroy();
+  }
+}
+
+/** Deletes the whole table, as an engine restarted empty (or an operator's mistake) would leave it. */
+export async function dropTableBehindTheBack(endpoint: string, table: string): Promise<void> {
+  const raw = client(endpoint);
+  try {
+    await raw.send(new DeleteTableCommand({ TableName: table }));
   } finally {
     raw.destroy();
   }
