@@ -28,12 +28,14 @@ export function prometheusExporter(stats: RouterMetrics): {
     new Counter({
       name,
       help,
-      labelNames: ['collection', 'shard'],
+      // `version`: the read map the shard numbers belong to (the current one, and the one before).
+      labelNames: ['collection', 'shard', 'version'],
       registers: [registry],
       collect() {
         this.reset();
-        for (const [collection, counters] of stats.totals()) {
-          for (const [shard, n] of counters[field].entries()) this.inc({ collection, shard: String(shard) }, n);
+        for (const { collection, version, counters } of stats.totals()) {
+          const labels = { collection, version: version === undefined ? '' : String(version) };
+          for (const [shard, n] of counters[field].entries()) this.inc({ ...labels, shard: String(shard) }, n);
         }
       },
     });

@@ -12,6 +12,24 @@ function clock(start = 1_000_000_000_000) {
 }
 
 describe('RouterMetrics', () => {
+  it("starts a collection's figures afresh when its map changes, keeping the old map's totals apart", () => {
+    const metrics = new RouterMetrics({ hotKeys: 10 });
+    metrics.mapVersion('c', 1);
+    for (let shard = 0; shard < 21; shard++) metrics.shardWritten('c', shard, 'a');
+    metrics.mapVersion('c', 1); // re-learned on every refresh: no news
+    expect(metrics.stats('c', 21).sinceStart.writes).toBe(21);
+    metrics.mapVersion('c', 2);
+    metrics.shardWritten('c', 2, 'b');
+    const { sinceStart } = metrics.stats('c', 5);
+    // 5 shards for a 5-shard map, the imbalance over them: none of the 21-shard map's counts.
+    expect(sinceStart.shards.map((s) => s.writes)).toEqual([0, 0, 1, 0, 0]);
+    expect(sinceStart.writes).toBe(1);
+    expect(metrics.totals().map(({ version, counters }) => [version, counters.writes.length])).toEqual([
+      [2, 3],
+      [1, 21],
+    ]);
+  });
+
   it('keeps every shard since start and the last minute in 10-second steps', () => {
     const time = clock();
     const metrics = new RouterMetrics({ now: time.now, hotKeys: 10 });

@@ -34,8 +34,17 @@ interface Bucket {
 }
 
 interface CollectionCounters {
+  /** The read map these count under: its shard numbers are the ones they mean (undefined until known). */
+  version: number | undefined;
   readonly total: ShardCounters;
   readonly recent: Bucket[];
+}
+
+/** One collection's totals under one map version, for an exporter. */
+export interface VersionTotals {
+  readonly collection: string;
+  readonly version: number | undefined;
+  readonly counters: ShardCounters;
 }
 
 /**
@@ -53,6 +62,8 @@ export class RouterMetrics implements MetricsRecorder {
   private readonly retryCounts = new RetryCounts();
   private readonly hedgeCounts = new HedgeCounts();
   private readonly versions = new Map<string, number>();
+  /** The totals under each collection's previous map, kept for exporters after a map change. */
+  private readonly earlier = new Map<string, VersionTotals>();
 
   constructor(options: RouterMetricsOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -86,8 +97,18 @@ export class RouterMetrics implements MetricsRecorder {
     this.hedgeCounts.add(collection, won);
   }
 
+  /**
+   * A map change starts the collection's figures afresh: shard 3 of the new map is not shard 3
+   * of the old one, so sums across the change would describe neither map.
+   */
   mapVersion(collection: string, version: number): void {
     this.versions.set(collection, version);
+    const counters = this.of(collection);
+    if (counters.version === version) return;
+    if (counters.version !== undefined) {
+      this.earlier.set(collection, { collection, version: counters.version, counters: counters.total });
+      this.collections.set(collection, this.fresh(version));
+    } else counters.version = version;
   }
 
   requestDone(): void {}
@@ -105,9 +126,14 @@ export class RouterMetrics implements MetricsRecorder {
     };
   }
 
-  /** Every collection's counters since start, for an exporter (Prometheus) to read at scrape time. */
-  totals(): ReadonlyMap<string, ShardCounters> {
-    return new Map([...this.collections].map(([name, counters]) => [name, counters.total]));
+  /** Every collection's counters under its current map and its previous one, for an exporter to read. */
+  totals(): VersionTotals[] {
+    const current = [...this.collections].map(([collection, { version, total }]) => ({
+      collection,
+      version,
+      counters: total,
+    }));
+    return [...current, ...this.earlier.values()];
   }
 
   retries(): RetryCount[] {
@@ -125,13 +151,18 @@ export class RouterMetrics implements MetricsRecorder {
   private of(collection: string): CollectionCounters {
     let counters = this.collections.get(collection);
     if (!counters) {
-      counters = {
-        total: new ShardCounters(this.hotKeyCapacity),
-        recent: Array.from({ length: BUCKETS }, () => ({ step: -1, counters: new ShardCounters(this.hotKeyCapacity) })),
-      };
+      counters = this.fresh(this.versions.get(collection));
       this.collections.set(collection, counters);
     }
     return counters;
+  }
+
+  private fresh(version: number | undefined): CollectionCounters {
+    return {
+      version,
+      total: new ShardCounters(this.hotKeyCapacity),
+      recent: Array.from({ length: BUCKETS }, () => ({ step: -1, counters: new ShardCounters(this.hotKeyCapacity) })),
+    };
   }
 
   /** The bucket of the current 10 seconds, emptied first when it last held an older step. */
