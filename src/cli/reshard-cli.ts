@@ -13,7 +13,7 @@ import { openEnvironment, type OpenEnvironment } from '../runtime/open-environme
 import { scanCollectionKeys } from '../service/collection-keys';
 import { STALE_AFTER_TTLS } from '../service/shard-maps';
 import { addIndex, hasIndex } from '../store/bootstrap';
-import { reshardProgress } from './reshard-progress';
+import { reshardProgress, type ReshardProgress } from './reshard-progress';
 import { parseReshardOptions, USAGE, UsageError, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
 
@@ -47,9 +47,10 @@ export async function reshardCli(argv: string[], io: ReshardIO): Promise<number>
     return 0;
   }
   let opened: OpenEnvironment | undefined;
+  const progress = reshardProgress(io.progress && !options.quiet, io.stderr);
   try {
     opened = await openEnvironment(io.env);
-    return await run(options, opened, io);
+    return await run(options, opened, io, progress);
   } catch (error) {
     if (error instanceof ReshardStopped) {
       io.stderr(`reshard: ${error.message}. Run the same command again to resume.\n`);
@@ -59,11 +60,17 @@ export async function reshardCli(argv: string[], io: ReshardIO): Promise<number>
     io.stderr(`reshard: ${(error as Error).message}\n`);
     return refused ? 3 : 1;
   } finally {
+    progress.stop();
     await opened?.close();
   }
 }
 
-async function run(options: ReshardOptions, opened: OpenEnvironment, io: ReshardIO): Promise<number> {
+async function run(
+  options: ReshardOptions,
+  opened: OpenEnvironment,
+  io: ReshardIO,
+  progress: ReshardProgress,
+): Promise<number> {
   const collection = opened.collections.find((c) => c.name === options.collection);
   if (!collection) {
     const names = opened.collections.map((c) => c.name).join(', ');
@@ -71,7 +78,6 @@ async function run(options: ReshardOptions, opened: OpenEnvironment, io: Reshard
   }
   const { settings } = opened;
   const log = (line: string) => io.stderr(`reshard: ${line}\n`);
-  const progress = reshardProgress(io.progress && !options.quiet, io.stderr);
   const reshard = new Reshard({
     maps: opened.maps,
     writer: opened.store,

@@ -13,18 +13,27 @@ export interface ReshardProgress {
  * moved, rate, ETA by segments); elsewhere a plain line every ten seconds, so a log
  * of a long run still shows it moving.
  */
-export function reshardProgress(enabled: boolean, write: (text: string) => void): ReshardProgress {
+export function reshardProgress(
+  enabled: boolean,
+  write: (text: string) => void,
+  { terminal = process.stderr.isTTY === true, everyMs = 10_000 } = {},
+): ReshardProgress {
   if (!enabled) return { update() {}, pause() {}, stop() {} };
-  if (!process.stderr.isTTY) {
-    let last = 0;
+  if (!terminal) {
+    // On a timer, not on pages: a slow pass (--rate, a throttled table) still shows it is alive.
+    let latest: MigrationProgress | undefined;
+    const timer = setInterval(() => {
+      if (latest) write(`reshard: ${describeCounts(latest)}\n`);
+    }, everyMs);
+    timer.unref?.();
     return {
       update(progress) {
-        if (Date.now() - last < 10_000) return;
-        last = Date.now();
-        write(`reshard: ${describeCounts(progress)}\n`);
+        latest = progress;
       },
       pause() {},
-      stop() {},
+      stop() {
+        clearInterval(timer);
+      },
     };
   }
   let bar: cliProgress.SingleBar | undefined;

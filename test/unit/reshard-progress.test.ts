@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { reshardProgress } from '../../src/cli/reshard-progress';
+import type { MigrationProgress } from '../../src/core/shard-map';
+import { waitUntilReady } from '../../devtools/wait-until';
+
+const PROGRESS: MigrationProgress = {
+  pass: 'backfill',
+  scanned: 1200,
+  members: 900,
+  moved: 850,
+  invalid: 0,
+  conflicts: 0,
+  segmentsDone: 2,
+  segments: 8,
+  startedAt: Date.now() - 10_000,
+};
+
+describe('reshard progress without a terminal', () => {
+  it('writes a line with the counts on a timer, not only when a page arrives, until stopped', async () => {
+    const lines: string[] = [];
+    const progress = reshardProgress(true, (text) => lines.push(text), { terminal: false, everyMs: 20 });
+    progress.update(PROGRESS); // one page, then a long quiet spell (a slow --rate, a throttled table)
+    await waitUntilReady(() => lines.length >= 3, { intervalMs: 10, timedOut: () => 'no periodic progress line' });
+    expect(lines[2]).toMatch(/^reshard: backfill: 1,200 scanned, 900 members, 850 moved, \d+ items\/s\n$/);
+    progress.stop();
+    const written = lines.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines).toHaveLength(written);
+  });
+});
