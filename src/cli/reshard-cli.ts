@@ -106,6 +106,19 @@ async function run(
     io.stdout(await formatStatus(collection, pointer, (v) => reshard.strategyOf(v), action.json, Date.now()));
     return 0;
   }
+  if (action.kind === 'verify' || action.kind === 'repair') {
+    const outcome = await reshard.checkEntries(action.kind === 'repair');
+    progress.stop();
+    const { members, stale } = outcome.checked ?? { members: 0, stale: 0 };
+    const n = (value: number) => value.toLocaleString('en-US');
+    io.stdout(
+      `${collection.name}: ${n(members)} members checked; ${n(stale)} with an index entry their ordered ` +
+        (action.kind === 'repair'
+          ? `fields disagree with, ${n(outcome.moved)} rewritten\n`
+          : `fields disagree with${stale > 0 ? ' (npm run reshard -- --repair rewrites them)' : ''}\n`),
+    );
+    return 0;
+  }
   if (action.kind !== 'reshard') {
     const outcome = await (action.kind === 'abort'
       ? reshard.abort()

@@ -17,6 +17,8 @@ What (one of):
   --abort                abandon the reshard under way (before reads switched)
   --rollback             move reads back and abandon it (before finalize)
   --adopt                index the items the config's "members" rule matches
+  --verify               check every item's index entry against its ordered fields
+  --repair               ... and rewrite those that disagree (rate-limited, resumable)
 Options:
   --rate N               scan at most N items a second (default: no limit)
   --segments N           parallel scan segments (default 8)
@@ -36,7 +38,7 @@ export type Action =
   | { readonly kind: 'reshard'; readonly boundaries: string }
   | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: 'hash' | 'random' | 'range' }
   | { readonly kind: 'status'; readonly json: boolean }
-  | { readonly kind: 'abort' | 'rollback' | 'adopt' };
+  | { readonly kind: 'abort' | 'rollback' | 'adopt' | 'verify' | 'repair' };
 
 export interface ReshardOptions {
   readonly collection: string;
@@ -65,6 +67,8 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
         abort: { type: 'boolean', default: false },
         rollback: { type: 'boolean', default: false },
         adopt: { type: 'boolean', default: false },
+        verify: { type: 'boolean', default: false },
+        repair: { type: 'boolean', default: false },
         rate: { type: 'string' },
         segments: { type: 'string' },
         yes: { type: 'boolean', default: false },
@@ -86,9 +90,13 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
     values.abort,
     values.rollback,
     values.adopt,
+    values.verify,
+    values.repair,
   ].filter(Boolean).length;
   if (chosen !== 1) {
-    throw new UsageError('say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt');
+    throw new UsageError(
+      'say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt, --verify, --repair',
+    );
   }
   if (values.strategy !== undefined && values.shards === undefined)
     throw new UsageError('--strategy goes with --shards');
@@ -104,7 +112,17 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
         ? { kind: 'reshard', shards: whole('--shards', values.shards, 1, 10_000), ...(strategy && { strategy }) }
         : values.status
           ? { kind: 'status', json: values.json }
-          : { kind: values.abort ? 'abort' : values.rollback ? 'rollback' : 'adopt' };
+          : {
+              kind: values.abort
+                ? 'abort'
+                : values.rollback
+                  ? 'rollback'
+                  : values.adopt
+                    ? 'adopt'
+                    : values.verify
+                      ? 'verify'
+                      : 'repair',
+            };
   return {
     collection: values.collection,
     action,

@@ -3,6 +3,7 @@ import type { JsonObject } from '../core/item';
 import type { MembersRule } from '../core/members';
 import { shardKeyPrefix } from '../core/index-key';
 import { decideIndexing } from '../core/member-indexing';
+import { orderOf } from '../core/order';
 import { entryAttributes, entryFits, entryIn, memberKey } from '../core/reindex';
 import type { Condition } from '../store/conditions';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
@@ -104,6 +105,30 @@ export class ItemPasses {
     };
   }
 
+  /**
+   * Checks every item of the collection — listed in `listed`'s index, or matched by the
+   * members rule — against the entry its ordered fields give, the follower's decision:
+   * those that disagree (a field changed behind shardline's back, an entry on a shard the
+   * map would not pick) are counted, and with `repair` rewritten under the same conditions.
+   */
+  check(listed: Collection, repair: boolean): PassSpec {
+    return {
+      pass: 'verify',
+      table: this.base.table,
+      anyOf: [...this.listedIn(listed), ...this.ruleConditions()],
+      attributes: this.attributes(),
+      handle: async (item) => {
+        const decision = decideIndexing([listed], item, this.isReserved, this.random);
+        if (decision.kind === 'not-member') return 'skip';
+        if (decision.kind === 'invalid') return 'invalid';
+        if (decision.kind === 'current') return 'ok';
+        if (!repair) return 'stale';
+        const { set, when } = decision;
+        return this.update({ table: this.base.table, key: this.keyOf(item), set, when }, 'repaired');
+      },
+    };
+  }
+
   private remove(view: Collection, item: JsonObject, shardKey: string, done: ItemOutcome): Promise<ItemOutcome> {
     return this.update(
       {
@@ -133,7 +158,8 @@ export class ItemPasses {
   private attributes(): string[] {
     const names = [
       ...this.base.primaryKey.map(({ name }) => name),
-      this.base.field,
+      // Every order field: a compound order's index key is made of them all.
+      ...orderOf(this.base).map(({ field }) => field),
       ...this.base.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]),
     ];
     // Adoption checks the whole item as a write would (size, attribute values), so it reads it all.

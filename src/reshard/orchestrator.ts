@@ -123,6 +123,25 @@ export class Reshard {
     return this.outcome(await keeper.release((p) => withoutScan(p)));
   }
 
+  /**
+   * Checks every member's entry in the read map's index against its ordered fields (any
+   * collection, with or without a members rule); `repair` rewrites those that disagree.
+   * Rate-limited and resumable like every scan; never during a migration.
+   */
+  async checkEntries(repair: boolean): Promise<ReshardOutcome> {
+    const pointer = await this.steps.pointer();
+    if (pointer.phase !== 'stable') {
+      throw new ReshardRefused(`a reshard is under way (phase ${pointer.phase}); its verify pass does this`);
+    }
+    const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
+    const listed = await this.steps.view(pointer.read);
+    const result = await this.releasedIfStopped(keeper, () =>
+      this.steps.scanWith(keeper, this.passes.check(listed, repair)),
+    );
+    const outcome = this.outcome(await keeper.release((p) => withoutScan(p)));
+    return { ...outcome, checked: { members: result.members, stale: result.repaired ?? 0 } };
+  }
+
   /** Drives a migration from its current phase to `stable`. */
   private drive(keeper: PointerKeeper): Promise<ReshardOutcome> {
     return this.releasedIfStopped(keeper, () => this.phases(keeper));

@@ -9,9 +9,10 @@ import type { CallContext } from '../store/retry';
  * What one item's handler did, for the counts: `skip` (not of the collection), `ok`
  * (a member already as it should be), `moved` (a member updated), `repaired` (a member
  * found wrong by verify and put right), `conflict` (a concurrent write came first and
- * did what was needed), `invalid` (a member whose value cannot be indexed).
+ * did what was needed), `invalid` (a member whose value cannot be indexed), `stale` (a member
+ * found wrong and left so: a check that only reports).
  */
-export type ItemOutcome = 'skip' | 'ok' | 'moved' | 'conflict' | 'invalid' | 'repaired';
+export type ItemOutcome = 'skip' | 'ok' | 'moved' | 'conflict' | 'invalid' | 'repaired' | 'stale';
 
 export interface PassSpec {
   readonly pass: MigrationProgress['pass'];
@@ -107,6 +108,7 @@ export async function runScanPass(spec: PassSpec, options: PassOptions): Promise
         if (outcome === 'invalid') counts.invalid++;
         else counts.members++;
         if (outcome === 'moved') counts.moved++;
+        if (outcome === 'stale') counts.repaired++;
         if (outcome === 'repaired') {
           counts.moved++;
           counts.repaired++;

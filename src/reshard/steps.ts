@@ -51,6 +51,8 @@ export interface ReshardOutcome {
   readonly writeUnits: number;
   /** Items the migration's scans moved (set or removed an entry), interrupted runs included. */
   readonly moved: number;
+  /** A check of the entries: members checked, and those found wrong. */
+  readonly checked?: { readonly members: number; readonly stale: number };
 }
 
 /** Refused before anything changed: bad input or a state that does not allow it. */

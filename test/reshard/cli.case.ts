@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reshardCli } from '../../src/cli/reshard-cli';
 import { compareKeys } from '../../src/core/collation';
 import type { MapPointer } from '../../src/core/shard-map';
-import { createSingleIndexTable, putBehindTheBack } from '../support/behind-the-back';
+import { createSingleIndexTable, putBehindTheBack, setBehindTheBack } from '../support/behind-the-back';
 import type { EngineEndpoints } from '../support/global-setup';
 import { get, post } from '../support/http';
 import { startTestService } from '../support/service';
@@ -269,6 +269,25 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
       expect(adopted.code, adopted.output).toBe(0);
       expect(adopted.output).toMatch(/4 items updated/);
       expect(await titles('releases')).toEqual(['r2', 'r1', 'r3', 'r0']);
+    });
+
+    it('--verify finds an item whose field changed behind its back, --repair rewrites its entry', async () => {
+      const endpoint = inject('engines')[engine];
+      await setBehindTheBack(endpoint, service.table, [
+        { key: { pk: 'a5', sk: 'album#albums' }, attribute: 'title', value: 'Zzz renamed' },
+      ]);
+      const before = await titles('albums');
+      const found = await cli('--collection', 'albums', '--verify');
+      expect(found.code, found.output).toBe(0);
+      expect(found.output).toMatch(
+        / 1 with an index entry their ordered fields disagree with \(npm run reshard -- --repair/,
+      );
+      expect(await titles('albums')).toEqual(before); // a check changes nothing
+      const repaired = await cli('--collection', 'albums', '--repair');
+      expect(repaired.code, repaired.output).toBe(0);
+      expect(repaired.output).toMatch(/ 1 with an index entry their ordered fields disagree with, 1 rewritten/);
+      expect((await titles('albums')).at(-1)).toBe('a5');
+      expect((await cli('--collection', 'albums', '--verify')).output).toMatch(/ 0 with an index entry/);
     });
 
     it('adds the second index to a table made before there were two, saying so (where the engine can)', async () => {
