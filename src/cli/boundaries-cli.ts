@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { boundaryTuples } from '../config/typed-boundaries';
-import { decodeOrderedValue } from '../core/order';
+import { type CollectionOrder, decodeOrderedValue } from '../core/order';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import type { SketchBounds } from '../boundaries/key-sketch';
 import { reshardCost } from '../boundaries/reshard-cost';
@@ -92,10 +92,12 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     compare = { file: options.compare, cost, verdict, ...(note && { note }) };
   }
 
+  // A typed collection's are tuples of field values (config/typed-boundaries.ts), shown as
+  // such everywhere; its string fields carry their own normalizations in the config.
+  const shownBoundaries = source.order ? boundaryTuples(source.order, cut.boundaries, keys.values) : cut.boundaries;
   const file = {
-    // A typed collection's are tuples of field values (config/typed-boundaries.ts).
-    boundaries: source.order ? boundaryTuples(source.order, cut.boundaries, keys.values) : cut.boundaries,
-    normalization: source.normalization,
+    boundaries: shownBoundaries,
+    ...(!source.order && { normalization: source.normalization }),
     source: source.source,
     // `npm run reshard` refuses a file cut from another collection's keys.
     ...(source.collection !== undefined && { collection: source.collection }),
@@ -128,7 +130,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
       options.chart,
       shardChart(
         loads,
-        cut.boundaries,
+        shownBoundaries,
         `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`,
       ),
     );
@@ -140,9 +142,9 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
       keys: sketch ? sketch.items : keys.total,
       distinct: sketch ? undefined : keys.values.length,
       ...(sketch && { sketch: sketchSummary(sketch, options.shards) }),
-      normalization: source.normalization,
+      keyForm: source.order ? orderForm(source.order) : `normalization ${source.normalization}`,
       source: source.source,
-      boundaries: cut.boundaries,
+      boundaries: shownBoundaries,
       loads,
       balance,
       bestMax: cut.bestMax,
@@ -161,6 +163,14 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (options.out !== undefined && options.out !== '-')
     io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
   return 0;
+}
+
+/** How a typed collection's keys are read: each field's type, and a string field's normalization. */
+function orderForm(order: CollectionOrder): string {
+  const fields = order.map(({ field, type, direction, normalization }) =>
+    [field, type === 'string' ? normalization : type, ...(direction === 'desc' ? ['desc'] : [])].join(' '),
+  );
+  return `order ${fields.join(', ')}`;
 }
 
 /** The sketch's guarantee in the file and the report: every shard's count within ± shardError items. */

@@ -11,9 +11,11 @@ export interface BoundariesSummary {
   readonly distinct: number | undefined;
   /** Set when cut from a sketch (--max-memory): its guaranteed error. */
   readonly sketch?: { readonly retainedKeys: number; readonly shardCountErrorBound: number };
-  readonly normalization: string;
+  /** How keys were read: `normalization nfkd-lower`, or a typed order's fields. */
+  readonly keyForm: string;
   readonly source: string;
-  readonly boundaries: readonly string[];
+  /** As the file writes them: strings, or a typed order's tuples. */
+  readonly boundaries: readonly unknown[];
   readonly loads: ArrayLike<number>;
   readonly balance: Balance;
   readonly bestMax: number;
@@ -38,7 +40,7 @@ export function formatReport(s: BoundariesSummary): string {
   const lines: string[] = [];
   lines.push(
     `${s.shards} shards over ${int(s.keys)} keys (` +
-      `${s.distinct === undefined ? 'sketched' : `${int(s.distinct)} distinct`}, normalization ${s.normalization})` +
+      `${s.distinct === undefined ? 'sketched' : `${int(s.distinct)} distinct`}, ${s.keyForm})` +
       ` from ${s.source}`,
   );
   for (const [reason, count] of s.skipped) lines.push(`  skipped ${int(count)} records: ${reason}`);

@@ -4,7 +4,7 @@ import { escapeXml, scaled, svgDocument } from './charts';
  * The SVG file of `npm run boundaries -- --chart`: one bar per shard (hover shows its
  * boundary and items) and a line at the mean, so balance reads at a glance.
  */
-export function shardChart(loads: ArrayLike<number>, boundaries: readonly string[], title: string): string {
+export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknown[], title: string): string {
   const n = loads.length;
   let max = 0;
   let sum = 0;

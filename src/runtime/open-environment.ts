@@ -51,7 +51,7 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
     const running = await runningServerEngine(dataDir);
     if (running) {
       endpoint = running;
-      engineKey = engineCredentials(readFileSync(join(dataDir, ENGINE_SECRET_FILE), 'utf8').trim());
+      engineKey = engineCredentials(readEngineSecret(dataDir));
       where = `the running server's embedded engine (data in ${dataDir})`;
     } else {
       try {
@@ -85,6 +85,21 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
       await engine?.close();
     },
   };
+}
+
+/**
+ * The running server's engine key. A server from before the engine was closed writes no
+ * such file: say so and what to do, rather than a bare ENOENT.
+ */
+function readEngineSecret(dataDir: string): string {
+  const file = join(dataDir, ENGINE_SECRET_FILE);
+  if (!existsSync(file)) {
+    throw new Error(
+      `a server has the embedded engine in ${dataDir} open but left no ${ENGINE_SECRET_FILE} there ` +
+        '(a shardline from before the engine required a key): restart that server with this version, then run again',
+    );
+  }
+  return readFileSync(file, 'utf8').trim();
 }
 
 /** The endpoint of the server that has `dataDir` open, if it is still answering. */

@@ -42,8 +42,10 @@ describe.each(ENGINES)('boundaries of a typed collection on %s', (engine) => {
 
   it('writes tuples a config reads back, balancing the items', async () => {
     const out = join(dir, 'by-year.json');
+    const chart = join(dir, 'by-year.svg');
     let stderr = '';
-    const code = await boundariesCli(['--shards', '6', '--collection', 'albums-by-year', '--out', out], {
+    const args = ['--shards', '6', '--collection', 'albums-by-year', '--out', out, '--chart', chart];
+    const code = await boundariesCli(args, {
       stdout: () => {},
       stderr: (t) => (stderr += t),
       progress: false,
@@ -52,6 +54,14 @@ describe.each(ENGINES)('boundaries of a typed collection on %s', (engine) => {
     expect(code, stderr).toBe(0);
     const file = JSON.parse(readFileSync(out, 'utf8')) as { boundaries: unknown[]; keyCount: number };
     expect(file.keyCount).toBe(ITEMS.length);
+    // A number field has no normalization: the file names none, the report names the order's fields.
+    expect(file).not.toHaveProperty('normalization');
+    expect(stderr).toContain('order year number desc, title nfkd-lower)');
+    expect(stderr).not.toContain('normalization none');
+    // The report's rows and the chart's labels show the tuples, not their encoded strings.
+    const second = JSON.stringify(file.boundaries[1]);
+    expect(stderr).toContain(second.slice(0, 23));
+    expect(readFileSync(chart, 'utf8')).toContain(`from ${second.replaceAll('"', '&#34;')}`);
     expect(file.boundaries[0]).toEqual([]);
     for (const boundary of file.boundaries.slice(1)) {
       expect(boundary).toEqual([expect.any(Number), expect.any(String)].slice(0, (boundary as unknown[]).length));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -193,6 +194,24 @@ describe('the embedded default', () => {
       expect(blocked.output).toContain(`is in use by process ${process.pid} (`);
     } finally {
       await tool.close();
+    }
+  });
+
+  it('tells a tool that a running server predates the engine key, instead of a bare ENOENT', async () => {
+    const old = join(dataDir, 'old-server');
+    mkdirSync(old);
+    // An older server: its engine answers at the address in the endpoint file; it wrote no key.
+    const engine = createServer((_, response) => response.end('{}'));
+    await new Promise<void>((listening) => engine.listen(0, '127.0.0.1', listening));
+    const address = engine.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    writeFileSync(join(old, 'shardline-endpoint'), `http://127.0.0.1:${address.port}\n`);
+    try {
+      await expect(openEnvironment({ SHARDLINE_DATA_DIR: old })).rejects.toThrow(
+        /left no engine-secret there .*restart that server with this version/,
+      );
+    } finally {
+      await new Promise((closed) => engine.close(closed));
     }
   });
 });
