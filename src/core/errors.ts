@@ -24,6 +24,7 @@ export type ErrorCode =
   | 'unavailable'
   | 'map_stale'
   | 'table_missing'
+  | 'storage_unavailable'
   | 'overloaded'
   | 'timeout'
   | 'request_timeout'

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ShardlineError, type ErrorCode } from '../core/errors';
+import { STORAGE_UNAVAILABLE, storageUnavailable } from '../store/retry';
 import type { AppEnv } from './env';
 
 /** The one place error codes become HTTP statuses. */
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   unavailable: 503,
   map_stale: 503,
   table_missing: 503,
+  storage_unavailable: 503,
   overloaded: 503,
   timeout: 504,
   request_timeout: 408,
@@ -112,6 +114,8 @@ function fromDynamoError(error: unknown, carriesItems: boolean): ShardlineError 
       return carriesItems ? new ShardlineError('invalid_item', `DynamoDB refused the item: ${message}`) : undefined;
     case 'ResourceNotFoundException':
       return new ShardlineError('table_missing', 'the table is missing or not active', { retryable: true });
+    case STORAGE_UNAVAILABLE: // a call outside the store's retries (src/store/retry.ts)
+      return storageUnavailable(error);
     case 'AbortError':
       return new ShardlineError('timeout', 'the request deadline passed');
     default:

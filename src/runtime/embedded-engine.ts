@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { ENGINE_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { patchLevelIterators } from './dynalite-iterator-fix';
+import { guardEngineStorage } from './engine-storage';
 
 /** Credentials as the SDK takes them. */
 export interface EngineCredentials {
@@ -45,6 +46,7 @@ export async function startEmbeddedEngine(dataDir: string | undefined): Promise<
   // dynalite is CommonJS and only needed here: loaded lazily, never bundled for Workers or Lambda.
   const dynalite = createRequire(import.meta.url)('dynalite') as (options: object) => Server;
   patchLevelIterators(); // else every query leaks an open LevelDB iterator
+  guardEngineStorage(); // else a full disk's failed write kills the process
   let lock: DataDirLock | undefined;
   let credentials = OPEN_ENGINE;
   if (dataDir) {

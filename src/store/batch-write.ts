@@ -8,6 +8,8 @@ import {
   retryReason,
   sleep,
   DEFAULT_RETRY_POLICY,
+  isStorageUnavailable,
+  storageUnavailable,
   type CallContext,
   type RetryPolicy,
   type RetryReason,
@@ -98,9 +100,11 @@ export async function batchPut(
         }
         if (!isRetryable(cause)) {
           // Only what DynamoDB answered is DynamoDB's refusal; anything else failed here, before it.
-          error = isServiceError(cause)
-            ? { code: 'rejected', message: `DynamoDB refused the write: ${String(cause.message).slice(0, 300)}` }
-            : { code: 'internal', message: 'internal error: the items were not sent to DynamoDB' };
+          error = !isServiceError(cause)
+            ? { code: 'internal', message: 'internal error: the items were not sent to DynamoDB' }
+            : isStorageUnavailable(cause)
+              ? { code: 'storage_unavailable', message: storageUnavailable(cause).message }
+              : { code: 'rejected', message: `DynamoDB refused the write: ${String(cause.message).slice(0, 300)}` };
           break;
         }
         retried = retryReason(cause);

@@ -68,6 +68,12 @@ interface AwsLikeError {
   cause?: unknown;
 }
 
+/**
+ * The embedded engine could not write to its disk (src/runtime/engine-storage.ts). Not
+ * retried: a full disk stays full for longer than a request waits.
+ */
+export const STORAGE_UNAVAILABLE = 'StorageUnavailableException';
+
 /** Which RetryReason a retryable error counts as. */
 export function retryReason(error: unknown): RetryReason {
   if (isThrottle(error)) return 'throttled';
@@ -79,6 +85,7 @@ export function retryReason(error: unknown): RetryReason {
 export function isRetryable(error: unknown): boolean {
   const e = error as AwsLikeError | undefined;
   if (!e || typeof e !== 'object') return false;
+  if (isStorageUnavailable(e)) return false;
   if (e.name && THROTTLES.has(e.name)) return true;
   if (e.$retryable) return true;
   const status = e.$metadata?.httpStatusCode;
@@ -123,6 +130,7 @@ export async function withRetries<T>(
       return await attempt(context.signal);
     } catch (error) {
       if (context.signal?.aborted) throw timeoutError(what);
+      if (isStorageUnavailable(error)) throw storageUnavailable(error);
       if (!isRetryable(error)) throw error;
       if (n + 1 >= policy.maxAttempts) throw unavailable(what, error);
       const wait = backoffDelay(n, policy, random);
@@ -155,6 +163,16 @@ export function unavailable(what: string, cause: unknown): ShardlineError {
     retryable: true,
     reason: isThrottle(cause) ? 'throttled' : 'failed',
   });
+}
+
+export function isStorageUnavailable(error: unknown): boolean {
+  return (error as AwsLikeError | undefined)?.name === STORAGE_UNAVAILABLE;
+}
+
+/** The embedded engine's disk is full or read-only: writes wait for space (503), reads go on. */
+export function storageUnavailable(cause: unknown): ShardlineError {
+  const message = String((cause as Error | undefined)?.message ?? 'the embedded engine cannot write').slice(0, 300);
+  return new ShardlineError('storage_unavailable', message, { retryable: true, retryAfterSeconds: 5 });
 }
 
 export function timeoutError(what: string): ShardlineError {

@@ -14,6 +14,11 @@ export function demoConfig(): unknown {
   return JSON.parse(readFileSync(resolve(ROOT, 'config/shardline.config.json'), 'utf8'));
 }
 
+/** A demo collection's boundaries file, as the config names it. */
+export function demoBoundaries(file: string): unknown {
+  return JSON.parse(readFileSync(resolve(ROOT, 'config', file), 'utf8'));
+}
+
 /**
  * The real service (config, store, Hono app) over one of the engines the run
  * started, on a fresh table of its own so test files never see each other's data.
@@ -39,7 +44,7 @@ export async function startTestService(
     ...options.env,
   });
   const service = buildService(settings, options.config ?? demoConfig(), {
-    readBoundaries: (file) => JSON.parse(readFileSync(resolve(ROOT, 'config', file), 'utf8')),
+    readBoundaries: demoBoundaries,
     client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
     ...(options.metrics && { metrics: options.metrics }),
     ...(options.random && { random: options.random }),
