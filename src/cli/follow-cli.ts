@@ -5,7 +5,7 @@ import { readSettings, wantsEmbeddedEngine } from '../runtime/settings';
 import { ChangeIndexer, poisonLine } from '../service/change-indexer';
 import { ShardMaps } from '../service/shard-maps';
 import { CheckpointStore, isCheckpointItem } from '../store/checkpoints';
-import { isReservedItem } from '../store/map-store';
+import { isReservedItem } from '../store/reserved-keys';
 import { StreamReader, streamsClientFor, tableStream } from '../store/stream-reader';
 import { documentUnmarshallOptions } from '../store/stream-records';
 import { numberArg, readCommandLine, UsageError } from './command-line';

@@ -7,7 +7,7 @@ import { orderOf } from '../core/order';
 import { entryAttributes, entryFits, entryIn, memberKey } from '../core/reindex';
 import type { Condition } from '../store/conditions';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
-import { isReservedItem } from '../store/map-store';
+import { isReservedItem } from '../store/reserved-keys';
 import type { CallContext } from '../store/retry';
 import type { ItemOutcome, PassSpec } from './scan-pass';
 

@@ -1,5 +1,5 @@
 import { ChangeIndexer, poisonLine } from '../service/change-indexer';
-import { isReservedItem } from '../store/map-store';
+import { isReservedItem } from '../store/reserved-keys';
 import {
   changeOfRecord,
   documentUnmarshallOptions,

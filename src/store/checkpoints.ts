@@ -1,7 +1,7 @@
 import { BatchGetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
-import { RESERVED_KEY_PREFIX } from './map-store';
+import { reservedOwner, reservedPartition, resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
 /** How far a follower got in one stream shard. */
@@ -12,7 +12,7 @@ export interface ShardCheckpoint {
   readonly done: boolean;
 }
 
-const FOLLOW_PREFIX = `${RESERVED_KEY_PREFIX}follow#`;
+const FOLLOW_OWNER = 'follow#';
 
 /**
  * A follower's checkpoints, one reserved item per stream shard in the followed table
@@ -49,7 +49,7 @@ export class CheckpointStore {
             done: item.done === true,
           });
         }
-        keys = (answer.UnprocessedKeys?.[this.collection.table]?.Keys ?? []) as JsonObject[];
+        keys = resendable((answer.UnprocessedKeys?.[this.collection.table]?.Keys ?? []) as JsonObject[]);
       }
     }
     return found;
@@ -73,22 +73,24 @@ export class CheckpointStore {
 
   /**
    * The primary key of one shard's checkpoint: the partition key names it whole
-   * (`__shardline#follow#<follower>#<stream>#<shard>`), so any key schema with a string
-   * partition key holds it; a sort key gets `checkpoint` (string) or 0 (number).
+   * (`__shardline#follow#<follower>#<stream>#<shard>`, or that name's reserved number), so
+   * any key schema holds it; a sort key gets `checkpoint` (string) or 0 (number).
    */
   private key(shard: string): JsonObject {
     const [partition, sort] = this.collection.primaryKey;
-    if (partition!.type !== 'S') {
-      throw new Error(`follow: checkpoints need a string partition key in table ${this.collection.table}`);
-    }
-    const key: JsonObject = { [partition!.name]: `${FOLLOW_PREFIX}${this.follower}#${this.stream}#${shard}` };
+    const owner = `${FOLLOW_OWNER}${this.follower}#${this.stream}#${shard}`;
+    const key: JsonObject = { [partition!.name]: reservedPartition(this.collection, owner) };
     if (sort) key[sort.name] = sort.type === 'N' ? 0 : 'checkpoint';
     return key;
   }
 }
 
-/** Whether a changed item is a follower's checkpoint (whose own changes need no checkpoint). */
+/**
+ * Whether a changed item is a follower's checkpoint (whose own changes need no checkpoint).
+ * A numeric key does not say which reserved item it is: any counts (shard maps need no
+ * checkpoint of their own either).
+ */
 export function isCheckpointItem(collection: Collection, key: JsonObject): boolean {
-  const partition = key[collection.primaryKey[0]!.name];
-  return typeof partition === 'string' && partition.startsWith(FOLLOW_PREFIX);
+  const owner = reservedOwner(collection, key);
+  return owner !== undefined && (owner === '' || owner.startsWith(FOLLOW_OWNER));
 }

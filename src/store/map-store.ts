@@ -1,21 +1,15 @@
-import { BatchGetCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  PutCommand,
+  type BatchGetCommandOutput,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { parsePointer, type MapPointer } from '../core/shard-map';
+import { reservedPartition, resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
-
-/**
- * Partition-key prefix of shardline's own items in a collection's table (shard-map
- * pointers and versions). They carry no index attributes, so no index holds them, and
- * scans for members skip them.
- */
-export const RESERVED_KEY_PREFIX = '__shardline#';
-
-/** Whether `item` is one of shardline's own items in the collection's table (never a member of anything). */
-export function isReservedItem(collection: Collection, item: JsonObject): boolean {
-  const partition = item[collection.primaryKey[0]!.name];
-  return typeof partition === 'string' && partition.startsWith(RESERVED_KEY_PREFIX);
-}
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
 export interface StoredVersion {
@@ -64,8 +58,8 @@ export class DynamoMapStore implements MapStore {
       let pending: Record<string, { Keys: JsonObject[]; ConsistentRead: boolean }> | undefined =
         Object.fromEntries(byTable);
       while (pending && Object.keys(pending).length > 0) {
-        const request = pending;
-        const response = await withRetries(
+        const request: Record<string, { Keys: JsonObject[]; ConsistentRead: boolean }> = pending;
+        const response: BatchGetCommandOutput = await withRetries(
           'a read of the shard maps',
           (abortSignal) => this.doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
           context,
@@ -74,7 +68,12 @@ export class DynamoMapStore implements MapStore {
         for (const items of Object.values(response.Responses ?? {})) {
           for (const item of items) found.set(String(item.mapOf), parsePointer(JSON.parse(String(item.pointer))));
         }
-        pending = response.UnprocessedKeys as typeof pending;
+        pending = Object.fromEntries(
+          Object.entries(response.UnprocessedKeys ?? {}).map(([table, left]) => [
+            table,
+            { Keys: resendable((left.Keys ?? []) as JsonObject[]), ConsistentRead: true },
+          ]),
+        );
       }
     }
     return collections.map((collection) => found.get(mapOwner(collection)));
@@ -198,20 +197,15 @@ function mapOwner(collection: Collection): string {
 }
 
 /**
- * The primary key of a collection's pointer or of one of its versions. The partition
- * key must be a string (`__shardline#map#<collection>`); a string sort key holds
- * `pointer` / `v<version>`, a numeric one 0 / the version.
+ * The primary key of a collection's pointer or of one of its versions, in the reserved key
+ * space (src/store/reserved-keys.ts: `__shardline#map#<collection>`, or a reserved number);
+ * a string sort key holds `pointer` / `v<version>`, a numeric one 0 / the version.
  */
 export function mapKey(collection: Collection, which: 'pointer' | number): JsonObject {
   const [partition, sort] = collection.primaryKey;
-  if (partition!.type !== 'S') {
-    throw new Error(
-      `collection "${collection.name}": shard maps need a string partition key in table ${collection.table}`,
-    );
-  }
-  const owner = `${RESERVED_KEY_PREFIX}map#${collection.name}`;
-  if (!sort) return { [partition!.name]: which === 'pointer' ? `${owner}#pointer` : `${owner}#v${which}` };
-  const sortValue =
-    sort.type === 'N' ? (which === 'pointer' ? 0 : which) : which === 'pointer' ? 'pointer' : `v${which}`;
-  return { [partition!.name]: owner, [sort.name]: sortValue };
+  const owner = `map#${collection.name}`;
+  const item = which === 'pointer' ? 'pointer' : `v${which}`;
+  if (!sort) return { [partition!.name]: reservedPartition(collection, `${owner}#${item}`) };
+  const sortValue = sort.type === 'N' ? (which === 'pointer' ? 0 : which) : item;
+  return { [partition!.name]: reservedPartition(collection, owner), [sort.name]: sortValue };
 }

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../src/core/item';
 import { createDynamoClients } from '../../src/store/client';
 import { DynamoStore } from '../../src/store/dynamo-store';
-import { RESERVED_KEY_PREFIX } from '../../src/store/map-store';
+import { RESERVED_KEY_PREFIX } from '../../src/store/reserved-keys';
 
 /**
  * Every item of a table, read strongly consistent from the engine through the store (not
