@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { copyDocsAssets } from '../devtools/build-docs-assets';
 import { buildConfigPath, writeConfigBundle } from '../devtools/build-config';
+import { buildClient } from '../devtools/build-client';
 import { buildLambdaFolder } from '../devtools/build-lambda';
 import { parseCommandLine, UsageError } from '../src/cli/command-line';
 
@@ -13,6 +14,8 @@ import { parseCommandLine, UsageError } from '../src/cli/command-line';
  *   before every dev/deploy bundle.
  * - lambda: dist/lambda/index.mjs (exports `handler`), dist/lambda/docs-assets/* and
  *   dist/lambda/config-bundle.json — zip the folder as it is.
+ * - client: dist/package/client/index.js and its declarations, what `shardline/client`
+ *   exports (built before `npm pack`; not part of the default).
  */
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = resolve(ROOT, 'dist');
@@ -22,10 +25,11 @@ const USAGE = `Usage: npm run build [-- worker|lambda …]
   worker   dist/config/bundle.json (the config and its boundaries files, checked) and
            dist/worker-assets/docs/assets/* for wrangler
   lambda   dist/lambda/: index.mjs (exports handler), docs-assets/, config-bundle.json
-  (both when none is named; the config is SHARDLINE_CONFIG or config/shardline.config.json)
+  client   dist/package/: shardline/client (index.js and its .d.ts files)
+  (worker and lambda when none is named; the config is SHARDLINE_CONFIG or config/shardline.config.json)
   --help`;
 
-const TARGETS = ['worker', 'lambda'];
+const TARGETS = ['worker', 'lambda', 'client'];
 
 const targets = parseCommandLine('build', USAGE, { allowPositionals: true }, ({ positionals }) => {
   const unknown = positionals.filter((target) => !TARGETS.includes(target));
@@ -34,7 +38,7 @@ const targets = parseCommandLine('build', USAGE, { allowPositionals: true }, ({ 
 });
 
 async function main(): Promise<void> {
-  const wants = (target: string) => targets.length === 0 || targets.includes(target);
+  const wants = (target: string) => (targets.length === 0 && target !== 'client') || targets.includes(target);
 
   const configPath = buildConfigPath();
   if (wants('worker')) {
@@ -50,6 +54,10 @@ async function main(): Promise<void> {
   if (wants('lambda')) {
     await buildLambdaFolder(resolve(DIST, 'lambda'), configPath);
     console.log('lambda: dist/lambda/index.mjs (+ docs-assets/, config-bundle.json) — zip the folder as it is');
+  }
+  if (wants('client')) {
+    const bytes = await buildClient(resolve(DIST, 'package'));
+    console.log(`client: dist/package/client/index.js (${(bytes / 1024).toFixed(1)} KiB, no imports) and .d.ts files`);
   }
 }
 

@@ -1,0 +1,63 @@
+import { ShardlineClientError, type Transport } from './transport';
+
+/** What shardline takes in one batch request (src/service/write-items.ts). */
+const MAX_BATCH_ITEMS = 1000;
+/** Well under the service's 16 MiB body limit, so one request never holds a router's memory long. */
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+
+export interface BatchWriteResult {
+  readonly written: number;
+  /** Every item not written, by its index in the caller's array, with the reason. */
+  readonly failed: { index: number; error: { code: string; message: string } }[];
+}
+
+/**
+ * Writes the items in requests of at most 1,000 items and 4 MiB, one after another. An
+ * item is in `failed` when the service reported it, or when its whole request failed
+ * after retries (with that request's error): the caller learns the fate of every item.
+ */
+export async function batchPut(
+  transport: Transport,
+  path: string,
+  items: readonly Record<string, unknown>[],
+): Promise<BatchWriteResult> {
+  let written = 0;
+  const failed: BatchWriteResult['failed'] = [];
+  for (const [start, chunk] of chunks(transport, items)) {
+    try {
+      const answer = await transport.send({ method: 'POST', path, body: { items: chunk } });
+      const result = answer.body as BatchWriteResult;
+      written += result.written;
+      for (const failure of result.failed) failed.push({ index: start + failure.index, error: failure.error });
+    } catch (error) {
+      const reason =
+        error instanceof ShardlineClientError
+          ? { code: error.code, message: error.message }
+          : { code: 'network', message: (error as Error).message };
+      for (let i = 0; i < chunk.length; i++) failed.push({ index: start + i, error: reason });
+    }
+  }
+  return { written, failed };
+}
+
+/** The items cut into requests, each with the index of its first item. */
+function* chunks(
+  transport: Transport,
+  items: readonly Record<string, unknown>[],
+): Generator<[number, Record<string, unknown>[]]> {
+  let start = 0;
+  let chunk: Record<string, unknown>[] = [];
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    const size = transport.json.stringify(items[i]).length + 1;
+    if (chunk.length > 0 && (chunk.length === MAX_BATCH_ITEMS || bytes + size > MAX_BATCH_BYTES)) {
+      yield [start, chunk];
+      start = i;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(items[i]!);
+    bytes += size;
+  }
+  if (chunk.length > 0) yield [start, chunk];
+}

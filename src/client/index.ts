@@ -1,0 +1,44 @@
+/**
+ * `shardline/client`: a typed client for shardline's HTTP API, on `fetch` alone (Node 20+,
+ * browsers, Workers, Deno, Bun). Its types are generated from the service's OpenAPI
+ * document (src/client/api.ts, `npm run client:types`).
+ *
+ *   const shardline = createClient({ baseUrl: 'http://localhost:8787' });
+ *   const albums = shardline.collection('albums');
+ *   for await (const album of albums.list({ prefix: 'b' })) console.log(album.title);
+ */
+import { CollectionClient } from './collection';
+import { type ClientOptions, Transport } from './transport';
+
+export { ExactNumber } from '../core/exact-number';
+export type { components, operations, paths } from './api';
+export type { BatchWriteResult } from './batches';
+export type {
+  BatchDeleteResult,
+  BatchGetResult,
+  CollectionClient,
+  CollectionInfo,
+  Conditions,
+  Item,
+  ListPage,
+  ListQuery,
+  PrimaryKey,
+  RouteResult,
+  Tagged,
+  WriteResult,
+} from './collection';
+export { type ClientOptions, ShardlineClientError } from './transport';
+
+export interface ShardlineClient {
+  collection(name: string): CollectionClient;
+  /** The collections the service has (`GET /collections`). */
+  collections(): Promise<unknown>;
+}
+
+export function createClient(options: ClientOptions): ShardlineClient {
+  const transport = new Transport(options);
+  return {
+    collection: (name) => new CollectionClient(transport, name),
+    collections: async () => (await transport.send({ method: 'GET', path: '/collections' })).body,
+  };
+}

@@ -1,0 +1,64 @@
+import { ExactNumber } from '../core/exact-number';
+import { parseExactJson } from '../http/exact-json';
+
+/**
+ * JSON as the client sends and reads it. Plain mode is `JSON.parse`/`JSON.stringify`.
+ * Lossless mode keeps every number a double would change (past 2^53, more than 17
+ * digits, 1E+400) as an `ExactNumber` of its digits, both ways; the rest stay numbers.
+ */
+export interface JsonCodec {
+  parse(text: string): unknown;
+  stringify(value: unknown): string;
+}
+
+export const plainJson: JsonCodec = { parse: (text) => JSON.parse(text), stringify: (value) => JSON.stringify(value) };
+
+export const losslessJson: JsonCodec = {
+  parse: (text) => numbersWhereExact(parseExactJson(text)),
+  stringify: stringifyExact,
+};
+
+/** An ExactNumber whose digits a double keeps becomes a number; the rest stay exact. */
+function numbersWhereExact(value: unknown): unknown {
+  if (value instanceof ExactNumber) {
+    const number = Number(value.text);
+    return Number.isFinite(number) && sameDecimal(String(number), value.text) ? number : value;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = numbersWhereExact(value[i]);
+    return value;
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) record[key] = numbersWhereExact(record[key]);
+  }
+  return value;
+}
+
+/** Whether two decimal texts name one number (`1.50` and `1.5`, `1e2` and `100`). */
+function sameDecimal(a: string, b: string): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/** Sign, significant digits and the leading digit's place: `1.50` → `15e1`, `0.05` → `5e-1`. */
+function canonical(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return text;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match;
+  const digits = whole + fraction;
+  const first = digits.search(/[1-9]/);
+  if (first === -1) return '0';
+  return `${sign}${digits.slice(first).replace(/0+$/, '')}e${whole.length - first + Number(exponent)}`;
+}
+
+/** JSON text with ExactNumbers and bigints written as their digits. */
+function stringifyExact(value: unknown): string {
+  const marker = `\u0000exact${Math.random().toString(36).slice(2)}:`;
+  const text = JSON.stringify(value, (_, v: unknown) => {
+    if (v instanceof ExactNumber) return `${marker}${v.text}`;
+    if (typeof v === 'bigint') return `${marker}${v.toString()}`;
+    return v;
+  });
+  // The marker holds a NUL, which JSON.stringify escapes in any other string: only ours match.
+  return text.replace(new RegExp(`"${marker.replace('\u0000', '\\\\u0000')}(-?[0-9.eE+-]+)"`, 'g'), '$1');
+}
