@@ -131,6 +131,17 @@ export const errorResponses = {
   504: { content: { 'application/json': { schema: ErrorBody } }, description: 'the request deadline passed' },
 } as const;
 
+/**
+ * For the routes that read nothing but their path: every route refuses a query parameter it does not
+ * declare, and a malformed %-escape (middleware/known-query.ts).
+ */
+export const queryErrorResponse = {
+  400: {
+    content: { 'application/json': { schema: ErrorBody } },
+    description: 'a query parameter the route does not take, or a malformed %-escape',
+  },
+} as const;
+
 /** For the conditional writes (PUT, PATCH, DELETE of an item). */
 export const preconditionResponses = {
   409: {

@@ -1,11 +1,12 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { version } from '../../../package.json';
 import type { AppEnv } from '../env';
+import { queryErrorResponse } from '../schemas';
 import { DOCS_PAGE_CSP, docsPageHtml } from './page';
 
 /** The document's header; the paths come from the routes themselves. */
-export const OPENAPI_INFO = {
-  openapi: '3.0.3',
+export const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0] = {
+  openapi: '3.1.0',
   info: {
     title: 'shardline',
     version,
@@ -18,12 +19,24 @@ export const OPENAPI_INFO = {
       'A query parameter a route does not list here is a 400 naming it; a method a path does not take, a 405 ' +
       'with `Allow`; a URL over 16 KiB, a 414; headers over 32 KiB, a 431.',
   },
-} as const;
+  // Relative: the service answers wherever it is reached (a host, a proxy, a Lambda URL).
+  servers: [{ url: '/', description: 'the service that served this document' }],
+  tags: [
+    { name: 'listing', description: 'Globally sorted listings across the shards, page by page' },
+    { name: 'items', description: 'Writes, reads, patches and deletes of items, one at a time or in batches' },
+    { name: 'collections', description: 'The configured collections, their shard maps, and where a key goes' },
+    { name: 'observability', description: 'Per-shard load, hot keys, the heat page and Prometheus metrics' },
+    { name: 'health', description: 'Readiness, for load balancers and orchestrators' },
+    { name: 'docs', description: 'This document, the page rendering it, and `/` pointing to both' },
+  ],
+};
 
 const documentRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
-  summary: 'This API described as an OpenAPI 3 document',
+  operationId: 'getOpenApiDocument',
+  summary: 'This API described as an OpenAPI 3.1 document',
+  description: 'Built from the routes themselves, so it lists exactly the routes this service serves.',
   tags: ['docs'],
   security: [],
   responses: {
@@ -31,24 +44,30 @@ const documentRoute = createRoute({
       content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }).openapi('OpenAPIDocument') } },
       description: 'the document',
     },
+    ...queryErrorResponse,
   },
 });
 
 const pageRoute = createRoute({
   method: 'get',
   path: '/docs',
+  operationId: 'getDocsPage',
   summary: 'An HTML page rendering this document (works offline)',
+  description: 'Swagger UI over /openapi.json, served with its files by the service itself: it loads nothing else.',
   tags: ['docs'],
   security: [],
   responses: {
     200: { content: { 'text/html': { schema: z.string() } }, description: 'the page' },
+    ...queryErrorResponse,
   },
 });
 
 const rootRoute = createRoute({
   method: 'get',
   path: '/',
+  operationId: 'getLinks',
   summary: 'Where to start: a browser is sent to /docs, anything else gets the links as JSON',
+  description: 'A request accepting text/html is redirected to /docs; any other gets the links below, also in `Link`.',
   tags: ['docs'],
   security: [],
   responses: {
@@ -69,6 +88,7 @@ const rootRoute = createRoute({
       description: 'the links',
     },
     302: { description: 'to /docs, for a client that accepts HTML' },
+    ...queryErrorResponse,
   },
 });
 
@@ -85,7 +105,7 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   let document: unknown;
   app.openapi(documentRoute, (c) => {
     // Routes are fixed once the app serves; build the document once.
-    document ??= app.getOpenAPIDocument({ ...OPENAPI_INFO, security: [{ bearer: [] }] });
+    document ??= app.getOpenAPI31Document({ ...OPENAPI_INFO, security: [{ bearer: [] }] });
     return c.json(document as { openapi: string }, 200);
   });
   app.openapi(rootRoute, (c) => {

@@ -26,7 +26,12 @@ const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-get',
+    operationId: 'batchGetItems',
     summary: `Read up to ${MAX_BATCH_GET_KEYS} items by their primary keys`,
+    description:
+      'The items found come in the order of their keys; the keys of items the collection lacks are listed in ' +
+      '`missing`. `fields` (in the query or the body) returns only the named attributes.',
+    tags: ['items'],
     middleware: jsonBodyGuards(bytes, idleMs),
     request: {
       params: CollectionParam,
@@ -60,7 +65,12 @@ const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-delete',
+    operationId: 'batchDeleteItems',
     summary: `Delete up to ${MAX_BATCH_DELETE_KEYS} items; each is reported deleted or failed`,
+    description:
+      'Each key is deleted unconditionally; a key not deleted (item_not_found, conflict, …) is listed in ' +
+      '`failed` with its index and why, the others are deleted.',
+    tags: ['items'],
     middleware: jsonBodyGuards(bytes, idleMs),
     request: {
       params: CollectionParam,

@@ -10,7 +10,14 @@ import { configMaps } from '../../service/map-source';
 import type { MapSnapshot } from '../../service/shard-maps';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
-import { CollectionInfo, CollectionParam, errorResponses, RouteQuery, RouteResponse } from '../schemas';
+import {
+  CollectionInfo,
+  CollectionParam,
+  errorResponses,
+  queryErrorResponse,
+  RouteQuery,
+  RouteResponse,
+} from '../schemas';
 
 export function collectionLookup(deps: AppDeps): (name: string) => Collection {
   const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
@@ -77,22 +84,34 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
 const listRoute = createRoute({
   method: 'get',
   path: '/collections',
+  operationId: 'listCollections',
   summary: 'The configured collections',
+  description:
+    'Every collection of the configuration, each as GET /collections/{collection} describes it, ' +
+    'with the shard map it currently reads.',
+  tags: ['collections'],
   responses: {
     200: {
       content: { 'application/json': { schema: z.object({ collections: z.array(CollectionInfo) }) } },
       description: 'every collection',
     },
+    ...queryErrorResponse,
   },
 });
 
 const showRoute = createRoute({
   method: 'get',
   path: '/collections/{collection}',
+  operationId: 'getCollection',
   summary: 'One collection: strategy, shard count, boundaries, heavy hitters, attributes',
+  description:
+    'How the collection is sharded (strategy, shard count, boundaries, heavy hitters), the table, index and ' +
+    'attributes it uses, and its shard map: version, phase, and the reshard under way if any.',
+  tags: ['collections'],
   request: { params: CollectionParam },
   responses: {
     200: { content: { 'application/json': { schema: CollectionInfo } }, description: 'the collection' },
+    ...queryErrorResponse,
     404: errorResponses[404],
   },
 });
@@ -100,7 +119,12 @@ const showRoute = createRoute({
 const routeRoute = createRoute({
   method: 'get',
   path: '/collections/{collection}/route',
+  operationId: 'getKeyRoute',
   summary: 'Where a key is written and read',
+  description:
+    'The normalized value of `key` and the shards an item with that ordered value is written to and read from ' +
+    '(several when the strategy spreads it, or when `key` is only the leading value of a typed order).',
+  tags: ['collections'],
   request: { params: CollectionParam, query: RouteQuery },
   responses: {
     200: { content: { 'application/json': { schema: RouteResponse } }, description: 'its shards' },

@@ -1,14 +1,20 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps, AppEnv } from '../env';
-import { errorResponses } from '../schemas';
+import { errorResponses, queryErrorResponse } from '../schemas';
 
 const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'getHealth',
   summary: 'Ready once every configured table answers (never needs a key)',
+  description:
+    'Pings every table the configured collections use: 200 once all answer, 503 while one does not. ' +
+    'For load balancers and orchestrators: it never needs a key and is never rate-limited.',
+  tags: ['health'],
   security: [],
   responses: {
     200: { content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } }, description: 'ready' },
+    ...queryErrorResponse,
     503: errorResponses[503],
   },
 });

@@ -43,7 +43,12 @@ const putRoute = (limits: BodyLimits) =>
   createRoute({
     method: 'put',
     path: '/collections/{collection}/items',
+    operationId: 'putItem',
     summary: 'Write one item (assigns its shard)',
+    description:
+      'Writes the item with its shard key and index key, under every shard map a reshard writes to; ' +
+      'If-Match / If-None-Match make the write conditional on the ETag of the item it replaces.',
+    tags: ['items'],
     middleware: jsonBodyGuards(limits.itemBytes, limits.idleMs),
     request: {
       params: CollectionParam,
@@ -66,7 +71,12 @@ const batchRoute = (limits: BodyLimits) =>
   createRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch',
+    operationId: 'batchPutItems',
     summary: 'Write up to 1000 items; each is reported written or failed',
+    description:
+      'Each item is written as PUT writes one, unconditionally; an item refused or not written is listed ' +
+      'in `failed` with its index and why, the others are written.',
+    tags: ['items'],
     middleware: jsonBodyGuards(limits.batchBytes, limits.idleMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
@@ -97,7 +107,12 @@ const getRoute = (deps: AppDeps) =>
   createRoute({
     method: 'get',
     path: '/collections/{collection}/item',
+    operationId: 'getItem',
     summary: 'Read one item by its primary key',
+    description:
+      'The primary key attributes are query parameters; `fields` returns only the named attributes. ' +
+      'The ETag header names the version read; If-None-Match with it answers 304.',
+    tags: ['items'],
     request: {
       params: CollectionParam,
       query: keyQuery(deps, { fields: fieldsParam }),
@@ -120,7 +135,9 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
   createRoute({
     method: 'patch',
     path: '/collections/{collection}/item',
+    operationId: 'patchItem',
     summary: 'Change an item with a JSON merge patch (RFC 7396)',
+    tags: ['items'],
     description:
       'null removes an attribute, an object merges into a map, anything else replaces; a new value of the ' +
       'ordered field moves the item in the order in the same write. Also accepts application/json.',
@@ -151,7 +168,10 @@ const deleteRoute = (deps: AppDeps) =>
   createRoute({
     method: 'delete',
     path: '/collections/{collection}/item',
+    operationId: 'deleteItem',
     summary: 'Delete one item by its primary key',
+    description: 'The primary key attributes are query parameters; If-Match makes the delete conditional.',
+    tags: ['items'],
     request: { params: CollectionParam, query: keyQuery(deps), headers: z.object({ 'if-match': ifMatchHeader }) },
     responses: { 204: { description: 'deleted' }, ...errorResponses, ...preconditionResponses },
   });

@@ -24,7 +24,9 @@ const DEFAULT_LIMIT = 100;
 const listingRoute = createRoute({
   method: 'get',
   path: '/collections/{collection}/items',
+  operationId: 'listItems',
   summary: 'A globally sorted listing, page by page',
+  tags: ['listing'],
   description:
     'Items in code point (UTF-8 byte) order of the normalized value, ties by primary key. ' +
     'At most one filter: key, prefix, or from/to. Follow nextCursor until it is null.',

@@ -5,27 +5,36 @@ import type { RouterMetrics } from '../../service/metrics/router-metrics';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
-import { CollectionParam, errorResponses } from '../schemas';
+import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
 import { StatsResponse } from '../stats-schema';
 import { collectionLookup } from './collections';
 
 const metricsRoute = createRoute({
   method: 'get',
   path: '/metrics',
+  operationId: 'getMetrics',
   summary: 'Prometheus metrics of this router process (Node server)',
+  tags: ['observability'],
   description: 'Per-shard queries, items read and writes, DynamoDB retries, map versions, HTTP latency.',
   responses: {
     200: { content: { 'text/plain': { schema: z.string() } }, description: 'Prometheus text format 0.0.4' },
+    ...queryErrorResponse,
   },
 });
 
 const statsRoute = createRoute({
   method: 'get',
   path: '/collections/{collection}/stats',
+  operationId: 'getStats',
   summary: 'Per-shard load and hot keys seen by this router, since start and over the last minute',
+  description:
+    "Queries, items read and writes per shard of the collection's current read map, their imbalance and the " +
+    'hottest keys, as this router process counted them (each process counts its own).',
+  tags: ['observability'],
   request: { params: CollectionParam },
   responses: {
     200: { content: { 'application/json': { schema: StatsResponse } }, description: 'the figures' },
+    ...queryErrorResponse,
     404: errorResponses[404],
   },
 });
@@ -33,10 +42,14 @@ const statsRoute = createRoute({
 const heatRoute = createRoute({
   method: 'get',
   path: '/collections/{collection}/heat',
+  operationId: 'getHeatPage',
   summary: 'An HTML page charting the shards and hot keys, refreshing itself from /stats',
+  description: 'For a browser: the figures of GET /collections/{collection}/stats as charts, self-contained.',
+  tags: ['observability'],
   request: { params: CollectionParam },
   responses: {
     200: { content: { 'text/html': { schema: z.string() } }, description: 'the page (works offline)' },
+    ...queryErrorResponse,
     404: errorResponses[404],
   },
 });
