@@ -1,4 +1,4 @@
-import { ShardlineClientError, type Transport } from './transport';
+import { ShardlineClientError, type Transport } from './transport.js';
 
 /** What shardline takes in one batch request (src/service/write-items.ts). */
 const MAX_BATCH_ITEMS = 1000;

@@ -1,14 +1,10 @@
-import type { components, operations } from './api';
-import { batchPut, type BatchWriteResult } from './batches';
-import { ShardlineClientError, type Transport } from './transport';
+import type { components, operations } from './api.js';
+import { batchPut, type BatchWriteResult } from './batches.js';
+import { ShardlineClientError, type Transport } from './transport.js';
 
 type Schemas = components['schemas'];
-type JsonOf<Op extends keyof operations, Status extends number> = operations[Op]['responses'] extends Record<
-  Status,
-  { content: { 'application/json': infer Body } }
->
-  ? Body
-  : never;
+type JsonOf<Op extends keyof operations, Status extends number> =
+  operations[Op]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
 /** An item as shardline stores and returns it: primary key, ordered field(s), any attributes. */
 export type Item = Schemas['Item'];
@@ -110,13 +106,21 @@ export class CollectionClient {
   }
 
   async batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
-    const answer = await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-delete`, body: { keys } });
+    const answer = await this.transport.send({
+      method: 'POST',
+      path: `${this.path}/items/batch-delete`,
+      body: { keys },
+    });
     return answer.body as BatchDeleteResult;
   }
 
   /** Which shards hold (or would hold) items whose ordered value is `key`. */
   async route(key: string | number): Promise<RouteResult> {
-    const answer = await this.transport.send({ method: 'GET', path: `${this.path}/route`, query: { key: String(key) } });
+    const answer = await this.transport.send({
+      method: 'GET',
+      path: `${this.path}/route`,
+      query: { key: String(key) },
+    });
     return answer.body as RouteResult;
   }
 
@@ -164,5 +168,10 @@ function notFound(body: unknown): boolean {
 
 function errorOf(status: number, body: unknown): ShardlineClientError {
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error ?? {};
-  return new ShardlineClientError(status, String(error.code ?? `http_${status}`), String(error.message ?? status), error);
+  return new ShardlineClientError(
+    status,
+    String(error.code ?? `http_${status}`),
+    String(error.message ?? status),
+    error,
+  );
 }

@@ -7,12 +7,12 @@
  *   const albums = shardline.collection('albums');
  *   for await (const album of albums.list({ prefix: 'b' })) console.log(album.title);
  */
-import { CollectionClient } from './collection';
-import { type ClientOptions, Transport } from './transport';
+import { CollectionClient } from './collection.js';
+import { type ClientOptions, Transport } from './transport.js';
 
-export { ExactNumber } from '../core/exact-number';
-export type { components, operations, paths } from './api';
-export type { BatchWriteResult } from './batches';
+export { ExactNumber } from '../core/exact-number.js';
+export type { components, operations, paths } from './api.js';
+export type { BatchWriteResult } from './batches.js';
 export type {
   BatchDeleteResult,
   BatchGetResult,
@@ -26,8 +26,8 @@ export type {
   RouteResult,
   Tagged,
   WriteResult,
-} from './collection';
-export { type ClientOptions, ShardlineClientError } from './transport';
+} from './collection.js';
+export { type ClientOptions, ShardlineClientError } from './transport.js';
 
 export interface ShardlineClient {
   collection(name: string): CollectionClient;

@@ -1,5 +1,5 @@
-import { ExactNumber } from '../core/exact-number';
-import { parseExactJson } from '../http/exact-json';
+import { ExactNumber } from '../core/exact-number.js';
+import { parseExactJson } from '../http/exact-json.js';
 
 /**
  * JSON as the client sends and reads it. Plain mode is `JSON.parse`/`JSON.stringify`.

@@ -1,4 +1,4 @@
-import { type JsonCodec, losslessJson, plainJson } from './json';
+import { type JsonCodec, losslessJson, plainJson } from './json.js';
 
 export interface ClientOptions {
   /** Where shardline answers, e.g. `https://shardline.example.com` (a path prefix is kept). */
@@ -118,7 +118,8 @@ export class Transport {
     }
     const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
     const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
-    const message = typeof error?.message === 'string' ? error.message : `${call.method} ${call.path}: ${response.status}`;
+    const message =
+      typeof error?.message === 'string' ? error.message : `${call.method} ${call.path}: ${response.status}`;
     const { code: _, message: __, ...details } = error ?? {};
     throw new ShardlineClientError(response.status, code, message, details);
   }
