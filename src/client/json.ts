@@ -54,9 +54,11 @@ function canonical(text: string): string {
 /** JSON text with ExactNumbers and bigints written as their digits. */
 function stringifyExact(value: unknown): string {
   const marker = `\u0000exact${Math.random().toString(36).slice(2)}:`;
-  const text = JSON.stringify(value, (_, v: unknown) => {
-    if (v instanceof ExactNumber) return `${marker}${v.text}`;
-    if (typeof v === 'bigint') return `${marker}${v.toString()}`;
+  // The holder's own value: JSON.stringify hands the replacer what `toJSON` made of it.
+  const text = JSON.stringify(value, function (this: Record<string, unknown>, key: string, v: unknown) {
+    const original = this[key];
+    if (original instanceof ExactNumber) return `${marker}${original.text}`;
+    if (typeof original === 'bigint') return `${marker}${original.toString()}`;
     return v;
   });
   // The marker holds a NUL, which JSON.stringify escapes in any other string: only ours match.
