@@ -12,7 +12,7 @@ interface Seen {
 /** A fetch that answers from a script and records what it was sent: the client's only door. */
 function scripted(answer: (seen: Seen, n: number) => Response) {
   const seen: Seen[] = [];
-  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
     const request: Seen = {
       method: init?.method ?? 'GET',
       url: String(input),
