@@ -91,7 +91,8 @@ export class DynamoMapStore implements MapStore {
       this.retry,
     );
     const item = response.Item;
-    if (!item) return undefined;
+    // A reserved number is a hash of its name: the item says whose it is.
+    if (!item || item.mapOf !== mapOwner(collection)) return undefined;
     return { version, strategy: JSON.parse(String(item.strategy)), createdAt: String(item.createdAt) };
   }
 

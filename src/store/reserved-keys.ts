@@ -21,7 +21,7 @@ const RESERVED_NUMBER_LIMIT = -9.999e125;
 /**
  * The partition key of one of shardline's items in the collection's table: `owner` names
  * it (`map#albums#pointer`, `follow#…`). A number takes 11 digits of `owner`'s SHA-256;
- * the items also store their owner, and readers check it.
+ * the items also store their owner (map items: `mapOf`, checked on every read).
  */
 export function reservedPartition(collection: Collection, owner: string): string | NumberValue {
   if (collection.primaryKey[0]!.type === 'S') return `${RESERVED_KEY_PREFIX}${owner}`;
