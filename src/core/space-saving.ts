@@ -17,6 +17,13 @@ export interface HeavyHitter {
   error: number;
 }
 
+/** A sketch as it travels (fleet load records): enough to merge it with others. */
+export interface SketchSummary {
+  readonly capacity: number;
+  readonly total: number;
+  readonly counters: readonly HeavyHitter[];
+}
+
 interface Counter extends HeavyHitter {
   /** The counter's place in the min-heap. */
   slot: number;
@@ -123,6 +130,23 @@ export class SpaceSaving {
       this.heap.push(counter);
       this.siftUp(counter.slot);
     }
+  }
+
+  summary(): SketchSummary {
+    return { capacity: this.capacity, total: this.seen, counters: this.top() };
+  }
+
+  /** The sketch a summary was taken of: merged like the original would be. */
+  static fromSummary(summary: SketchSummary): SpaceSaving {
+    const sketch = new SpaceSaving(summary.capacity);
+    for (const { key, count, error } of summary.counters.slice(0, summary.capacity)) {
+      const counter: Counter = { key, count, error, slot: sketch.heap.length };
+      sketch.counters.set(key, counter);
+      sketch.heap.push(counter);
+      sketch.siftUp(counter.slot);
+    }
+    sketch.seen = summary.total;
+    return sketch;
   }
 
   clear(): void {

@@ -1,0 +1,124 @@
+import { type HeavyHitter, type SketchSummary, SpaceSaving } from '../core/space-saving';
+import { FIGURES, type LoadRecord, PARTITION_RCU, PARTITION_WCU } from './load-record';
+
+/** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
+export interface ShardLoad {
+  readonly shard: number;
+  readonly writesPerSecond: number;
+  readonly writeUnitsPerSecond: number;
+  readonly itemsReadPerSecond: number;
+  readonly readUnitsPerSecond: number;
+  readonly queriesPerSecond: number;
+  readonly throttles: number;
+  /** max(WCU ÷ 1,000, RCU ÷ 3,000): 1 is a partition at its limit. */
+  readonly partitionShare: number;
+}
+
+export interface HotKeys {
+  readonly keys: HeavyHitter[];
+  /** A key not listed was seen at most this often; every count is high by at most its `error`. */
+  readonly errorBound: number;
+  readonly total: number;
+}
+
+/** The fleet's load on one collection over a window: what every router reported, merged. */
+export interface FleetLoad {
+  readonly collection: string;
+  readonly mapVersion: number;
+  readonly windowSeconds: number;
+  /** Distinct routers that reported in the window. */
+  readonly routers: number;
+  /** Records merged (at most one per router per minute). */
+  readonly records: number;
+  readonly shards: ShardLoad[];
+  /** Largest ÷ mean partition share (null when nothing happened). */
+  readonly imbalance: number | null;
+  readonly hotWrites: HotKeys;
+  readonly hotReads: HotKeys;
+}
+
+export interface WindowOptions {
+  readonly collection: string;
+  readonly mapVersion: number;
+  readonly shardCount: number;
+  /** The end of the window (epoch ms) and its length in minutes of `minuteMs`. */
+  readonly now: number;
+  readonly minutes: number;
+  readonly minuteMs: number;
+}
+
+/**
+ * Merges routers' minute records into the fleet's view of the window ending at `now`:
+ * only whole minutes that began inside it, only records of the map in force (another
+ * map's shard numbers mean other ranges). Rates are over the whole window, so a router
+ * that reported one minute of ten counts for a tenth.
+ */
+export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions): FleetLoad {
+  const start = options.now - options.minutes * options.minuteMs;
+  const windowSeconds = (options.minutes * options.minuteMs) / 1000;
+  const sums = Object.fromEntries(FIGURES.map((figure) => [figure, new Array<number>(options.shardCount).fill(0)]));
+  const written: SketchSummary[] = [];
+  const read: SketchSummary[] = [];
+  const routers = new Set<string>();
+  let merged = 0;
+  for (const record of records) {
+    if (record.collection !== options.collection || record.mapVersion !== options.mapVersion) continue;
+    if (record.minute < start || record.minute >= options.now) continue;
+    merged++;
+    routers.add(record.router);
+    for (const figure of FIGURES) {
+      const into = sums[figure]!;
+      record.figures[figure].forEach((value, shard) => {
+        if (shard < into.length) into[shard]! += value;
+      });
+    }
+    written.push(record.written);
+    read.push(record.read);
+  }
+  const rate = (figure: (typeof FIGURES)[number], shard: number) => sums[figure]![shard]! / windowSeconds;
+  const shards = Array.from({ length: options.shardCount }, (_, shard): ShardLoad => {
+    const writeUnitsPerSecond = rate('writeUnits', shard);
+    const readUnitsPerSecond = rate('readUnits', shard);
+    return {
+      shard,
+      writesPerSecond: rate('writes', shard),
+      writeUnitsPerSecond,
+      itemsReadPerSecond: rate('itemsRead', shard),
+      readUnitsPerSecond,
+      queriesPerSecond: rate('queries', shard),
+      throttles: sums.throttles![shard]!,
+      partitionShare: Math.max(writeUnitsPerSecond / PARTITION_WCU, readUnitsPerSecond / PARTITION_RCU),
+    };
+  });
+  return {
+    collection: options.collection,
+    mapVersion: options.mapVersion,
+    windowSeconds,
+    routers: routers.size,
+    records: merged,
+    shards,
+    imbalance: imbalanceOf(shards.map((s) => s.partitionShare)),
+    hotWrites: hotKeysOf(mergeSketches(written)),
+    hotReads: hotKeysOf(mergeSketches(read)),
+  };
+}
+
+function imbalanceOf(shares: readonly number[]): number | null {
+  const total = shares.reduce((a, b) => a + b, 0);
+  return total > 0 ? Math.max(...shares) / (total / shares.length) : null;
+}
+
+/**
+ * Merged at the smallest capacity of the parts: the merge's bounds hold only when every
+ * side's smallest counter bounds its absent keys, which a roomier sketch's would not.
+ */
+function mergeSketches(parts: readonly SketchSummary[]): SpaceSaving {
+  const capacity = Math.min(100, ...parts.map((part) => part.capacity));
+  const merged = new SpaceSaving(capacity);
+  for (const part of parts) merged.merge(SpaceSaving.fromSummary({ ...part, capacity }));
+  return merged;
+}
+
+function hotKeysOf(sketch: SpaceSaving): HotKeys {
+  return { keys: sketch.top(), errorBound: sketch.errorBound, total: sketch.total };
+}

@@ -1,0 +1,38 @@
+import type { SketchSummary } from '../core/space-saving';
+
+/** What a router counts per shard, as arrays indexed by shard. */
+export interface ShardFigureArrays {
+  readonly writes: readonly number[];
+  readonly writeUnits: readonly number[];
+  readonly itemsRead: readonly number[];
+  readonly readUnits: readonly number[];
+  readonly queries: readonly number[];
+  readonly throttles: readonly number[];
+}
+
+export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queries', 'throttles'] as const;
+
+/**
+ * One router's load on one collection during one minute (DESIGN §12): what it writes to
+ * the table once a minute, and what `GET /collections/{c}/load` merges over the fleet.
+ */
+export interface LoadRecord {
+  readonly collection: string;
+  /** The writing process's id, random per start: how many routers reported. */
+  readonly router: string;
+  /** When the minute began (epoch ms, a multiple of `minuteMs`). */
+  readonly minute: number;
+  /** The minute's length: 60,000, or shorter where tests and benches set SHARDLINE_LOAD_MINUTE_MS. */
+  readonly minuteMs: number;
+  /** The map the shards are of: figures of another map's shards are not comparable. */
+  readonly mapVersion: number;
+  readonly shardCount: number;
+  readonly figures: ShardFigureArrays;
+  /** Space-Saving sketches of the written and the read values (normalized). */
+  readonly written: SketchSummary;
+  readonly read: SketchSummary;
+}
+
+/** A partition's limits (DynamoDB's documented per-partition throughput). */
+export const PARTITION_WCU = 1000;
+export const PARTITION_RCU = 3000;
