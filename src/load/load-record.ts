@@ -26,6 +26,7 @@ export interface LoadRecord {
   readonly minuteMs: number;
   /** The map the shards are of: figures of another map's shards are not comparable. */
   readonly mapVersion: number;
+  /** Shards up to the highest one with any figure (the rest had none). */
   readonly shardCount: number;
   readonly figures: ShardFigureArrays;
   /** Space-Saving sketches of the written and the read values (normalized). */

@@ -1,0 +1,111 @@
+import { SpaceSaving } from '../core/space-saving';
+import { FIGURES, type LoadRecord } from './load-record';
+
+type Figure = (typeof FIGURES)[number];
+
+interface OpenMinute {
+  readonly minute: number;
+  readonly mapVersion: number;
+  readonly figures: Record<Figure, number[]>;
+  readonly written: SpaceSaving;
+  readonly read: SpaceSaving;
+}
+
+/**
+ * One router's counts per collection for the minute under way (DESIGN §12). `take(now)`
+ * hands over every minute that has ended as a LoadRecord, at most one per collection per
+ * minute, and forgets it: what the router writes to the table. A new map version starts
+ * the minute afresh, so a record's shard numbers are one map's.
+ */
+export class LoadMeter {
+  private readonly open = new Map<string, OpenMinute>();
+  private readonly ended: LoadRecord[] = [];
+
+  constructor(
+    private readonly router: string,
+    private readonly minuteMs: number,
+    private readonly hotKeys = 100,
+  ) {}
+
+  wrote(collection: string, mapVersion: number, shard: number, value: string, units: number, now: number): void {
+    const minute = this.minuteOf(collection, mapVersion, now);
+    add(minute.figures.writes, shard, 1);
+    add(minute.figures.writeUnits, shard, units);
+    minute.written.add(value);
+  }
+
+  queried(
+    collection: string,
+    mapVersion: number,
+    shard: number,
+    items: number,
+    units: number,
+    values: readonly string[],
+    now: number,
+  ): void {
+    const minute = this.minuteOf(collection, mapVersion, now);
+    add(minute.figures.queries, shard, 1);
+    add(minute.figures.itemsRead, shard, items);
+    add(minute.figures.readUnits, shard, units);
+    for (const value of values) minute.read.add(value);
+  }
+
+  throttled(collection: string, mapVersion: number, shard: number, now: number): void {
+    add(this.minuteOf(collection, mapVersion, now).figures.throttles, shard, 1);
+  }
+
+  /** The records of every minute that ended before `now`. */
+  take(now: number): LoadRecord[] {
+    const start = this.startOf(now);
+    for (const [collection, minute] of this.open) {
+      if (minute.minute < start) {
+        this.close(collection, minute);
+        this.open.delete(collection);
+      }
+    }
+    return this.ended.splice(0);
+  }
+
+  private minuteOf(collection: string, mapVersion: number, now: number): OpenMinute {
+    const start = this.startOf(now);
+    const current = this.open.get(collection);
+    if (current && current.minute === start && current.mapVersion === mapVersion) return current;
+    if (current) this.close(collection, current);
+    const fresh: OpenMinute = {
+      minute: start,
+      mapVersion,
+      figures: Object.fromEntries(FIGURES.map((figure) => [figure, []])) as unknown as Record<Figure, number[]>,
+      written: new SpaceSaving(this.hotKeys),
+      read: new SpaceSaving(this.hotKeys),
+    };
+    this.open.set(collection, fresh);
+    return fresh;
+  }
+
+  private close(collection: string, minute: OpenMinute): void {
+    const shardCount = Math.max(...FIGURES.map((figure) => minute.figures[figure].length));
+    const figures = Object.fromEntries(
+      FIGURES.map((figure) => [figure, Array.from({ length: shardCount }, (_, i) => minute.figures[figure][i] ?? 0)]),
+    ) as unknown as LoadRecord['figures'];
+    this.ended.push({
+      collection,
+      router: this.router,
+      minute: minute.minute,
+      minuteMs: this.minuteMs,
+      mapVersion: minute.mapVersion,
+      shardCount,
+      figures,
+      written: minute.written.summary(),
+      read: minute.read.summary(),
+    });
+  }
+
+  private startOf(now: number): number {
+    return now - (now % this.minuteMs);
+  }
+}
+
+function add(values: number[], shard: number, amount: number): void {
+  while (values.length <= shard) values.push(0);
+  values[shard]! += amount;
+}
