@@ -253,6 +253,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/collections/{collection}/load': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The whole fleet's load on a collection over the last minutes
+     * @description Every router's minute records (SHARDLINE_LOAD_RECORDS) merged: per-shard rates, each shard's share of a partition's limits, imbalance and the fleet's hot keys with error bounds, for the current read map.
+     */
+    get: operations['getFleetLoad'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/openapi.json': {
     parameters: {
       query?: never;
@@ -536,6 +556,48 @@ export interface components {
         }[];
         /** @description the most a value not listed can have been written */
         hotKeyErrorBound: number;
+      };
+    };
+    FleetLoad: {
+      collection: string;
+      mapVersion: number;
+      shardCount: number;
+      windowSeconds: number;
+      /** @description routers that reported in the window */
+      routers: number;
+      records: number;
+      shards: {
+        shard: number;
+        writesPerSecond: number;
+        writeUnitsPerSecond: number;
+        itemsReadPerSecond: number;
+        readUnitsPerSecond: number;
+        queriesPerSecond: number;
+        throttles: number;
+        /** @description max(WCU ÷ 1,000, RCU ÷ 3,000): 1 is a partition at its limit */
+        partitionShare: number;
+      }[];
+      /** @description largest ÷ mean partition share */
+      imbalance: number | null;
+      hotWrites: {
+        keys: {
+          key: string;
+          count: number;
+          error: number;
+          values?: (string | number)[];
+        }[];
+        errorBound: number;
+        total: number;
+      };
+      hotReads: {
+        keys: {
+          key: string;
+          count: number;
+          error: number;
+          values?: (string | number)[];
+        }[];
+        errorBound: number;
+        total: number;
       };
     };
     OpenAPIDocument: {
@@ -1481,6 +1543,58 @@ export interface operations {
       };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getFleetLoad: {
+    parameters: {
+      query?: {
+        /** @description ended minutes to merge */
+        minutes?: number;
+      };
+      header?: never;
+      path: {
+        collection: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description the fleet load */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['FleetLoad'];
+        };
+      };
+      /** @description a query parameter the route does not take, or a malformed %-escape */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description unknown collection or item */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description DynamoDB failed after retries */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -19,6 +19,7 @@ import { registerHealthRoute } from './routes/health';
 import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
 import { registerObservabilityRoutes } from './routes/observability';
+import { registerLoadRoute } from './routes/load';
 
 /**
  * Paths anyone may call without a key: the health check, the API's own description, the
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerListingRoute(app, deps);
   registerItemRoutes(app, deps);
   registerObservabilityRoutes(app, deps);
+  if (deps.load) registerLoadRoute(app, deps, deps.load);
   registerDocsRoutes(app);
 
   app.notFound((c) =>

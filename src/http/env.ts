@@ -1,4 +1,5 @@
 import type { Collection } from '../core/collection';
+import type { LoadDeps } from './routes/load';
 import type { MapSource } from '../service/map-source';
 import type { MetricsRecorder } from '../service/metrics/recorder';
 import type { RequestTally } from '../service/metrics/request-tally';
@@ -50,6 +51,8 @@ export interface AppDeps {
   readonly random?: () => number;
   readonly security?: SecurityOptions;
   readonly observability?: ObservabilityOptions;
+  /** The fleet's load records (SHARDLINE_LOAD_RECORDS): GET /collections/{c}/load reads them. */
+  readonly load?: LoadDeps;
 }
 
 export interface AppEnv {

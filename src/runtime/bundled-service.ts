@@ -69,7 +69,16 @@ export function createBundledService(
         return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
       }
     }
-    return service.app.fetch(c.req.raw, c.env, executionContext(c));
+    const context = executionContext(c);
+    const response = await service.app.fetch(c.req.raw, c.env, context);
+    // The fleet's load (DESIGN §12): a Worker writes the ended minute after answering;
+    // Lambda has no waitUntil, so the invocation that finds a minute ended writes it first.
+    if (service.load?.due()) {
+      const flushing = service.load.flush();
+      if (context) context.waitUntil(flushing);
+      else await flushing;
+    }
+    return response;
   });
   return { service, settings, app };
 }

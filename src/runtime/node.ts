@@ -82,6 +82,10 @@ async function main(): Promise<void> {
     },
   );
   answerClientErrors(server as Server);
+  // The fleet's load (DESIGN §12): this router's ended minutes, written once each.
+  const load = service.load;
+  const flushing = load && setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000));
+  flushing?.unref();
   server.once('error', async (error: NodeJS.ErrnoException) => {
     console.error(describeListenError(error, settings.host, settings.port));
     await cleanUp();

@@ -10,6 +10,8 @@ import { createDynamoClients, type ClientOptions, type DynamoClients } from '../
 import { DynamoStore } from '../store/dynamo-store';
 import { ensureTable } from '../store/bootstrap';
 import { DynamoMapStore } from '../store/map-store';
+import { LoadStore } from '../store/load-store';
+import { LoadRecorder } from '../load/load-recorder';
 import { ShardMaps } from '../service/shard-maps';
 import type { Settings } from './settings';
 
@@ -19,6 +21,8 @@ export interface Service {
   readonly clients: DynamoClients;
   readonly store: DynamoStore;
   readonly maps: ShardMaps;
+  /** This router's part of the fleet's load (SHARDLINE_LOAD_RECORDS): the runtime flushes it. */
+  readonly load?: LoadRecorder;
 }
 
 /**
@@ -56,7 +60,8 @@ export function buildService(
     keyNames: (table) => keyNames.get(table) ?? [],
     ...(settings.hedge && { hedge: new HedgePolicy() }),
   });
-  const observability = observabilityOf(settings, options.metrics);
+  const load = loadRecorderOf(settings, collections, clients);
+  const observability = observabilityOf(settings, options.metrics, load?.recorder);
   const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {
     ttlMs: settings.mapTtlMs,
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
@@ -72,6 +77,7 @@ export function buildService(
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
     requestTimeoutMs: settings.requestTimeoutMs,
     observability,
+    ...(load && { load: { store: load.store, minuteMs: load.minuteMs } }),
     security: {
       apiKeys: settings.metricsKey
         ? [...settings.apiKeys, { key: settings.metricsKey, scope: 'metrics' }]
@@ -86,7 +92,7 @@ export function buildService(
       authFailuresPerSecond: settings.authFailuresPerSecond,
     },
   });
-  const built: Service = { app, collections, clients, store, maps };
+  const built: Service = { app, collections, clients, store, maps, ...(load && { load }) };
   return built;
 }
 
@@ -100,17 +106,32 @@ export interface RuntimeMetrics {
 function observabilityOf(
   settings: Settings,
   runtime: ((stats: RouterMetrics) => RuntimeMetrics) | undefined,
+  load: MetricsRecorder | undefined,
 ): ObservabilityOptions {
   const requestLog = { level: settings.logLevel, write: (line: string) => console.log(line) };
-  if (!settings.metrics) return { recorder: fanOut([]), requestLog };
+  const loadOnly = load ? [load] : [];
+  if (!settings.metrics) return { recorder: fanOut(loadOnly), requestLog };
   const stats = new RouterMetrics({ hotKeys: settings.hotKeys });
   const extra = runtime?.(stats) ?? {};
   return {
-    recorder: fanOut(extra.recorder ? [stats, extra.recorder] : [stats]),
+    recorder: fanOut([stats, ...(extra.recorder ? [extra.recorder] : []), ...loadOnly]),
     stats,
     ...(extra.exposition && { exposition: extra.exposition }),
     requestLog,
   };
+}
+
+/** The fleet load recorder, where records are on and some collection's table can hold them. */
+function loadRecorderOf(
+  settings: Settings,
+  collections: readonly Collection[],
+  clients: DynamoClients,
+): LoadRecorder | undefined {
+  if (!settings.loadRecords) return undefined;
+  const recorded = collections.filter((collection) => LoadStore.supports(collection));
+  if (recorded.length === 0) return undefined;
+  const store = new LoadStore(clients.doc, settings.loadTtlHours * 3600);
+  return new LoadRecorder(store, recorded, settings.loadMinuteMs);
 }
 
 /**

@@ -42,6 +42,12 @@ export interface Settings {
   readonly shedPauseMs: number;
   /** Hedged shard queries: a slow one is sent again at its collection's p95 (SHARDLINE_HEDGE, default on). */
   readonly hedge: boolean;
+  /** Fleet load records: each router writes its minute's load per collection (SHARDLINE_LOAD_RECORDS, default on). */
+  readonly loadRecords: boolean;
+  /** The load records' minute (SHARDLINE_LOAD_MINUTE_MS, default 60,000; tests shorten it). */
+  readonly loadMinuteMs: number;
+  /** How long load records are kept before DynamoDB's TTL removes them (SHARDLINE_LOAD_TTL_H, default 24). */
+  readonly loadTtlHours: number;
   /** Counters of the hot-key sketch per collection (HOT_KEYS, default 100). */
   readonly hotKeys: number;
   /** The request log's threshold (LOG_LEVEL: info, warn, error or off; default info). */
@@ -77,6 +83,9 @@ export function readSettings(env: EnvMap): Settings {
     authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
     hedge: boolean(env, 'SHARDLINE_HEDGE', true),
+    loadRecords: boolean(env, 'SHARDLINE_LOAD_RECORDS', true),
+    loadMinuteMs: integer(env, 'SHARDLINE_LOAD_MINUTE_MS', 60_000, 100, 3_600_000),
+    loadTtlHours: integer(env, 'SHARDLINE_LOAD_TTL_H', 24, 1, 24 * 365),
     shedPauseMs: integer(env, 'SHED_PAUSE_MS', 100, 0, 1000),
     hotKeys: integer(env, 'HOT_KEYS', 100, 1, 10_000),
     logLevel: logLevel(env.LOG_LEVEL),

@@ -1,4 +1,5 @@
 import {
+  UpdateTimeToLiveCommand,
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
@@ -8,6 +9,7 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import type { IndexSpec, KeyAttribute } from '../core/collection';
+import { TTL_ATTRIBUTE } from './load-store';
 import { sleep } from './retry';
 
 /** A table and the two sparse indexes shardline's shard maps take turns in. */
@@ -40,8 +42,29 @@ export async function ensureTable(
   if (!description) {
     if (!create) throw new Error(`table "${spec.table}" does not exist (and SHARDLINE_CREATE_TABLE is off)`);
     await createTable(client, spec, stream);
+    await waitUntilActive(client, spec, spec.indexes[0].name);
+    await expireLoadRecords(client, spec.table);
   }
   await waitUntilActive(client, spec, spec.indexes[0].name);
+}
+
+/**
+ * DynamoDB TTL on the attribute shardline's load records carry (src/store/load-store.ts),
+ * for a table shardline created: they then go away after SHARDLINE_LOAD_TTL_H. An engine
+ * without the TimeToLive API (dynalite) keeps them; a table has one TTL attribute, so a
+ * table made elsewhere is left as its owner set it (docs/autopilot.md).
+ */
+async function expireLoadRecords(client: DynamoDBClient, table: string): Promise<void> {
+  try {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: table,
+        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'UnknownOperationException') throw error;
+  }
 }
 
 /** Whether the table has this index (of any status). */

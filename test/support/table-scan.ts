@@ -5,9 +5,13 @@ import { RESERVED_KEY_PREFIX } from '../../src/store/reserved-keys';
 
 /**
  * Every item of a table, read strongly consistent from the engine through the store (not
- * through shardline's API), without shardline's own shard-map items.
+ * through shardline's API), without shardline's own items (shard maps, load records) unless asked.
  */
-export async function scanTable(endpoint: string, table: string): Promise<JsonObject[]> {
+export async function scanTable(
+  endpoint: string,
+  table: string,
+  options: { reserved?: boolean } = {},
+): Promise<JsonObject[]> {
   const clients = createDynamoClients({
     endpoint,
     credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' },
@@ -23,7 +27,7 @@ export async function scanTable(endpoint: string, table: string): Promise<JsonOb
       );
       for (const item of page.items) {
         const isOwn = Object.values(item).some((v) => typeof v === 'string' && v.startsWith(RESERVED_KEY_PREFIX));
-        if (!isOwn) rows.push(item);
+        if (!isOwn || options.reserved) rows.push(item);
       }
       after = page.next;
     } while (after);

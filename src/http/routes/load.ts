@@ -1,0 +1,121 @@
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
+import { fleetLoad, type HotKeys } from '../../load/fleet-load';
+import { configMaps } from '../../service/map-source';
+import type { LoadStore } from '../../store/load-store';
+import type { AppDeps, AppEnv } from '../env';
+import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
+import { collectionLookup } from './collections';
+
+const HotKey = z.object({
+  key: z.string(),
+  count: z.number(),
+  error: z.number(),
+  values: z.array(z.union([z.string(), z.number()])).optional(),
+});
+const Hot = z.object({ keys: z.array(HotKey), errorBound: z.number(), total: z.number() });
+
+const FleetLoadResponse = z
+  .object({
+    collection: z.string(),
+    mapVersion: z.number().int(),
+    shardCount: z.number().int(),
+    windowSeconds: z.number(),
+    routers: z.number().int().openapi({ description: 'routers that reported in the window' }),
+    records: z.number().int(),
+    shards: z.array(
+      z.object({
+        shard: z.number().int(),
+        writesPerSecond: z.number(),
+        writeUnitsPerSecond: z.number(),
+        itemsReadPerSecond: z.number(),
+        readUnitsPerSecond: z.number(),
+        queriesPerSecond: z.number(),
+        throttles: z.number(),
+        partitionShare: z
+          .number()
+          .openapi({ description: 'max(WCU ÷ 1,000, RCU ÷ 3,000): 1 is a partition at its limit' }),
+      }),
+    ),
+    imbalance: z.number().nullable().openapi({ description: 'largest ÷ mean partition share' }),
+    hotWrites: Hot,
+    hotReads: Hot,
+  })
+  .openapi('FleetLoad');
+
+const loadRoute = createRoute({
+  method: 'get',
+  path: '/collections/{collection}/load',
+  operationId: 'getFleetLoad',
+  summary: "The whole fleet's load on a collection over the last minutes",
+  description:
+    "Every router's minute records (SHARDLINE_LOAD_RECORDS) merged: per-shard rates, each shard's share of a " +
+    "partition's limits, imbalance and the fleet's hot keys with error bounds, for the current read map.",
+  tags: ['observability'],
+  request: {
+    params: CollectionParam,
+    query: z.object({
+      minutes: z
+        .string()
+        .regex(/^\d{1,4}$/, 'minutes must be a whole number from 1 to 1440')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(1440))
+        .optional()
+        .openapi({ type: 'integer', minimum: 1, maximum: 1440, default: 10, description: 'ended minutes to merge' }),
+    }),
+  },
+  responses: {
+    200: { content: { 'application/json': { schema: FleetLoadResponse } }, description: 'the fleet load' },
+    ...queryErrorResponse,
+    404: errorResponses[404],
+    503: errorResponses[503],
+  },
+});
+
+/** GET /collections/{c}/load where the router keeps load records. */
+export function registerLoadRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps, load: LoadDeps): void {
+  const lookup = collectionLookup(deps);
+  const maps = deps.maps ?? configMaps();
+  app.openapi(loadRoute, async (c) => {
+    const collection = lookup(c.req.valid('param').collection);
+    const minutes = c.req.valid('query').minutes ?? 10;
+    const { read, pointer } = await maps.snapshot(collection, c.get('call'));
+    // The window ends where the minute under way began: only ended minutes have records.
+    const now = Date.now();
+    const end = now - (now % load.minuteMs);
+    const starts = Array.from({ length: minutes }, (_, i) => end - (i + 1) * load.minuteMs);
+    const records = await load.store.read(collection, starts, c.get('call'));
+    const merged = fleetLoad(records, {
+      collection: collection.name,
+      mapVersion: pointer.read.version,
+      shardCount: read.strategy.shardCount,
+      now: end,
+      minutes,
+      minuteMs: load.minuteMs,
+    });
+    const order = orderOf(collection);
+    const body = {
+      ...merged,
+      shardCount: read.strategy.shardCount,
+      hotWrites: readable(order, merged.hotWrites),
+      hotReads: readable(order, merged.hotReads),
+    };
+    return c.json(body, 200, { 'cache-control': 'no-store' });
+  });
+}
+
+export interface LoadDeps {
+  readonly store: LoadStore;
+  readonly minuteMs: number;
+}
+
+/** Typed keys are encoded tuples: each carries its field values beside it. */
+function readable(order: CollectionOrder, hot: HotKeys): HotKeys {
+  return {
+    ...hot,
+    keys: hot.keys.map((key) => {
+      const values = readableValues(order, key.key);
+      return values ? { ...key, values } : key;
+    }),
+  };
+}

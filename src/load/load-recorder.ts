@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { Collection } from '../core/collection';
+import { NO_METRICS, type MetricsRecorder } from '../service/metrics/recorder';
+import type { LoadStore } from '../store/load-store';
+import { LoadMeter } from './load-meter';
+
+/**
+ * A read of up to 4 KB costs half a read unit (eventually consistent); shardline's index
+ * entries are small, so a query's units are estimated from its items at ~400 bytes each,
+ * never below the half unit DynamoDB charges for any query.
+ */
+const ITEMS_PER_READ_UNIT = 20;
+/** A write of up to 1 KB costs one unit, and the index entry it makes another. */
+const UNITS_PER_WRITE = 2;
+
+/**
+ * What a router contributes to the fleet's load (DESIGN §12): it listens on the serving
+ * path like the statistics do, counts per collection per minute in a LoadMeter, and
+ * `flush` writes every ended minute, one item per collection, to the collection's table.
+ * Runtimes call `flush` (Node: on a timer; Lambda: after an invocation; Worker: waitUntil).
+ */
+export class LoadRecorder {
+  readonly router = randomUUID();
+  private readonly meter: LoadMeter;
+  private readonly versions = new Map<string, number>();
+  private lastFlush: number;
+
+  constructor(
+    readonly store: LoadStore,
+    private readonly collections: readonly Collection[],
+    readonly minuteMs: number,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.meter = new LoadMeter(this.router, minuteMs);
+    this.lastFlush = now();
+  }
+
+  /** The recorder the serving path reports to. */
+  readonly recorder: MetricsRecorder = {
+    ...NO_METRICS,
+    enabled: true,
+    shardQueried: (collection, shard, itemsRead) =>
+      this.meter.queried(
+        collection,
+        this.version(collection),
+        shard,
+        itemsRead,
+        Math.max(0.5, itemsRead / ITEMS_PER_READ_UNIT),
+        [],
+        this.now(),
+      ),
+    shardWritten: (collection, shard, value) =>
+      this.meter.wrote(collection, this.version(collection), shard, value, UNITS_PER_WRITE, this.now()),
+    shardThrottled: (collection, shard) =>
+      this.meter.throttled(collection, this.version(collection), shard, this.now()),
+    mapVersion: (collection, version) => void this.versions.set(collection, version),
+  };
+
+  /** Whether a minute has ended since the last flush (Lambda flushes only then). */
+  due(): boolean {
+    return Math.floor(this.now() / this.minuteMs) > Math.floor(this.lastFlush / this.minuteMs);
+  }
+
+  /** Writes every ended minute's records; a failed write is logged, not retried later (the next minute goes on). */
+  async flush(log: (message: string) => void = console.warn): Promise<number> {
+    this.lastFlush = this.now();
+    const records = this.meter.take(this.lastFlush);
+    const byName = new Map(this.collections.map((collection) => [collection.name, collection]));
+    const writes = records.map(async (record) => {
+      const collection = byName.get(record.collection);
+      if (!collection) return;
+      try {
+        await this.store.write(collection, record);
+      } catch (error) {
+        log(`shardline: load record of ${record.collection} not written (${(error as Error).message})`);
+      }
+    });
+    await Promise.all(writes);
+    return records.length;
+  }
+
+  private version(collection: string): number {
+    return this.versions.get(collection) ?? 1;
+  }
+}
