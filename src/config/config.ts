@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autopilotSchema } from '../autopilot/autopilot-config';
 import { DEFAULT_ETAG_ATTRIBUTE, type Collection } from '../core/collection';
 import { normalize, NORMALIZATIONS, type Normalization } from '../core/normalize';
 import { isTypedOrder, type CollectionOrder } from '../core/order';
@@ -80,6 +81,8 @@ const collectionSchema = () =>
           z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
         ])
         .optional(),
+      /** Opt-in: reshard by the fleet's load (DESIGN §12, docs/autopilot.md). */
+      autopilot: autopilotSchema.optional(),
     })
     .refine((spec) => (spec.field === undefined) !== (spec.order === undefined), {
       message: 'give exactly one of "field" (one string field) or "order" (typed or several fields)',
@@ -139,6 +142,7 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
       ] as const,
       etagAttribute: table.etagAttribute,
       ...(spec.members && { members: spec.members }),
+      ...(spec.autopilot && { autopilot: spec.autopilot }),
     };
   });
   checkDistinctPrefixes(collections);

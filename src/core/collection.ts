@@ -1,3 +1,4 @@
+import type { AutopilotConfig } from '../autopilot/autopilot-config';
 import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
 import type { CollectionOrder } from './order';
@@ -57,6 +58,8 @@ export interface Collection {
   readonly indexes: readonly [IndexSpec, IndexSpec];
   /** Which table items belong to the collection without shardline having written them. */
   readonly members?: MembersRule;
+  /** Reshard by the fleet's load, within these bounds (DESIGN §12); absent: never by itself. */
+  readonly autopilot?: AutopilotConfig;
   /** Attribute holding the item's ETag, written by shardline with every write (`_etag` when unset). */
   readonly etagAttribute?: string;
 }

@@ -1,0 +1,165 @@
+import type { FleetLoad } from '../load/fleet-load';
+import type { AutopilotConfig } from './autopilot-config';
+
+/** What one autopilot step knows: the map in force, the window's load, the reshard's state. */
+export interface StepInputs {
+  readonly strategy: 'range' | 'hash' | 'random';
+  readonly shardCount: number;
+  /** The whole window merged, and each of its minutes alone (oldest first). */
+  readonly window: FleetLoad;
+  readonly minutes: readonly FleetLoad[];
+  readonly resharding: boolean;
+  /** When the last reshard of the collection ended (epoch ms), if one did. */
+  readonly lastReshardAt: number | undefined;
+  readonly now: number;
+}
+
+export type Target =
+  | { readonly kind: 'range'; readonly shards: number }
+  | { readonly kind: 'hash' | 'random'; readonly shards: number };
+
+export interface Decision {
+  readonly action: 'none' | 'reshard';
+  /** One line an operator reads: why. */
+  readonly reason: string;
+  readonly target?: Target;
+  /** Largest ÷ mean load now and, for a reshard, as predicted after it. */
+  readonly imbalance: number | null;
+  readonly predictedImbalance?: number;
+  /** The largest shard's share of a partition's limits now, and predicted. */
+  readonly largestShare: number;
+  readonly predictedLargestShare?: number;
+}
+
+/** A shard far below its share this long (a whole window) lets the collection shrink. */
+const IDLE_FRACTION = 1 / 8;
+/** Imbalance within this many standard deviations of chance (Poisson counts) is noise, not a hotspot. */
+const NOISE_SIGMAS = 3;
+
+/**
+ * One autopilot step's choice (DESIGN §12), pure: inputs in, decision out. Never during a
+ * reshard or its cooldown. A shard over `maxPartitionShare` in every minute of the window,
+ * or throttled, asks for relief; so does an imbalance a new map would cut by `minGain`
+ * (predicted) — range re-cuts its boundaries by load (a key hotter than a shard spread
+ * over a run of shards), hash and random grow. A collection idle for a whole window
+ * shrinks. Load that only chance makes uneven is left alone, so steady load never
+ * reshards twice.
+ */
+export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
+  const { window } = inputs;
+  const shares = window.shards.map((shard) => shard.partitionShare);
+  const largestShare = Math.max(0, ...shares);
+  const base = { imbalance: window.imbalance, largestShare };
+  const none = (reason: string): Decision => ({ action: 'none', reason, ...base });
+  if (inputs.resharding) return none('a reshard is running');
+  if (inputs.lastReshardAt !== undefined && inputs.now - inputs.lastReshardAt < config.cooldownMinutes * 60_000) {
+    return none(`cooling down after the last reshard (${config.cooldownMinutes} min)`);
+  }
+  if (inputs.minutes.length < config.windowMinutes || window.records === 0) {
+    return none(`not a whole window of load records yet (${inputs.minutes.length} of ${config.windowMinutes} min)`);
+  }
+  const mean = shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length);
+  const throttled = window.shards.some((shard) => shard.throttles > 0);
+  const overEveryMinute = window.shards.some((_, i) =>
+    inputs.minutes.every((minute) => (minute.shards[i]?.partitionShare ?? 0) > config.maxPartitionShare),
+  );
+  const hotKey = hottestKeyShare(window);
+
+  if (inputs.strategy === 'range') {
+    // Load-cut boundaries: each shard near the mean; a key hotter than the mean spread over a run.
+    const predictedLargest = Math.max(mean, hotKey / Math.max(1, Math.ceil(hotKey / Math.max(mean, 1e-12))));
+    const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
+    const target: Target = { kind: 'range', shards: inputs.shardCount };
+    if ((overEveryMinute || throttled) && gain > 0) {
+      const why = throttled
+        ? 'DynamoDB throttled a shard'
+        : `a shard stayed over ${config.maxPartitionShare} of a partition`;
+      return reshard(`${why}: re-cut by load`, target, base, predictedLargest, mean);
+    }
+    if (gain >= config.minGain && !chanceExplains(window)) {
+      return reshard(
+        `re-cut by load: the largest shard's load down ${percent(gain)}`,
+        target,
+        base,
+        predictedLargest,
+        mean,
+      );
+    }
+  } else if (overEveryMinute || throttled) {
+    // More shards spread the load, but never a single key's: hash keeps a value on one shard.
+    const shards = Math.min(
+      config.maxShards,
+      Math.max(inputs.shardCount * 2, Math.ceil((inputs.shardCount * largestShare) / (config.maxPartitionShare / 2))),
+    );
+    const newMean = (mean * inputs.shardCount) / shards;
+    const predictedLargest = inputs.strategy === 'hash' ? Math.max(newMean, hotKey) : newMean;
+    const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
+    if (shards > inputs.shardCount && gain >= config.minGain) {
+      const target: Target = { kind: inputs.strategy, shards };
+      return reshard(
+        `a shard stayed over ${config.maxPartitionShare} of a partition: ${shards} shards`,
+        target,
+        base,
+        predictedLargest,
+        newMean,
+      );
+    }
+    return none(
+      inputs.strategy === 'hash' && hotKey > 0 && shards > inputs.shardCount
+        ? 'one key is hotter than more hash shards can spread (a range strategy spreads it over several)'
+        : `at the most shards allowed (${config.maxShards})`,
+    );
+  }
+  const idle = inputs.minutes.every((minute) =>
+    minute.shards.every((s) => s.partitionShare < config.maxPartitionShare * IDLE_FRACTION),
+  );
+  if (idle && inputs.strategy !== 'range' && inputs.shardCount > config.minShards) {
+    const shards = Math.max(config.minShards, Math.floor(inputs.shardCount / 2));
+    return reshard(
+      `idle a whole window: ${shards} shards`,
+      { kind: inputs.strategy, shards },
+      base,
+      (mean * inputs.shardCount) / shards,
+      (mean * inputs.shardCount) / shards,
+    );
+  }
+  return none('balanced enough');
+}
+
+function reshard(
+  reason: string,
+  target: Target,
+  base: Pick<Decision, 'imbalance' | 'largestShare'>,
+  predictedLargest: number,
+  mean: number,
+): Decision {
+  return {
+    action: 'reshard',
+    reason,
+    target,
+    ...base,
+    predictedLargestShare: predictedLargest,
+    predictedImbalance: mean > 0 ? predictedLargest / mean : 1,
+  };
+}
+
+/** The hottest written key's share of a partition (its writes at the shard's units per write). */
+function hottestKeyShare(window: FleetLoad): number {
+  const top = window.hotWrites.keys[0];
+  if (!top || window.hotWrites.total === 0) return 0;
+  const units = window.shards.reduce((sum, s) => sum + s.writeUnitsPerSecond, 0);
+  const writes = window.shards.reduce((sum, s) => sum + s.writesPerSecond, 0);
+  const unitsPerWrite = writes > 0 ? units / writes : 1;
+  const keyPerSecond = (top.count - top.error) / window.windowSeconds;
+  return (keyPerSecond * unitsPerWrite) / 1000;
+}
+
+/** Whether counts this small make the largest shard's excess a matter of chance (Poisson). */
+function chanceExplains(window: FleetLoad): boolean {
+  const events = window.shards.map((s) => (s.writesPerSecond + s.queriesPerSecond) * window.windowSeconds);
+  const mean = events.reduce((a, b) => a + b, 0) / Math.max(1, events.length);
+  const largest = Math.max(0, ...events);
+  return largest - mean <= NOISE_SIGMAS * Math.sqrt(Math.max(mean, 1));
+}
+
+const percent = (x: number) => `${Math.round(x * 100)}%`;
