@@ -91,7 +91,7 @@ describe('an autopilot step', () => {
     expect(decision.reason).toMatch(/re-cut by load/);
   });
 
-  it('does not act on an imbalance a new map would barely cut (hysteresis), nor during a reshard or its cooldown', () => {
+  it('does not act on an imbalance a new map would barely cut (hysteresis), during a reshard or its cooldown', () => {
     const mild = loadOf(8, (_, shard) => (shard === 3 ? 120 : 100));
     expect(decide(inputs('range', 8, mild), DEFAULT_AUTOPILOT).action).toBe('none');
     const hot = loadOf(8, (_, shard) => (shard === 3 ? 800 : 10));
