@@ -55,9 +55,11 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   if (inputs.lastReshardAt !== undefined && inputs.now - inputs.lastReshardAt < config.cooldownMinutes * 60_000) {
     return none(`cooling down after the last reshard (${config.cooldownMinutes} min)`);
   }
-  if (inputs.minutes.length < config.windowMinutes || window.records === 0) {
+  if (inputs.minutes.length < config.windowMinutes) {
     return none(`not a whole window of load records yet (${inputs.minutes.length} of ${config.windowMinutes} min)`);
   }
+  // No router reported: records are off (SHARDLINE_LOAD_RECORDS) or nothing ran. Not "idle": unknown.
+  if (window.records === 0) return none('no load records in the window');
   const mean = shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length);
   const throttled = window.shards.some((shard) => shard.throttles > 0);
   const overEveryMinute = window.shards.some((_, i) =>

@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cutBoundaries } from '../boundaries/cut-boundaries';
+import { keyCountsFromMap } from '../boundaries/key-counts';
+import { boundaryTuples } from '../config/typed-boundaries';
+import type { Collection } from '../core/collection';
+import { orderOf } from '../core/order';
+import { fleetLoad, type FleetLoad } from '../load/fleet-load';
+import type { OpenEnvironment } from '../runtime/open-environment';
+import { scanCollectionKeys } from '../service/collection-keys';
+import { ShardMaps } from '../service/shard-maps';
+import { DecisionLog } from '../store/decision-log';
+import { LoadStore } from '../store/load-store';
+import type { AutopilotConfig } from './autopilot-config';
+import { type Decision, decide, type Target } from './decide';
+import { loadWeightedCounts } from './load-weights';
+
+export interface StepOptions {
+  readonly dryRun: boolean;
+  readonly now?: number;
+  /** Runs `npm run reshard` with these arguments (the CLI in this process); its exit code and output. */
+  readonly reshard: (args: string[]) => Promise<{ code: number; output: string }>;
+}
+
+/** What one step saw, chose and did: the JSON log line, and the entry kept in the table. */
+export interface StepRecord extends Decision {
+  readonly collection: string;
+  readonly at: string;
+  readonly mapVersion: number;
+  readonly shardCount: number;
+  readonly routers: number;
+  readonly dryRun: boolean;
+  /** The reshard it ran: its exit code (0: done) and, when it failed, its last line. */
+  readonly reshard?: { readonly code: number; readonly last?: string };
+}
+
+/**
+ * One autopilot step for one collection (DESIGN §12): the fleet's load over the last
+ * window, the decision, and — unless `dryRun` — the reshard it calls for, run to its end
+ * by the same code as `npm run reshard` (its lease keeps two steps from racing; killed, it
+ * resumes at the next step). Every step is kept in the table's decision log.
+ */
+export async function autopilotStep(
+  opened: OpenEnvironment,
+  collection: Collection,
+  config: AutopilotConfig,
+  options: StepOptions,
+): Promise<StepRecord> {
+  const now = options.now ?? Date.now();
+  const minuteMs = opened.settings.loadMinuteMs;
+  const { read, pointer } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+  const end = now - (now % minuteMs);
+  const starts = Array.from({ length: config.windowMinutes }, (_, i) => end - (config.windowMinutes - i) * minuteMs);
+  const records = await new LoadStore(opened.clients.doc, 0).read(collection, starts);
+  const shape = {
+    collection: collection.name,
+    mapVersion: pointer.read.version,
+    shardCount: read.strategy.shardCount,
+    minuteMs,
+  };
+  const window = fleetLoad(records, { ...shape, now: end, minutes: config.windowMinutes });
+  const minutes = starts.map((start) => fleetLoad(records, { ...shape, now: start + minuteMs, minutes: 1 }));
+  const decision = decide(
+    {
+      strategy: read.strategy.kind as 'range' | 'hash' | 'random',
+      shardCount: read.strategy.shardCount,
+      window,
+      minutes,
+      resharding: pointer.phase !== 'stable',
+      lastReshardAt: pointer.read.version > 1 ? pointer.changedAt : undefined,
+      now,
+    },
+    config,
+  );
+  let reshard: StepRecord['reshard'];
+  if (decision.action === 'reshard' && decision.target && !options.dryRun) {
+    const ran = await runReshard(opened, read, window, decision.target, config, options);
+    reshard = { code: ran.code, ...(ran.code !== 0 && { last: ran.output.trim().split('\n').at(-1) }) };
+  }
+  const record: StepRecord = {
+    ...decision,
+    collection: collection.name,
+    at: new Date(now).toISOString(),
+    mapVersion: pointer.read.version,
+    shardCount: read.strategy.shardCount,
+    routers: window.routers,
+    dryRun: options.dryRun,
+    ...(reshard && { reshard }),
+  };
+  await new DecisionLog(opened.clients.doc).append(collection, { ...record });
+  return record;
+}
+
+async function runReshard(
+  opened: OpenEnvironment,
+  read: Collection,
+  window: FleetLoad,
+  target: Target,
+  config: AutopilotConfig,
+  options: StepOptions,
+): Promise<{ code: number; output: string }> {
+  const common = ['--collection', read.name, '--rate', String(config.rate), '--yes', '--quiet'];
+  if (target.kind !== 'range') {
+    return options.reshard([...common, '--strategy', target.kind, '--shards', String(target.shards)]);
+  }
+  // Boundaries that even the observed load over the live keys (the read map's index).
+  const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read);
+  if (scan.entries === 0) return { code: 3, output: 'no items to cut boundaries from' };
+  const weighted = loadWeightedCounts(keyCountsFromMap(scan.counts), read.strategy, window);
+  const { boundaries } = cutBoundaries(weighted, { shards: target.shards });
+  const order = orderOf(read);
+  // Cut on whole fields for a typed order, written as tuples, as `npm run boundaries` writes them.
+  const cut = boundaryTuples(order, boundaries, weighted.values);
+  const dir = mkdtempSync(join(tmpdir(), 'shardline-autopilot-'));
+  try {
+    const file = join(dir, `${read.name}.json`);
+    writeFileSync(file, JSON.stringify({ boundaries: cut, collection: read.name, generator: 'npm run autopilot' }));
+    return await options.reshard([...common, '--boundaries', file]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

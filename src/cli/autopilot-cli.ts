@@ -1,0 +1,141 @@
+import { DEFAULT_AUTOPILOT } from '../autopilot/autopilot-config';
+import { autopilotStep, type StepRecord } from '../autopilot/step';
+import type { Collection } from '../core/collection';
+import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
+import { DecisionLog } from '../store/decision-log';
+import { readCommandLine, UsageError } from './command-line';
+import { reshardCli } from './reshard-cli';
+
+export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
+       npm run autopilot -- --status [--collection NAME] [--json]
+
+Reshards the collections whose config has "autopilot" by the fleet's load (docs/autopilot.md):
+a step every minute (SHARDLINE_LOAD_MINUTE_MS), each decision a JSON line on stdout.
+
+  --collection NAME   only this collection (it must have "autopilot" in the config)
+  --once              one step per collection, then exit
+  --dry-run           decide and log, never reshard
+  --status            the last decisions kept in the table (--json: as JSON)
+  --help`;
+
+const SPEC = {
+  options: {
+    collection: { type: 'string' },
+    once: { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
+    status: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+} as const;
+
+export interface AutopilotIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Record<string, string | undefined>;
+  /** Aborted on SIGINT/SIGTERM: the loop ends after the step under way. */
+  readonly stop?: AbortSignal;
+}
+
+/** `npm run autopilot`: exit 0, 2 on a usage mistake, 1 when a step failed. */
+export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<number> {
+  let line: Exclude<ReturnType<typeof readCommandLine<typeof SPEC>>, 'help'>;
+  try {
+    const read = readCommandLine(SPEC, argv);
+    if (read === 'help') {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    line = read;
+    if (line.values.json && !line.values.status) throw new UsageError('--json goes with --status');
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`autopilot: ${error.message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values } = line;
+  const opened = await openEnvironment(io.env);
+  try {
+    const chosen = chooseCollections(opened.collections, values.collection, Boolean(values.status));
+    if (typeof chosen === 'string') {
+      io.stderr(`autopilot: ${chosen}\n`);
+      return 2;
+    }
+    if (values.status) return await status(opened, chosen, Boolean(values.json), io);
+    do {
+      for (const collection of chosen) {
+        const record = await autopilotStep(opened, collection, collection.autopilot ?? DEFAULT_AUTOPILOT, {
+          dryRun: Boolean(values['dry-run']),
+          reshard: (args) => reshardInProcess(args, io),
+        });
+        io.stdout(`${JSON.stringify({ msg: 'shardline.autopilot', ...record })}\n`);
+      }
+      if (values.once) break;
+      await pause(opened.settings.loadMinuteMs, io.stop);
+    } while (!io.stop?.aborted);
+    return 0;
+  } finally {
+    await opened.close();
+  }
+}
+
+function chooseCollections(all: readonly Collection[], name: string | undefined, anyForStatus: boolean) {
+  if (name !== undefined) {
+    const collection = all.find((c) => c.name === name);
+    if (!collection) return `no collection "${name}" in the config`;
+    if (!collection.autopilot && !anyForStatus) {
+      return `"${name}" has no "autopilot" in the config: add "autopilot": {} to let it reshard itself`;
+    }
+    return [collection];
+  }
+  const opted = all.filter((c) => c.autopilot);
+  return opted.length > 0 ? opted : 'no collection has "autopilot" in the config';
+}
+
+async function status(opened: OpenEnvironment, collections: readonly Collection[], json: boolean, io: AutopilotIO) {
+  const log = new DecisionLog(opened.clients.doc);
+  const kept = await Promise.all(collections.map(async (c) => ({ collection: c.name, decisions: await log.read(c) })));
+  if (json) {
+    io.stdout(`${JSON.stringify(kept, null, 2)}\n`);
+    return 0;
+  }
+  for (const { collection, decisions } of kept) {
+    io.stdout(`${collection}: ${decisions.length} decisions kept\n`);
+    for (const d of decisions.slice(-20) as unknown as StepRecord[]) {
+      const predicted = d.predictedImbalance === undefined ? '' : ` → ${d.predictedImbalance.toFixed(2)} predicted`;
+      const ran = d.reshard ? ` (reshard exit ${d.reshard.code})` : '';
+      const imbalance = d.imbalance === null ? '-' : d.imbalance.toFixed(2);
+      io.stdout(
+        `  ${d.at}  v${d.mapVersion} ${d.action.padEnd(7)} imbalance ${imbalance}${predicted}  ${d.reason}${ran}\n`,
+      );
+    }
+  }
+  return 0;
+}
+
+/** The reshard, as `npm run reshard` runs it, with its output collected for the decision log. */
+async function reshardInProcess(args: string[], io: AutopilotIO): Promise<{ code: number; output: string }> {
+  let output = '';
+  const collect = (text: string) => {
+    output += text;
+    io.stderr(text);
+  };
+  const code = await reshardCli(args, {
+    stdout: collect,
+    stderr: collect,
+    env: io.env,
+    progress: false,
+    ...(io.stop && { stop: io.stop }),
+  });
+  return { code, output };
+}
+
+function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    stop?.addEventListener('abort', wake, { once: true });
+  });
+}
