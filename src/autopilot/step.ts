@@ -2,19 +2,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
-import { keyCountsFromMap } from '../boundaries/key-counts';
 import { boundaryTuples } from '../config/typed-boundaries';
 import type { Collection } from '../core/collection';
 import { orderOf } from '../core/order';
-import { fleetLoad, type FleetLoad } from '../load/fleet-load';
+import type { FleetLoad } from '../load/fleet-load';
 import type { OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { ShardMaps } from '../service/shard-maps';
 import { DecisionLog } from '../store/decision-log';
-import { LoadStore } from '../store/load-store';
 import type { AutopilotConfig } from './autopilot-config';
 import { type Decision, decide, type Target } from './decide';
 import { loadWeightedCounts } from './load-weights';
+import { recordedLoad } from './recorded-load';
 
 export interface StepOptions {
   readonly dryRun: boolean;
@@ -48,19 +47,8 @@ export async function autopilotStep(
   options: StepOptions,
 ): Promise<StepRecord> {
   const now = options.now ?? Date.now();
-  const minuteMs = opened.settings.loadMinuteMs;
   const { read, pointer } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
-  const end = now - (now % minuteMs);
-  const starts = Array.from({ length: config.windowMinutes }, (_, i) => end - (config.windowMinutes - i) * minuteMs);
-  const records = await new LoadStore(opened.clients.doc, 0).read(collection, starts);
-  const shape = {
-    collection: collection.name,
-    mapVersion: pointer.read.version,
-    shardCount: read.strategy.shardCount,
-    minuteMs,
-  };
-  const window = fleetLoad(records, { ...shape, now: end, minutes: config.windowMinutes });
-  const minutes = starts.map((start) => fleetLoad(records, { ...shape, now: start + minuteMs, minutes: 1 }));
+  const { window, minutes } = await recordedLoad(opened, read, pointer.read.version, config.windowMinutes, now);
   const decision = decide(
     {
       strategy: read.strategy.kind as 'range' | 'hash' | 'random',
@@ -107,7 +95,7 @@ async function runReshard(
   // Boundaries that even the observed load over the live keys (the read map's index).
   const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read);
   if (scan.entries === 0) return { code: 3, output: 'no items to cut boundaries from' };
-  const weighted = loadWeightedCounts(keyCountsFromMap(scan.counts), read.strategy, window);
+  const weighted = loadWeightedCounts(scan.counts, read.strategy, window);
   const { boundaries } = cutBoundaries(weighted, { shards: target.shards });
   const order = orderOf(read);
   // Cut on whole fields for a typed order, written as tuples, as `npm run boundaries` writes them.

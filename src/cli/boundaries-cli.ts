@@ -101,7 +101,17 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     source: source.source,
     // `npm run reshard` refuses a file cut from another collection's keys.
     ...(source.collection !== undefined && { collection: source.collection }),
-    keyCount: sketch ? sketch.items : keys.total,
+    keyCount: source.load ? source.keys : sketch ? sketch.items : keys.total,
+    // --weight load: the counts were load shares, the balance is the predicted load's.
+    ...(source.load && {
+      weight: {
+        by: 'load',
+        minutes: source.load.minutes,
+        routers: source.load.routers,
+        currentMaxOverMean: source.load.imbalance === null ? null : round(source.load.imbalance, 6),
+        predictedMaxOverMean: round(balance.maxOverMean, 6),
+      },
+    }),
     // A sketch holds a sample of the keys, not the distinct ones: it states its error instead.
     ...(sketch ? { sketch: sketchSummary(sketch, options.shards) } : { distinctKeys: keys.values.length }),
     shardCount: options.shards,
@@ -139,7 +149,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   io.stderr(
     formatReport({
       shards: options.shards,
-      keys: sketch ? sketch.items : keys.total,
+      keys: source.load ? source.keys : sketch ? sketch.items : keys.total,
       distinct: sketch ? undefined : keys.values.length,
       ...(sketch && { sketch: sketchSummary(sketch, options.shards) }),
       keyForm: source.order ? orderForm(source.order) : `normalization ${source.normalization}`,
@@ -160,6 +170,13 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
       },
     }),
   );
+  if (source.load) {
+    const now = source.load.imbalance === null ? 'none recorded' : source.load.imbalance.toFixed(2);
+    io.stderr(
+      `weighted by the fleet's load over ${source.load.minutes} min (${source.load.routers} routers): ` +
+        `largest ÷ mean shard load now ${now}, with these boundaries ${balance.maxOverMean.toFixed(2)} (predicted)\n`,
+    );
+  }
   if (options.out !== undefined && options.out !== '-')
     io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
   return 0;

@@ -36,6 +36,9 @@ Output:
   --compare OLD_FILE     how many items would move to another shard (reshard cost)
   --tolerance T          how far above the mean a shard may grow for shorter
                          boundaries, fraction of the mean (default ${DEFAULT_TOLERANCE})
+  --weight load          with --collection: balance the load the fleet's routers
+                         recorded (docs/autopilot.md), not item counts
+    --minutes M          the minutes of load to weigh by (default 10)
   --quiet                no progress bar
   --help`;
 
@@ -55,6 +58,8 @@ export interface Options {
   readonly quiet: boolean;
   /** Cut from a sketch within this budget (--max-memory). */
   readonly maxMemoryMiB?: number;
+  /** --weight load: balance the fleet's recorded load over these minutes. */
+  readonly loadMinutes?: number;
 }
 
 /** Parses and checks `npm run boundaries` arguments; 'help' for --help. */
@@ -76,6 +81,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
         tolerance: { type: 'string' },
         quiet: { type: 'boolean', default: false },
         'max-memory': { type: 'string' },
+        weight: { type: 'string' },
+        minutes: { type: 'string' },
       },
     },
     argv,
@@ -114,6 +121,14 @@ export function parseOptions(argv: string[]): Options | 'help' {
     throw new UsageError('--max-memory applies to --input (a collection scan counts its index keys exactly)');
   if (format === 'lines' && values.field !== undefined)
     throw new UsageError('--field applies to --format tsv, csv or ndjson');
+  if (values.weight !== undefined && values.weight !== 'items' && values.weight !== 'load')
+    throw new UsageError(`--weight must be items or load, not ${values.weight}`);
+  const byLoad = values.weight === 'load';
+  if (byLoad && values.collection === undefined) throw new UsageError('--weight load goes with --collection');
+  if (values.minutes !== undefined && !byLoad) throw new UsageError('--minutes goes with --weight load');
+  const loadMinutes = values.minutes === undefined ? 10 : Number(values.minutes);
+  if (!Number.isInteger(loadMinutes) || loadMinutes < 1 || loadMinutes > 1440)
+    throw new UsageError(`--minutes must be a whole number from 1 to 1440, not ${values.minutes}`);
   const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
   if (!(tolerance >= 0 && tolerance <= 1))
     throw new UsageError(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
@@ -132,5 +147,6 @@ export function parseOptions(argv: string[]): Options | 'help' {
     ...(values.chart !== undefined && { chart: values.chart }),
     ...(values.compare !== undefined && { compare: values.compare }),
     ...(maxMemory !== undefined && { maxMemoryMiB: maxMemory }),
+    ...(byLoad && { loadMinutes }),
   };
 }

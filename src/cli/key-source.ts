@@ -1,6 +1,7 @@
 import { freemem } from 'node:os';
 import { KeyCollector, type CollectedKeys } from '../boundaries/key-collector';
 import { keyCountsFromMap, type SortProgress } from '../boundaries/key-counts';
+import { loadWeightedCounts } from '../autopilot/load-weights';
 import type { Normalization } from '../core/normalize';
 import type { CollectionOrder } from '../core/order';
 import type { Options } from './boundaries-options';
@@ -20,6 +21,8 @@ export interface SourceKeys {
   readonly normalization: Normalization;
   /** The collection's typed order (--collection on one): its boundaries are written as tuples. */
   readonly order?: CollectionOrder;
+  /** --weight load: the counts are the fleet's recorded load; what it was. */
+  readonly load?: { readonly minutes: number; readonly routers: number; readonly imbalance: number | null };
 }
 
 const MIB = 1 << 20;
@@ -32,7 +35,7 @@ export async function readSource(
   env: Record<string, string | undefined>,
   progress: Progress,
 ): Promise<SourceKeys> {
-  if (options.collection !== undefined) return readCollection(options.collection, env, progress);
+  if (options.collection !== undefined) return readCollection(options.collection, env, progress, options.loadMinutes);
   const path = options.input!;
   let phaseSize: number | undefined;
   const collector = new KeyCollector({
@@ -85,11 +88,13 @@ async function readCollection(
   name: string,
   env: Record<string, string | undefined>,
   progress: Progress,
+  loadMinutes: number | undefined,
 ): Promise<SourceKeys> {
-  const [{ openEnvironment }, { scanCollectionKeys }, { ShardMaps }] = await Promise.all([
+  const [{ openEnvironment }, { scanCollectionKeys }, { ShardMaps }, { recordedLoad }] = await Promise.all([
     import('../runtime/open-environment'),
     import('../service/collection-keys'),
     import('../service/shard-maps'),
+    import('../autopilot/recorded-load'),
   ]);
   const opened = await openEnvironment(env);
   try {
@@ -99,14 +104,25 @@ async function readCollection(
       throw new Error(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
     }
     // The index the collection's current shard map lives in (the table's map, not the config's).
-    const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+    const { read, pointer } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+    const load =
+      loadMinutes === undefined
+        ? undefined
+        : await recordedLoad(opened, read, pointer.read.version, loadMinutes, Date.now());
+    if (load?.window.records === 0) {
+      throw new Error(`no load records of ${name} in the last ${loadMinutes} minutes (docs/autopilot.md)`);
+    }
     progress.phase('scanning', 0, 'entries');
     const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read, {
       onProgress: (entries) => progress.update(entries),
     });
     progress.stop();
     return {
-      collect: (sortProgress) => ({ keys: keyCountsFromMap(scan.counts, sortProgress) }),
+      collect: (sortProgress) => ({
+        keys: load
+          ? loadWeightedCounts(scan.counts, read.strategy, load.window)
+          : keyCountsFromMap(scan.counts, sortProgress),
+      }),
       keys: scan.entries,
       skipped: new Map(),
       samples: [],
@@ -114,6 +130,9 @@ async function readCollection(
       collection: name,
       normalization: collection.normalization,
       ...(collection.order && { order: collection.order }),
+      ...(load && {
+        load: { minutes: loadMinutes!, routers: load.window.routers, imbalance: load.window.imbalance },
+      }),
     };
   } finally {
     await opened.close();

@@ -35,6 +35,16 @@ export interface FleetLoad {
   readonly imbalance: number | null;
   readonly hotWrites: HotKeys;
   readonly hotReads: HotKeys;
+  /**
+   * Per shard, the written values the routers sampled, each with the write units it stands
+   * for (its router's units that minute ÷ its sample's size): where in its range the writes land.
+   */
+  readonly writeSamples: WriteSample[][];
+}
+
+export interface WriteSample {
+  readonly value: string;
+  readonly units: number;
 }
 
 export interface WindowOptions {
@@ -60,6 +70,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
   const written: SketchSummary[] = [];
   const read: SketchSummary[] = [];
   const routers = new Set<string>();
+  const writeSamples = Array.from({ length: options.shardCount }, (): WriteSample[] => []);
   let merged = 0;
   for (const record of records) {
     if (record.collection !== options.collection || record.mapVersion !== options.mapVersion) continue;
@@ -73,6 +84,10 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       });
     }
     written.push(record.written);
+    record.writeSamples?.forEach((values, shard) => {
+      const units = (record.figures.writeUnits[shard] ?? 0) / Math.max(1, values.length);
+      for (const value of values) writeSamples[shard]?.push({ value, units });
+    });
     read.push(record.read);
   }
   const rate = (figure: (typeof FIGURES)[number], shard: number) => sums[figure]![shard]! / windowSeconds;
@@ -100,6 +115,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
     imbalance: imbalanceOf(shards.map((s) => s.partitionShare)),
     hotWrites: hotKeysOf(mergeSketches(written)),
     hotReads: hotKeysOf(mergeSketches(read)),
+    writeSamples,
   };
 }
 

@@ -1,5 +1,5 @@
 import { SpaceSaving } from '../core/space-saving';
-import { FIGURES, type LoadRecord } from './load-record';
+import { FIGURES, type LoadRecord, SAMPLES_PER_RECORD, SAMPLES_PER_SHARD } from './load-record';
 
 type Figure = (typeof FIGURES)[number];
 
@@ -9,6 +9,9 @@ interface OpenMinute {
   readonly figures: Record<Figure, number[]>;
   readonly written: SpaceSaving;
   readonly read: SpaceSaving;
+  /** Per shard: the reservoir, and how many writes it has seen. */
+  readonly samples: string[][];
+  readonly sampled: number[];
 }
 
 /**
@@ -25,6 +28,7 @@ export class LoadMeter {
     private readonly router: string,
     private readonly minuteMs: number,
     private readonly hotKeys = 100,
+    private readonly random: () => number = Math.random,
   ) {}
 
   wrote(collection: string, mapVersion: number, shard: number, value: string, units: number, now: number): void {
@@ -32,6 +36,7 @@ export class LoadMeter {
     add(minute.figures.writes, shard, 1);
     add(minute.figures.writeUnits, shard, units);
     minute.written.add(value);
+    sample(minute, shard, value, this.random);
   }
 
   queried(
@@ -77,6 +82,8 @@ export class LoadMeter {
       figures: Object.fromEntries(FIGURES.map((figure) => [figure, []])) as unknown as Record<Figure, number[]>,
       written: new SpaceSaving(this.hotKeys),
       read: new SpaceSaving(this.hotKeys),
+      samples: [],
+      sampled: [],
     };
     this.open.set(collection, fresh);
     return fresh;
@@ -84,6 +91,9 @@ export class LoadMeter {
 
   private close(collection: string, minute: OpenMinute): void {
     const shardCount = Math.max(...FIGURES.map((figure) => minute.figures[figure].length));
+    // Many shards written share the record's budget: each keeps a uniform subset of its reservoir.
+    const written = minute.samples.filter((sample) => sample.length > 0).length;
+    const perShard = Math.max(1, Math.floor(SAMPLES_PER_RECORD / Math.max(1, written)));
     const figures = Object.fromEntries(
       FIGURES.map((figure) => [figure, Array.from({ length: shardCount }, (_, i) => minute.figures[figure][i] ?? 0)]),
     ) as unknown as LoadRecord['figures'];
@@ -97,12 +107,42 @@ export class LoadMeter {
       figures,
       written: minute.written.summary(),
       read: minute.read.summary(),
+      writeSamples: Array.from({ length: shardCount }, (_, i) =>
+        subset(minute.samples[i] ?? [], perShard, this.random),
+      ),
     });
   }
 
   private startOf(now: number): number {
     return now - (now % this.minuteMs);
   }
+}
+
+/** Reservoir sampling (Vitter's algorithm R) per shard: a uniform sample of the values written there. */
+function sample(minute: OpenMinute, shard: number, value: string, random: () => number): void {
+  const size = SAMPLES_PER_SHARD;
+  while (minute.samples.length <= shard) {
+    minute.samples.push([]);
+    minute.sampled.push(0);
+  }
+  const seen = ++minute.sampled[shard]!;
+  const reservoir = minute.samples[shard]!;
+  if (reservoir.length < size) reservoir.push(value);
+  else {
+    const slot = Math.floor(random() * seen);
+    if (slot < size) reservoir[slot] = value;
+  }
+}
+
+/** `size` of `values` chosen uniformly (a partial Fisher–Yates shuffle of a copy). */
+function subset(values: readonly string[], size: number, random: () => number): string[] {
+  if (values.length <= size) return [...values];
+  const copy = [...values];
+  for (let i = 0; i < size; i++) {
+    const j = i + Math.floor(random() * (copy.length - i));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, size);
 }
 
 function add(values: number[], shard: number, amount: number): void {

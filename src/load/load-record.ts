@@ -32,7 +32,19 @@ export interface LoadRecord {
   /** Space-Saving sketches of the written and the read values (normalized). */
   readonly written: SketchSummary;
   readonly read: SketchSummary;
+  /**
+   * Per shard, a uniform sample of the values written there (reservoir sampling): where in
+   * its range a shard's writes land, which a re-cut by load needs when no one key is hot.
+   */
+  readonly writeSamples?: readonly (readonly string[])[];
 }
+
+/**
+ * Written values a router samples per shard and minute, and at most in one record (shared
+ * among the shards written): ~20 KB for 21 shards, and never past ~60 KB of the 400 KB item.
+ */
+export const SAMPLES_PER_SHARD = 64;
+export const SAMPLES_PER_RECORD = 4096;
 
 /** A partition's limits (DynamoDB's documented per-partition throughput). */
 export const PARTITION_WCU = 1000;

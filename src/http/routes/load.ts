@@ -94,8 +94,9 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps, load:
       minuteMs: load.minuteMs,
     });
     const order = orderOf(collection);
+    const { writeSamples: _, ...figures } = merged;
     const body = {
-      ...merged,
+      ...figures,
       shardCount: read.strategy.shardCount,
       hotWrites: readable(order, merged.hotWrites),
       hotReads: readable(order, merged.hotReads),

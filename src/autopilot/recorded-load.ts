@@ -1,0 +1,26 @@
+import type { Collection } from '../core/collection';
+import { fleetLoad, type FleetLoad } from '../load/fleet-load';
+import type { OpenEnvironment } from '../runtime/open-environment';
+import { LoadStore } from '../store/load-store';
+
+/**
+ * The fleet's recorded load on a collection's map over the `minutes` that ended before
+ * `now`: the window as a whole, and each minute alone (oldest first).
+ */
+export async function recordedLoad(
+  opened: Pick<OpenEnvironment, 'settings' | 'clients'>,
+  read: Collection,
+  mapVersion: number,
+  minutes: number,
+  now: number,
+): Promise<{ window: FleetLoad; minutes: FleetLoad[] }> {
+  const minuteMs = opened.settings.loadMinuteMs;
+  const end = now - (now % minuteMs);
+  const starts = Array.from({ length: minutes }, (_, i) => end - (minutes - i) * minuteMs);
+  const records = await new LoadStore(opened.clients.doc, 0).read(read, starts);
+  const shape = { collection: read.name, mapVersion, shardCount: read.strategy.shardCount, minuteMs };
+  return {
+    window: fleetLoad(records, { ...shape, now: end, minutes }),
+    minutes: starts.map((start) => fleetLoad(records, { ...shape, now: start + minuteMs, minutes: 1 })),
+  };
+}
