@@ -30,8 +30,8 @@ export interface StepRecord extends Decision {
   readonly shardCount: number;
   readonly routers: number;
   readonly dryRun: boolean;
-  /** The reshard it ran: its exit code (0: done) and, when it failed, its last line. */
-  readonly reshard?: { readonly code: number; readonly last?: string };
+  /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
+  readonly reshard?: { readonly code: number; readonly last: string };
 }
 
 /**
@@ -64,7 +64,7 @@ export async function autopilotStep(
   let reshard: StepRecord['reshard'];
   if (decision.action === 'reshard' && decision.target && !options.dryRun) {
     const ran = await runReshard(opened, read, window, decision.target, config, options);
-    reshard = { code: ran.code, ...(ran.code !== 0 && { last: ran.output.trim().split('\n').at(-1) }) };
+    reshard = { code: ran.code, last: ran.output.trim().split('\n').at(-1) ?? '' };
   }
   const record: StepRecord = {
     ...decision,

@@ -41,9 +41,9 @@ export interface LoadRecord {
 
 /**
  * Written values a router samples per shard and minute, and at most in one record (shared
- * among the shards written): ~20 KB for 21 shards, and never past ~60 KB of the 400 KB item.
+ * among the shards written): up to ~40 KB of the 400 KB item, a hot shard sampled finely.
  */
-export const SAMPLES_PER_SHARD = 64;
+export const SAMPLES_PER_SHARD = 256;
 export const SAMPLES_PER_RECORD = 4096;
 
 /** A partition's limits (DynamoDB's documented per-partition throughput). */
