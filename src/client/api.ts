@@ -598,6 +598,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description the request deadline passed */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listCollections: {
@@ -622,6 +631,33 @@ export interface operations {
       };
       /** @description a query parameter the route does not take, or a malformed %-escape */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -660,8 +696,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -703,8 +766,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -770,8 +860,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -840,6 +957,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -869,6 +1004,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -930,6 +1074,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -941,6 +1103,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1018,8 +1189,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1082,6 +1280,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1102,6 +1318,15 @@ export interface operations {
       };
       /** @description If-Match or If-None-Match does not hold; nothing was written */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1174,6 +1399,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1203,6 +1446,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1270,6 +1522,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1281,6 +1551,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1343,6 +1622,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1354,6 +1651,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1408,6 +1714,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getStats: {
@@ -1439,8 +1772,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1479,8 +1839,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1510,6 +1897,15 @@ export interface operations {
       };
       /** @description a query parameter the route does not take, or a malformed %-escape */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1553,6 +1949,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getDocsPage: {
@@ -1575,6 +1980,15 @@ export interface operations {
       };
       /** @description a query parameter the route does not take, or a malformed %-escape */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
