@@ -35,7 +35,7 @@ export interface DocumentedOperation {
 
 /**
  * Requests the document leaves out on purpose, with why. Anything else it does not describe must be refused
- * the way the app refuses an unknown route: a 404 (or 405 for a known path) with an `Error` body.
+ * the way the app refuses an unknown route: a 4xx (a 404, a 405 for a known path) with an `Error` body.
  */
 export const UNDOCUMENTED: { method: string; path: RegExp; reason: string }[] = [
   {
@@ -50,8 +50,11 @@ export const UNDOCUMENTED: { method: string; path: RegExp; reason: string }[] = 
   },
 ];
 
-/** Statuses any request may get before it reaches a route, each as the `Error` body. */
-const UNROUTED_STATUSES = new Set([401, 404, 405, 414, 429, 431]);
+/**
+ * A request no operation describes is refused before or instead of a route (a 404 or a 405 with Allow, or the
+ * middleware's 400 for a malformed %-escape, 401, 403, 414, 429, 431): some 4xx, always with an `Error` body.
+ */
+const isRefusal = (status: number) => status >= 400 && status < 500;
 
 const COMPONENTS_ID = 'https://shardline.invalid/components.json';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
@@ -229,7 +232,7 @@ function checkUnrouted(
 ): string[] {
   if (UNDOCUMENTED.some((entry) => entry.method === method && entry.path.test(pathname))) return [];
   const asked = template ? `${method} on ${template}` : `${method} ${pathname}`;
-  if (!UNROUTED_STATUSES.has(status)) return [`no documented operation for ${asked}, yet it answered ${status}`];
+  if (!isRefusal(status)) return [`no documented operation for ${asked}, yet it answered ${status}`];
   const where = `${asked} (no documented operation) ${status}`;
   if (method === 'HEAD') return [];
   if (!/^application\/json\b/.test(contentType ?? '')) return [`${where}: content type ${contentType} is not JSON`];
