@@ -660,6 +660,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description the request deadline passed */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   listCollections: {
@@ -684,6 +693,33 @@ export interface operations {
       };
       /** @description a query parameter the route does not take, or a malformed %-escape */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -722,8 +758,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -765,8 +828,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -832,8 +922,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -902,6 +1019,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -931,6 +1066,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -992,6 +1136,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1003,6 +1165,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1080,8 +1251,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1144,6 +1342,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1164,6 +1380,15 @@ export interface operations {
       };
       /** @description If-Match or If-None-Match does not hold; nothing was written */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1236,6 +1461,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1265,6 +1508,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1332,6 +1584,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1343,6 +1613,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1405,6 +1684,24 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
         headers: {
@@ -1416,6 +1713,15 @@ export interface operations {
       };
       /** @description the body is over the size limit */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1470,6 +1776,33 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getStats: {
@@ -1501,8 +1834,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1541,8 +1901,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -1631,6 +2018,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getLinks: {
@@ -1667,6 +2063,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
     };
   };
   getDocsPage: {
@@ -1689,6 +2094,15 @@ export interface operations {
       };
       /** @description a query parameter the route does not take, or a malformed %-escape */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import type { RouterMetrics } from '../../src/service/metrics/router-metrics';
 import { buildService, prepareTables, type RuntimeMetrics, type Service } from '../../src/runtime/service';
 import { readSettings, type EnvMap } from '../../src/runtime/settings';
+import { contractChecked } from './contract';
 import type { EngineEndpoints } from './global-setup';
 
 export const ENGINES: (keyof EngineEndpoints)[] = ['dynamodbLocal', 'dynalite'];
@@ -22,6 +23,8 @@ export function demoBoundaries(file: string): unknown {
 /**
  * The real service (config, store, Hono app) over one of the engines the run
  * started, on a fresh table of its own so test files never see each other's data.
+ * Every answer of its app is held against the OpenAPI document (test/support/contract.ts): one that does not
+ * conform throws, so a test that gets one fails.
  */
 export async function startTestService(
   engine: keyof EngineEndpoints,
@@ -50,5 +53,5 @@ export async function startTestService(
     ...(options.random && { random: options.random }),
   });
   await prepareTables(service, true, settings.tableStream);
-  return { ...service, table };
+  return { ...service, app: contractChecked(service.app), table };
 }

@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { version } from '../../../package.json';
 import type { AppEnv } from '../env';
 import { queryErrorResponse } from '../schemas';
+import { withAccessResponses } from './access-responses';
 import { DOCS_PAGE_CSP, docsPageHtml } from './page';
 
 /** The document's header; the paths come from the routes themselves. */
@@ -105,7 +106,7 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   let document: unknown;
   app.openapi(documentRoute, (c) => {
     // Routes are fixed once the app serves; build the document once.
-    document ??= app.getOpenAPI31Document({ ...OPENAPI_INFO, security: [{ bearer: [] }] });
+    document ??= withAccessResponses(app.getOpenAPI31Document({ ...OPENAPI_INFO, security: [{ bearer: [] }] }));
     return c.json(document as { openapi: string }, 200);
   });
   app.openapi(rootRoute, (c) => {

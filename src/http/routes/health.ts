@@ -16,6 +16,7 @@ const healthRoute = createRoute({
     200: { content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } }, description: 'ready' },
     ...queryErrorResponse,
     503: errorResponses[503],
+    504: errorResponses[504],
   },
 });
 
