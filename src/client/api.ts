@@ -1971,8 +1971,35 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description unknown collection or item */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -158,6 +158,13 @@ describe('the service answers as its OpenAPI document says', () => {
     await expectStatus(404, 'GET', '/collections/nope/heat');
   });
 
+  it("the fleet's load", async () => {
+    for (const name of ['albums', 'albums-by-year'])
+      await expectStatus(200, 'GET', `/collections/${name}/load?minutes=5`);
+    await expectStatus(400, 'GET', '/collections/albums/load?minutes=0');
+    await expectStatus(404, 'GET', '/collections/nope/load');
+  });
+
   it('refuses what it does not describe the way it refuses an unknown route', async () => {
     await expectStatus(404, 'GET', '/nope');
     await expectStatus(405, 'DELETE', '/collections');
