@@ -34,6 +34,9 @@ export default defineConfig({
       // DynamoDB Local's writes slow down as its streams fill up (docs/other-writers.md): tables the
       // tests create have none, but for the tests of the change followers (test/follow/), which ask for one.
       SHARDLINE_TABLE_STREAM: 'false',
+      // Load records (docs/autopilot.md) and the TTL they need on every table the tests create:
+      // DynamoDB Local sweeps every TTL-enabled table. The tests of the fleet load ask for them.
+      SHARDLINE_LOAD_RECORDS: 'false',
     },
     projects: [
       {

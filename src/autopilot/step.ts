@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { boundaryTuples } from '../config/typed-boundaries';
 import type { Collection } from '../core/collection';
-import { orderOf } from '../core/order';
+import { orderOf, readableBoundaries } from '../core/order';
 import type { FleetLoad } from '../load/fleet-load';
 import type { OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
@@ -47,7 +47,8 @@ export async function autopilotStep(
   options: StepOptions,
 ): Promise<StepRecord> {
   const now = options.now ?? Date.now();
-  const { read, pointer } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+  const maps = new ShardMaps(opened.maps, [collection], { ttlMs: 0 });
+  const { read, pointer, target } = await maps.snapshot(collection, {});
   const { window, minutes } = await recordedLoad(opened, read, pointer.read.version, config.windowMinutes, now);
   const decision = decide(
     {
@@ -62,12 +63,21 @@ export async function autopilotStep(
     config,
   );
   let reshard: StepRecord['reshard'];
-  if (decision.action === 'reshard' && decision.target && !options.dryRun) {
-    const ran = await runReshard(opened, read, window, decision.target, config, options);
-    reshard = { code: ran.code, last: ran.output.trim().split('\n').at(-1) ?? '' };
+  let reason = decision.reason;
+  if (pointer.phase !== 'stable' && target && !options.dryRun) {
+    // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
+    // end; one whose run is alive holds its lease, and --no-wait leaves it be.
+    reshard = summary(await resume(target, config, options));
+    reason =
+      reshard.code === 0
+        ? `resumed the reshard to v${pointer.target?.version} and finished it`
+        : 'a reshard is running (its run holds the lease)';
+  } else if (decision.action === 'reshard' && decision.target && !options.dryRun) {
+    reshard = summary(await runReshard(opened, read, window, decision.target, config, options));
   }
   const record: StepRecord = {
     ...decision,
+    reason,
     collection: collection.name,
     at: new Date(now).toISOString(),
     mapVersion: pointer.read.version,
@@ -78,6 +88,48 @@ export async function autopilotStep(
   };
   await new DecisionLog(opened.clients.doc).append(collection, { ...record });
   return record;
+}
+
+function summary(ran: { code: number; output: string }): NonNullable<StepRecord['reshard']> {
+  return { code: ran.code, last: ran.output.trim().split('\n').at(-1) ?? '' };
+}
+
+/** `npm run reshard` to the map being built: the same command resumes it. */
+async function resume(
+  target: Collection,
+  config: AutopilotConfig,
+  options: StepOptions,
+): Promise<{ code: number; output: string }> {
+  const common = ['--collection', target.name, '--rate', String(config.rate), '--yes', '--quiet', '--no-wait'];
+  const { boundaries } = target.strategy;
+  if (!boundaries) {
+    return options.reshard([
+      ...common,
+      '--strategy',
+      target.strategy.kind,
+      '--shards',
+      String(target.strategy.shardCount),
+    ]);
+  }
+  // The stored boundaries as a boundaries file writes them: tuples for a typed order.
+  return withBoundariesFile(target.name, readableBoundaries(orderOf(target), boundaries) ?? boundaries, (file) =>
+    options.reshard([...common, '--boundaries', file]),
+  );
+}
+
+async function withBoundariesFile<T>(
+  name: string,
+  boundaries: readonly unknown[],
+  use: (file: string) => Promise<T>,
+): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'shardline-autopilot-'));
+  try {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify({ boundaries, collection: name, generator: 'npm run autopilot' }));
+    return await use(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function runReshard(
@@ -100,12 +152,5 @@ async function runReshard(
   const order = orderOf(read);
   // Cut on whole fields for a typed order, written as tuples, as `npm run boundaries` writes them.
   const cut = boundaryTuples(order, boundaries, weighted.values);
-  const dir = mkdtempSync(join(tmpdir(), 'shardline-autopilot-'));
-  try {
-    const file = join(dir, `${read.name}.json`);
-    writeFileSync(file, JSON.stringify({ boundaries: cut, collection: read.name, generator: 'npm run autopilot' }));
-    return await options.reshard([...common, '--boundaries', file]);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return withBoundariesFile(read.name, cut, (file) => options.reshard([...common, '--boundaries', file]));
 }

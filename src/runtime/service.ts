@@ -144,7 +144,8 @@ export async function prepareTables(service: Service, create: boolean, stream = 
   for (const collection of service.collections) {
     if (seen.has(collection.table)) continue;
     seen.add(collection.table);
-    await ensureTable(service.clients.raw, collection, create, stream);
+    // TTL only where this router writes load records: they are what expires.
+    await ensureTable(service.clients.raw, collection, create, stream, service.load !== undefined);
   }
   await service.maps.initialize({});
 }

@@ -37,13 +37,15 @@ export async function ensureTable(
   spec: TableSpec,
   create: boolean,
   stream = true,
+  /** Enable DynamoDB TTL for the load records, where this router writes them. */
+  ttl = false,
 ): Promise<void> {
   const description = await describe(client, spec.table);
   if (!description) {
     if (!create) throw new Error(`table "${spec.table}" does not exist (and SHARDLINE_CREATE_TABLE is off)`);
     await createTable(client, spec, stream);
     await waitUntilActive(client, spec, spec.indexes[0].name);
-    await expireLoadRecords(client, spec.table);
+    if (ttl) await expireLoadRecords(client, spec.table);
   }
   await waitUntilActive(client, spec, spec.indexes[0].name);
 }

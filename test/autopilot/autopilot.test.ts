@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seededRandom } from '../../devtools/random';
 import { autopilotCli } from '../../src/cli/autopilot-cli';
 import { boundariesCli } from '../../src/cli/boundaries-cli';
+import { reshardCli } from '../../src/cli/reshard-cli';
 import { compareKeys } from '../../src/core/collation';
 import { normalize } from '../../src/core/normalize';
 import { listing } from '../follow/support';
@@ -22,7 +23,12 @@ const CONFIG = {
     },
   },
 };
-const FAST = { SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS), SHARDLINE_MAP_TTL_MS: '50', REQUEST_TIMEOUT_MS: '5000' };
+const FAST = {
+  SHARDLINE_LOAD_RECORDS: 'true',
+  SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
+  SHARDLINE_MAP_TTL_MS: '50',
+  REQUEST_TIMEOUT_MS: '5000',
+};
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
@@ -139,5 +145,35 @@ describe('the autopilot on DynamoDB Local', () => {
     });
     const [kept] = JSON.parse(out);
     expect(kept.decisions.map((d: { action: string }) => d.action)).toEqual(['none', 'reshard', 'none']);
+  });
+
+  it('goes on with a reshard whose run was stopped, at its next step', async () => {
+    // A reshard to 3 hash shards, stopped at its first safe point (as a killed run or Lambda's limit leaves it).
+    const stop = new AbortController();
+    let output = '';
+    const stopped = await reshardCli(['--collection', 'books', '--strategy', 'hash', '--shards', '3', '--yes'], {
+      stdout: (text) => (output += text),
+      stderr: (text) => {
+        output += text;
+        if (text.includes('created')) stop.abort();
+      },
+      env,
+      progress: false,
+      stop: stop.signal,
+    });
+    expect(stopped, output).toBe(130);
+    expect((await get(a.app, '/collections/books')).body.map.phase).not.toBe('stable');
+
+    const resumed = await step();
+    expect(resumed, JSON.stringify(resumed)).toMatchObject({
+      reason: 'resumed the reshard to v3 and finished it',
+      reshard: { code: 0 },
+    });
+    expect((await get(a.app, '/collections/books')).body).toMatchObject({
+      strategy: 'hash',
+      shardCount: 3,
+      map: { version: 3, phase: 'stable' },
+    });
+    await expectExactListing();
   });
 });

@@ -16,7 +16,10 @@ describe('the service answers as its OpenAPI document says', () => {
   const answered = new Set<string>();
 
   beforeAll(async () => {
-    ({ app } = await startTestService('dynalite', { metrics: prometheusExporter }));
+    ({ app } = await startTestService('dynalite', {
+      metrics: prometheusExporter,
+      env: { SHARDLINE_LOAD_RECORDS: 'true' },
+    }));
   });
 
   /** One request; its answer must conform (the wrapped app throws otherwise, and so does this). */

@@ -44,6 +44,8 @@ export async function startTestService(
     LOG_LEVEL: process.env.LOG_LEVEL,
     // Off for the test run (vitest.config.ts): DynamoDB Local slows down as its streams fill up.
     SHARDLINE_TABLE_STREAM: process.env.SHARDLINE_TABLE_STREAM,
+    // Off for the test run (vitest.config.ts) but where a test asks: they are what needs TTL on a table.
+    SHARDLINE_LOAD_RECORDS: process.env.SHARDLINE_LOAD_RECORDS,
     ...options.env,
   });
   const service = buildService(settings, options.config ?? demoConfig(), {
