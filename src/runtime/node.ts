@@ -36,6 +36,9 @@ async function main(): Promise<void> {
       ...settings,
       endpoint: engine.endpoint,
       cursorSecret: settings.cursorSecret ?? persistedCursorSecret(dataDir),
+      // One router is its whole fleet (its /stats says it all), and dynalite has no TTL:
+      // load records would pile up in ./data. SHARDLINE_LOAD_RECORDS=true turns them on.
+      loadRecords: process.env.SHARDLINE_LOAD_RECORDS === undefined ? false : settings.loadRecords,
     };
     // Tools (npm run reshard, boundaries --collection) reach the data through this engine while it runs.
     // The address only: the engine's key is in the data dir's secret file, for those who may read it.
