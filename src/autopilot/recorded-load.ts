@@ -1,6 +1,6 @@
 import type { Collection } from '../core/collection';
 import { fleetLoad, type FleetLoad } from '../load/fleet-load';
-import type { OpenEnvironment } from '../runtime/open-environment';
+import type { DynamoClients } from '../store/client';
 import { LoadStore } from '../store/load-store';
 
 /**
@@ -8,7 +8,7 @@ import { LoadStore } from '../store/load-store';
  * `now`: the window as a whole, and each minute alone (oldest first).
  */
 export async function recordedLoad(
-  opened: Pick<OpenEnvironment, 'settings' | 'clients'>,
+  opened: { readonly settings: { readonly loadMinuteMs: number }; readonly clients: DynamoClients },
   read: Collection,
   mapVersion: number,
   minutes: number,

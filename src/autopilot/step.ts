@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
-import { boundaryTuples } from '../config/typed-boundaries';
+import { roundedBoundaries } from '../config/typed-boundaries';
 import type { Collection } from '../core/collection';
-import { orderOf, readableBoundaries } from '../core/order';
+import { orderOf } from '../core/order';
+import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
-import type { OpenEnvironment } from '../runtime/open-environment';
+import type { ReshardTable } from '../reshard/run-reshard';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { ShardMaps } from '../service/shard-maps';
 import { DecisionLog } from '../store/decision-log';
@@ -14,12 +12,20 @@ import type { AutopilotConfig } from './autopilot-config';
 import { type Decision, decide, type Target } from './decide';
 import { loadWeightedCounts } from './load-weights';
 import { recordedLoad } from './recorded-load';
+import { type ReshardResult, reshardTo } from './reshard-to';
+
+/** What a step works on, from a CLI's environment or a scheduled function's service alike. */
+export interface AutopilotTable extends ReshardTable {
+  readonly settings: ReshardTable['settings'] & { readonly loadMinuteMs: number };
+}
 
 export interface StepOptions {
   readonly dryRun: boolean;
   readonly now?: number;
-  /** Runs `npm run reshard` with these arguments (the CLI in this process); its exit code and output. */
-  readonly reshard: (args: string[]) => Promise<{ code: number; output: string }>;
+  /** Stops a reshard under way at its next safe point (Lambda's time limit): the next step resumes it. */
+  readonly stop?: AbortSignal;
+  /** The reshard's own lines: phases and waits. */
+  readonly log?: (line: string) => void;
 }
 
 /** What one step saw, chose and did: the JSON log line, and the entry kept in the table. */
@@ -31,25 +37,25 @@ export interface StepRecord extends Decision {
   readonly routers: number;
   readonly dryRun: boolean;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
-  readonly reshard?: { readonly code: number; readonly last: string };
+  readonly reshard?: ReshardResult;
 }
 
 /**
  * One autopilot step for one collection (DESIGN §12): the fleet's load over the last
- * window, the decision, and — unless `dryRun` — the reshard it calls for, run to its end
- * by the same code as `npm run reshard` (its lease keeps two steps from racing; killed, it
- * resumes at the next step). Every step is kept in the table's decision log.
+ * window, the decision, and — unless `dryRun` — the reshard it calls for, run by the same
+ * orchestrator as `npm run reshard` (its lease keeps two steps from racing; stopped or
+ * killed, it resumes at the next step). Every step is kept in the table's decision log.
  */
 export async function autopilotStep(
-  opened: OpenEnvironment,
+  table: AutopilotTable,
   collection: Collection,
   config: AutopilotConfig,
   options: StepOptions,
 ): Promise<StepRecord> {
   const now = options.now ?? Date.now();
-  const maps = new ShardMaps(opened.maps, [collection], { ttlMs: 0 });
+  const maps = new ShardMaps(table.maps, [collection], { ttlMs: 0 });
   const { read, pointer, target } = await maps.snapshot(collection, {});
-  const { window, minutes } = await recordedLoad(opened, read, pointer.read.version, config.windowMinutes, now);
+  const { window, minutes } = await recordedLoad(table, read, pointer.read.version, config.windowMinutes, now);
   const decision = decide(
     {
       strategy: read.strategy.kind as 'range' | 'hash' | 'random',
@@ -62,18 +68,27 @@ export async function autopilotStep(
     },
     config,
   );
-  let reshard: StepRecord['reshard'];
+  const run = (wait: boolean) => ({
+    rate: config.rate,
+    wait,
+    log: options.log ?? (() => {}),
+    ...(options.stop && { stop: options.stop }),
+  });
+  let reshard: ReshardResult | undefined;
   let reason = decision.reason;
   if (pointer.phase !== 'stable' && target && !options.dryRun) {
     // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
-    // end; one whose run is alive holds its lease, and --no-wait leaves it be.
-    reshard = summary(await resume(target, config, options));
+    // end; one whose run is alive holds its lease, and this step leaves it be.
+    reshard = await reshardTo(table, collection, target.strategy.config, run(false));
     reason =
       reshard.code === 0
         ? `resumed the reshard to v${pointer.target?.version} and finished it`
-        : 'a reshard is running (its run holds the lease)';
+        : reshard.code === 130
+          ? `resumed the reshard to v${pointer.target?.version}; stopped at a safe point, the next step goes on`
+          : 'a reshard is running (its run holds the lease)';
   } else if (decision.action === 'reshard' && decision.target && !options.dryRun) {
-    reshard = summary(await runReshard(opened, read, window, decision.target, config, options));
+    const strategy = await targetStrategy(table, read, window, decision.target);
+    reshard = strategy ? await reshardTo(table, collection, strategy, run(true)) : noItems;
   }
   const record: StepRecord = {
     ...decision,
@@ -86,71 +101,25 @@ export async function autopilotStep(
     dryRun: options.dryRun,
     ...(reshard && { reshard }),
   };
-  await new DecisionLog(opened.clients.doc).append(collection, { ...record });
+  await new DecisionLog(table.clients.doc).append(collection, { ...record });
   return record;
 }
 
-function summary(ran: { code: number; output: string }): NonNullable<StepRecord['reshard']> {
-  return { code: ran.code, last: ran.output.trim().split('\n').at(-1) ?? '' };
-}
+const noItems: ReshardResult = { code: 3, last: 'no items to cut boundaries from' };
 
-/** `npm run reshard` to the map being built: the same command resumes it. */
-async function resume(
-  target: Collection,
-  config: AutopilotConfig,
-  options: StepOptions,
-): Promise<{ code: number; output: string }> {
-  const common = ['--collection', target.name, '--rate', String(config.rate), '--yes', '--quiet', '--no-wait'];
-  const { boundaries } = target.strategy;
-  if (!boundaries) {
-    return options.reshard([
-      ...common,
-      '--strategy',
-      target.strategy.kind,
-      '--shards',
-      String(target.strategy.shardCount),
-    ]);
-  }
-  // The stored boundaries as a boundaries file writes them: tuples for a typed order.
-  return withBoundariesFile(target.name, readableBoundaries(orderOf(target), boundaries) ?? boundaries, (file) =>
-    options.reshard([...common, '--boundaries', file]),
-  );
-}
-
-async function withBoundariesFile<T>(
-  name: string,
-  boundaries: readonly unknown[],
-  use: (file: string) => Promise<T>,
-): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'shardline-autopilot-'));
-  try {
-    const file = join(dir, `${name}.json`);
-    writeFileSync(file, JSON.stringify({ boundaries, collection: name, generator: 'npm run autopilot' }));
-    return await use(file);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function runReshard(
-  opened: OpenEnvironment,
+/** The map the decision asks for: more or fewer hash/random shards, or boundaries cut by load. */
+async function targetStrategy(
+  table: AutopilotTable,
   read: Collection,
   window: FleetLoad,
   target: Target,
-  config: AutopilotConfig,
-  options: StepOptions,
-): Promise<{ code: number; output: string }> {
-  const common = ['--collection', read.name, '--rate', String(config.rate), '--yes', '--quiet'];
-  if (target.kind !== 'range') {
-    return options.reshard([...common, '--strategy', target.kind, '--shards', String(target.shards)]);
-  }
+): Promise<StrategyConfig | undefined> {
+  if (target.kind !== 'range') return { kind: target.kind, shards: target.shards };
   // Boundaries that even the observed load over the live keys (the read map's index).
-  const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read);
-  if (scan.entries === 0) return { code: 3, output: 'no items to cut boundaries from' };
+  const scan = await scanCollectionKeys((request, context) => table.store.scanPage(request, context), read);
+  if (scan.entries === 0) return undefined;
   const weighted = loadWeightedCounts(scan.counts, read.strategy, window);
   const { boundaries } = cutBoundaries(weighted, { shards: target.shards });
-  const order = orderOf(read);
-  // Cut on whole fields for a typed order, written as tuples, as `npm run boundaries` writes them.
-  const cut = boundaryTuples(order, boundaries, weighted.values);
-  return withBoundariesFile(read.name, cut, (file) => options.reshard([...common, '--boundaries', file]));
+  // Cut on whole fields for a typed order, as `npm run boundaries` and `npm run reshard` cut.
+  return { kind: 'range', boundaries: roundedBoundaries(orderOf(read), boundaries, weighted.values) };
 }

@@ -4,7 +4,6 @@ import type { Collection } from '../core/collection';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { DecisionLog } from '../store/decision-log';
 import { readCommandLine, UsageError } from './command-line';
-import { reshardCli } from './reshard-cli';
 
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
        npm run autopilot -- --status [--collection NAME] [--json]
@@ -65,7 +64,8 @@ export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<num
       for (const collection of chosen) {
         const record = await autopilotStep(opened, collection, collection.autopilot ?? DEFAULT_AUTOPILOT, {
           dryRun: Boolean(values['dry-run']),
-          reshard: (args) => reshardInProcess(args, io),
+          log: (line) => io.stderr(`autopilot: ${collection.name}: ${line}\n`),
+          ...(io.stop && { stop: io.stop }),
         });
         io.stdout(`${JSON.stringify({ msg: 'shardline.autopilot', ...record })}\n`);
       }
@@ -110,23 +110,6 @@ async function status(opened: OpenEnvironment, collections: readonly Collection[
     }
   }
   return 0;
-}
-
-/** The reshard, as `npm run reshard` runs it, with its output collected for the decision log. */
-async function reshardInProcess(args: string[], io: AutopilotIO): Promise<{ code: number; output: string }> {
-  let output = '';
-  const collect = (text: string) => {
-    output += text;
-    io.stderr(text);
-  };
-  const code = await reshardCli(args, {
-    stdout: collect,
-    stderr: collect,
-    env: io.env,
-    progress: false,
-    ...(io.stop && { stop: io.stop }),
-  });
-  return { code, output };
 }
 
 function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {

@@ -7,12 +7,11 @@ import { collectionView, type Collection } from '../core/collection';
 import { orderOf } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
-import { ReshardRefused, ReshardStopped, Reshard, describe } from '../reshard/orchestrator';
+import { ReshardRefused, ReshardStopped, describe } from '../reshard/orchestrator';
+import { finishedLine, openReshard } from '../reshard/run-reshard';
 import { LeaseHeldError } from '../reshard/pointer-keeper';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
-import { STALE_AFTER_TTLS } from '../service/shard-maps';
-import { addIndex, hasIndex } from '../store/bootstrap';
 import { reshardProgress, type ReshardProgress } from './reshard-progress';
 import { parseReshardOptions, USAGE, UsageError, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
@@ -76,23 +75,11 @@ async function run(
     const names = opened.collections.map((c) => c.name).join(', ');
     throw new ReshardRefused(`no collection ${JSON.stringify(options.collection)} in the config (it has: ${names})`);
   }
-  const { settings } = opened;
   const log = (line: string) => io.stderr(`reshard: ${line}\n`);
-  const reshard = new Reshard({
-    maps: opened.maps,
-    writer: opened.store,
-    scanPage: (request, context) => opened.store.scanPage(request, context),
-    ensureIndex: async (index) => {
-      if (await hasIndex(opened.clients.raw, collection.table, index.name)) return;
-      await addIndex(opened.clients.raw, collection, index, log);
-    },
-    collection,
-    // A router may route by a pointer up to 3 TTLs old, and its request may last a deadline.
-    settleMs: STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000,
-    leaseMs: leaseMs(io.env),
+  const reshard = openReshard(opened, collection, {
+    segments: options.segments,
     waitForLease: options.wait,
     ...(io.stop && { stop: io.stop }),
-    scan: { segments: options.segments, concurrency: Math.min(options.segments, 4), pageSize: 500 },
     ...(options.rate !== undefined && { rate: options.rate }),
     log: (line) => {
       progress.pause();
@@ -153,12 +140,7 @@ async function run(
   const outcome = await reshard.run(target);
   progress.stop();
   const seconds = (Date.now() - started) / 1000;
-  io.stdout(
-    `${collection.name}: stable on v${outcome.pointer.read.version}; ${outcome.moved.toLocaleString('en-US')} ` +
-      `entries written or removed in ${seconds.toFixed(1)} s` +
-      (outcome.writeUnits > 0 ? `, ${outcome.writeUnits.toFixed(0)} write units` : '') +
-      '\n',
-  );
+  io.stdout(`${finishedLine(collection.name, outcome, seconds)}\n`);
   return 0;
 }
 
@@ -221,13 +203,4 @@ export function readBoundaries(path: string, collection: Collection): string[] {
     }
   });
   return file.boundaries;
-}
-
-function leaseMs(env: Record<string, string | undefined>): number {
-  const raw = env.SHARDLINE_RESHARD_LEASE_MS?.trim();
-  if (!raw) return 30_000;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 100)
-    throw new Error('SHARDLINE_RESHARD_LEASE_MS must be a whole number ≥ 100');
-  return value;
 }

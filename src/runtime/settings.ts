@@ -48,6 +48,8 @@ export interface Settings {
   readonly loadMinuteMs: number;
   /** How long load records are kept before DynamoDB's TTL removes them (SHARDLINE_LOAD_TTL_H, default 24). */
   readonly loadTtlHours: number;
+  /** How long a reshard run's lease lasts without a heartbeat (SHARDLINE_RESHARD_LEASE_MS, default 30,000). */
+  readonly reshardLeaseMs: number;
   /** Counters of the hot-key sketch per collection (HOT_KEYS, default 100). */
   readonly hotKeys: number;
   /** The request log's threshold (LOG_LEVEL: info, warn, error or off; default info). */
@@ -86,6 +88,7 @@ export function readSettings(env: EnvMap): Settings {
     loadRecords: boolean(env, 'SHARDLINE_LOAD_RECORDS', true),
     loadMinuteMs: integer(env, 'SHARDLINE_LOAD_MINUTE_MS', 60_000, 100, 3_600_000),
     loadTtlHours: integer(env, 'SHARDLINE_LOAD_TTL_H', 24, 1, 24 * 365),
+    reshardLeaseMs: integer(env, 'SHARDLINE_RESHARD_LEASE_MS', 30_000, 100, 3_600_000),
     shedPauseMs: integer(env, 'SHED_PAUSE_MS', 100, 0, 1000),
     hotKeys: integer(env, 'HOT_KEYS', 100, 1, 10_000),
     logLevel: logLevel(env.LOG_LEVEL),

@@ -1,0 +1,50 @@
+import type { Collection } from '../core/collection';
+import { STALE_AFTER_TTLS } from '../service/shard-maps';
+import { addIndex, hasIndex } from '../store/bootstrap';
+import type { DynamoClients } from '../store/client';
+import type { DynamoStore } from '../store/dynamo-store';
+import type { MapStore } from '../store/map-store';
+import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
+
+/** What a reshard runs against, opened by whoever runs it: a CLI, the autopilot, a scheduled function. */
+export interface ReshardTable {
+  readonly clients: DynamoClients;
+  readonly store: DynamoStore;
+  readonly maps: MapStore;
+  /** The routers' timing (SHARDLINE_MAP_TTL_MS, REQUEST_TIMEOUT_MS) and the run's lease (SHARDLINE_RESHARD_LEASE_MS). */
+  readonly settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number; readonly reshardLeaseMs: number };
+}
+
+/** How this run goes: its scan's parallelism and rate, its log, whether it waits out another run's lease. */
+export type ReshardRun = Pick<ReshardDeps, 'waitForLease' | 'stop' | 'rate' | 'log' | 'onProgress'> & {
+  readonly segments: number;
+};
+
+/** The orchestrator over a table, wired the same way for every caller. */
+export function openReshard(table: ReshardTable, collection: Collection, run: ReshardRun): Reshard {
+  const { mapTtlMs, requestTimeoutMs, reshardLeaseMs } = table.settings;
+  return new Reshard({
+    ...run,
+    maps: table.maps,
+    writer: table.store,
+    scanPage: (request, context) => table.store.scanPage(request, context),
+    ensureIndex: async (index) => {
+      if (await hasIndex(table.clients.raw, collection.table, index.name)) return;
+      await addIndex(table.clients.raw, collection, index, run.log);
+    },
+    collection,
+    // A router may route by a pointer up to 3 TTLs old, and its request may last a deadline.
+    settleMs: STALE_AFTER_TTLS * mapTtlMs + requestTimeoutMs + 1000,
+    leaseMs: reshardLeaseMs,
+    scan: { segments: run.segments, concurrency: Math.min(run.segments, 4), pageSize: 500 },
+  });
+}
+
+/** The line a finished reshard ends on, for people and for the autopilot's decision log alike. */
+export function finishedLine(collection: string, outcome: ReshardOutcome, seconds: number): string {
+  return (
+    `${collection}: stable on v${outcome.pointer.read.version}; ${outcome.moved.toLocaleString('en-US')} ` +
+    `entries written or removed in ${seconds.toFixed(1)} s` +
+    (outcome.writeUnits > 0 ? `, ${outcome.writeUnits.toFixed(0)} write units` : '')
+  );
+}
