@@ -26,6 +26,15 @@ export async function buildLambda(outFile: string, configBundleFile: string): Pr
       builder.onResolve({ filter: /^shardline:config-bundle$/ }, () => ({ path: configBundleFile }));
     },
   };
+  // zod's fifty locales, English kept (as wrangler.toml's [alias] does for the Worker).
+  const englishOnly: Plugin = {
+    name: 'zod-english-only',
+    setup(builder) {
+      builder.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, ({ importer }) =>
+        /node_modules\/zod\//.test(importer) ? { path: resolve(ROOT, 'src/runtime/zod-locales.ts') } : undefined,
+      );
+    },
+  };
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ['src/runtime/lambda.ts'],
@@ -39,7 +48,7 @@ export async function buildLambda(outFile: string, configBundleFile: string): Pr
     legalComments: 'external',
     metafile: true,
     logLevel: 'warning',
-    plugins: [configBundle],
+    plugins: [configBundle, englishOnly],
     banner: {
       js:
         "import { createRequire as __shardlineCreateRequire } from 'node:module'; " +

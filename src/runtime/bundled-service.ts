@@ -27,6 +27,8 @@ export interface BundledService {
   readonly settings: Settings;
   /** The app to serve: the service's, behind a gate that prepares the tables first. */
   readonly app: Hono;
+  /** Prepares the tables unless done already (what the app's gate does); for work outside a request. */
+  ready(): Promise<void>;
 }
 
 /**
@@ -56,12 +58,16 @@ export function createBundledService(
   mountDocsAssets(service.app, options.docsAssets);
 
   let prepared = false;
+  const ready = async () => {
+    if (prepared) return;
+    await prepareTables(service, settings.createTable, settings.tableStream);
+    prepared = true;
+  };
   const app = new Hono();
   app.all('*', async (c) => {
-    if (!prepared && !DOCS_PATHS.test(c.req.path)) {
+    if (!DOCS_PATHS.test(c.req.path)) {
       try {
-        await prepareTables(service, settings.createTable, settings.tableStream);
-        prepared = true;
+        await ready();
       } catch (error) {
         // The cause (table names, settings) is for the operator's log, not for clients.
         console.error('shardline: tables not ready', error);
@@ -80,7 +86,7 @@ export function createBundledService(
     }
     return response;
   });
-  return { service, settings, app };
+  return { service, settings, app, ready };
 }
 
 /** The Worker's ExecutionContext (waitUntil) when there is one; Lambda has none and Hono throws on access. */

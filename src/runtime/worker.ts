@@ -3,6 +3,7 @@ import bundle from 'shardline:config-bundle';
 import { DOCS_ASSET_PATH, type DocsAssets } from '../http/docs/assets';
 import { ANALYTICS_BINDING, analyticsEngineRecorder, type AnalyticsEngineDataset } from './analytics-engine';
 import { createBundledService, type BundledService } from './bundled-service';
+import { scheduledAutopilot } from './scheduled-autopilot';
 import type { EnvMap } from './settings';
 
 /** The Worker's bindings: `vars` and secrets (strings) and the static assets (wrangler.toml). */
@@ -15,6 +16,21 @@ export interface WorkerEnv {
 let runtime: BundledService | undefined;
 
 /**
+ * A Cron Trigger's invocation may last 15 minutes of wall time; the step stops its reshard
+ * at a safe point well before, and the next trigger resumes it from its checkpoint.
+ */
+const SCHEDULED_BUDGET_MS = 10 * 60_000;
+
+function runtimeOf(env: WorkerEnv): BundledService {
+  runtime ??= createBundledService(stringBindings(env), bundle, {
+    docsAssets: assetsBinding(env),
+    requireCredentials: true,
+    metrics: () => analyticsMetrics(env),
+  });
+  return runtime;
+}
+
+/**
  * Cloudflare Worker entry: the same service as `npm start`, with its settings from
  * `vars`/secrets and its config bundled at build time. The docs page's assets are
  * Workers static assets (wrangler.toml [assets]), served before the Worker runs;
@@ -22,20 +38,30 @@ let runtime: BundledService | undefined;
  */
 export default {
   async fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> {
+    let built: BundledService;
     try {
-      runtime ??= createBundledService(stringBindings(env), bundle, {
-        docsAssets: assetsBinding(env),
-        requireCredentials: true,
-        metrics: () => analyticsMetrics(env),
-      });
+      built = runtimeOf(env);
     } catch (error) {
       console.error('shardline: cannot start', error);
       const message = `shardline is misconfigured: ${(error as Error).message}`;
       return Response.json({ error: { code: 'internal', message } }, { status: 500 });
     }
-    return runtime.app.fetch(request, env, ctx);
+    return built.app.fetch(request, env, ctx);
+  },
+
+  /** A Cron Trigger (wrangler.toml [triggers]): one autopilot step per opted-in collection (docs/autopilot.md). */
+  async scheduled(_controller: ScheduledController, env: WorkerEnv): Promise<void> {
+    const { failed } = await scheduledAutopilot(runtimeOf(env), SCHEDULED_BUDGET_MS);
+    // A failed step shows as a failed invocation in the Worker's Cron Events; the next trigger tries again.
+    if (failed.length > 0) throw new Error(`autopilot step failed for ${failed.join(', ')} (see the log lines)`);
   },
 };
+
+/** The part of the Cron Trigger's controller the handler is given (workerd's ScheduledController). */
+interface ScheduledController {
+  readonly scheduledTime: number;
+  readonly cron: string;
+}
 
 /** Workers Analytics Engine, when a dataset is bound as METRICS (see wrangler.toml). */
 function analyticsMetrics(env: WorkerEnv): { recorder?: ReturnType<typeof analyticsEngineRecorder> } {

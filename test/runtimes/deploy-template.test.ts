@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config';
+import { TTL_ATTRIBUTE } from '../../src/store/load-store';
 import { parse, type CollectionTag, type ScalarTag, type YAMLSeq } from 'yaml';
 import { ROOT } from './support/runtimes';
 
@@ -98,6 +99,29 @@ describe('deploy/template.yaml (AWS SAM)', () => {
     expect(template.Resources.StreamFailures.Type).toBe('AWS::SQS::Queue');
     const actions = fn.Policies[0].Statement.flatMap((statement: Template) => statement.Action);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:GetRecords', 'sqs:SendMessage']));
+  });
+
+  it('runs an autopilot step a minute on the same bundle, with time for a reshard, and expires load records', () => {
+    const fn = template.Resources.AutopilotFunction.Properties;
+    const api = template.Resources.ShardlineFunction.Properties;
+    expect([fn.CodeUri, fn.Handler, fn.Runtime]).toEqual([api.CodeUri, api.Handler, api.Runtime]);
+    expect(fn.Events.AutopilotSchedule).toEqual({
+      Type: 'Schedule',
+      Properties: expect.objectContaining({ Schedule: 'rate(1 minute)' }),
+    });
+    expect(fn.Timeout).toBe(900);
+    expect(fn.Environment.Variables).toMatchObject({
+      TABLE_NAME: { Ref: 'Table' },
+      CURSOR_SECRET: { Ref: 'CursorSecret' },
+    });
+    const actions = fn.Policies[0].Statement.flatMap((statement: Template) => statement.Action);
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:Scan', 'dynamodb:UpdateTable', 'dynamodb:BatchWriteItem']),
+    );
+    expect(template.Resources.Table.Properties.TimeToLiveSpecification).toEqual({
+      AttributeName: TTL_ATTRIBUTE,
+      Enabled: true,
+    });
   });
 
   it('lets anyone call a public Function URL (AuthType NONE), and only then', () => {

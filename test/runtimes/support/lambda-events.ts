@@ -111,3 +111,21 @@ export function resultToResponse(result: LambdaResult): Response {
   const noBody = result.statusCode === 204 || result.statusCode === 304;
   return new Response(noBody ? null : body, { status: result.statusCode, headers });
 }
+
+/**
+ * What EventBridge hands a function on a schedule (SAM's `Schedule` event, a rule's
+ * `rate()` or `cron()`): the fields AWS documents, filled as AWS fills them.
+ */
+export function scheduledEvent(time = new Date()): Record<string, unknown> {
+  return {
+    version: '0',
+    id: '53dc4d37-cffa-4f76-80c9-8b7d4a4d2eaa',
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '123456789012',
+    time: time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    region: 'us-east-1',
+    resources: ['arn:aws:events:us-east-1:123456789012:rule/shardline-AutopilotFunctionAutopilotSchedule-1A2B3C'],
+    detail: {},
+  };
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -45,10 +45,28 @@ export async function startNodeServer(app: {
  * The Worker in workerd, as `wrangler dev` runs it (wrangler.toml: the custom
  * build, the config alias, static assets), with `vars` overriding the file's.
  * Requests go over HTTP to wrangler's local server.
+ *
+ * With `cronConfigBundle` (a file of writeConfigBundle's), the Worker is built from wrangler.toml's
+ * name, date, flags and entry alone, over that config, and `scheduled` reaches it: wrangler dev's
+ * trigger route calls the scheduled() of the Worker in front, which with [assets] is the assets router.
  */
-export async function startWorkerRuntime(vars: Record<string, string>): Promise<RunningRuntime> {
+export async function startWorkerRuntime(
+  vars: Record<string, string>,
+  options: { cronConfigBundle?: string } = {},
+): Promise<WorkerRuntime> {
   const worker = await unstable_startWorker({
-    config: resolve(ROOT, 'wrangler.toml'),
+    ...(options.cronConfigBundle
+      ? {
+          config: withoutAssets(),
+          entrypoint: resolve(ROOT, 'src/runtime/worker.ts'),
+          build: {
+            alias: {
+              'shardline:config-bundle': options.cronConfigBundle,
+              '../locales/index.js': resolve(ROOT, 'src/runtime/zod-locales.ts'),
+            },
+          },
+        }
+      : { config: resolve(ROOT, 'wrangler.toml') }),
     bindings: Object.fromEntries(
       Object.entries({ ...LOCAL_KEYS, ...TEST_CURSOR_SECRET, ...vars }).map(([name, value]) => [
         name,
@@ -69,8 +87,28 @@ export async function startWorkerRuntime(vars: Record<string, string>): Promise<
   return {
     name: 'worker',
     request: (path, init) => fetch(new URL(path, url), init),
+    // wrangler dev's trigger route: workerd calls scheduled() with a ScheduledController, as a Cron Trigger does.
+    scheduled: async (cron) => {
+      const response = await fetch(new URL(`/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}`, url));
+      return `${response.status} ${await response.text()}`;
+    },
     close: () => worker.dispose(),
   };
+}
+
+/** wrangler.toml's name, compatibility date and flags, in a file of their own. */
+function withoutAssets(): string {
+  const kept = readFileSync(resolve(ROOT, 'wrangler.toml'), 'utf8')
+    .split('\n')
+    .filter((line) => /^(name|compatibility_date|compatibility_flags) = /.test(line));
+  const file = join(mkdtempSync(join(tmpdir(), 'shardline-wrangler-')), 'wrangler.toml');
+  writeFileSync(file, `${kept.join('\n')}\n`);
+  return file;
+}
+
+export interface WorkerRuntime extends RunningRuntime {
+  /** Fires the Worker's Cron Trigger handler; the trigger route's status and text. */
+  scheduled(cron: string): Promise<string>;
 }
 
 export type LambdaHandler = (event: unknown, context: unknown) => Promise<LambdaResult>;

@@ -1,0 +1,56 @@
+import { autopilotStep, type StepRecord } from '../autopilot/step';
+import { DynamoMapStore } from '../store/map-store';
+import type { BundledService } from './bundled-service';
+
+/**
+ * One autopilot step for every collection whose config has "autopilot", as a scheduled
+ * invocation runs it (Lambda's `Schedule` event, a Worker's Cron Trigger). A reshard it
+ * starts or resumes stops at a safe point once `budgetMs` has passed, with its scan
+ * checkpointed and its lease released, and the next invocation's step goes on from there.
+ * Every step is one JSON line; a failed step is logged and the other collections still run.
+ */
+export async function scheduledAutopilot(
+  bundled: BundledService,
+  budgetMs: number,
+  log: (line: string) => void = console.log,
+): Promise<{ steps: StepRecord[]; failed: string[] }> {
+  const { service, settings } = bundled;
+  const steps: StepRecord[] = [];
+  const failed: string[] = [];
+  const opted = service.collections.filter((collection) => collection.autopilot);
+  if (opted.length === 0) return { steps, failed };
+  await bundled.ready();
+  const table = {
+    clients: service.clients,
+    store: service.store,
+    maps: new DynamoMapStore(service.clients.doc),
+    settings,
+  };
+  const stop = AbortSignal.timeout(budgetMs);
+  for (const collection of opted) {
+    const config = collection.autopilot!;
+    if (stop.aborted) {
+      // Out of time: starting a reshard now would only stop it at once. The next invocation comes.
+      log(JSON.stringify({ msg: 'shardline.autopilot', collection: collection.name, skipped: 'out of time' }));
+      continue;
+    }
+    try {
+      const reshardLine = (line: string) =>
+        log(JSON.stringify({ msg: 'shardline.autopilot.reshard', collection: collection.name, line }));
+      const record = await autopilotStep(table, collection, config, { dryRun: false, stop, log: reshardLine });
+      log(JSON.stringify({ msg: 'shardline.autopilot', ...record }));
+      steps.push(record);
+    } catch (error) {
+      failed.push(collection.name);
+      log(JSON.stringify({ msg: 'shardline.autopilot', collection: collection.name, error: (error as Error).message }));
+    }
+  }
+  return { steps, failed };
+}
+
+/** EventBridge's scheduled event (SAM's `Schedule` event, a rule's `rate()` or `cron()`), as Lambda receives it. */
+export function isScheduledEvent(event: unknown): boolean {
+  if (typeof event !== 'object' || event === null) return false;
+  const { source, 'detail-type': detailType } = event as Record<string, unknown>;
+  return source === 'aws.events' && detailType === 'Scheduled Event';
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { writeConfigBundle } from '../../devtools/build-config';
+import { buildLambdaFolder } from '../../devtools/build-lambda';
+import { seededRandom } from '../../devtools/random';
+import { autopilotCli } from '../../src/cli/autopilot-cli';
+import { compareKeys } from '../../src/core/collation';
+import type { StepRecord } from '../../src/autopilot/step';
+import { listing } from '../follow/support';
+import { cliEnv } from '../reshard/processes';
+import { type Fetcher, get, post } from '../support/http';
+import { scheduledEvent } from './support/lambda-events';
+import { loadLambdaRuntime, startWorkerRuntime } from './support/runtimes';
+
+const MINUTE_MS = 1000;
+const CONFIG = {
+  collections: {
+    books: {
+      field: 'title',
+      strategy: { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] },
+      autopilot: { windowMinutes: 2, cooldownMinutes: 0, rate: 100_000 },
+    },
+  },
+};
+/** Short minutes, map TTLs and deadlines: a reshard's settle waits take about 2 s. */
+const FAST = {
+  AWS_REGION: 'us-east-1',
+  SHARDLINE_CREATE_TABLE: 'true',
+  SHARDLINE_LOAD_RECORDS: 'true',
+  SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
+  SHARDLINE_MAP_TTL_MS: '50',
+  REQUEST_TIMEOUT_MS: '1000',
+  SHARDLINE_RESHARD_LEASE_MS: '2000',
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * The autopilot where the fleet runs (DESIGN §12): the built Lambda bundle given
+ * EventBridge's scheduled event, and the Worker's scheduled() fired as a Cron Trigger
+ * fires it, each over its own DynamoDB Local table with every write on one shard.
+ */
+describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
+  const random = seededRandom(20);
+  const word = () => Array.from({ length: 6 }, () => LETTERS[Math.floor(random() * 26)]).join('');
+  let dir: string;
+  let configPath: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'shardline-scheduled-'));
+    configPath = join(dir, 'config.json');
+    writeFileSync(configPath, JSON.stringify(CONFIG));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** New releases: every write in "m…" (shard 2 of 6) for three minutes, each ended minute written by a request. */
+  const writeHot = async (runtime: Fetcher) => {
+    const ledger: { pk: string; title: string }[] = [];
+    const until = Date.now() + 3 * MINUTE_MS;
+    while (Date.now() < until) {
+      const items = Array.from({ length: 20 }, () => ({
+        pk: `p${ledger.length}-${word()}`,
+        sk: 'book',
+        title: `m${word()}`,
+      }));
+      const written = await post(runtime, '/collections/books/items/batch', { items });
+      expect(written.status, JSON.stringify(written.body)).toBe(200);
+      expect(written.body.failed).toEqual([]);
+      ledger.push(...items);
+      await sleep(100);
+    }
+    await sleep(MINUTE_MS);
+    await get(runtime, '/collections/books'); // the minute under way has ended: this request writes it
+    await sleep(300); // the Worker writes it after answering (waitUntil)
+    const load = await get(runtime, '/collections/books/load?minutes=2');
+    expect(load.body.shards[2].writesPerSecond, JSON.stringify(load.body)).toBeGreaterThan(0);
+    return ledger;
+  };
+
+  /** The walk of the whole listing lists every item written, in byte order of title, then pk. */
+  const expectExactListing = async (runtime: Fetcher, ledger: { pk: string; title: string }[]) => {
+    const expected = [...ledger].sort((x, y) => compareKeys(x.title, y.title) || compareKeys(x.pk, y.pk));
+    expect((await listing(runtime, 'books')).map((item) => item.pk)).toEqual(expected.map((item) => item.pk));
+  };
+
+  /** The hot range now spreads: no shard gets more than twice its fair share of new "m…" keys. */
+  const expectSpread = async (runtime: Fetcher) => {
+    const info = await get(runtime, '/collections/books');
+    expect(info.body).toMatchObject({ strategy: 'range', map: { version: 2, phase: 'stable' } });
+    const counts = new Array<number>(info.body.shardCount).fill(0);
+    for (let i = 0; i < 120; i++) {
+      const route = await get(runtime, `/collections/books/route?key=m${word()}`);
+      counts[route.body.shards[0]]! += 1;
+    }
+    expect(Math.max(...counts), JSON.stringify(counts)).toBeLessThanOrEqual((2 * 120) / counts.length);
+  };
+
+  it('Lambda: a Schedule event runs a step; a reshard cut short by the time left goes on at the next event', async () => {
+    const outDir = join(dir, 'lambda');
+    await buildLambdaFolder(outDir, configPath);
+    const table = `t-${randomUUID()}`;
+    const lambda = await loadLambdaRuntime(join(outDir, 'index.mjs'), {
+      ...FAST,
+      DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
+      TABLE_NAME: table,
+    });
+    const ledger = await writeHot(lambda);
+    const invoke = async (remainingMs: number) => {
+      const context = {
+        functionName: 'autopilot',
+        awsRequestId: randomUUID(),
+        getRemainingTimeInMillis: () => remainingMs,
+      };
+      const answer = (await lambda.handler(scheduledEvent(), context)) as unknown as { steps: StepRecord[] };
+      expect(answer.steps).toHaveLength(1);
+      return answer.steps[0]!;
+    };
+
+    // 1.5 s left: the step starts the reshard, which stops at a safe point in its first settle wait (~2 s).
+    const cut = await invoke(1500);
+    expect(cut, JSON.stringify(cut)).toMatchObject({
+      action: 'reshard',
+      target: { kind: 'range' },
+      reshard: { code: 130 },
+    });
+    expect((await get(lambda, '/collections/books')).body.map.phase).not.toBe('stable');
+
+    // The next minute's invocation picks it up from its checkpoint and finishes it.
+    const resumed = await invoke(120_000);
+    expect(resumed, JSON.stringify(resumed)).toMatchObject({
+      reason: 'resumed the reshard to v2 and finished it',
+      reshard: { code: 0, last: expect.stringMatching(/books: stable on v2/) },
+    });
+    await expectSpread(lambda);
+    await expectExactListing(lambda, ledger);
+  }, 120_000);
+
+  it("Worker: a Cron Trigger's scheduled() reshards the hot range, and the step is kept in the table", async () => {
+    const bundle = join(dir, 'worker-bundle.json');
+    writeConfigBundle(configPath, bundle);
+    const table = `t-${randomUUID()}`;
+    const endpoint = inject('engines').dynamodbLocal;
+    const worker = await startWorkerRuntime(
+      { ...FAST, DYNAMODB_ENDPOINT: endpoint, TABLE_NAME: table },
+      { cronConfigBundle: bundle },
+    );
+    try {
+      const ledger = await writeHot(worker);
+      expect(await worker.scheduled('* * * * *')).toBe('200 ok');
+      await expectSpread(worker);
+      await expectExactListing(worker, ledger);
+
+      // What the operator reads: `npm run autopilot -- --status --json` finds the Worker's step.
+      let out = '';
+      const env = cliEnv(endpoint, table, configPath, FAST);
+      const code = await autopilotCli(['--status', '--json'], { stdout: (t) => (out += t), stderr: () => {}, env });
+      expect(code).toBe(0);
+      const [kept] = JSON.parse(out);
+      expect(kept.decisions).toMatchObject([{ action: 'reshard', reshard: { code: 0 }, routers: 1 }]);
+    } finally {
+      await worker.close();
+    }
+  }, 120_000);
+});
