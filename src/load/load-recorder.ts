@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection } from '../core/collection';
+import { valueOfIndexKey } from '../core/index-key';
 import { NO_METRICS, type MetricsRecorder } from '../service/metrics/recorder';
 import type { LoadStore } from '../store/load-store';
 import { LoadMeter } from './load-meter';
@@ -39,14 +40,15 @@ export class LoadRecorder {
   readonly recorder: MetricsRecorder = {
     ...NO_METRICS,
     enabled: true,
-    shardQueried: (collection, shard, itemsRead) =>
+    shardQueried: (collection, shard, itemsRead, firstKey) =>
       this.meter.queried(
         collection,
         this.version(collection),
         shard,
         itemsRead,
         Math.max(0.5, itemsRead / ITEMS_PER_READ_UNIT),
-        [],
+        // A query counts once, at the value where it began reading: a key listed again and again is hot.
+        firstKey === undefined ? [] : [valueOfIndexKey(firstKey)],
         this.now(),
       ),
     shardWritten: (collection, shard, value) =>

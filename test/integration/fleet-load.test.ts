@@ -27,6 +27,10 @@ describe.each(ENGINES)("the fleet's load on %s", (engine) => {
     expect((await post(a.app, '/collections/albums/items/batch', { items: fromA })).body.written).toBe(60);
     expect((await post(b.app, '/collections/albums/items/batch', { items: fromB })).body.written).toBe(40);
     expect((await get(b.app, '/collections/albums/items?limit=10')).status).toBe(200);
+    // One title looked up again and again: the fleet's hottest read.
+    for (const router of [a, b, a]) {
+      expect((await get(router.app, '/collections/albums/items?key=Record%2025&limit=5')).body.items).toHaveLength(1);
+    }
     // Both routers' minutes end, and each writes its records once.
     await new Promise((resolve) => setTimeout(resolve, MINUTE_MS + 50));
     expect(a.load!.due()).toBe(true);
@@ -45,6 +49,7 @@ describe.each(ENGINES)("the fleet's load on %s", (engine) => {
     const hotShard = body.shards[route.body.shards[0]];
     expect(Math.round(hotShard.writesPerSecond * body.windowSeconds)).toBeGreaterThanOrEqual(50);
     expect(body.hotWrites.keys[0]).toMatchObject({ key: 'greatest hits', count: 50 });
+    expect(body.hotReads.keys[0]).toMatchObject({ key: 'record 25', count: 3 });
     expect(
       body.shards.reduce((n: number, s: { queriesPerSecond: number }) => n + s.queriesPerSecond, 0),
     ).toBeGreaterThan(0);

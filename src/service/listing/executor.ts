@@ -226,7 +226,13 @@ export class ListingExecutor {
     if (tally) {
       tally.shardQueries++;
       tally.itemsRead += page.itemsRead;
-      tally.recorder.shardQueried(this.inputs.collection.name, shard, page.itemsRead);
+      const first = page.items[0]?.[this.inputs.collection.indexKeyAttribute];
+      tally.recorder.shardQueried(
+        this.inputs.collection.name,
+        shard,
+        page.itemsRead,
+        typeof first === 'string' ? first : undefined,
+      );
     }
     if (page.consumedCapacity !== undefined)
       stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;

@@ -18,8 +18,11 @@ export interface RequestRecord {
  */
 export interface MetricsRecorder {
   readonly enabled: boolean;
-  /** One shard query answered, having read `itemsRead` items. */
-  shardQueried(collection: string, shard: number, itemsRead: number): void;
+  /**
+   * One shard query answered, having read `itemsRead` items, the first of them at index
+   * sort key `firstKey` (where the read landed: the fleet's hot reads count it).
+   */
+  shardQueried(collection: string, shard: number, itemsRead: number, firstKey?: string): void;
   /** One item written to `shard`; `value` is its normalized ordered value (for hot keys). */
   shardWritten(collection: string, shard: number, value: string): void;
   /** DynamoDB throttled a call against `shard` (each retry of it counts once). */
@@ -53,8 +56,8 @@ export function fanOut(recorders: readonly MetricsRecorder[]): MetricsRecorder {
   if (live.length === 1) return live[0]!;
   return {
     enabled: true,
-    shardQueried: (c, s, n) => {
-      for (const r of live) r.shardQueried(c, s, n);
+    shardQueried: (c, s, n, k) => {
+      for (const r of live) r.shardQueried(c, s, n, k);
     },
     shardWritten: (c, s, v) => {
       for (const r of live) r.shardWritten(c, s, v);
