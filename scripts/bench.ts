@@ -22,6 +22,8 @@ import { startDelayProxy } from './bench/processes';
 import { markdownTable, targetLines } from './bench/report';
 import { walkNaive, type NaiveMode } from './bench/walk-naive';
 import { walkRouter } from './bench/walk-router';
+import { recordQueries, walkFloor } from './bench/walk-floor';
+import { median } from '../devtools/stats';
 import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
 const USAGE = `Usage: npm run bench [-- options]
@@ -89,6 +91,8 @@ try {
   };
 
   const rows: RowFigures[] = [];
+  /** Router CPU against the floor, page for page, in turns (DESIGN §13). */
+  const floors = new Map<string, { router: number; floor: number }>();
   const routerRows = [
     { name: 'shardline range', collection: 'albums' },
     { name: 'shardline hash', collection: 'albums-hash' },
@@ -100,7 +104,18 @@ try {
     // The first walk of each service warms the JIT, the connections and, for range, the
     // shard-end hints that prefetching uses; it is kept apart as the "first walk" figures.
     const coldDirect = await walkRouter(direct.app, row.collection, options.pageSize);
-    const directPages = await repeat(options.passes, () => walkRouter(direct.app, row.collection, options.pageSize));
+    // The router's calls of one walk, recorded to be replayed without it: the floor.
+    const recorder = recordQueries(direct.clients.raw);
+    await walkRouter(direct.app, row.collection, options.pageSize, Infinity, null, recorder.page);
+    recorder.stop();
+    const directPages: PageSample[] = [];
+    const floorCpu: number[] = [];
+    for (let pass = 0; pass < options.passes; pass++) {
+      directPages.push(...(await walkRouter(direct.app, row.collection, options.pageSize)));
+      const sortKey = collection(row.collection).indexKeyAttribute;
+      floorCpu.push(...(await walkFloor(recorder.pages(), sortKey, options.pageSize)).map((page) => page.cpuMs));
+    }
+    floors.set(row.name, { router: median(directPages.map((page) => page.cpuMs)), floor: median(floorCpu) });
     const coldDelayed = await walkRouter(delayed.app, row.collection, options.pageSize);
     const delayedPages = await repeat(options.delayedPasses, () =>
       walkRouter(delayed.app, row.collection, options.pageSize),
@@ -155,6 +170,14 @@ try {
     check('range: sequential round trips per page (p50), one-shard page = 1', range.roundTrips.p50, 2),
     check('range: router CPU ms per page (p50)', range.cpuMs.p50, 8),
     check('hash: router CPU ms per page (p50)', hash.cpuMs.p50, 25),
+    ...['shardline range', 'shardline hash'].map((name) => {
+      const { router, floor } = floors.get(name)!;
+      return check(
+        `${name.slice(10)}: router CPU ÷ the floor's (p50 ${router.toFixed(2)} ÷ ${floor.toFixed(2)} ms)`,
+        router / floor,
+        2.5,
+      );
+    }),
   ];
   const ratios = {
     sequentialOverHashLatency: sequential.delayedMs.p50 / hash.delayedMs.p50,
@@ -206,7 +229,18 @@ try {
   writeFileSync(
     json,
     JSON.stringify(
-      { startedAt, options, machine, loaded: Object.fromEntries(loaded), rows, targets, ratios, overhead, table },
+      {
+        startedAt,
+        options,
+        machine,
+        loaded: Object.fromEntries(loaded),
+        rows,
+        floors: Object.fromEntries(floors),
+        targets,
+        ratios,
+        overhead,
+        table,
+      },
       null,
       2,
     ),

@@ -14,10 +14,13 @@ export async function walkRouter(
   pageSize: number,
   maxPages = Infinity,
   from: string | null = null,
+  /** Called before each page is asked for (the floor's recorder starts the page's list). */
+  beforePage: () => void = () => {},
 ): Promise<(PageSample & { nextCursor: string | null })[]> {
   const samples: (PageSample & { nextCursor: string | null })[] = [];
   let cursor: string | null = from;
   do {
+    beforePage();
     const query = new URLSearchParams({ limit: String(pageSize), ...(cursor && { cursor }) });
     const { value, ms, cpuMs } = await measured(async () => {
       const response = await app.request(`/collections/${collection}/items?${query}`);
