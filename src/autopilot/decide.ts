@@ -59,7 +59,10 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     return none(`not a whole window of load records yet (${inputs.minutes.length} of ${config.windowMinutes} min)`);
   }
   // No router reported: records are off (SHARDLINE_LOAD_RECORDS) or nothing ran. Not "idle": unknown.
-  if (window.records === 0) return none('no load records in the window');
+  if (window.records === 0) {
+    // The usual cause on a first try: the embedded engine's `npm start` keeps none by default.
+    return none('no load records in the window: do the routers run with SHARDLINE_LOAD_RECORDS on?');
+  }
   const mean = shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length);
   const throttled = window.shards.some((shard) => shard.throttles > 0);
   const overEveryMinute = window.shards.some((_, i) =>
