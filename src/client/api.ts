@@ -241,8 +241,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * An HTML page charting the shards and hot keys, refreshing itself from /stats
-     * @description For a browser: the figures of GET /collections/{collection}/stats as charts, self-contained.
+     * An HTML page charting the shards and hot keys, refreshing itself from /stats or /load
+     * @description For a browser: the figures of GET /collections/{collection}/stats (this router) or, where load records are on, of GET /collections/{collection}/load (every router) as charts, self-contained.
      */
     get: operations['getHeatPage'];
     put?: never;

@@ -2,14 +2,17 @@ import { HEAT_PAGE_SCRIPT } from './script';
 
 /**
  * The HTML of /collections/{c}/heat: per-shard writes, items read and throttles as inline
- * SVG bars (with each range shard's first boundary), the imbalance and the hot keys. No
- * URL leaves the service: the script and styles are inline, the first figures come
- * embedded in the page and the page then polls `stats` (relative: the sibling route),
- * so it also works under a path prefix and behind a proxy that adds the API key.
+ * SVG bars (with each range shard's first boundary), the imbalance and the hot keys, of
+ * this router (`stats`) or, with a fleet span chosen, of every router (`load`). No URL
+ * leaves the service: the script and styles are inline, the first figures come embedded
+ * in the page and the page then polls `stats` or `load` (relative: sibling routes), so it
+ * also works under a path prefix and behind a proxy that adds the API key. Without load
+ * records (`fleet` false: the router serves no `load`) the fleet spans come disabled, with a note.
  */
-export function heatPageHtml(initial: unknown): string {
+export function heatPageHtml(initial: unknown, options: { fleet: boolean }): string {
   // JSON inside <script>: escaping `<` keeps a value like "</script>" from closing it.
   const data = JSON.stringify(initial).replace(/</g, '\\u003c');
+  const off = options.fleet ? '' : ' disabled';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -26,18 +29,29 @@ table { border-collapse: collapse; margin-top: .5em; }
 td, th { padding: 2px 10px; text-align: right; border-bottom: 1px solid #eee; }
 td:first-child, th:first-child { text-align: left; font-family: ui-monospace, monospace; }
 #status.bad { color: #b00; }
+.note { color: #555; }
 </style>
 </head>
 <body>
 <h1 id="title">shardline heat</h1>
 <div class="meta"><span id="summary"></span> · <label>span
 <select id="span"><option value="lastMinute">last minute</option><option value="sinceStart">since start</option>
-</select></label> · <span id="status">loaded</span></div>
+<optgroup id="fleet-spans" label="every router"${off}><option value="fleet:1">fleet (last minute)</option>
+<option value="fleet:5">fleet (last 5 minutes)</option><option value="fleet:15">fleet (last 15 minutes)</option>
+</optgroup></select></label>
+<span id="fleet-note" class="note"${options.fleet ? ' hidden' : ''}>(no fleet view: this router keeps no load records,
+SHARDLINE_LOAD_RECORDS)</span> · <span id="status">loaded</span></div>
 <div id="charts"></div>
-<h2>hot keys</h2>
+<h2 id="hot-writes-title">hot keys</h2>
 <table id="hot-keys"><thead><tr><th>normalized value</th><th>writes</th><th>± error</th><th>share</th></tr></thead>
 <tbody></tbody></table>
-<noscript>This page draws with JavaScript; the figures themselves are at <a href="stats">stats</a>.</noscript>
+<p id="hot-keys-bound" class="note"></p>
+<div id="hot-reads-box" hidden><h2>hot keys read (fleet)</h2>
+<table id="hot-reads"><thead><tr><th>normalized value</th><th>reads</th><th>± error</th><th>share</th></tr></thead>
+<tbody></tbody></table>
+<p id="hot-reads-bound" class="note"></p></div>
+<noscript>This page draws with JavaScript; the figures themselves are at <a href="stats">stats</a> (this router)
+and <a href="load">load</a> (every router, where load records are on).</noscript>
 <script type="application/json" id="initial">${data}</script>
 <script>${HEAT_PAGE_SCRIPT}</script>
 </body>

@@ -1,9 +1,6 @@
-/**
- * The heat page's script, as text: draws the figures of one /stats answer into SVG and a
- * table, then polls `stats` every two seconds. Values are user data: they only ever
- * reach the page through textContent, never as HTML.
- */
-export const HEAT_PAGE_SCRIPT = `
+import { HEAT_FLEET_SCRIPT } from './fleet-script';
+
+const CHARTS = `
 'use strict';
 const SVG = 'http://www.w3.org/2000/svg';
 const SERIES = [
@@ -14,7 +11,7 @@ const SERIES = [
 ];
 let latest = JSON.parse(document.getElementById('initial').textContent);
 const spanSelect = document.getElementById('span');
-spanSelect.addEventListener('change', () => draw(latest));
+const byId = (id) => document.getElementById(id);
 
 function el(name, attrs, text) {
   const node = document.createElementNS(SVG, name);
@@ -23,26 +20,36 @@ function el(name, attrs, text) {
   return node;
 }
 
-function chart(span, stats, field, label, color) {
-  const shards = span.shards;
+// Rates per second have long fractions: three significant digits are what a bar can show.
+function fmt(n) {
+  return Number.isInteger(n) ? String(n) : n.toPrecision(3);
+}
+
+/**
+ * One series' bars, one per shard; each bar carries its shard and exact value as data
+ * attributes. boundary(shard), when given, says where each shard starts (in the bars' titles,
+ * and under the bars when labelled: the first series only, so the labels show once).
+ */
+function chart(shards, [field, label, color], boundary, labelled) {
   const width = Math.max(480, shards.length * 28 + 60);
   const height = 150;
-  const max = Math.max(1, ...shards.map((s) => s[field]));
+  const max = Math.max(...shards.map((s) => s[field]), 0) || 1;
   const slot = (width - 50) / Math.max(1, shards.length);
   const svg = el('svg', { width, height, role: 'img', 'aria-label': label + ' per shard', 'data-series': field });
-  svg.append(el('text', { x: 0, y: 10 }, String(max)));
+  svg.append(el('text', { x: 0, y: 10 }, fmt(max)));
   svg.append(el('line', { x1: 45, y1: 110, x2: width, y2: 110, stroke: '#999' }));
   shards.forEach((s, i) => {
     const h = (100 * s[field]) / max;
     const x = 50 + i * slot;
     const barWidth = Math.max(2, slot - 4);
-    const bar = el('rect', { x, y: 110 - h, width: barWidth, height: h, fill: color, 'data-shard': s.shard });
-    const start = stats.boundaries ? ' from ' + JSON.stringify(boundaryOf(stats, s.shard)) : '';
-    bar.append(el('title', {}, 'shard ' + s.shard + start + ': ' + s[field] + ' ' + label));
+    const attrs = { x, y: 110 - h, width: barWidth, height: h, fill: color, 'data-shard': s.shard };
+    const bar = el('rect', { ...attrs, 'data-value': s[field] });
+    const start = boundary ? ' from ' + JSON.stringify(boundary(s.shard)) : '';
+    bar.append(el('title', {}, 'shard ' + s.shard + start + ': ' + fmt(s[field]) + ' ' + label));
     svg.append(bar);
     svg.append(el('text', { x: x + 2, y: 124 }, String(s.shard)));
-    if (stats.boundaries && field === 'writes') {
-      const shown = boundaryOf(stats, s.shard);
+    if (boundary && labelled) {
+      const shown = boundary(s.shard);
       const b = typeof shown === 'string' ? shown : shown.join(', ');
       svg.append(el('text', { x: x + 2, y: 140, class: 'boundary' }, b.length > 6 ? b.slice(0, 5) + '…' : b));
     }
@@ -56,22 +63,16 @@ function chart(span, stats, field, label, color) {
 }
 
 // Typed orders' boundaries are encoded tuples: their field values are what people read.
-function boundaryOf(stats, shard) {
-  return stats.boundaryValues ? stats.boundaryValues[shard] : (stats.boundaries[shard] ?? '');
+function boundaryOf(stats) {
+  if (!stats.boundaries) return null;
+  return (shard) => (stats.boundaryValues ? stats.boundaryValues[shard] : (stats.boundaries[shard] ?? ''));
 }
 
-function draw(stats) {
-  const span = stats[spanSelect.value];
-  document.getElementById('title').textContent = 'shardline heat: ' + stats.collection;
-  const imbalance = span.imbalance === null ? 'no writes yet' : 'imbalance ' + span.imbalance.toFixed(2);
-  document.getElementById('summary').textContent =
-    stats.strategy + ', ' + stats.shardCount + ' shards, map v' + stats.mapVersion + ' · ' +
-    span.writes + ' writes in ' + span.seconds + ' s · ' + imbalance;
-  const charts = document.getElementById('charts');
-  charts.replaceChildren(...SERIES.map(([field, label, color]) => chart(span, stats, field, label, color)));
-  const rows = span.hotKeys.slice(0, 25).map((h) => {
+/** Fills a hot keys table: value, count, ± error, share of total; bound says what the list leaves out. */
+function hotTable(id, keys, total, bound) {
+  const rows = keys.slice(0, 25).map((h) => {
     const tr = document.createElement('tr');
-    const share = span.writes ? ((100 * h.count) / span.writes).toFixed(1) + ' %' : '';
+    const share = total ? ((100 * h.count) / total).toFixed(1) + ' %' : '';
     for (const text of [JSON.stringify(h.values ?? h.key), h.count, h.error, share]) {
       const td = document.createElement('td');
       td.textContent = String(text);
@@ -79,24 +80,65 @@ function draw(stats) {
     }
     return tr;
   });
-  document.querySelector('#hot-keys tbody').replaceChildren(...rows);
+  byId(id).querySelector('tbody').replaceChildren(...rows);
+  byId(id + '-bound').textContent = rows.length ? 'a value not listed: at most ' + bound + ' times' : '';
+}
+
+function drawStats(stats) {
+  const span = stats[spanSelect.value];
+  const imbalance = span.imbalance === null ? 'no writes yet' : 'imbalance ' + span.imbalance.toFixed(2);
+  byId('summary').textContent =
+    stats.strategy + ', ' + stats.shardCount + ' shards, map v' + stats.mapVersion + ' · ' +
+    span.writes + ' writes in ' + span.seconds + ' s · ' + imbalance;
+  byId('charts').replaceChildren(...SERIES.map((series, i) => chart(span.shards, series, boundaryOf(stats), i === 0)));
+  byId('hot-writes-title').textContent = 'hot keys (this router)';
+  hotTable('hot-keys', span.hotKeys, span.writes, span.hotKeyErrorBound);
+  byId('hot-reads-box').hidden = true;
+}
+
+async function getJson(path) {
+  const response = await fetch(path, { headers: { accept: 'application/json' }, cache: 'no-store' });
+  if (!response.ok) throw Object.assign(new Error(path + ' answered ' + response.status), { status: response.status });
+  return response.json();
+}
+`;
+
+const START = `
+function draw() {
+  byId('title').textContent = 'shardline heat: ' + latest.collection;
+  if (fleetMinutes()) drawFleet(latest);
+  else drawStats(latest);
 }
 
 async function refresh() {
-  const status = document.getElementById('status');
+  const status = byId('status');
   try {
-    const response = await fetch('stats', { headers: { accept: 'application/json' }, cache: 'no-store' });
-    if (!response.ok) throw new Error('stats answered ' + response.status);
-    latest = await response.json();
-    draw(latest);
-    status.textContent = 'updated ' + new Date().toLocaleTimeString();
+    if (fleetMinutes()) await refreshFleet();
+    else latest = await getJson('stats');
+    draw();
+    // The fleet's figures are asked for less often than the page refreshes: say when they came.
+    status.textContent = 'updated ' + new Date(fleetMinutes() ? fleet.at : Date.now()).toLocaleTimeString();
     status.className = '';
   } catch (error) {
+    if (error.status === 404 && fleetMinutes()) return fleetOff();
     status.textContent = String(error.message || error);
     status.className = 'bad';
   }
 }
 
-draw(latest);
+spanSelect.addEventListener('change', () => {
+  draw();
+  if (fleetMinutes()) refresh();
+});
+draw();
 setInterval(refresh, 2000);
 `;
+
+/**
+ * The heat page's script, as text: draws the figures of one /stats answer (or, with a
+ * fleet span chosen, of /load: see fleet-script.ts) into SVG and tables, then polls (/stats
+ * every two seconds, /load every ten). Values are user data: they only ever reach the page through textContent,
+ * never as HTML. One <script>: the parts are joined, and the start comes last, once every
+ * part's constants exist.
+ */
+export const HEAT_PAGE_SCRIPT = `${CHARTS}${HEAT_FLEET_SCRIPT}${START}`;

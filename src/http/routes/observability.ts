@@ -43,8 +43,10 @@ const heatRoute = createRoute({
   method: 'get',
   path: '/collections/{collection}/heat',
   operationId: 'getHeatPage',
-  summary: 'An HTML page charting the shards and hot keys, refreshing itself from /stats',
-  description: 'For a browser: the figures of GET /collections/{collection}/stats as charts, self-contained.',
+  summary: 'An HTML page charting the shards and hot keys, refreshing itself from /stats or /load',
+  description:
+    'For a browser: the figures of GET /collections/{collection}/stats (this router) or, where load records are ' +
+    'on, of GET /collections/{collection}/load (every router) as charts, self-contained.',
   tags: ['observability'],
   request: { params: CollectionParam },
   responses: {
@@ -101,9 +103,10 @@ function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: R
     c.json(await statsOf(c.req.valid('param').collection, c.get('call')), 200, { 'cache-control': 'no-store' }),
   );
   app.openapi(heatRoute, async (c) => {
-    // The first picture comes with the page; the page then asks /stats itself.
+    // The first picture comes with the page; the page then asks /stats (or /load) itself.
     const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
-    return c.html(heatPageHtml(initial), 200, {
+    // The route /load exists only where the router keeps load records (app.ts): else no fleet view.
+    return c.html(heatPageHtml(initial, { fleet: deps.load !== undefined }), 200, {
       'content-security-policy': HEAT_PAGE_CSP,
       'cache-control': 'no-store',
     });
