@@ -11,7 +11,7 @@ export interface ReshardTable {
   readonly clients: DynamoClients;
   readonly store: DynamoStore;
   readonly maps: MapStore;
-  /** The routers' timing (SHARDLINE_MAP_TTL_MS, REQUEST_TIMEOUT_MS) and the run's lease (SHARDLINE_RESHARD_LEASE_MS). */
+  /** The routers' timing (SHARDLINE_MAP_TTL_MS, REQUEST_TIMEOUT_MS); the run's lease (SHARDLINE_RESHARD_LEASE_MS). */
   readonly settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number; readonly reshardLeaseMs: number };
 }
 

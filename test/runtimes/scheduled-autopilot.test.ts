@@ -98,7 +98,7 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
     expect(Math.max(...counts), JSON.stringify(counts)).toBeLessThanOrEqual((2 * 120) / counts.length);
   };
 
-  it('Lambda: a Schedule event runs a step; a reshard cut short by the time left goes on at the next event', async () => {
+  it('Lambda: a Schedule event runs a step; a reshard cut short by the time left goes on at the next', async () => {
     const outDir = join(dir, 'lambda');
     await buildLambdaFolder(outDir, configPath);
     const table = `t-${randomUUID()}`;
