@@ -1,109 +1,170 @@
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runScript, stopChild } from '../../devtools/child-process';
 import { seededRandom } from '../../devtools/random';
-import { autopilotCli } from '../../src/cli/autopilot-cli';
+import { waitUntilReady } from '../../devtools/wait-until';
 import { boundariesCli } from '../../src/cli/boundaries-cli';
 import { reshardCli } from '../../src/cli/reshard-cli';
-import { compareKeys } from '../../src/core/collation';
-import { normalize } from '../../src/core/normalize';
-import { listing } from '../follow/support';
-import { cliEnv } from '../reshard/processes';
-import { get, post } from '../support/http';
-import { startTestService } from '../support/service';
+import { type Router, sharedEnv, startRouter } from '../reshard/processes';
+import { type Pace, sleep, Traffic } from './traffic';
 
 const MINUTE_MS = 1000;
+const WINDOW_MINUTES = 3;
 const CONFIG = {
   collections: {
     books: {
       field: 'title',
       strategy: { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] },
-      autopilot: { windowMinutes: 3, cooldownMinutes: 0, rate: 100_000 },
+      autopilot: { windowMinutes: WINDOW_MINUTES, cooldownMinutes: 0, rate: 100_000 },
     },
   },
 };
-const FAST = {
-  SHARDLINE_LOAD_RECORDS: 'true',
-  SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
-  SHARDLINE_MAP_TTL_MS: '50',
-  REQUEST_TIMEOUT_MS: '5000',
-};
+/**
+ * Each writer (one per router) 100 writes/s, the fleet 200: all on one shard, 2 units
+ * each, 0.4 of a partition (maxPartitionShare is not what moves the autopilot here).
+ * While a reshard runs, a trickle: enough to write through every phase, few items to move.
+ */
+const STEADY: Pace = { items: 10, everyMs: 100 };
+const TRICKLE: Pace = { items: 1, everyMs: 200 };
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
-/**
- * The loop closed (DESIGN §12), on DynamoDB Local with two routers over one table: a
- * range collection under even writes is left alone; when the writes move onto one key
- * range (one shard), one step re-cuts the boundaries by load, after which the same writes
- * spread over the shards; the next step leaves it alone; listings stay exact.
- */
-describe('the autopilot on DynamoDB Local', () => {
-  const random = seededRandom(12);
-  const ledger: { pk: string; title: string }[] = [];
-  let a: Awaited<ReturnType<typeof startTestService>>;
-  let b: Awaited<ReturnType<typeof startTestService>>;
-  let env: Record<string, string>;
-  let dir: string;
+/** A router's 200 answer to a GET (test assertions read arbitrary response shapes). */
+async function getJson(base: string, path: string): Promise<any> {
+  const response = await fetch(`${base}${path}`);
+  const body = await response.json();
+  expect(response.status, `GET ${path}: ${JSON.stringify(body)}`).toBe(200);
+  return body;
+}
 
+/** Autopilot processes under way: a test that fails while one runs leaves it to `afterAll`. */
+const running = new Set<ChildProcess>();
+
+/** `npm run autopilot -- ...` as an operator runs it, in its own process; exit code 0 expected. */
+async function autopilot(env: NodeJS.ProcessEnv, args: string[]): Promise<string> {
+  const script = runScript('scripts/autopilot.ts', env, args);
+  running.add(script.child);
+  const run = await script.done.finally(() => running.delete(script.child));
+  expect(run.code, run.output).toBe(0);
+  return run.stdout;
+}
+
+/** One step (`--once`) for the books: the decision, its JSON line (the last on stdout). */
+async function step(env: NodeJS.ProcessEnv) {
+  const stdout = await autopilot(env, ['--once', '--collection', 'books']);
+  return JSON.parse(stdout.trim().split('\n').at(-1)!);
+}
+
+/**
+ * The loop closed (DESIGN §12) as deployed: two router processes (`npm start`) over one
+ * table on DynamoDB Local, an application writing and listing through both over HTTP, and
+ * the autopilot run as an operator runs it (`npm run autopilot -- --once`). A range
+ * collection under even writes is left alone; when the writes move onto one key range
+ * (one shard), one step re-cuts the boundaries by load, after which the same writes
+ * spread over the shards; the next step leaves it alone. Every listing taken meanwhile,
+ * through the reshard too, is exact, and the fleet's load counts every write of both routers.
+ */
+describe('the autopilot over two router processes on DynamoDB Local', () => {
+  const random = seededRandom(12);
   const word = () => Array.from({ length: 6 }, () => LETTERS[Math.floor(random() * 26)]).join('');
-  /** Both routers write for `ms`, titles from `title()`, and write their ended minutes' load. */
-  const writeFor = async (ms: number, title: () => string) => {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      for (const [name, router] of [['a', a] as const, ['b', b] as const]) {
-        const items = Array.from({ length: 25 }, () => ({
-          pk: `${name}${ledger.length}-${word()}`,
-          sk: 'book',
-          title: title(),
-        }));
-        const written = await post(router.app, '/collections/books/items/batch', { items });
-        expect(written.body.failed).toEqual([]);
-        ledger.push(...items);
-      }
-      await Promise.all([a.load!.flush(), b.load!.flush()]);
-      await new Promise((resolve) => setTimeout(resolve, 40));
-    }
-    // The minute under way ends, and both routers write it: the window holds every write.
-    await new Promise((resolve) => setTimeout(resolve, MINUTE_MS));
-    await Promise.all([a.load!.flush(), b.load!.flush()]);
+  // Titles whose leading letter takes every value in turn, the rest random: what any few
+  // hundred of them weigh is spread as the whole workload's is, so a window of load shows
+  // the workload itself, not chance (a cut from it, and the next window, agree).
+  let evenTitles = 0;
+  let hotTitles = 0;
+  /** Uniform writes: each shard gets its range's share (4 or 5 letters of 26). */
+  const even = () => `${LETTERS[evenTitles++ % 26]}${word()}`;
+  /** New releases: every title in "m…", on shard 2 alone under the first map. */
+  const hot = () => `m${LETTERS[hotTitles++ % 26]}${word()}`;
+
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  const routers: Router[] = [];
+  let bases: string[];
+  let traffic: Traffic;
+
+  const expectEveryListingExact = () => {
+    expect(traffic.failures).toEqual([]);
+    const inexact = traffic.listings.filter((listing) => listing.problems.length > 0);
+    expect(inexact.map((listing) => ({ ...listing, problems: listing.problems.slice(0, 5) }))).toEqual([]);
   };
-  const step = async () => {
-    let out = '';
-    let err = '';
-    const code = await autopilotCli(['--once', '--collection', 'books'], {
-      stdout: (text) => (out += text),
-      stderr: (text) => (err += text),
-      env,
-    });
-    expect(code, err).toBe(0);
-    return JSON.parse(out.trim().split('\n').at(-1)!);
-  };
-  const expectExactListing = async () => {
-    const key = (item: { title: string; pk: string }) => normalize(item.title, 'nfkd-lower');
-    const expected = [...ledger].sort((x, y) => compareKeys(key(x), key(y)) || compareKeys(x.pk, y.pk));
-    expect((await listing(a.app, 'books')).map((item) => item.pk)).toEqual(expected.map((item) => item.pk));
+  /** The writes a router's `/load` over the last `minutes` counts (rates × the window), and how many routers reported. */
+  const counted = async (base: string, minutes: number) => {
+    const load = await getJson(base, `/collections/books/load?minutes=${minutes}`);
+    const writes = load.shards.reduce(
+      (sum: number, shard: { writesPerSecond: number }) => sum + shard.writesPerSecond * load.windowSeconds,
+      0,
+    );
+    return { writes, routers: load.routers, windowSeconds: load.windowSeconds };
   };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shardline-autopilot-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
-    a = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST });
-    b = await startTestService('dynamodbLocal', { config: CONFIG, env: { ...FAST, TABLE_NAME: a.table } });
-    env = cliEnv(inject('engines').dynamodbLocal, a.table, join(dir, 'config.json'), FAST);
+    env = sharedEnv(inject('engines').dynamodbLocal, `t-${randomUUID()}`, {
+      SHARDLINE_CONFIG: join(dir, 'config.json'),
+      SHARDLINE_LOAD_RECORDS: 'true',
+      SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
+      SHARDLINE_MAP_TTL_MS: '50',
+      REQUEST_TIMEOUT_MS: '5000',
+      SHARDLINE_RESHARD_LEASE_MS: '1000',
+    });
+    // One after the other: the first creates the table. Two starting at once on a missing table
+    // may both turn its TTL on, and the second fails to start ("TimeToLive is already enabled").
+    routers.push(await startRouter(env));
+    routers.push(await startRouter(env));
+    bases = routers.map((router) => router.base);
+    traffic = new Traffic(bases, 'books', 500);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await Promise.all([...running].map((child) => stopChild(child, () => child.kill('SIGKILL'))));
+    await traffic?.stop();
+    await Promise.all(routers.map((router) => router.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  });
 
-  it('leaves even load alone, re-cuts a hot range once by load, and the hot writes spread', async () => {
-    await writeFor(MINUTE_MS * 4, () => `${LETTERS[Math.floor(random() * 26)]}${word()}`);
-    const load = await get(a.app, '/collections/books/load?minutes=3');
-    expect(load.body.routers, JSON.stringify({ ...load.body, shards: undefined })).toBe(2);
-    const even = await step();
-    expect(even, JSON.stringify(even)).toMatchObject({ action: 'none', mapVersion: 1 });
+  it('leaves even load alone, re-cuts a hot range once by load, and the hot writes spread', {
+    timeout: 150_000,
+  }, async () => {
+    traffic.write(even, STEADY);
+    // The step reads the last window of ended minutes once its process is up (a second or more):
+    // even writes, each minute written to the table by each router's own timer.
+    await sleep(WINDOW_MINUTES * MINUTE_MS);
+    const left = await step(env);
+    expect(left, JSON.stringify(left)).toMatchObject({
+      action: 'none',
+      reason: 'balanced enough',
+      mapVersion: 1,
+      routers: 2,
+    });
 
-    // New releases: every write now lands in "m…", on shard 2 alone.
-    const hot = () => `m${word()}`;
-    await writeFor(MINUTE_MS * 4, hot);
-    // The same cut, as a file: `npm run boundaries -- --weight load` predicts the load evened.
+    // The writers pause; once each router's timer has written its last minute, the fleet's load
+    // over a window covering every write counts each one, as either router answers it.
+    await traffic.hold();
+    const made = traffic.ledger.writes.size;
+    const minutes = Math.ceil((Date.now() - traffic.firstWrite()) / MINUTE_MS) + 2;
+    let seen: Awaited<ReturnType<typeof counted>>[] = [];
+    await waitUntilReady(
+      async () => {
+        seen = await Promise.all(bases.map((base) => counted(base, minutes)));
+        return seen.every((load) => Math.abs(load.writes - made) < 1e-6 && load.routers === 2);
+      },
+      { timeoutMs: 10_000, intervalMs: 100, timedOut: () => `${made} writes made; /load: ${JSON.stringify(seen)}` },
+    );
+    for (const load of seen) {
+      expect(load.writes).toBeCloseTo(made, 6);
+      expect(load).toMatchObject({ routers: 2, windowSeconds: (minutes * MINUTE_MS) / 1000 });
+    }
+
+    traffic.write(hot, STEADY);
+    await sleep((WINDOW_MINUTES + 1) * MINUTE_MS);
+    // The step decides on the window and reshards while the application goes on (a trickle).
+    let stepping = true;
+    const moving = step(env).finally(() => (stepping = false));
+    // Meanwhile the same cut, as a file: `npm run boundaries -- --weight load` predicts the load evened.
     const file = join(dir, 'by-load.json');
     let report = '';
     const args = ['--shards', '6', '--collection', 'books', '--weight', 'load', '--minutes', '3', '--out', file];
@@ -115,39 +176,50 @@ describe('the autopilot on DynamoDB Local', () => {
     expect(weighed.predictedMaxOverMean).toBeLessThan(1.5);
     expect(report).toContain("weighted by the fleet's load over 3 min (2 routers)");
 
-    const moved = await step();
+    await waitUntilReady(
+      async () => !stepping || (await getJson(bases[0]!, '/collections/books')).map.phase !== 'stable',
+      { timeoutMs: 60_000, intervalMs: 100, timedOut: () => 'the step neither started a reshard nor ended' },
+    );
+    traffic.changePace(TRICKLE);
+    const moved = await moving;
+    traffic.changePace(STEADY);
+    const movedAt = Date.now();
     expect(moved, JSON.stringify(moved)).toMatchObject({ action: 'reshard', target: { kind: 'range', shards: 6 } });
     expect(moved.reshard).toMatchObject({ code: 0, last: expect.stringMatching(/books: stable on v2/) });
-    const info = await get(a.app, '/collections/books');
-    expect(info.body).toMatchObject({ shardCount: 6, map: { version: 2, phase: 'stable' } });
-    await expectExactListing();
+    for (const base of bases) {
+      expect(await getJson(base, '/collections/books')).toMatchObject({
+        shardCount: 6,
+        map: { version: 2, phase: 'stable' },
+      });
+    }
 
     // The same kind of writes now spread: no shard gets more than twice its fair share.
     const shards = new Array<number>(6).fill(0);
     for (let i = 0; i < 300; i++) {
-      const route = await get(a.app, `/collections/books/route?key=${hot()}`);
-      shards[route.body.shards[0]]! += 1;
+      const route = await getJson(bases[i % 2]!, `/collections/books/route?key=${hot()}`);
+      shards[route.shards[0]]! += 1;
     }
     expect(Math.max(...shards), JSON.stringify(shards)).toBeLessThanOrEqual(2 * (300 / 6));
 
-    // Under the new map the same load is balanced: the next step leaves it alone.
-    await writeFor(MINUTE_MS * 4, hot);
-    const after = await step();
-    expect(after, JSON.stringify(after)).toMatchObject({ action: 'none', mapVersion: 2 });
-    await expectExactListing();
+    // Under the new map the same load is balanced: the next step, a window later, leaves it alone.
+    await sleep(movedAt + WINDOW_MINUTES * MINUTE_MS - Date.now());
+    const after = await step(env);
+    expect(after, JSON.stringify(after)).toMatchObject({ action: 'none', mapVersion: 2, routers: 2 });
+    await traffic.stop();
 
-    // Every step is kept in the table.
-    let out = '';
-    await autopilotCli(['--status', '--json', '--collection', 'books'], {
-      stdout: (t) => (out += t),
-      stderr: () => {},
-      env,
-    });
-    const [kept] = JSON.parse(out);
+    // Every step is kept in the table; every listing, before, through and after the reshard,
+    // and one at rest, was exact.
+    const [status] = await Promise.all([
+      autopilot(env, ['--status', '--json', '--collection', 'books']),
+      traffic.listOnce(),
+    ]);
+    const [kept] = JSON.parse(status);
     expect(kept.decisions.map((d: { action: string }) => d.action)).toEqual(['none', 'reshard', 'none']);
+    expect(traffic.listings.filter((listing) => listing.phase !== 'stable').length).toBeGreaterThan(0);
+    expectEveryListingExact();
   });
 
-  it('goes on with a reshard whose run was stopped, at its next step', async () => {
+  it('goes on with a reshard whose run was stopped, at its next step', { timeout: 120_000 }, async () => {
     // A reshard to 3 hash shards, stopped at its first safe point (as a killed run or Lambda's limit leaves it).
     const stop = new AbortController();
     let output = '';
@@ -162,18 +234,21 @@ describe('the autopilot on DynamoDB Local', () => {
       stop: stop.signal,
     });
     expect(stopped, output).toBe(130);
-    expect((await get(a.app, '/collections/books')).body.map.phase).not.toBe('stable');
+    expect((await getJson(bases[1]!, '/collections/books')).map.phase).not.toBe('stable');
 
-    const resumed = await step();
+    const resumed = await step(env);
     expect(resumed, JSON.stringify(resumed)).toMatchObject({
       reason: 'resumed the reshard to v3 and finished it',
       reshard: { code: 0 },
     });
-    expect((await get(a.app, '/collections/books')).body).toMatchObject({
-      strategy: 'hash',
-      shardCount: 3,
-      map: { version: 3, phase: 'stable' },
-    });
-    await expectExactListing();
+    for (const base of bases) {
+      expect(await getJson(base, '/collections/books')).toMatchObject({
+        strategy: 'hash',
+        shardCount: 3,
+        map: { version: 3, phase: 'stable' },
+      });
+    }
+    await traffic.listOnce();
+    expectEveryListingExact();
   });
 });
