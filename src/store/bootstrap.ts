@@ -1,5 +1,6 @@
 import {
   UpdateTimeToLiveCommand,
+  DescribeTimeToLiveCommand,
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
@@ -56,7 +57,7 @@ export async function ensureTable(
  * without the TimeToLive API (dynalite) keeps them; a table has one TTL attribute, so a
  * table made elsewhere is left as its owner set it (docs/autopilot.md).
  */
-async function expireLoadRecords(client: DynamoDBClient, table: string): Promise<void> {
+export async function expireLoadRecords(client: DynamoDBClient, table: string): Promise<void> {
   try {
     await client.send(
       new UpdateTimeToLiveCommand({
@@ -65,8 +66,18 @@ async function expireLoadRecords(client: DynamoDBClient, table: string): Promise
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'UnknownOperationException') throw error;
+    if ((error as Error).name === 'UnknownOperationException') return;
+    // Two routers started at once on a missing table both get here; the second finds TTL on already.
+    if ((error as Error).name === 'ValidationException' && (await expiresLoadRecords(client, table))) return;
+    throw error;
   }
+}
+
+async function expiresLoadRecords(client: DynamoDBClient, table: string): Promise<boolean> {
+  const { TimeToLiveDescription: ttl } = await client.send(new DescribeTimeToLiveCommand({ TableName: table }));
+  return (
+    ttl?.AttributeName === TTL_ATTRIBUTE && (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'ENABLING')
+  );
 }
 
 /** Whether the table has this index (of any status). */
