@@ -91,7 +91,7 @@ describe('the autopilot over two router processes on DynamoDB Local', () => {
     const inexact = traffic.listings.filter((listing) => listing.problems.length > 0);
     expect(inexact.map((listing) => ({ ...listing, problems: listing.problems.slice(0, 5) }))).toEqual([]);
   };
-  /** The writes a router's `/load` over the last `minutes` counts (rates × the window), and how many routers reported. */
+  /** The writes a router's `/load` over the last `minutes` counts (rates × the window), and the routers reporting. */
   const counted = async (base: string, minutes: number) => {
     const load = await getJson(base, `/collections/books/load?minutes=${minutes}`);
     const writes = load.shards.reduce(

@@ -39,7 +39,7 @@ export class Traffic {
     this.ledger = new Ledger(collection);
   }
 
-  /** From now on (the next batch of each writer) the writers send these titles at this pace; starts them the first time. */
+  /** From the next batch of each writer on, the writers send these titles at this pace; starts them the first time. */
   write(title: () => string, pace: Pace): void {
     this.title = title;
     this.pace = pace;
