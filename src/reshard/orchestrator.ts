@@ -6,10 +6,10 @@ import {
   migrationRefs,
   startMigration,
   type MapPointer,
-  type MapRef,
 } from '../core/shard-map';
 import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
+import { verifyUntilClean } from './verify-rounds';
 import type { PointerKeeper } from './pointer-keeper';
 import {
   describe,
@@ -182,7 +182,7 @@ export class Reshard {
           await this.steps.enter(keeper, 'verify');
           break;
         case 'verify':
-          await this.verify(keeper, source, target);
+          await verifyUntilClean(this.steps, this.passes, keeper, source, target, this.deps.log);
           await this.steps.enter(keeper, 'switch-reads');
           break;
         case 'switch-reads':
@@ -203,47 +203,23 @@ export class Reshard {
     }
   }
 
-  /** Verify until a pass finds nothing to repair (a pass that repaired is checked again). */
-  private async verify(keeper: PointerKeeper, source: MapRef, target: MapRef): Promise<void> {
-    for (let round = 1; ; round++) {
-      const result = await this.steps.scanWith(
-        keeper,
-        this.passes.build(await this.steps.view(source), await this.steps.view(target), 'verify'),
-      );
-      const repaired = result.repaired ?? 0;
-      this.deps.log(
-        `verify: ${result.members} members checked, ${repaired} missing or misplaced` +
-          (result.invalid > 0 ? `, ${result.invalid} with values that cannot be indexed (skipped)` : ''),
-      );
-      if (repaired === 0) return;
-      if (round >= 5)
-        throw new Error(
-          'verify keeps finding entries to repair after 5 passes: is another tool writing index attributes?',
-        );
-      // The next pass starts afresh, not from this one's finished checkpoint.
-      await keeper.update(withoutScan);
-    }
-  }
-
   /** Abort or rollback, from wherever the migration is, back to a stable source map. */
   private unwind(keeper: PointerKeeper): Promise<ReshardOutcome> {
     return this.releasedIfStopped(keeper, () => this.unwinding(keeper));
   }
 
   private async unwinding(keeper: PointerKeeper): Promise<ReshardOutcome> {
-    {
-      const { source, target } = migrationRefs(keeper.current);
-      // Reads go back first, and writes keep setting the new map until every router reads the old one.
-      if (keeper.current.read.version === target.version) await this.steps.enter(keeper, 'rolling-back');
-      if (keeper.current.phase === 'rolling-back') await this.steps.settle(keeper.current);
-      if (keeper.current.phase !== 'aborting') await this.steps.enter(keeper, 'aborting');
-      await this.steps.settle(keeper.current);
-      await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(target)));
-      const done = await keeper.release((p) => backToSource(p, this.steps.now()));
-      this.deps.onPointer?.(done);
-      this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
-      return this.outcome(done);
-    }
+    const { source, target } = migrationRefs(keeper.current);
+    // Reads go back first, and writes keep setting the new map until every router reads the old one.
+    if (keeper.current.read.version === target.version) await this.steps.enter(keeper, 'rolling-back');
+    if (keeper.current.phase === 'rolling-back') await this.steps.settle(keeper.current);
+    if (keeper.current.phase !== 'aborting') await this.steps.enter(keeper, 'aborting');
+    await this.steps.settle(keeper.current);
+    await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(target)));
+    const done = await keeper.release((p) => backToSource(p, this.steps.now()));
+    this.deps.onPointer?.(done);
+    this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
+    return this.outcome(done);
   }
 
   private outcome(pointer: MapPointer): ReshardOutcome {

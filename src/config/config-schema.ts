@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { autopilotSchema } from '../autopilot/autopilot-config';
+import { DEFAULT_ETAG_ATTRIBUTE } from '../core/collection';
+import { NORMALIZATIONS } from '../core/normalize';
+import { strategyDefinitions, type StrategyConfig, type StrategyConfigSchema } from '../core/strategies';
+import { boundariesFileSchema } from './boundaries-file';
+import { orderSchema } from './order-config';
+
+/*
+ * The config file's shape (zod): the table, and each collection's order, strategy, members
+ * rule and autopilot. Checks across fields and files (prefixes, boundaries, indexes) are
+ * `resolveConfig`'s, in config.ts.
+ */
+
+const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
+
+const tableSchema = z.object({
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)')
+    .default('shardline'),
+  partitionKey: keyAttribute.default({ name: 'pk', type: 'S' }),
+  sortKey: keyAttribute.nullable().default({ name: 'sk', type: 'S' }),
+  index: z.string().min(3).default('GSI1'),
+  shardKeyAttribute: z.string().min(1).default('gsi1pk'),
+  indexKeyAttribute: z.string().min(1).default('gsi1sk'),
+  /** Where shardline keeps each item's ETag (written with every write, compared by conditional writes). */
+  etagAttribute: z.string().min(1).default(DEFAULT_ETAG_ATTRIBUTE),
+  /** The second sparse index: the next shard map is built here while reads use the first (and in turn). */
+  alternateIndex: z
+    .object({
+      name: z.string().min(3),
+      shardKeyAttribute: z.string().min(1),
+      indexKeyAttribute: z.string().min(1),
+    })
+    .default({ name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' }),
+});
+
+/**
+ * A collection's strategy as a config file writes it: the config of any registered
+ * strategy (the union is built from the registry, so a strategy registered in its
+ * own file is configurable without touching this one). A strategy that takes
+ * `boundaries` may name a `boundariesFile` instead, resolved by `resolveConfig`.
+ */
+function strategySchema() {
+  const options = strategyDefinitions().map(({ configSchema }) =>
+    takesBoundaries(configSchema)
+      ? configSchema.partial({ boundaries: true }).extend({
+          // Strings, or tuples for a typed order: checked against the collection's order when resolved.
+          boundaries: boundariesFileSchema.shape.boundaries.optional(),
+          boundariesFile: z.string().optional(),
+        })
+      : configSchema,
+  );
+  // Which kinds exist is known only at run time: the static type is any strategy's config.
+  const union = z.discriminatedUnion('kind', options as [StrategyConfigSchema, ...StrategyConfigSchema[]]);
+  return union as unknown as z.ZodType<StrategyConfig, StrategyConfig>;
+}
+
+export function takesBoundaries(schema: StrategyConfigSchema): boolean {
+  return 'boundaries' in schema.shape;
+}
+
+const collectionSchema = () =>
+  z
+    .object({
+      /** The short form of `order`: one string field, ascending. */
+      field: z.string().min(1).optional(),
+      order: orderSchema.optional(),
+      normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
+      prefix: z.string().min(1).optional(),
+      strategy: strategySchema(),
+      table: tableSchema.partial().optional(),
+      /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
+      members: z
+        .union([
+          z.strictObject({ attribute: z.string().min(1), beginsWith: z.string().min(1) }),
+          z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
+        ])
+        .optional(),
+      /** Opt-in: reshard by the fleet's load (DESIGN §12, docs/autopilot.md). */
+      autopilot: autopilotSchema.optional(),
+    })
+    .refine((spec) => (spec.field === undefined) !== (spec.order === undefined), {
+      message: 'give exactly one of "field" (one string field) or "order" (typed or several fields)',
+    });
+
+/** The config file's schema, built from the strategies registered when it is called. */
+export const configSchema = () =>
+  z.object({
+    table: tableSchema.default(tableSchema.parse({})),
+    collections: z.record(
+      z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'),
+      collectionSchema(),
+    ),
+  });
