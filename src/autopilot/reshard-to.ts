@@ -1,8 +1,6 @@
 import type { Collection } from '../core/collection';
 import type { StrategyConfig } from '../core/strategies';
-import { ReshardRefused, ReshardStopped } from '../reshard/orchestrator';
-import { LeaseHeldError } from '../reshard/pointer-keeper';
-import { finishedLine, openReshard, type ReshardTable } from '../reshard/run-reshard';
+import { exitCodeOf, finishedLine, openReshard, type ReshardTable } from '../reshard/run-reshard';
 
 /** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
 export interface ReshardResult {
@@ -43,9 +41,8 @@ export async function reshardTo(
     const outcome = await reshard.run(target);
     return { code: 0, last: finishedLine(collection.name, outcome, (Date.now() - started) / 1000) };
   } catch (error) {
+    const code = exitCodeOf(error);
     const message = (error as Error).message;
-    if (error instanceof ReshardStopped) return { code: 130, last: `${message}; the next step resumes it` };
-    if (error instanceof ReshardRefused || error instanceof LeaseHeldError) return { code: 3, last: message };
-    return { code: 1, last: message };
+    return { code, last: code === 130 ? `${message}; the next step resumes it` : message };
   }
 }

@@ -7,9 +7,8 @@ import { collectionView, type Collection } from '../core/collection';
 import { orderOf } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
-import { ReshardRefused, ReshardStopped, describe } from '../reshard/orchestrator';
-import { finishedLine, openReshard } from '../reshard/run-reshard';
-import { LeaseHeldError } from '../reshard/pointer-keeper';
+import { ReshardRefused, describe } from '../reshard/orchestrator';
+import { exitCodeOf, finishedLine, openReshard } from '../reshard/run-reshard';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { reshardProgress, type ReshardProgress } from './reshard-progress';
@@ -51,13 +50,10 @@ export async function reshardCli(argv: string[], io: ReshardIO): Promise<number>
     opened = await openEnvironment(io.env);
     return await run(options, opened, io, progress);
   } catch (error) {
-    if (error instanceof ReshardStopped) {
-      io.stderr(`reshard: ${error.message}. Run the same command again to resume.\n`);
-      return 130;
-    }
-    const refused = error instanceof ReshardRefused || error instanceof LeaseHeldError;
-    io.stderr(`reshard: ${(error as Error).message}\n`);
-    return refused ? 3 : 1;
+    const code = exitCodeOf(error);
+    const resume = code === 130 ? '. Run the same command again to resume.' : '';
+    io.stderr(`reshard: ${(error as Error).message}${resume}\n`);
+    return code;
   } finally {
     progress.stop();
     await opened?.close();

@@ -4,7 +4,8 @@ import { addIndex, hasIndex } from '../store/bootstrap';
 import type { DynamoClients } from '../store/client';
 import type { DynamoStore } from '../store/dynamo-store';
 import type { MapStore } from '../store/map-store';
-import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
+import { Reshard, ReshardRefused, ReshardStopped, type ReshardDeps, type ReshardOutcome } from './orchestrator';
+import { LeaseHeldError } from './pointer-keeper';
 
 /** What a reshard runs against, opened by whoever runs it: a CLI, the autopilot, a scheduled function. */
 export interface ReshardTable {
@@ -47,4 +48,14 @@ export function finishedLine(collection: string, outcome: ReshardOutcome, second
     `entries written or removed in ${seconds.toFixed(1)} s` +
     (outcome.writeUnits > 0 ? `, ${outcome.writeUnits.toFixed(0)} write units` : '')
   );
+}
+
+/**
+ * `npm run reshard`'s exit code for how a run ended, shared by everything that runs one:
+ * 130 stopped at a safe point (the same run resumes it), 3 refused with nothing changed
+ * (bad input or state, another run's lease), 1 failed.
+ */
+export function exitCodeOf(error: unknown): 130 | 3 | 1 {
+  if (error instanceof ReshardStopped) return 130;
+  return error instanceof ReshardRefused || error instanceof LeaseHeldError ? 3 : 1;
 }

@@ -65,7 +65,7 @@ export function createBundledService(
   };
   const app = new Hono();
   app.all('*', async (c) => {
-    if (!DOCS_PATHS.test(c.req.path)) {
+    if (!prepared && !DOCS_PATHS.test(c.req.path)) {
       try {
         await ready();
       } catch (error) {
