@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Collection } from '../core/collection';
 import { hashShard } from '../core/strategies/hash';
@@ -7,6 +8,9 @@ import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
 
 /** The attribute DynamoDB's TTL reads on shardline's expiring items (epoch seconds). */
 export const TTL_ATTRIBUTE = '_ttl';
+
+/** Minutes of load records read at once. */
+const READ_CONCURRENCY = 16;
 
 /**
  * Routers' minute records (DESIGN §12), in the reserved key space of the collection's
@@ -46,38 +50,42 @@ export class LoadStore {
   /** Every router's records of these minutes (each the start of one, epoch ms). */
   async read(collection: Collection, minutes: readonly number[], context: CallContext = {}): Promise<LoadRecord[]> {
     const partition = collection.primaryKey[0]!.name;
+    // A day's window is 1,440 queries: a few at a time, so one request cannot flood the table.
+    const limit = pLimit(READ_CONCURRENCY);
     const pages = await Promise.all(
-      minutes.map(async (minute) => {
-        const records: LoadRecord[] = [];
-        let after: Record<string, unknown> | undefined;
-        do {
-          const start = after;
-          const page = await withRetries(
-            'a read of load records',
-            (abortSignal) =>
-              this.doc.send(
-                new QueryCommand({
-                  TableName: collection.table,
-                  KeyConditionExpression: '#pk = :pk',
-                  ExpressionAttributeNames: { '#pk': partition },
-                  ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
-                  ...(start && { ExclusiveStartKey: start }),
-                }),
-                { abortSignal },
-              ),
-            context,
-            DEFAULT_RETRY_POLICY,
-          );
-          for (const item of page.Items ?? []) {
-            if (item.loadOf === collection.name && typeof item.record === 'string') {
-              records.push(JSON.parse(item.record) as LoadRecord);
+      minutes.map((minute) =>
+        limit(async () => {
+          const records: LoadRecord[] = [];
+          let after: Record<string, unknown> | undefined;
+          do {
+            const start = after;
+            const page = await withRetries(
+              'a read of load records',
+              (abortSignal) =>
+                this.doc.send(
+                  new QueryCommand({
+                    TableName: collection.table,
+                    KeyConditionExpression: '#pk = :pk',
+                    ExpressionAttributeNames: { '#pk': partition },
+                    ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
+                    ...(start && { ExclusiveStartKey: start }),
+                  }),
+                  { abortSignal },
+                ),
+              context,
+              DEFAULT_RETRY_POLICY,
+            );
+            for (const item of page.Items ?? []) {
+              if (item.loadOf === collection.name && typeof item.record === 'string') {
+                records.push(JSON.parse(item.record) as LoadRecord);
+              }
             }
-          }
-          // A reserved number reads back as a JS number: sent again exactly (reserved-keys.ts).
-          after = page.LastEvaluatedKey && resendable([page.LastEvaluatedKey])[0];
-        } while (after);
-        return records;
-      }),
+            // A reserved number reads back as a JS number: sent again exactly (reserved-keys.ts).
+            after = page.LastEvaluatedKey && resendable([page.LastEvaluatedKey])[0];
+          } while (after);
+          return records;
+        }),
+      ),
     );
     return pages.flat();
   }
