@@ -22,7 +22,7 @@ import { startDelayProxy } from './bench/processes';
 import { markdownTable, targetLines } from './bench/report';
 import { walkNaive, type NaiveMode } from './bench/walk-naive';
 import { walkRouter } from './bench/walk-router';
-import { recordQueries, walkFloor } from './bench/walk-floor';
+import { queryRecorder, walkFloor } from './bench/walk-floor';
 import { median } from '../devtools/stats';
 import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
@@ -79,6 +79,8 @@ const proxy = await startDelayProxy(engine.endpoint, options.delayMs);
 try {
   const direct = benchService(engine.endpoint);
   const delayed = benchService(proxy.endpoint);
+  // The router's calls of one walk per listing, recorded to be replayed without it: the floor.
+  const recorder = queryRecorder(direct.clients.query);
   log(`loading ${options.items} items into each collection`);
   const loaded = await loadItems(direct, options.items, options.seed);
   log(`loaded ${[...loaded].map(([name, count]) => `${name} ${count}`).join(', ')}`);
@@ -104,16 +106,15 @@ try {
     // The first walk of each service warms the JIT, the connections and, for range, the
     // shard-end hints that prefetching uses; it is kept apart as the "first walk" figures.
     const coldDirect = await walkRouter(direct.app, row.collection, options.pageSize);
-    // The router's calls of one walk, recorded to be replayed without it: the floor.
-    const recorder = recordQueries(direct.clients.raw);
+    recorder.start();
     await walkRouter(direct.app, row.collection, options.pageSize, Infinity, null, recorder.page);
-    recorder.stop();
+    const recorded = recorder.stop();
     const directPages: PageSample[] = [];
     const floorCpu: number[] = [];
     for (let pass = 0; pass < options.passes; pass++) {
       directPages.push(...(await walkRouter(direct.app, row.collection, options.pageSize)));
       const sortKey = collection(row.collection).indexKeyAttribute;
-      floorCpu.push(...(await walkFloor(recorder.pages(), sortKey, options.pageSize)).map((page) => page.cpuMs));
+      floorCpu.push(...(await walkFloor(recorded, sortKey, options.pageSize)).map((page) => page.cpuMs));
     }
     floors.set(row.name, { router: median(directPages.map((page) => page.cpuMs)), floor: median(floorCpu) });
     const coldDelayed = await walkRouter(delayed.app, row.collection, options.pageSize);

@@ -38,6 +38,8 @@ export function benchService(
     TABLE_NAME: TABLE,
     CURSOR_SECRET: SECRET,
     LOG_LEVEL: 'off',
+    // Loading writes batches of 1,000; on a shared 2-core machine one can outlast the 10 s default.
+    REQUEST_TIMEOUT_MS: '60000',
     ...env,
   });
   return buildService(settings, benchConfig(), {

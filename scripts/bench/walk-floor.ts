@@ -21,26 +21,39 @@ interface RecordedCall {
 }
 
 /**
- * Records the Query calls the router's SDK client sends, per page: `page()` starts the next
- * page's list. The middleware sits first in the deserialize step, where the request is final
- * (built, signed): what the floor replays is the router's call byte for byte.
+ * Records the Query calls the router's SDK client sends, per page, between `start()` and
+ * `stop()`: `page()` starts the next page's list. The middleware sits first in the deserialize
+ * step, where the request is final (built, signed): what the floor replays is the router's call
+ * byte for byte. Install it before the client's first call: the query client resolves its
+ * middleware once (`cacheMiddleware`), so a middleware added later is never run.
  */
-export function recordQueries(raw: DynamoDBClient): { page(): void; pages(): RecordedCall[][]; stop(): void } {
-  const pages: RecordedCall[][] = [];
-  const name = 'shardlineBenchRecorder';
-  raw.middlewareStack.add(
+export function queryRecorder(client: DynamoDBClient) {
+  let pages: RecordedCall[][] | undefined;
+  client.middlewareStack.add(
     (next) => async (args) => {
       const http = (args as { request?: SentRequest }).request;
-      if (http?.headers['x-amz-target']?.endsWith('.Query')) {
+      if (pages && http?.headers['x-amz-target']?.endsWith('.Query')) {
         const url = new URL(`${http.protocol}//${http.hostname}:${http.port}${http.path}`);
         const body = typeof http.body === 'string' ? http.body : new TextDecoder().decode(http.body as Uint8Array);
         pages.at(-1)?.push({ url, headers: { ...http.headers }, body });
       }
       return next(args);
     },
-    { step: 'deserialize', priority: 'high', name },
+    { step: 'deserialize', priority: 'high', name: 'shardlineBenchRecorder' },
   );
-  return { page: () => void pages.push([]), pages: () => pages, stop: () => void raw.middlewareStack.remove(name) };
+  return {
+    /** Records from now on, into a new list of pages. */
+    start: () => {
+      pages = [];
+    },
+    page: () => void pages?.push([]),
+    /** Stops recording and returns what was recorded. */
+    stop: (): RecordedCall[][] => {
+      const recorded = pages ?? [];
+      pages = undefined;
+      return recorded;
+    },
+  };
 }
 
 /**

@@ -1,12 +1,11 @@
 import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import { stringify } from 'lossless-json';
 import { ShardlineError } from '../core/errors';
-import { ExactNumber } from '../core/exact-number';
 import { parseExactJson } from './exact-json';
 import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
+import { jsonText } from './json-text';
 import { readBody } from './read-body';
 
 /**
@@ -30,13 +29,6 @@ export function parseJsonBody(bytes: ArrayBuffer | Uint8Array): unknown {
   } catch (error) {
     throw new ShardlineError('invalid_json', `the request body is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-const exactNumbers = [{ test: (value: unknown) => value instanceof ExactNumber, stringify: String }];
-
-/** JSON text with every `ExactNumber` written as its digits. */
-export function jsonText(value: unknown): string {
-  return stringify(value, undefined, undefined, exactNumbers) ?? 'null';
 }
 
 /**

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
 import type { HedgePolicy } from '../core/hedge-policy';
@@ -23,6 +23,8 @@ import {
 } from './maintenance';
 import type { BatchOutcome, ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcome } from './store';
 import { recordFromSdk, recordToSdk } from './values';
+import { recordFromDynamoJson } from './dynamo-json';
+import { sendQuery } from './query-client';
 
 export interface DynamoStoreOptions {
   /** Most DynamoDB requests in flight at once from this process. */
@@ -57,7 +59,7 @@ export class DynamoStore implements Store {
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
     if (!input) return { items: [], itemsRead: 0 };
-    const send = (abortSignal: AbortSignal | undefined) => this.doc.send(new QueryCommand(input), { abortSignal });
+    const send = (signal: AbortSignal | undefined) => sendQuery(this.clients.query, input, signal);
     const hedge = this.options.hedge;
     let hedged = false;
     let attempts = 0;
@@ -86,14 +88,14 @@ export class DynamoStore implements Store {
         )
       : await this.call(`a query of shard ${query.shardKey}`, 'query', context, send, query.table);
     this.answeredAt.set(query.table, Date.now());
-    const read = (response.Items ?? []).map(recordFromSdk);
+    const read = (response.Items ?? []).map(recordFromDynamoJson);
     const items: JsonObject[] = [];
     for (const item of read) {
       const key = item[query.indexKeyAttribute];
       if (typeof key === 'string' && inRange(key, query.range)) items.push(item);
     }
     // Once the read has passed the far end of the range, nothing more of this shard belongs to it.
-    const resumeAfter = passedFarEnd(read, query) ? undefined : response.LastEvaluatedKey?.[query.indexKeyAttribute];
+    const resumeAfter = passedFarEnd(read, query) ? undefined : response.LastEvaluatedKey?.[query.indexKeyAttribute]?.S;
     return {
       items,
       itemsRead: read.length,

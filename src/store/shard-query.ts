@@ -1,4 +1,4 @@
-import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
 import { compareKeys } from '../core/collation';
 import { nextKey } from '../core/index-key';
 import { aboveLower, belowUpper, isEmptyRange, type KeyRange } from '../core/key-range';
@@ -22,7 +22,8 @@ export interface ShardQuery {
 }
 
 /**
- * The DynamoDB Query for a shard query, or undefined when the range is empty.
+ * The DynamoDB Query for a shard query, or undefined when the range is empty. It is in the
+ * wire form (`{ S: … }`) the listing's query client sends as it is: every value is a string.
  *
  * A key condition holds one comparison on the sort key, so the range becomes:
  * `>`/`>=` or `<`/`<=` for one side, `BETWEEN` for two. BETWEEN is inclusive; an
@@ -36,7 +37,7 @@ export interface ShardQuery {
 export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {
   if (isEmptyRange(query.range)) return undefined;
   const names: Record<string, string> = { '#shard': query.shardKeyAttribute };
-  const values: Record<string, unknown> = { ':shard': query.shardKey };
+  const values: Record<string, AttributeValue> = { ':shard': { S: query.shardKey } };
   let condition = '#shard = :shard';
   const { lower, upper } = query.range;
   const lowerKey = lower && (lower.inclusive ? lower.key : nextKey(lower.key));
@@ -48,14 +49,14 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
   const useUpper = upper !== undefined && (bothSides || !useLower);
   if (useLower || useUpper) names['#key'] = query.indexKeyAttribute;
   if (bothSides) {
-    values[':lower'] = lowerKey;
-    values[':upper'] = upper.key;
+    values[':lower'] = { S: lowerKey };
+    values[':upper'] = { S: upper.key };
     condition += ' AND #key BETWEEN :lower AND :upper';
   } else if (useLower) {
-    values[':lower'] = lowerKey;
+    values[':lower'] = { S: lowerKey };
     condition += ' AND #key >= :lower';
   } else if (useUpper) {
-    values[':upper'] = upper.key;
+    values[':upper'] = { S: upper.key };
     condition += upper.inclusive ? ' AND #key <= :upper' : ' AND #key < :upper';
   }
 

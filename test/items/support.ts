@@ -39,7 +39,7 @@ export async function send(
 }
 
 /** JSON text with ExactNumbers as raw digits: what a client that keeps numbers exact would send. */
-export { jsonText } from '../../src/http/lossless-json';
+export { jsonText } from '../../src/http/json-text';
 
 /** A config over one table whose items are keyed by a string and a number (`pk`, `n`), ordered by `title`. */
 export const NUMERIC_KEY_CONFIG = {

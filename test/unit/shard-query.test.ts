@@ -30,7 +30,7 @@ describe('buildShardQuery', () => {
       range: { lower: { key: 'a', inclusive: false }, upper: { key: 'b', inclusive: false } },
     })!;
     expect(input.KeyConditionExpression).toBe('#shard = :shard AND #key BETWEEN :lower AND :upper');
-    expect(input.ExpressionAttributeValues).toMatchObject({ ':lower': 'a\u0000', ':upper': 'b' });
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':lower': { S: 'a\u0000' }, ':upper': { S: 'b' } });
   });
 
   it('makes room for the dropped upper bound of a descending BETWEEN', () => {

@@ -4,7 +4,8 @@ import { itemEtag, parseEtagList } from '../../src/core/etag';
 import { ExactNumber } from '../../src/core/exact-number';
 import { applyMergePatch } from '../../src/core/merge-patch';
 import { canonicalText, fromWire, itemFromWire, itemToWire, toWire, ValueSet } from '../../src/core/values';
-import { jsonText, parseJsonBody } from '../../src/http/lossless-json';
+import { jsonText } from '../../src/http/json-text';
+import { parseJsonBody } from '../../src/http/lossless-json';
 
 const wire = (text: string) => parseJsonBody(new TextEncoder().encode(text).buffer as ArrayBuffer);
 

@@ -3,12 +3,12 @@ import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
 import { batchDelete, batchGet, batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
-import { fieldsParam, itemForResponse, parseFields } from '../item-headers';
+import { fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import { bodyTooLargeResponse, CollectionParam, errorResponses, Item } from '../schemas';
 import { collectionLookup } from './collections';
-import { publicItem } from './public-item';
+import { hiddenAttributes, publicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
   description: 'the primary key attributes of one item',
@@ -105,7 +105,8 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
     const fields = parseFields(inQuery ?? body.fields);
     const keys = batchKeys(collection, body.keys);
     const { records, missing } = await batchGet(deps.store, collection, keys, c.get('call'), fields);
-    const items = records.map((record) => itemForResponse(publicItem(collection, record), fields));
+    const hidden = hiddenAttributes(collection);
+    const items = records.map((record) => publicWireItem(hidden, record, fields));
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 

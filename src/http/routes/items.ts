@@ -30,7 +30,7 @@ import {
   WriteResponse,
 } from '../schemas';
 import { collectionLookup } from './collections';
-import { publicItem } from './public-item';
+import { hiddenAttributes, publicWireItem } from './public-item';
 import { registerBatchKeyRoutes } from './batch-keys';
 
 const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -213,7 +213,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     if (typeof etag === 'string' && held !== undefined && (held === '*' || held.includes(etag))) {
       return c.body(null, 304, etagHeaders(etag));
     }
-    const item = itemForResponse(publicItem(collection, record), fields);
+    const item = publicWireItem(hiddenAttributes(collection), record, fields);
     return exactJson(c, { item }, 200, etagHeaders(etag));
   });
 

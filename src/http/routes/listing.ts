@@ -10,14 +10,14 @@ import { typedFilter } from '../../core/order-filter';
 import type { ListFilter, SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
 import { projectionFor } from '../../service/read-item';
-import { itemForResponse, parseFields } from '../item-headers';
+import { parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { configMaps } from '../../service/map-source';
 import { ReadMemories } from '../../service/shard-tails';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
 import { collectionLookup } from './collections';
-import { publicItem } from './public-item';
+import { hiddenAttributes, publicWireItem } from './public-item';
 
 const DEFAULT_LIMIT = 100;
 
@@ -97,10 +97,11 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity));
     setMetric(c, 'dynamodb', stats.dynamoMs);
     endTime(c, 'total');
+    const hidden = hiddenAttributes(collection);
     return exactJson(
       c,
       {
-        items: listing.records.map((record) => itemForResponse(publicItem(collection, record), fields)),
+        items: listing.records.map((record) => publicWireItem(hidden, record, fields)),
         nextCursor:
           listing.nextPosition === undefined
             ? null
