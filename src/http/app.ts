@@ -10,7 +10,7 @@ import { registerDocsRoutes } from './docs/routes';
 import { bearerAuth } from './middleware/auth';
 import { corsFor } from './middleware/cors';
 import { observeRequests } from './middleware/observe';
-import { knownQueryParameters } from './middleware/known-query';
+import { wellFormedQuery } from './middleware/known-query';
 import { requestDeadline } from './middleware/deadline';
 import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit, TokenBuckets } from './middleware/rate-limit';
 import { requestSizeLimits } from './middleware/request-size';
@@ -66,8 +66,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const failures = new TokenBuckets(security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND);
   app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS, failures));
   if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
-  // After auth: a caller without a key learns nothing about a route's parameters.
-  app.use('*', knownQueryParameters(app));
+  // After auth, like each route's check of its query parameters (api-route.ts): a caller without a key
+  // learns nothing about a route's parameters.
+  app.use('*', wellFormedQuery());
 
   registerHealthRoute(app, deps);
   registerCollectionRoutes(app, deps);

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { version } from '../../../package.json';
 import type { AppEnv } from '../env';
 import { queryErrorResponse } from '../schemas';
@@ -32,7 +33,7 @@ export const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document'
   ],
 };
 
-const documentRoute = createRoute({
+const documentRoute = apiRoute({
   method: 'get',
   path: '/openapi.json',
   operationId: 'getOpenApiDocument',
@@ -49,7 +50,7 @@ const documentRoute = createRoute({
   },
 });
 
-const pageRoute = createRoute({
+const pageRoute = apiRoute({
   method: 'get',
   path: '/docs',
   operationId: 'getDocsPage',
@@ -63,7 +64,7 @@ const pageRoute = createRoute({
   },
 });
 
-const rootRoute = createRoute({
+const rootRoute = apiRoute({
   method: 'get',
   path: '/',
   operationId: 'getLinks',
