@@ -10,9 +10,12 @@ import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas'
 import { StatsResponse } from '../stats-schema';
 import { collectionLookup } from './collections';
 
+/** The one path the metrics key (METRICS_KEY) may read (app.ts marks it for bearerAuth). */
+export const METRICS_PATH = '/metrics';
+
 const metricsRoute = apiRoute({
   method: 'get',
-  path: '/metrics',
+  path: METRICS_PATH,
   operationId: 'getMetrics',
   summary: 'Prometheus metrics of this router process (Node server)',
   tags: ['observability'],
