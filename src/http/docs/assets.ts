@@ -35,6 +35,8 @@ const assetRoute = apiRoute({
   path: `${DOCS_ASSET_PATH}/{file}`,
   summary: 'A file of the docs page (served locally, so /docs works offline)',
   tags: ['docs'],
+  // Public like the page that loads it (PUBLIC_PATHS in app.ts): a page without its files renders nothing.
+  security: [],
   request: {
     params: z.object({ file: z.enum(DOCS_ASSET_FILES).openapi({ param: { name: 'file', in: 'path' } }) }),
   },
