@@ -7,18 +7,18 @@ import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { DOCS_ASSET_FILES, DOCS_ASSET_PATH } from './docs/assets';
 import { registerDocsRoutes } from './docs/routes';
-import { bearerAuth } from './middleware/auth';
+import { bearerAuth, pathAccess } from './middleware/auth';
 import { corsFor } from './middleware/cors';
 import { observeRequests } from './middleware/observe';
-import { knownQueryParameters } from './middleware/known-query';
+import { wellFormedQuery } from './middleware/known-query';
 import { requestDeadline } from './middleware/deadline';
-import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit, TokenBuckets } from './middleware/rate-limit';
+import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit, TokenBuckets, unlimited } from './middleware/rate-limit';
 import { requestSizeLimits } from './middleware/request-size';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
 import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
-import { registerObservabilityRoutes } from './routes/observability';
+import { METRICS_PATH, registerObservabilityRoutes } from './routes/observability';
 import { registerLoadRoute } from './routes/load';
 
 /**
@@ -64,10 +64,19 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
   const failures = new TokenBuckets(security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND);
-  app.use('*', bearerAuth(security.apiKeys ?? [], PUBLIC_PATHS, failures));
-  if (security.rateLimitPerSecond !== undefined) app.use('*', rateLimit(security.rateLimitPerSecond, ['/healthz']));
-  // After auth: a caller without a key learns nothing about a route's parameters.
-  app.use('*', knownQueryParameters(app));
+  // Which paths need no key, and the one the metrics key may read, told by Hono's router (the marks are
+  // middleware on those paths, registered before bearerAuth, which reads them), not by comparing paths.
+  for (const path of PUBLIC_PATHS) app.use(path, pathAccess('public'));
+  app.use(METRICS_PATH, pathAccess('metrics'));
+  app.use('*', bearerAuth(security.apiKeys ?? [], failures));
+  if (security.rateLimitPerSecond !== undefined) {
+    // Load balancers probe the health check: never limited.
+    app.use('/healthz', unlimited());
+    app.use('*', rateLimit(security.rateLimitPerSecond));
+  }
+  // After auth, like each route's check of its query parameters (api-route.ts): a caller without a key
+  // learns nothing about a route's parameters.
+  app.use('*', wellFormedQuery());
 
   registerHealthRoute(app, deps);
   registerCollectionRoutes(app, deps);

@@ -6,7 +6,7 @@ import type { RequestTally } from '../service/metrics/request-tally';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
-import type { ApiKeyGrant } from './middleware/auth';
+import type { ApiKeyGrant, PathAccess } from './middleware/auth';
 import type { BodyLimits } from './middleware/json-body';
 
 /** Who may call, from where, and how much (all optional: unset = open API, no CORS, default limits). */
@@ -63,6 +63,10 @@ export interface AppEnv {
     call: CallContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */
     caller?: string;
+    /** Set on the few paths whose access differs from the rest, by route pattern (app.ts); bearerAuth reads it. */
+    access?: PathAccess;
+    /** Set on the paths RATE_LIMIT_PER_SECOND never counts (the health check), by route pattern (app.ts). */
+    unlimited?: true;
     /** What this request did (shard queries, items, retries) and the metrics recorder. */
     tally?: RequestTally;
   };

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
@@ -29,11 +30,13 @@ export const DOCS_ASSET_TYPES: Record<string, string> = {
  */
 export type DocsAssets = (file: DocsAssetFile, request: Request) => Promise<Uint8Array | Response | undefined>;
 
-const assetRoute = createRoute({
+const assetRoute = apiRoute({
   method: 'get',
   path: `${DOCS_ASSET_PATH}/{file}`,
   summary: 'A file of the docs page (served locally, so /docs works offline)',
   tags: ['docs'],
+  // Public like the page that loads it (PUBLIC_PATHS in app.ts): a page without its files renders nothing.
+  security: [],
   request: {
     params: z.object({ file: z.enum(DOCS_ASSET_FILES).openapi({ param: { name: 'file', in: 'path' } }) }),
   },

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { version } from '../../../package.json';
 import type { AppEnv } from '../env';
 import { queryErrorResponse } from '../schemas';
@@ -15,8 +16,8 @@ export const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document'
       'An ordered-key shard router for DynamoDB: sharded writes, ' +
       'globally sorted listings in code point (UTF-8 byte) order. ' +
       'Errors are `{"error": {"code", "message", "requestId"}}`; every answer carries `x-request-id` (yours echoed, ' +
-      'or one made). When the service runs with API_KEYS, every route but ' +
-      '/healthz, /openapi.json and /docs needs `Authorization: Bearer <key>` (read or write scope). ' +
+      'or one made). When the service runs with API_KEYS, every route but /, /healthz, /openapi.json, ' +
+      '/docs and the files it loads (/docs/assets/…) needs `Authorization: Bearer <key>` (read or write scope). ' +
       'A query parameter a route does not list here is a 400 naming it; a method a path does not take, a 405 ' +
       'with `Allow`; a URL over 16 KiB, a 414; headers over 32 KiB, a 431.',
   },
@@ -32,7 +33,7 @@ export const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document'
   ],
 };
 
-const documentRoute = createRoute({
+const documentRoute = apiRoute({
   method: 'get',
   path: '/openapi.json',
   operationId: 'getOpenApiDocument',
@@ -49,7 +50,7 @@ const documentRoute = createRoute({
   },
 });
 
-const pageRoute = createRoute({
+const pageRoute = apiRoute({
   method: 'get',
   path: '/docs',
   operationId: 'getDocsPage',
@@ -63,7 +64,7 @@ const pageRoute = createRoute({
   },
 });
 
-const rootRoute = createRoute({
+const rootRoute = apiRoute({
   method: 'get',
   path: '/',
   operationId: 'getLinks',

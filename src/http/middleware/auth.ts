@@ -9,6 +9,9 @@ import { rateLimited, type TokenBuckets } from './rate-limit';
 /** `metrics` (METRICS_KEY) may only read /metrics. */
 export type Scope = 'read' | 'write' | 'metrics';
 
+/** How a path's access differs from the rest: `public` needs no key, `metrics` is what the metrics key may read. */
+export type PathAccess = 'public' | 'metrics';
+
 /** One bearer key and what it may do; `write` includes `read`. */
 export interface ApiKeyGrant {
   readonly key: string;
@@ -24,14 +27,14 @@ interface StoredKey {
 }
 
 const REALM = 'Bearer realm="shardline"';
-const METRICS_PATH = '/metrics';
 
 /**
  * Bearer-key authentication with scopes. With no keys configured every request
- * passes (the API is open). Otherwise every path not in `publicPaths` needs
- * `Authorization: Bearer <key>`: 401 (with `WWW-Authenticate: Bearer`) without a
- * valid key, 403 when a `read` key asks for a write (any method but GET, HEAD,
- * OPTIONS), 403 when the metrics key (scope `metrics`) asks for anything but /metrics.
+ * passes (the API is open). Otherwise every path not marked `public` (`pathAccess`,
+ * put on paths by route pattern before this runs) needs `Authorization: Bearer <key>`:
+ * 401 (with `WWW-Authenticate: Bearer`) without a valid key, 403 when a `read` key
+ * asks for a write (any method but GET, HEAD, OPTIONS), 403 when the metrics key
+ * (scope `metrics`) asks for anything but to read the path marked `metrics`.
  *
  * Timing: the presented token and every configured key are hashed with SHA-256
  * and compared with `timingSafeEqual`, always against all keys, so neither the
@@ -45,19 +48,14 @@ const METRICS_PATH = '/metrics';
  * right guess would still show as a 200 among the 429s. A request whose address cannot
  * be told shares the bucket `unknown`.
  */
-export function bearerAuth(
-  grants: readonly ApiKeyGrant[],
-  publicPaths: readonly string[],
-  failures?: TokenBuckets,
-): MiddlewareHandler<AppEnv> {
+export function bearerAuth(grants: readonly ApiKeyGrant[], failures?: TokenBuckets): MiddlewareHandler<AppEnv> {
   const keys: StoredKey[] = grants.map((grant, i) => ({
     digest: sha256(grant.key),
     scope: grant.scope,
     id: grant.scope === 'metrics' ? 'metrics-key' : `key#${i + 1}`,
   }));
-  const open = new Set(publicPaths);
   return async (c, next) => {
-    if (keys.length === 0 || open.has(c.req.path) || c.req.method === 'OPTIONS') return next();
+    if (keys.length === 0 || c.get('access') === 'public' || c.req.method === 'OPTIONS') return next();
     const address = clientAddress(c) ?? 'unknown';
     const wait = failures?.waitFor(address) ?? 0;
     if (wait > 0) {
@@ -78,7 +76,7 @@ export function bearerAuth(
       c.header('WWW-Authenticate', `${REALM}, error="invalid_token"`);
       return refuse(new ShardlineError('unauthorized', 'the API key is not valid'));
     }
-    if (match.scope === 'metrics' && !(c.req.path === METRICS_PATH && isReadMethod(c.req.method))) {
+    if (match.scope === 'metrics' && !(c.get('access') === 'metrics' && isReadMethod(c.req.method))) {
       c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="read"`);
       return errorResponse(c, new ShardlineError('forbidden', 'this key may only read /metrics'));
     }
@@ -91,6 +89,17 @@ export function bearerAuth(
     }
     c.set('caller', match.id);
     return next();
+  };
+}
+
+/**
+ * Marks the paths it is attached to (`app.use(path, pathAccess(…))`, before bearerAuth): Hono's router, which
+ * routes the request, tells bearerAuth which paths are public, rather than a second list of paths compared by hand.
+ */
+export function pathAccess(access: PathAccess): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('access', access);
+    await next();
   };
 }
 

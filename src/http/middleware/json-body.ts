@@ -27,7 +27,7 @@ const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
 const JSON_CONTENT_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /**
- * Middleware for a route that reads a JSON body (`createRoute({ middleware })`), run before its validators:
+ * Middleware for a route that reads a JSON body (`apiRoute({ middleware })`), run before its validators:
  * a body sent as anything but JSON is a 400 `invalid_json`; one over `maxBytes` is a 413 `payload_too_large`
  * (with `limitBytes`), told from Content-Length up front or counted while a chunked body streams in — either
  * way before any of it is parsed. Then the body is parsed losslessly (numbers keep all their digits, UTF-8 that

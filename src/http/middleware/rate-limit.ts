@@ -61,23 +61,27 @@ export function rateLimited(seconds: number, message: string): ShardlineError {
  * up to `perSecond`. A caller is its API key (`key#N`); without API_KEYS every
  * caller shares one bucket (`anonymous`), since a client address is neither
  * portable across runtimes nor trustworthy behind proxies. Over the limit: 429
- * with `Retry-After` (seconds until a token is back). Paths in `exempt` (health
- * checks) are never limited. The number of buckets is bounded by the number of keys.
+ * with `Retry-After` (seconds until a token is back). Paths marked `unlimited` (health
+ * checks, by `app.use(path, unlimited())` before this) are never limited. The number of
+ * buckets is bounded by the number of keys.
  * Requests that fail authentication never get here: bearerAuth limits them by address.
  */
-export function rateLimit(
-  perSecond: number,
-  exempt: readonly string[],
-  now: () => number = Date.now,
-): MiddlewareHandler<AppEnv> {
+export function rateLimit(perSecond: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
   const buckets = new TokenBuckets(perSecond, now);
-  const skip = new Set(exempt);
   return async (c, next) => {
-    if (skip.has(c.req.path) || c.req.method === 'OPTIONS') return next();
+    if (c.get('unlimited') || c.req.method === 'OPTIONS') return next();
     const caller = c.get('caller') ?? 'anonymous';
     const wait = buckets.waitFor(caller);
     if (wait > 0) throw rateLimited(wait, `over ${perSecond} requests per second for this caller; retry later`);
     buckets.spend(caller);
     return next();
+  };
+}
+
+/** Marks the paths it is attached to (`app.use(path, unlimited())`) as ones rateLimit never counts. */
+export function unlimited(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    c.set('unlimited', true);
+    await next();
   };
 }

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
 import { batchDelete, batchGet, batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
@@ -23,7 +24,7 @@ const keysBody = (max: number) =>
 const ItemError = z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string() }) });
 
 const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
-  createRoute({
+  apiRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-get',
     operationId: 'batchGetItems',
@@ -62,7 +63,7 @@ const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
   });
 
 const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
-  createRoute({
+  apiRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-delete',
     operationId: 'batchDeleteItems',

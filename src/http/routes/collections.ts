@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import type { Collection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
@@ -81,7 +82,7 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
   };
 }
 
-const listRoute = createRoute({
+const listRoute = apiRoute({
   method: 'get',
   path: '/collections',
   operationId: 'listCollections',
@@ -99,7 +100,7 @@ const listRoute = createRoute({
   },
 });
 
-const showRoute = createRoute({
+const showRoute = apiRoute({
   method: 'get',
   path: '/collections/{collection}',
   operationId: 'getCollection',
@@ -116,7 +117,7 @@ const showRoute = createRoute({
   },
 });
 
-const routeRoute = createRoute({
+const routeRoute = apiRoute({
   method: 'get',
   path: '/collections/{collection}/route',
   operationId: 'getKeyRoute',

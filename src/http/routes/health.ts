@@ -1,8 +1,9 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import type { AppDeps, AppEnv } from '../env';
 import { errorResponses, queryErrorResponse } from '../schemas';
 
-const healthRoute = createRoute({
+const healthRoute = apiRoute({
   method: 'get',
   path: '/healthz',
   operationId: 'getHealth',

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
 import { itemFromWire } from '../../core/values';
@@ -40,7 +41,7 @@ const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const putRoute = (limits: BodyLimits) =>
-  createRoute({
+  apiRoute({
     method: 'put',
     path: '/collections/{collection}/items',
     operationId: 'putItem',
@@ -68,7 +69,7 @@ const putRoute = (limits: BodyLimits) =>
   });
 
 const batchRoute = (limits: BodyLimits) =>
-  createRoute({
+  apiRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch',
     operationId: 'batchPutItems',
@@ -104,7 +105,7 @@ function keyQuery(deps: AppDeps, extra: Record<string, z.ZodType> = {}) {
 }
 
 const getRoute = (deps: AppDeps) =>
-  createRoute({
+  apiRoute({
     method: 'get',
     path: '/collections/{collection}/item',
     operationId: 'getItem',
@@ -132,7 +133,7 @@ const getRoute = (deps: AppDeps) =>
   });
 
 const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
-  createRoute({
+  apiRoute({
     method: 'patch',
     path: '/collections/{collection}/item',
     operationId: 'patchItem',
@@ -165,7 +166,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
   });
 
 const deleteRoute = (deps: AppDeps) =>
-  createRoute({
+  apiRoute({
     method: 'delete',
     path: '/collections/{collection}/item',
     operationId: 'deleteItem',

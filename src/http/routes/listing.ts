@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { endTime, setMetric, startTime, timing } from 'hono/timing';
 import type { Collection } from '../../core/collection';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../core/cursor';
@@ -21,7 +22,7 @@ import { hiddenAttributes, publicWireItem } from './public-item';
 
 const DEFAULT_LIMIT = 100;
 
-const listingRoute = createRoute({
+const listingRoute = apiRoute({
   method: 'get',
   path: '/collections/{collection}/items',
   operationId: 'listItems',

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
 import { fleetLoad, type HotKeys } from '../../load/fleet-load';
 import { configMaps } from '../../service/map-source';
@@ -43,7 +44,7 @@ const FleetLoadResponse = z
   })
   .openapi('FleetLoad');
 
-const loadRoute = createRoute({
+const loadRoute = apiRoute({
   method: 'get',
   path: '/collections/{collection}/load',
   operationId: 'getFleetLoad',

@@ -1,4 +1,5 @@
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { apiRoute } from '../api-route';
 import { orderOf, readableBoundaries, readableValues } from '../../core/order';
 import { configMaps } from '../../service/map-source';
 import type { RouterMetrics } from '../../service/metrics/router-metrics';
@@ -9,9 +10,12 @@ import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas'
 import { StatsResponse } from '../stats-schema';
 import { collectionLookup } from './collections';
 
-const metricsRoute = createRoute({
+/** The one path the metrics key (METRICS_KEY) may read (app.ts marks it for bearerAuth). */
+export const METRICS_PATH = '/metrics';
+
+const metricsRoute = apiRoute({
   method: 'get',
-  path: '/metrics',
+  path: METRICS_PATH,
   operationId: 'getMetrics',
   summary: 'Prometheus metrics of this router process (Node server)',
   tags: ['observability'],
@@ -22,7 +26,7 @@ const metricsRoute = createRoute({
   },
 });
 
-const statsRoute = createRoute({
+const statsRoute = apiRoute({
   method: 'get',
   path: '/collections/{collection}/stats',
   operationId: 'getStats',
@@ -39,7 +43,7 @@ const statsRoute = createRoute({
   },
 });
 
-const heatRoute = createRoute({
+const heatRoute = apiRoute({
   method: 'get',
   path: '/collections/{collection}/heat',
   operationId: 'getHeatPage',
