@@ -1,5 +1,5 @@
 import type { FleetLoad } from '../load/fleet-load';
-import type { AutopilotConfig } from './autopilot-config';
+import type { AutopilotConfig } from '../core/collection';
 
 /** What one autopilot step knows: the map in force, the window's load, the reshard's state. */
 export interface StepInputs {

@@ -4,7 +4,7 @@ import type { JSONParsed } from 'hono/utils/types';
 import { stringify } from 'lossless-json';
 import { ShardlineError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
-import { parseExactJson } from './exact-json';
+import { parseExactJson } from '../core/exact-json';
 import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
 import { readBody } from './read-body';
