@@ -12,7 +12,8 @@ import { exitCodeOf, finishedLine, openReshard } from '../reshard/run-reshard';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { reshardProgress, type ReshardProgress } from './reshard-progress';
-import { parseReshardOptions, USAGE, UsageError, type ReshardOptions } from './reshard-options';
+import { UsageError } from './command-line';
+import { parseReshardOptions, USAGE, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
 
 export interface ReshardIO {
