@@ -57,7 +57,7 @@ export async function autopilotStep(
   const { window, minutes } = await recordedLoad(table, read, pointer.read.version, config.windowMinutes, now);
   const decision = decide(
     {
-      strategy: read.strategy.kind as 'range' | 'hash' | 'random',
+      strategy: read.strategy.kind,
       shardCount: read.strategy.shardCount,
       window,
       minutes,

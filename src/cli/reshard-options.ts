@@ -1,3 +1,4 @@
+import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
 import { numberArg, readCommandLine, UsageError } from './command-line';
 
 export const USAGE = `Usage: npm run reshard -- --collection NAME <what> [options]
@@ -11,7 +12,7 @@ each phase starts only when every router must have seen the last.
 What (one of):
   --boundaries FILE      a range map with these boundaries (npm run boundaries)
   --shards N             N shards: of the current strategy, or of --strategy
-    --strategy S         hash, random or range (range: boundaries cut from a live
+    --strategy S         ${inWords(sortedStrategyNames())} (range: boundaries cut from a live
                          scan of the collection's keys)
   --status               where the collection's map is (--json: as JSON)
   --abort                abandon the reshard under way (before reads switched)
@@ -34,7 +35,7 @@ crashed run's lease expires: up to 30 s, counted down).`;
 
 export type Action =
   | { readonly kind: 'reshard'; readonly boundaries: string }
-  | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: 'hash' | 'random' | 'range' }
+  | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: StrategyKind }
   | { readonly kind: 'status'; readonly json: boolean }
   | { readonly kind: 'abort' | 'rollback' | 'adopt' | 'verify' | 'repair' };
 
@@ -95,8 +96,8 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
     throw new UsageError('--strategy goes with --shards');
   if (values.json && !values.status) throw new UsageError('--json goes with --status');
   const strategy = values.strategy;
-  if (strategy !== undefined && strategy !== 'hash' && strategy !== 'random' && strategy !== 'range') {
-    throw new UsageError(`--strategy must be hash, random or range, not ${JSON.stringify(strategy)}`);
+  if (strategy !== undefined && !strategyNames().includes(strategy)) {
+    throw new UsageError(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
   }
   const action: Action =
     values.boundaries !== undefined
