@@ -1,31 +1,33 @@
 import {
   capacityPlan,
-  LISTING_STRATEGIES,
   PARTITION_RCU,
   PARTITION_WCU,
   WCU_BYTES,
   type CapacityInput,
   type CapacityPlan,
-  type ListingStrategy,
 } from '../src/planning/capacity-plan';
+import { inWords, sortedStrategyNames, strategyNames } from '../src/core/strategies';
 import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
- * --writes-per-second 10000 [--strategy range|hash|random] [--consistent] [--json]`:
+ * --writes-per-second 10000 [--strategy S] [--consistent] [--json]`:
  * the shard count a sorted index needs from DynamoDB's per-partition limits, with
  * the arithmetic shown.
  */
+/** The strategies by name, range (the default) first: the rest fan a listing out to every shard. */
+const STRATEGIES = sortedStrategyNames('range');
+
 // The backslash continues the first line: one line of usage, two of code.
 const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --items-per-query Q \
---writes-per-second W [--strategy range|hash|random] [--consistent] [--json]
+--writes-per-second W [--strategy ${STRATEGIES.join('|')}] [--consistent] [--json]
 
   --item-bytes B          size of one index item (keys + projected attributes)
   --reads-per-second R    listing queries per second
   --items-per-query Q     items one query returns
   --writes-per-second W   item writes per second
   --strategy S            how listings read the shards: range (one shard a listing, the
-                          default), hash or random (every shard, every listing)
+                          default), ${inWords(STRATEGIES.slice(1))} (every shard, every listing)
   --consistent            strongly consistent reads (half the read throughput; GSIs
                           only serve eventually consistent reads)
   --json                  print the plan as JSON`;
@@ -104,10 +106,10 @@ const { plan, input, json } = parseCommandLine(
       itemsPerQuery: numberArg('items-per-query', values['items-per-query']),
       writesPerSecond: numberArg('writes-per-second', values['writes-per-second']),
       consistent: values.consistent,
-      strategy: values.strategy as ListingStrategy,
+      strategy: values.strategy,
     };
-    if (!LISTING_STRATEGIES.includes(input.strategy)) {
-      throw new UsageError(`--strategy must be range, hash or random, not ${values.strategy}`);
+    if (!strategyNames().includes(input.strategy)) {
+      throw new UsageError(`--strategy must be ${inWords(STRATEGIES)}, not ${values.strategy}`);
     }
     try {
       return { plan: capacityPlan(input), input, json: values.json };

@@ -1,9 +1,10 @@
+import type { AutopilotConfig } from '../core/collection';
+import type { StrategyKind } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
-import type { AutopilotConfig } from './autopilot-config';
 
 /** What one autopilot step knows: the map in force, the window's load, the reshard's state. */
 export interface StepInputs {
-  readonly strategy: 'range' | 'hash' | 'random';
+  readonly strategy: StrategyKind;
   readonly shardCount: number;
   /** The whole window merged, and each of its minutes alone (oldest first). */
   readonly window: FleetLoad;
@@ -14,9 +15,11 @@ export interface StepInputs {
   readonly now: number;
 }
 
-export type Target =
-  | { readonly kind: 'range'; readonly shards: number }
-  | { readonly kind: 'hash' | 'random'; readonly shards: number };
+/** The map to move to: range re-cut into `shards` ranges by load, any other kind at `shards` shards. */
+export interface Target {
+  readonly kind: StrategyKind;
+  readonly shards: number;
+}
 
 export interface Decision {
   readonly action: 'none' | 'reshard';

@@ -1,6 +1,6 @@
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { roundedBoundaries } from '../config/typed-boundaries';
-import type { Collection } from '../core/collection';
+import type { AutopilotConfig, Collection } from '../core/collection';
 import { orderOf } from '../core/order';
 import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
@@ -8,7 +8,6 @@ import type { ReshardTable } from '../reshard/run-reshard';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { ShardMaps } from '../service/shard-maps';
 import { DecisionLog } from '../store/decision-log';
-import type { AutopilotConfig } from './autopilot-config';
 import { type Decision, decide, type Target } from './decide';
 import { loadWeightedCounts } from './load-weights';
 import { recordedLoad } from './recorded-load';
@@ -58,7 +57,7 @@ export async function autopilotStep(
   const { window, minutes } = await recordedLoad(table, read, pointer.read.version, config.windowMinutes, now);
   const decision = decide(
     {
-      strategy: read.strategy.kind as 'range' | 'hash' | 'random',
+      strategy: read.strategy.kind,
       shardCount: read.strategy.shardCount,
       window,
       minutes,

@@ -1,4 +1,4 @@
-import { DEFAULT_AUTOPILOT } from '../autopilot/autopilot-config';
+import { DEFAULT_AUTOPILOT } from '../config/autopilot-config';
 import { autopilotStep, type StepRecord } from '../autopilot/step';
 import type { Collection } from '../core/collection';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';

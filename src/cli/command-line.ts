@@ -61,18 +61,30 @@ export function parseCommandLine<Spec extends CommandLineSpec, Options>(
   }
 }
 
-/** The value of `--flag` as a number ≥ `min` (default 0), whole if `integer`; a UsageError otherwise. */
-export function numberArg(flag: string, raw: string | undefined, { min = 0, integer = false } = {}): number {
+/**
+ * The value of `--flag` as a number from `min` (default 0) to `max` (default none), whole
+ * if `integer`; a UsageError otherwise.
+ */
+export function numberArg(
+  flag: string,
+  raw: string | undefined,
+  { min = 0, max = Number.POSITIVE_INFINITY, integer = false } = {},
+): number {
   const value = Number(raw);
   if (
     raw === undefined ||
     raw.trim() === '' ||
     !Number.isFinite(value) ||
     value < min ||
+    value > max ||
     (integer && !Number.isInteger(value))
   ) {
     const kind = integer ? 'a whole number' : 'a number';
-    throw new UsageError(`--${flag} must be ${kind} ≥ ${min}${raw === undefined ? '' : `, not ${raw}`}`);
+    const bounded = max !== Number.POSITIVE_INFINITY;
+    // The bounded wording is npm run reshard's, kept as it was: it quotes the value, so an empty one shows.
+    const range = bounded ? `from ${min} to ${max}` : `≥ ${min}`;
+    const given = raw === undefined ? '' : `, not ${bounded ? JSON.stringify(raw) : raw}`;
+    throw new UsageError(`--${flag} must be ${kind} ${range}${given}`);
   }
   return value;
 }

@@ -12,7 +12,8 @@ import { exitCodeOf, finishedLine, openReshard } from '../reshard/run-reshard';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { reshardProgress, type ReshardProgress } from './reshard-progress';
-import { parseReshardOptions, USAGE, UsageError, type ReshardOptions } from './reshard-options';
+import { UsageError } from './command-line';
+import { parseReshardOptions, USAGE, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
 
 export interface ReshardIO {
@@ -148,7 +149,8 @@ async function targetStrategy(
 ): Promise<StrategyConfig> {
   if ('boundaries' in action) return { kind: 'range', boundaries: readBoundaries(action.boundaries, collection) };
   const kind = action.strategy ?? collection.strategy.kind;
-  if (kind === 'hash' || kind === 'random') return { kind, shards: action.shards };
+  // Every strategy but range is made from a shard count (one that needs more, its schema refuses).
+  if (kind !== 'range') return { kind, shards: action.shards };
   if (!action.strategy) {
     throw new ReshardRefused(
       `"${collection.name}" is a range collection: give --boundaries FILE, or --shards N --strategy range ` +

@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
+import { numberArg, readCommandLine, UsageError } from './command-line';
 
 export const USAGE = `Usage: npm run reshard -- --collection NAME <what> [options]
 
@@ -11,7 +12,7 @@ each phase starts only when every router must have seen the last.
 What (one of):
   --boundaries FILE      a range map with these boundaries (npm run boundaries)
   --shards N             N shards: of the current strategy, or of --strategy
-    --strategy S         hash, random or range (range: boundaries cut from a live
+    --strategy S         ${inWords(sortedStrategyNames())} (range: boundaries cut from a live
                          scan of the collection's keys)
   --status               where the collection's map is (--json: as JSON)
   --abort                abandon the reshard under way (before reads switched)
@@ -32,11 +33,9 @@ Options:
 Running the same command again after a crash resumes where it stopped (once the
 crashed run's lease expires: up to 30 s, counted down).`;
 
-export class UsageError extends Error {}
-
 export type Action =
   | { readonly kind: 'reshard'; readonly boundaries: string }
-  | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: 'hash' | 'random' | 'range' }
+  | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: StrategyKind }
   | { readonly kind: 'status'; readonly json: boolean }
   | { readonly kind: 'abort' | 'rollback' | 'adopt' | 'verify' | 'repair' };
 
@@ -51,37 +50,32 @@ export interface ReshardOptions {
   readonly wait: boolean;
 }
 
+const SPEC = {
+  options: {
+    collection: { type: 'string' },
+    boundaries: { type: 'string' },
+    shards: { type: 'string' },
+    strategy: { type: 'string' },
+    status: { type: 'boolean', default: false },
+    abort: { type: 'boolean', default: false },
+    rollback: { type: 'boolean', default: false },
+    adopt: { type: 'boolean', default: false },
+    verify: { type: 'boolean', default: false },
+    repair: { type: 'boolean', default: false },
+    rate: { type: 'string' },
+    segments: { type: 'string' },
+    yes: { type: 'boolean', default: false },
+    'no-wait': { type: 'boolean', default: false },
+    quiet: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+} as const;
+
 /** Parses `npm run reshard` arguments; 'help' for --help. Throws UsageError on mistakes. */
 export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        collection: { type: 'string' },
-        boundaries: { type: 'string' },
-        shards: { type: 'string' },
-        strategy: { type: 'string' },
-        status: { type: 'boolean', default: false },
-        abort: { type: 'boolean', default: false },
-        rollback: { type: 'boolean', default: false },
-        adopt: { type: 'boolean', default: false },
-        verify: { type: 'boolean', default: false },
-        repair: { type: 'boolean', default: false },
-        rate: { type: 'string' },
-        segments: { type: 'string' },
-        yes: { type: 'boolean', default: false },
-        'no-wait': { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  if (values.help) return 'help';
+  const line = readCommandLine(SPEC, argv);
+  if (line === 'help') return 'help';
+  const { values } = line;
   if (!values.collection) throw new UsageError('--collection NAME is required');
   const chosen = [
     values.boundaries !== undefined,
@@ -102,14 +96,14 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
     throw new UsageError('--strategy goes with --shards');
   if (values.json && !values.status) throw new UsageError('--json goes with --status');
   const strategy = values.strategy;
-  if (strategy !== undefined && strategy !== 'hash' && strategy !== 'random' && strategy !== 'range') {
-    throw new UsageError(`--strategy must be hash, random or range, not ${JSON.stringify(strategy)}`);
+  if (strategy !== undefined && !strategyNames().includes(strategy)) {
+    throw new UsageError(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
   }
   const action: Action =
     values.boundaries !== undefined
       ? { kind: 'reshard', boundaries: values.boundaries }
       : values.shards !== undefined
-        ? { kind: 'reshard', shards: whole('--shards', values.shards, 1, 10_000), ...(strategy && { strategy }) }
+        ? { kind: 'reshard', shards: whole('shards', values.shards, 10_000), ...(strategy && { strategy }) }
         : values.status
           ? { kind: 'status', json: values.json }
           : {
@@ -126,18 +120,15 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
   return {
     collection: values.collection,
     action,
-    ...(values.rate !== undefined && { rate: whole('--rate', values.rate, 1, 10_000_000) }),
-    segments: values.segments === undefined ? 8 : whole('--segments', values.segments, 1, 1_000),
+    ...(values.rate !== undefined && { rate: whole('rate', values.rate, 10_000_000) }),
+    segments: values.segments === undefined ? 8 : whole('segments', values.segments, 1_000),
     yes: values.yes,
     quiet: values.quiet,
     wait: !values['no-wait'],
   };
 }
 
-function whole(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
-  }
-  return value;
+/** A count from 1 to `max`, as every number npm run reshard takes is. */
+function whole(flag: string, raw: string, max: number): number {
+  return numberArg(flag, raw, { min: 1, max, integer: true });
 }

@@ -1,5 +1,5 @@
 import { ExactNumber } from '../core/exact-number.js';
-import { parseExactJson } from '../http/exact-json.js';
+import { parseExactJson } from '../core/exact-json.js';
 
 /**
  * JSON as the client sends and reads it. Plain mode is `JSON.parse`/`JSON.stringify`.

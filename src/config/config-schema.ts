@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { autopilotSchema } from '../autopilot/autopilot-config';
 import { DEFAULT_ETAG_ATTRIBUTE } from '../core/collection';
 import { NORMALIZATIONS } from '../core/normalize';
 import { strategyDefinitions, type StrategyConfig, type StrategyConfigSchema } from '../core/strategies';
+import { autopilotSchema } from './autopilot-config';
 import { boundariesFileSchema } from './boundaries-file';
 import { orderSchema } from './order-config';
 

@@ -1,10 +1,27 @@
-import type { AutopilotConfig } from '../autopilot/autopilot-config';
 import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
 import type { CollectionOrder } from './order';
 import type { ShardStrategy } from './strategies';
 
 export type KeyType = 'S' | 'N';
+
+/**
+ * How the autopilot may reshard a collection by the fleet's load (DESIGN §12). Plain data
+ * here, so that a collection carries it without core knowing the autopilot; the config
+ * file's schema (config/autopilot-config.ts) gives its bounds and defaults.
+ */
+export interface AutopilotConfig {
+  /** A shard over this share of a partition's limits for a whole window gets relief. */
+  readonly maxPartitionShare: number;
+  /** Reshard only for at least this cut of the largest shard's load (predicted). */
+  readonly minGain: number;
+  readonly windowMinutes: number;
+  readonly cooldownMinutes: number;
+  readonly minShards: number;
+  readonly maxShards: number;
+  /** Items per second the reshard it starts copies (its --rate). */
+  readonly rate: number;
+}
 
 export interface KeyAttribute {
   readonly name: string;

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
 import { ShardlineError } from '../core/errors';
-import { parseExactJson } from './exact-json';
+import { parseExactJson } from '../core/exact-json';
 import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
 import { jsonText } from './json-text';

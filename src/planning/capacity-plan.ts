@@ -1,3 +1,5 @@
+import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
+
 /**
  * How many shards a sorted index needs, from DynamoDB's per-partition limits.
  *
@@ -9,9 +11,10 @@
  * items hit the 1,000 writes/s ceiling before 1 MB/s.
  *
  * The strategy decides how many Queries one listing makes. A `range` listing reads
- * one shard (shards hold disjoint ranges, so listings spread over them); a `hash` or
- * `random` listing queries every shard for its share of the page and merges, so every
- * shard serves every listing — more shards shrink each Query, never their number.
+ * one shard (shards hold disjoint ranges, so listings spread over them); a listing of
+ * any other registered strategy (`hash`, `random`) queries every shard for its share
+ * of the page and merges, so every shard serves every listing — more shards shrink
+ * each Query, never their number.
  */
 export const PARTITION_RCU = 3000;
 export const PARTITION_WCU = 1000;
@@ -20,8 +23,8 @@ export const WCU_BYTES = 1024;
 /** Largest shard count the plan tries for a fan-out listing. */
 export const MAX_PLAN_SHARDS = 10_000;
 
-export type ListingStrategy = 'range' | 'hash' | 'random';
-export const LISTING_STRATEGIES: readonly ListingStrategy[] = ['range', 'hash', 'random'];
+/** A registered strategy's name (`range`, the default, or one whose listings fan out). */
+export type ListingStrategy = StrategyKind;
 
 export interface CapacityInput {
   /** Size of one index item in bytes (keys plus projected attributes). */
@@ -82,8 +85,9 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
   }
   if (itemBytes === 0) throw new Error('itemBytes must be positive');
   const strategy = input.strategy ?? 'range';
-  if (!LISTING_STRATEGIES.includes(strategy))
-    throw new Error(`strategy must be range, hash or random, not ${strategy}`);
+  if (!strategyNames().includes(strategy)) {
+    throw new Error(`strategy must be ${inWords(sortedStrategyNames('range'))}, not ${strategy}`);
+  }
 
   const writeBytes = itemBytes * writesPerSecond;
   const partitionWrite = PARTITION_WCU * WCU_BYTES;

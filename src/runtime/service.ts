@@ -11,7 +11,7 @@ import { DynamoStore } from '../store/dynamo-store';
 import { ensureTable } from '../store/bootstrap';
 import { DynamoMapStore } from '../store/map-store';
 import { LoadStore } from '../store/load-store';
-import { LoadRecorder } from '../load/load-recorder';
+import { LoadRecorder } from '../service/metrics/load-recorder';
 import { ShardMaps } from '../service/shard-maps';
 import type { Settings } from './settings';
 

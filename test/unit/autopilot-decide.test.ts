@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AUTOPILOT } from '../../src/autopilot/autopilot-config';
+import { DEFAULT_AUTOPILOT } from '../../src/config/autopilot-config';
 import { decide, type StepInputs } from '../../src/autopilot/decide';
 import { seededRandom } from '../../devtools/random';
 import { resolveConfig } from '../../src/config/config';
@@ -24,7 +24,7 @@ function loadOf(
   for (let m = 0; m < minutes; m++) {
     const at = NOW - (minutes - m) * MINUTE;
     for (let shard = 0; shard < shards; shard++) {
-      // Two units a write, as the router counts them (src/load/load-recorder.ts).
+      // Two units a write, as the router counts them (src/service/metrics/load-recorder.ts).
       const count = writes(m, shard);
       for (let i = 0; i < count; i++) meter.wrote('c', 1, shard, `k${shard}-${i % 50}`, 2, at);
     }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { ExactNumber } from '../../src/core/exact-number';
-import { parseExactJson } from '../../src/http/exact-json';
+import { parseExactJson } from '../../src/core/exact-json';
 
 const lossless = (text: string) => parse(text, null, (digits) => new ExactNumber(digits));
 

@@ -6,12 +6,14 @@ import './range';
 
 export {
   createStrategy,
+  inWords,
   registerStrategy,
   shardCountSchema,
+  sortedStrategyNames,
   strategyDefinition,
   strategyDefinitions,
   strategyFromConfig,
   strategyNames,
   type StrategyConfigSchema,
 } from './registry';
-export type { ShardStrategy, StrategyConfig, ValueBound, ValueRange } from './strategy';
+export type { ShardStrategy, StrategyConfig, StrategyKind, ValueBound, ValueRange } from './strategy';

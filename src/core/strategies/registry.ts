@@ -52,6 +52,20 @@ export function strategyNames(): string[] {
   return [...definitions.keys()];
 }
 
+/**
+ * The registered names sorted, `first` (a default) ahead of the rest: what usage lines
+ * and messages list, so they read the same whichever module registered a strategy first.
+ */
+export function sortedStrategyNames(first?: string): string[] {
+  const names = strategyNames().sort();
+  return first !== undefined && names.includes(first) ? [first, ...names.filter((name) => name !== first)] : names;
+}
+
+/** Names as a sentence lists them: 'hash, random or range'. */
+export function inWords(names: readonly string[]): string {
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
+}
+
 /** The definition registered as `name`, or undefined. */
 export function strategyDefinition(name: string): StrategyDefinition | undefined {
   return definitions.get(name);

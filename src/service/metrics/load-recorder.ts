@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection } from '../core/collection';
-import { valueOfIndexKey } from '../core/index-key';
-import { NO_METRICS, type MetricsRecorder } from '../service/metrics/recorder';
-import type { LoadStore } from '../store/load-store';
-import { LoadMeter } from './load-meter';
+import type { Collection } from '../../core/collection';
+import { valueOfIndexKey } from '../../core/index-key';
+import { LoadMeter } from '../../load/load-meter';
+import type { LoadStore } from '../../store/load-store';
+import { NO_METRICS, type MetricsRecorder } from './recorder';
 
 /**
  * A read of up to 4 KB costs half a read unit (eventually consistent); shardline's index

@@ -1,4 +1,4 @@
-import { ExactNumber } from '../core/exact-number';
+import { ExactNumber } from './exact-number';
 
 /**
  * JSON text to values, with every number kept as its digits (`ExactNumber`) and every other
