@@ -80,7 +80,7 @@ try {
   const direct = benchService(engine.endpoint);
   const delayed = benchService(proxy.endpoint);
   // The router's calls of one walk per listing, recorded to be replayed without it: the floor.
-  const recorder = queryRecorder(direct.clients.query);
+  const recorder = queryRecorder(direct.clients.raw);
   log(`loading ${options.items} items into each collection`);
   const loaded = await loadItems(direct, options.items, options.seed);
   log(`loaded ${[...loaded].map(([name, count]) => `${name} ${count}`).join(', ')}`);

@@ -3,7 +3,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { compareKeys } from '../../src/core/collation';
 import { measured } from './page-sample';
 
-/** The SDK's HttpRequest as the deserialize step sees it. */
+/** The SDK's HttpRequest as its request handler gets it. */
 interface SentRequest {
   readonly protocol: string;
   readonly hostname: string;
@@ -21,26 +21,23 @@ interface RecordedCall {
 }
 
 /**
- * Records the Query calls the router's SDK client sends, per page, between `start()` and
- * `stop()`: `page()` starts the next page's list. The middleware sits first in the deserialize
- * step, where the request is final (built, signed): what the floor replays is the router's call
- * byte for byte. Install it before the client's first call: the query client resolves its
- * middleware once (`cacheMiddleware`), so a middleware added later is never run.
+ * Records the Query calls the router sends, per page, between `start()` and `stop()`: `page()`
+ * starts the next page's list. It wraps the client's request handler, which gets each request
+ * final (built, signed): what the floor replays is the router's call byte for byte.
  */
 export function queryRecorder(client: DynamoDBClient) {
   let pages: RecordedCall[][] | undefined;
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      const http = (args as { request?: SentRequest }).request;
-      if (pages && http?.headers['x-amz-target']?.endsWith('.Query')) {
-        const url = new URL(`${http.protocol}//${http.hostname}:${http.port}${http.path}`);
-        const body = typeof http.body === 'string' ? http.body : new TextDecoder().decode(http.body as Uint8Array);
-        pages.at(-1)?.push({ url, headers: { ...http.headers }, body });
-      }
-      return next(args);
-    },
-    { step: 'deserialize', priority: 'high', name: 'shardlineBenchRecorder' },
-  );
+  const handler = client.config.requestHandler;
+  const handle = handler.handle.bind(handler);
+  handler.handle = (request, options) => {
+    const http = request as SentRequest;
+    if (pages && http.headers['x-amz-target']?.endsWith('.Query')) {
+      const url = new URL(`${http.protocol}//${http.hostname}:${http.port}${http.path}`);
+      const body = typeof http.body === 'string' ? http.body : new TextDecoder().decode(http.body as Uint8Array);
+      pages.at(-1)?.push({ url, headers: { ...http.headers }, body });
+    }
+    return handle(request, options);
+  };
   return {
     /** Records from now on, into a new list of pages. */
     start: () => {

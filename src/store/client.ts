@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createQueryClient } from './query-client';
+import { QuerySender } from './query-sender';
 
 export interface ClientOptions {
   /** A DynamoDB-compatible endpoint (DynamoDB Local, Alternator); unset for AWS itself. */
@@ -17,8 +17,8 @@ export interface DynamoClients {
   readonly doc: DynamoDBDocumentClient;
   /** For the application's items: numbers read as `NumberValue` (exact text), never as doubles. */
   readonly exact: DynamoDBDocumentClient;
-  /** For listing pages' shard queries: answers in DynamoDB's wire JSON (see ./query-client). */
-  readonly query: DynamoDBClient;
+  /** For listing pages' shard queries: the raw client's parts without its pipeline (see ./query-sender). */
+  readonly queries: QuerySender;
 }
 
 /**
@@ -27,14 +27,13 @@ export interface DynamoClients {
  * request deadline, and reports per item what a batch could not write.
  */
 export function createDynamoClients(options: ClientOptions): DynamoClients {
-  const config: DynamoDBClientConfig = {
+  const raw = new DynamoDBClient({
     maxAttempts: 1,
     region: options.region ?? 'us-east-1',
     ...(options.endpoint && { endpoint: options.endpoint }),
     ...(options.credentials && { credentials: options.credentials }),
     ...options.sdk,
-  };
-  const raw = new DynamoDBClient(config);
+  });
   // The SDK's logger middleware copies every response through its sensitive-data filter
   // for logger.info, even when the logger drops it: about a tenth of a query's CPU.
   // shardline logs for itself and never hands the SDK a logger.
@@ -48,7 +47,5 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     marshallOptions: { removeUndefinedValues: true },
     unmarshallOptions: { wrapNumbers: true },
   });
-  // Same settings and the same connections (one request handler).
-  const query = createQueryClient(config, raw.config.requestHandler);
-  return { raw, doc, exact, query };
+  return { raw, doc, exact, queries: new QuerySender(raw) };
 }

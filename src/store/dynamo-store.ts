@@ -24,7 +24,6 @@ import {
 import type { BatchOutcome, ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcome } from './store';
 import { recordFromSdk, recordToSdk } from './values';
 import { recordFromDynamoJson } from './dynamo-json';
-import { sendQuery } from './query-client';
 
 export interface DynamoStoreOptions {
   /** Most DynamoDB requests in flight at once from this process. */
@@ -59,7 +58,7 @@ export class DynamoStore implements Store {
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
     if (!input) return { items: [], itemsRead: 0 };
-    const send = (signal: AbortSignal | undefined) => sendQuery(this.clients.query, input, signal);
+    const send = (signal: AbortSignal | undefined) => this.clients.queries.send(input, signal);
     const hedge = this.options.hedge;
     let hedged = false;
     let attempts = 0;

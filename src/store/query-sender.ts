@@ -1,0 +1,115 @@
+import { type DynamoDBClient, Query$, type QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import type { AttributeJson } from './dynamo-json';
+
+/** A Query's answer as DynamoDB sends it: items in its wire JSON, not yet converted. */
+export interface RawQueryOutput {
+  readonly Items?: Readonly<Record<string, AttributeJson>>[];
+  readonly LastEvaluatedKey?: Readonly<Record<string, AttributeJson>>;
+  readonly ConsumedCapacity?: { readonly CapacityUnits?: number };
+}
+
+type Config = DynamoDBClient['config'];
+type HttpRequest = Parameters<Config['requestHandler']['handle']>[0];
+type HttpResponse = Awaited<ReturnType<Config['requestHandler']['handle']>>['response'];
+interface Signer {
+  sign(request: HttpRequest): Promise<HttpRequest>;
+}
+interface Endpoint {
+  readonly protocol: string;
+  readonly hostname: string;
+  readonly port?: number;
+  readonly path: string;
+}
+
+/**
+ * Sends listing pages' shard queries with the SDK client's own parts — its signer (and so its
+ * credentials, refreshed as they expire), its endpoint, its request handler (the same
+ * connections) and, for an error, its protocol's reader (the same typed errors: throttles, a
+ * missing table) — but not through its command pipeline. A page sends up to a few dozen
+ * queries, and the pipeline (schema serializer, middleware stack, endpoint rules, reading every
+ * attribute value against its schema, then the document client's second walk) cost about
+ * 0.28 ms of CPU a query against 0.07 ms for this, before a single item is read (DESIGN §13).
+ * The answer is handed over as DynamoDB's JSON (item values are strings there, numbers too, so
+ * `JSON.parse` loses nothing) and the store converts it once (`recordFromDynamoJson`).
+ */
+export class QuerySender {
+  private prepared: Promise<{ signer: Signer; endpoint: Endpoint }> | undefined;
+
+  constructor(private readonly client: DynamoDBClient) {}
+
+  async send(input: QueryCommandInput, signal: AbortSignal | undefined): Promise<RawQueryOutput> {
+    const { signer, endpoint } = await this.prepare();
+    const body = JSON.stringify(input);
+    const host = endpoint.port === undefined ? endpoint.hostname : `${endpoint.hostname}:${endpoint.port}`;
+    const request = {
+      ...endpoint,
+      method: 'POST',
+      query: {},
+      headers: {
+        host,
+        'content-type': 'application/x-amz-json-1.0',
+        'content-length': String(new TextEncoder().encode(body).byteLength),
+        'x-amz-target': 'DynamoDB_20120810.Query',
+      },
+      body,
+    } as HttpRequest;
+    const config = this.client.config;
+    const { response } = await config.requestHandler.handle(await signer.sign(request), { abortSignal: signal });
+    if (response.statusCode >= 300) throw await this.errorOf(response);
+    const bytes = await bodyBytes(config, response);
+    return (bytes.byteLength > 0 ? JSON.parse(new TextDecoder().decode(bytes)) : {}) as RawQueryOutput;
+  }
+
+  /** The signer and endpoint, resolved once (again after a failure: a credential source may recover). */
+  private prepare() {
+    this.prepared ??= resolveParts(this.client.config).catch((error: unknown) => {
+      this.prepared = undefined;
+      throw error;
+    });
+    return this.prepared;
+  }
+
+  /** The error the SDK would have thrown for this answer, read by its own protocol. */
+  private async errorOf(response: HttpResponse): Promise<unknown> {
+    const [, namespace, name, traits, input, output] = Query$;
+    const operation = { namespace, name, traits, input, output };
+    const config = this.client.config;
+    const protocol = config.protocol as { deserializeResponse(...args: unknown[]): Promise<unknown> };
+    try {
+      await protocol.deserializeResponse(operation, { ...config }, response);
+    } catch (error) {
+      return error;
+    }
+    return new Error(`DynamoDB answered a query with HTTP ${response.statusCode} and no error`);
+  }
+}
+
+async function resolveParts(config: Config): Promise<{ signer: Signer; endpoint: Endpoint }> {
+  const signer = (await (config as unknown as { signer(scheme: object): Promise<Signer> }).signer({})) as Signer;
+  if (config.isCustomEndpoint && config.endpoint) {
+    const { protocol, hostname, port, path } = await config.endpoint();
+    return { signer, endpoint: { protocol, hostname, ...(port !== undefined && { port }), path } };
+  }
+  // DynamoDB's regional endpoint, as the SDK's own rules give it for the client's region.
+  const { url } = config.endpointProvider({
+    Region: await config.region(),
+    UseDualStack: await config.useDualstackEndpoint(),
+    UseFIPS: await config.useFipsEndpoint(),
+    AccountIdEndpointMode: 'disabled',
+  });
+  return {
+    signer,
+    endpoint: {
+      protocol: url.protocol,
+      hostname: url.hostname,
+      ...(url.port !== '' && { port: Number(url.port) }),
+      path: url.pathname,
+    },
+  };
+}
+
+async function bodyBytes(config: Config, response: HttpResponse): Promise<Uint8Array> {
+  const body: unknown = response.body;
+  if (body instanceof Uint8Array) return body;
+  return body ? config.streamCollector(body) : new Uint8Array();
+}
