@@ -72,12 +72,11 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
     ...(settings.region && { region: settings.region }),
     ...(engineKey ? { credentials: engineKey } : credentials(env, endpoint)),
   });
-  const keyNames = new Map(collections.map((c) => [c.table, c.primaryKey.map(({ name }) => name)]));
   return {
     settings,
     collections,
     clients,
-    store: new DynamoStore(clients, { keyNames: (table) => keyNames.get(table) ?? [] }),
+    store: new DynamoStore(clients),
     maps: new DynamoMapStore(clients.doc),
     where,
     async close() {

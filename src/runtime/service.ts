@@ -50,16 +50,7 @@ export function buildService(
     ...(settings.region && { region: settings.region }),
     ...options.client,
   });
-  const keyNames = new Map<string, string[]>();
-  for (const collection of collections)
-    keyNames.set(
-      collection.table,
-      collection.primaryKey.map(({ name }) => name),
-    );
-  const store = new DynamoStore(clients, {
-    keyNames: (table) => keyNames.get(table) ?? [],
-    ...(settings.hedge && { hedge: new HedgePolicy() }),
-  });
+  const store = new DynamoStore(clients, { ...(settings.hedge && { hedge: new HedgePolicy() }) });
   const load = loadRecorderOf(settings, collections, clients);
   const observability = observabilityOf(settings, options.metrics, load?.recorder);
   const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {

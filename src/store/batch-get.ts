@@ -1,17 +1,98 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JsonObject } from '../core/item';
 import { ExpressionBuilder } from './conditions';
-import { backoffDelay, sleep, unavailable, type CallContext, type RetryPolicy } from './retry';
+import {
+  backoffDelay,
+  sleep,
+  timeoutError,
+  unavailable,
+  withRetries,
+  type CallContext,
+  type RetryOperation,
+  type RetryPolicy,
+} from './retry';
 import type { ReadOptions } from './store';
 import { recordFromSdk, recordToSdk } from './values';
 
 type Send = <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) => Promise<T>;
+type Key = Record<string, unknown>;
+
+/** What one table's part of a BatchGetItem asks for (as DynamoDB's `KeysAndAttributes`). */
+export interface TableRead {
+  readonly Keys: Key[];
+  readonly ConsistentRead?: boolean;
+  readonly ProjectionExpression?: string;
+  readonly ExpressionAttributeNames?: Record<string, string>;
+}
+
+/** How a batch read is sent and retried. */
+export interface BatchRead {
+  /** Names the read in errors (`a read of the shard maps`). */
+  readonly what: string;
+  readonly context: CallContext;
+  readonly policy: RetryPolicy;
+  /**
+   * Sends one call with its retries; by default `withRetries` under `policy`. The item store's
+   * adds its in-flight limit and its operation label; it must retry under the same policy.
+   */
+  readonly send?: Send;
+  /** The label a resend of unprocessed keys is reported under (items: `batch_get`); unreported when unset. */
+  readonly operation?: RetryOperation;
+  /** Readies unprocessed keys to go out again (shardline's reserved numbers: `resendable`). */
+  readonly again?: (keys: Key[]) => Key[];
+}
 
 /**
- * The items of up to 100 keys in one BatchGetItem, then again for the keys DynamoDB hands
- * back unprocessed (throttled or over 16 MB), with backoff, until every key is answered:
- * an item not returned once no key is left unprocessed does not exist. A run of answers
- * that process nothing gives up (`unavailable`), like any call out of retries.
+ * The items of one BatchGetItem (up to 100 keys, of one table or several), then again for the
+ * keys DynamoDB hands back unprocessed (throttled, or past 16 MB) until every key is answered:
+ * an item not returned then does not exist. Each call is retried on its own (`send`); between
+ * resends the wait is the retry policy's backoff with full jitter, so many readers left
+ * unprocessed at once do not come back at once. An answer that returns something resets the
+ * backoff; `policy.maxAttempts` answers in a row that process nothing give up like a call out
+ * of retries (`unavailable`, throttled), and a deadline the wait would pass becomes `timeout`.
+ */
+export async function batchGetAll(
+  doc: DynamoDBDocumentClient,
+  requests: Readonly<Record<string, TableRead>>,
+  read: BatchRead,
+): Promise<Key[]> {
+  const { what, context, policy } = read;
+  const send: Send = read.send ?? ((name, run) => withRetries(name, run, context, policy));
+  const found: Key[] = [];
+  let pending: Record<string, TableRead> = nonEmpty(requests);
+  for (let fruitless = 0; Object.keys(pending).length > 0; ) {
+    const request = pending;
+    const response = await send(what, (abortSignal) =>
+      doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
+    );
+    let returned = 0;
+    for (const items of Object.values(response.Responses ?? {})) {
+      returned += items.length;
+      found.push(...items);
+    }
+    const left: Record<string, TableRead> = {};
+    for (const [table, unprocessed] of Object.entries(response.UnprocessedKeys ?? {})) {
+      const keys = (unprocessed.Keys ?? []) as Key[];
+      // The table's own read again (consistency, projection), for the keys still to answer.
+      if (keys.length > 0) left[table] = { ...requests[table]!, Keys: read.again ? read.again(keys) : keys };
+    }
+    fruitless = returned > 0 || keyCount(left) < keyCount(request) ? 0 : fruitless + 1;
+    pending = left;
+    if (keyCount(pending) === 0) break;
+    if (fruitless >= policy.maxAttempts) {
+      throw unavailable(what, Object.assign(new Error('unprocessed keys'), { name: 'ThrottlingException' }));
+    }
+    const wait = backoffDelay(fruitless, policy);
+    if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
+    if (read.operation) context.observer?.retried(read.operation, 'unprocessed');
+    await sleep(wait, context.signal);
+  }
+  return found;
+}
+
+/**
+ * The items of up to 100 keys of one table that exist (`batchGetAll`), as records; unprocessed
+ * keys go out again as they came back (the exact client reads numbers back exactly).
  */
 export async function batchGetItems(
   doc: DynamoDBDocumentClient,
@@ -22,36 +103,23 @@ export async function batchGetItems(
   policy: RetryPolicy,
   options: ReadOptions = {},
 ): Promise<JsonObject[]> {
-  const found: JsonObject[] = [];
-  if (keys.length === 0) return found;
+  if (keys.length === 0) return [];
   const builder = new ExpressionBuilder();
   const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
-  let pending: Record<string, unknown>[] = keys.map(recordToSdk);
-  for (let fruitless = 0; pending.length > 0; ) {
-    const response = await send('a batch read', (abortSignal) =>
-      doc.send(
-        new BatchGetCommand({
-          RequestItems: {
-            [table]: {
-              Keys: pending,
-              ...(options.consistent && { ConsistentRead: true }),
-              ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
-            },
-          },
-        }),
-        { abortSignal },
-      ),
-    );
-    const items = response.Responses?.[table] ?? [];
-    for (const item of items) found.push(recordFromSdk(item));
-    const left = response.UnprocessedKeys?.[table]?.Keys ?? [];
-    fruitless = items.length > 0 || left.length < pending.length ? 0 : fruitless + 1;
-    pending = left;
-    if (pending.length === 0) break;
-    if (fruitless >= policy.maxAttempts) {
-      throw unavailable('a batch read', Object.assign(new Error('unprocessed keys'), { name: 'ThrottlingException' }));
-    }
-    await sleep(backoffDelay(fruitless, policy), context.signal);
-  }
-  return found;
+  const request: TableRead = {
+    Keys: keys.map(recordToSdk),
+    ...(options.consistent && { ConsistentRead: true }),
+    ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
+  };
+  const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
+  const items = await batchGetAll(doc, { [table]: request }, read);
+  return items.map(recordFromSdk);
+}
+
+function nonEmpty(requests: Readonly<Record<string, TableRead>>): Record<string, TableRead> {
+  return Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
+}
+
+function keyCount(requests: Readonly<Record<string, TableRead>>): number {
+  return Object.values(requests).reduce((sum, request) => sum + request.Keys.length, 0);
 }

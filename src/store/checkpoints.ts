@@ -1,6 +1,7 @@
-import { BatchGetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
+import { batchGetAll } from './batch-get';
 import { reservedOwner, reservedPartition, resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
@@ -33,23 +34,19 @@ export class CheckpointStore {
   /** The checkpoints of these shards (those without one are absent). */
   async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
     const found = new Map<string, ShardCheckpoint>();
+    const table = this.collection.table;
     for (let start = 0; start < shards.length; start += 100) {
-      let keys: JsonObject[] = shards.slice(start, start + 100).map((shard) => this.key(shard));
-      while (keys.length > 0) {
-        const request = { [this.collection.table]: { Keys: keys, ConsistentRead: true } };
-        const answer = await withRetries(
-          'a read of the follower checkpoints',
-          (abortSignal) => this.doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
-          context,
-          this.retry,
-        );
-        for (const item of answer.Responses?.[this.collection.table] ?? []) {
-          found.set(String(item.shard), {
-            ...(typeof item.sequence === 'string' && { sequence: item.sequence }),
-            done: item.done === true,
-          });
-        }
-        keys = resendable((answer.UnprocessedKeys?.[this.collection.table]?.Keys ?? []) as JsonObject[]);
+      const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
+      const items = await batchGetAll(
+        this.doc,
+        { [table]: { Keys: keys, ConsistentRead: true } },
+        { what: 'a read of the follower checkpoints', context, policy: this.retry, again: resendable },
+      );
+      for (const item of items) {
+        found.set(String(item.shard), {
+          ...(typeof item.sequence === 'string' && { sequence: item.sequence }),
+          done: item.done === true,
+        });
       }
     }
     return found;

@@ -5,7 +5,6 @@ import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchGetItems } from './batch-get';
-import { batchPut } from './batch-write';
 import { ExpressionBuilder } from './conditions';
 import { guardedDelete, guardedPut, guardedUpdate } from './item-writes';
 import type { DynamoClients } from './client';
@@ -21,7 +20,7 @@ import {
   type ScanRequest,
   type UpdateOutcome,
 } from './maintenance';
-import type { BatchOutcome, ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcome } from './store';
+import type { ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcome } from './store';
 import { recordFromSdk, recordToSdk } from './values';
 import { recordFromDynamoJson } from './dynamo-json';
 
@@ -31,8 +30,6 @@ export interface DynamoStoreOptions {
   readonly retry?: RetryPolicy;
   /** Hedges slow shard queries (reads only); off when unset. */
   readonly hedge?: HedgePolicy;
-  /** Primary key attribute names per table, to match unprocessed batch items back. */
-  readonly keyNames: (table: string) => readonly string[];
 }
 
 /**
@@ -48,7 +45,7 @@ export class DynamoStore implements Store {
 
   constructor(
     private readonly clients: DynamoClients,
-    private readonly options: DynamoStoreOptions,
+    private readonly options: DynamoStoreOptions = {},
   ) {
     this.doc = clients.exact;
     this.limit = pLimit(options.maxInFlight ?? 64);
@@ -116,18 +113,6 @@ export class DynamoStore implements Store {
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
     return guardedDelete(this.doc, this.sender(context, 'delete', table), table, key, guard);
-  }
-
-  batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome> {
-    return batchPut(
-      this.doc,
-      this.limit,
-      table,
-      this.options.keyNames(table),
-      records.map(recordToSdk),
-      context,
-      this.retry,
-    );
   }
 
   batchGet(

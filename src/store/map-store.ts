@@ -1,13 +1,8 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  PutCommand,
-  type BatchGetCommandOutput,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Collection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { parsePointer, type MapPointer } from '../core/shard-map';
+import { batchGetAll, type TableRead } from './batch-get';
 import { reservedPartition, resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
@@ -48,33 +43,19 @@ export class DynamoMapStore implements MapStore {
     const found = new Map<string, MapPointer>();
     // BatchGetItem takes 100 keys a call; collections of one table share it.
     for (let start = 0; start < collections.length; start += 100) {
-      const chunk = collections.slice(start, start + 100);
-      const byTable = new Map<string, { Keys: JsonObject[]; ConsistentRead: boolean }>();
-      for (const collection of chunk) {
-        const request = byTable.get(collection.table) ?? { Keys: [], ConsistentRead: true };
-        request.Keys.push(mapKey(collection, 'pointer'));
-        byTable.set(collection.table, request);
+      const requests: Record<string, TableRead> = {};
+      for (const collection of collections.slice(start, start + 100)) {
+        const keys = requests[collection.table]?.Keys ?? [];
+        keys.push(mapKey(collection, 'pointer'));
+        requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      let pending: Record<string, { Keys: JsonObject[]; ConsistentRead: boolean }> | undefined =
-        Object.fromEntries(byTable);
-      while (pending && Object.keys(pending).length > 0) {
-        const request: Record<string, { Keys: JsonObject[]; ConsistentRead: boolean }> = pending;
-        const response: BatchGetCommandOutput = await withRetries(
-          'a read of the shard maps',
-          (abortSignal) => this.doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
-          context,
-          this.retry,
-        );
-        for (const items of Object.values(response.Responses ?? {})) {
-          for (const item of items) found.set(String(item.mapOf), parsePointer(JSON.parse(String(item.pointer))));
-        }
-        pending = Object.fromEntries(
-          Object.entries(response.UnprocessedKeys ?? {}).map(([table, left]) => [
-            table,
-            { Keys: resendable((left.Keys ?? []) as JsonObject[]), ConsistentRead: true },
-          ]),
-        );
-      }
+      const items = await batchGetAll(this.doc, requests, {
+        what: 'a read of the shard maps',
+        context,
+        policy: this.retry,
+        again: resendable,
+      });
+      for (const item of items) found.set(String(item.mapOf), parsePointer(JSON.parse(String(item.pointer))));
     }
     return collections.map((collection) => found.get(mapOwner(collection)));
   }

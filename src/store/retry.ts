@@ -13,16 +13,7 @@ export interface CallContext {
 export type RetryReason = 'throttled' | 'unprocessed' | 'server_error' | 'network';
 
 /** What DynamoDB call was retried (the label of `shardline_dynamodb_retries_total`). */
-export type RetryOperation =
-  | 'query'
-  | 'put'
-  | 'batch_write'
-  | 'get'
-  | 'batch_get'
-  | 'delete'
-  | 'scan'
-  | 'update'
-  | 'describe';
+export type RetryOperation = 'query' | 'put' | 'get' | 'batch_get' | 'delete' | 'scan' | 'update' | 'describe';
 
 export interface RetryObserver {
   /**

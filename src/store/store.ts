@@ -74,7 +74,6 @@ export interface Store {
   queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage>;
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome>;
   updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome>;
-  batchPut(table: string, records: readonly JsonObject[], context: CallContext): Promise<BatchOutcome>;
   getItem(table: string, key: JsonObject, context: CallContext, options?: ReadOptions): Promise<JsonObject | undefined>;
   /** The items of `keys` that exist (BatchGetItem, unprocessed keys retried), in no particular order. */
   batchGet(

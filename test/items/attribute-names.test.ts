@@ -1,8 +1,5 @@
-import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { resolveConfig } from '../../src/config/config';
-import { batchPut } from '../../src/store/batch-write';
 import { call } from '../support/http';
 import { demoConfig, startTestService } from '../support/service';
 
@@ -86,16 +83,5 @@ describe('the doors outside a request body', () => {
     const config = demoConfig() as { collections: Record<string, unknown> };
     const text = `{"collections":{"__proto__":${JSON.stringify(config.collections['albums-hash'])}}}`;
     expect(() => resolveConfig(JSON.parse(text))).toThrow(/__proto__/);
-  });
-
-  it('never reports an error raised before DynamoDB as DynamoDB refusing a batch write', async () => {
-    const doc = {
-      send: async () => {
-        throw new TypeError('Unsupported type passed: [object Object]');
-      },
-    } as unknown as DynamoDBDocumentClient;
-    const outcome = await batchPut(doc, pLimit(1), 't', ['pk', 'sk'], [{ pk: 'a', sk: 's' }], {});
-    expect(outcome.failed).toEqual([{ index: 0, error: { code: 'internal', message: expect.any(String) } }]);
-    expect(outcome.failed[0]?.error.message).not.toContain('DynamoDB refused');
   });
 });

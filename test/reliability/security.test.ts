@@ -252,7 +252,6 @@ describe('headers, CORS, limits', () => {
       queryShard: failing,
       putItem: failing,
       updateItem: failing,
-      batchPut: failing,
       batchGet: failing,
       getItem: failing,
       deleteItem: failing,

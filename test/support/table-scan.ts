@@ -16,7 +16,7 @@ export async function scanTable(
     endpoint,
     credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' },
   });
-  const store = new DynamoStore(clients, { keyNames: () => [] });
+  const store = new DynamoStore(clients);
   const rows: JsonObject[] = [];
   try {
     let after: Record<string, unknown> | undefined;

@@ -82,12 +82,12 @@ describe('RouterMetrics', () => {
     const metrics = new RouterMetrics();
     metrics.retried('query', 'throttled');
     metrics.retried('query', 'throttled');
-    metrics.retried('batch_write', 'unprocessed');
+    metrics.retried('batch_get', 'unprocessed');
     metrics.mapVersion('c', 1);
     metrics.mapVersion('c', 2);
     expect(metrics.retries()).toEqual([
       { operation: 'query', reason: 'throttled', count: 2 },
-      { operation: 'batch_write', reason: 'unprocessed', count: 1 },
+      { operation: 'batch_get', reason: 'unprocessed', count: 1 },
     ]);
     expect([...metrics.mapVersions()]).toEqual([['c', 2]]);
   });
