@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { writeConfigBundle } from '../../devtools/build-config';
 import { buildLambdaFolder } from '../../devtools/build-lambda';
 import { seededRandom } from '../../devtools/random';
@@ -74,9 +74,14 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
     }
     await sleep(MINUTE_MS);
     await get(runtime, '/collections/books'); // the minute under way has ended: this request writes it
-    await sleep(300); // the Worker writes it after answering (waitUntil)
-    const load = await get(runtime, '/collections/books/load?minutes=2');
-    expect(load.body.shards[2].writesPerSecond, JSON.stringify(load.body)).toBeGreaterThan(0);
+    // The Worker writes it after answering (waitUntil): wait until /load shows it, not for a guessed 300 ms.
+    await vi.waitFor(
+      async () => {
+        const load = await get(runtime, '/collections/books/load?minutes=2');
+        expect(load.body.shards[2].writesPerSecond, JSON.stringify(load.body)).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     return ledger;
   };
 
