@@ -17,8 +17,10 @@ export interface ResolveOptions {
 
 /**
  * Validates a collections config and resolves it into collections with their
- * strategies. Throws an Error naming every problem; the service refuses to start
- * on a bad config rather than serving wrong shards.
+ * strategies. Throws one Error listing what is wrong: every problem the schema finds;
+ * past the schema, each collection's first problem (its later checks build on the
+ * earlier ones) and every clash of prefixes. The service refuses to start on a bad
+ * config rather than serving wrong shards.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Collection[] {
   // Refused, not dropped: the schema's record skips this name without a word.
@@ -27,36 +29,56 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   const parsed = configSchema().safeParse(raw);
   if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
-  const collections = Object.entries(parsed.data.collections).map(([name, spec]): Collection => {
-    const table = { ...defaults, ...spec.table };
-    checkDistinctIndexes(name, table);
-    const order = resolveOrder(spec);
-    // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
-    const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
-    const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
-    return {
-      name,
-      table: table.name,
-      index: table.index,
-      primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
-      shardKeyAttribute: table.shardKeyAttribute,
-      indexKeyAttribute: table.indexKeyAttribute,
-      field: order[0]!.field,
-      prefix: spec.prefix ?? name,
-      normalization,
-      ...(isTypedOrder(order) && { order }),
-      strategy,
-      indexes: [
-        { name: table.index, shardKeyAttribute: table.shardKeyAttribute, indexKeyAttribute: table.indexKeyAttribute },
-        table.alternateIndex,
-      ] as const,
-      etagAttribute: table.etagAttribute,
-      ...(spec.members && { members: spec.members }),
-      ...(spec.autopilot && { autopilot: spec.autopilot }),
-    };
+  const problems: Error[] = [];
+  const collections = Object.entries(parsed.data.collections).flatMap(([name, spec]): Collection[] => {
+    try {
+      return [resolveCollection(name, spec, defaults, options)];
+    } catch (error) {
+      // One collection's problem does not hide another's: an operator fixes them all in one go.
+      problems.push(error as Error);
+      return [];
+    }
   });
-  checkDistinctPrefixes(collections);
+  problems.push(...prefixClashes(collections).map((clash) => new Error(clash)));
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) throw new Error(problems.map((problem) => problem.message).join('\n'), { cause: problems });
   return collections;
+}
+
+type ParsedConfig = z.infer<ReturnType<typeof configSchema>>;
+
+function resolveCollection(
+  name: string,
+  spec: ParsedConfig['collections'][string],
+  defaults: ParsedConfig['table'],
+  options: ResolveOptions,
+): Collection {
+  const table = { ...defaults, ...spec.table };
+  checkDistinctIndexes(name, table);
+  const order = resolveOrder(spec);
+  // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
+  const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
+  const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
+  return {
+    name,
+    table: table.name,
+    index: table.index,
+    primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
+    shardKeyAttribute: table.shardKeyAttribute,
+    indexKeyAttribute: table.indexKeyAttribute,
+    field: order[0]!.field,
+    prefix: spec.prefix ?? name,
+    normalization,
+    ...(isTypedOrder(order) && { order }),
+    strategy,
+    indexes: [
+      { name: table.index, shardKeyAttribute: table.shardKeyAttribute, indexKeyAttribute: table.indexKeyAttribute },
+      table.alternateIndex,
+    ] as const,
+    etagAttribute: table.etagAttribute,
+    ...(spec.members && { members: spec.members }),
+    ...(spec.autopilot && { autopilot: spec.autopilot }),
+  };
 }
 
 /**
@@ -64,19 +86,21 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
  * extending another's past its `#` (`a` and `a#b`: `a#b#3` begins with `a#`), would mix
  * their items in the index and let each take the other's.
  */
-function checkDistinctPrefixes(collections: readonly Collection[]): void {
+function prefixClashes(collections: readonly Collection[]): string[] {
+  const clashes: string[] = [];
   for (const [i, one] of collections.entries()) {
     for (const other of collections.slice(i + 1)) {
       if (one.table !== other.table) continue;
       const [a, b] = [`${one.prefix}#`, `${other.prefix}#`];
       if (a.startsWith(b) || b.startsWith(a)) {
-        throw new Error(
+        clashes.push(
           `collections "${one.name}" and "${other.name}" use the shard-key prefixes "${one.prefix}" and ` +
             `"${other.prefix}" on table ${one.table}: their index entries would mix; give each its own "prefix"`,
         );
       }
     }
   }
+  return clashes;
 }
 
 /** Boundaries are compared with normalized values: one that normalization would change can never be hit. */

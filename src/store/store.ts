@@ -67,7 +67,8 @@ export interface ReadOptions {
 }
 
 /**
- * Everything shardline asks of DynamoDB. The one implementation that talks to
+ * What the item and listing paths ask of DynamoDB (shard maps, load records, scans and
+ * table setup have their own modules in store/). The one implementation that talks to
  * DynamoDB is `DynamoStore`; tests of the service may use a fake.
  */
 export interface Store {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { writeConfigBundle } from '../../devtools/build-config';
 import { buildLambdaFolder } from '../../devtools/build-lambda';
 import { seededRandom } from '../../devtools/random';
@@ -59,7 +59,8 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
   /** New releases: every write in "m…" (shard 2 of 6) for three minutes, each ended minute written by a request. */
   const writeHot = async (runtime: Fetcher) => {
     const ledger: { pk: string; title: string }[] = [];
-    const until = Date.now() + 3 * MINUTE_MS;
+    const started = Date.now();
+    const until = started + 3 * MINUTE_MS;
     while (Date.now() < until) {
       const items = Array.from({ length: 20 }, () => ({
         pk: `p${ledger.length}-${word()}`,
@@ -74,7 +75,17 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
     }
     await sleep(MINUTE_MS);
     await get(runtime, '/collections/books'); // the minute under way has ended: this request writes it
-    await sleep(300); // the Worker writes it after answering (waitUntil)
+    // The Worker writes it after answering (waitUntil): wait until /load over every minute written
+    // counts every write, the last minute's included, not for a guessed 300 ms.
+    await vi.waitFor(
+      async () => {
+        const minutes = Math.ceil((Date.now() - started) / MINUTE_MS) + 2;
+        const all = (await get(runtime, `/collections/books/load?minutes=${minutes}`)).body;
+        const writes = all.shards.reduce((sum: number, s: { writesPerSecond: number }) => sum + s.writesPerSecond, 0);
+        expect(Math.round(writes * all.windowSeconds), JSON.stringify(all)).toBe(ledger.length);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     const load = await get(runtime, '/collections/books/load?minutes=2');
     expect(load.body.shards[2].writesPerSecond, JSON.stringify(load.body)).toBeGreaterThan(0);
     return ledger;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { startDynamoProxy, type DynamoProxy } from '../support/dynamo-proxy';
 import { get, put } from '../support/http';
@@ -66,17 +66,18 @@ describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
     expect((await get(worker, '/collections/albums/items?limit=1')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 250)); // past the TTL: the next request refreshes
     holdNextPointerRead = 1_500;
-    const readsBefore = proxy.calls.filter((call) => call.operation === 'BatchGetItem').length;
+    const pointerReadsSoFar = () => proxy.calls.filter((call) => call.operation === 'BatchGetItem').length;
+    const readsBefore = pointerReadsSoFar();
     // The first request starts the refresh, then its client goes away: workerd cancels its I/O.
     const abandoned = new AbortController();
     const first = Promise.resolve(worker.request('/collections/albums/items?limit=1', { signal: abandoned.signal }));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Gone once its pointer read is in the proxy's hands (held there), not after a guess at how long that takes.
+    await vi.waitFor(() => expect(pointerReadsSoFar()).toBe(readsBefore + 1), { timeout: 10_000, interval: 10 });
     abandoned.abort();
     await first.catch(() => null);
     // A request during that refresh must read the pointer itself, not wait on the abandoned read.
     const second = await get(worker, '/collections/albums/items?limit=1');
     expect(second.status).toBe(200);
-    const pointerReads = proxy.calls.filter((call) => call.operation === 'BatchGetItem').length - readsBefore;
-    expect(pointerReads).toBe(2);
+    expect(pointerReadsSoFar() - readsBefore).toBe(2);
   });
 });

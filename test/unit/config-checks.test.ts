@@ -26,4 +26,28 @@ describe('config checks', () => {
     expect(resolveConfig(range(['', 'jouluyo\u0308']))).toHaveLength(1);
     expect(resolveConfig(range(['', 'Abc'], 'none'))).toHaveLength(1);
   });
+
+  it("lists every collection's problem and every prefix clash at once, not only the first", () => {
+    const range = (boundaries: string[]) => ({ field: 't', strategy: { kind: 'range', boundaries } });
+    const config = {
+      collections: {
+        a: range(['', 'Abc']),
+        b: range(['', 'Xyz']),
+        c: { field: 't', strategy: hash },
+        d: { field: 't', prefix: 'c', strategy: hash },
+      },
+    };
+    const lines = (() => {
+      try {
+        resolveConfig(config);
+      } catch (error) {
+        return (error as Error).message.split('\n');
+      }
+      return [];
+    })();
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^collection "a": .*"abc"/);
+    expect(lines[1]).toMatch(/^collection "b": .*"xyz"/);
+    expect(lines[2]).toMatch(/^collections "c" and "d"/);
+  });
 });

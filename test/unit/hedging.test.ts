@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HedgePolicy } from '../../src/core/hedge-policy';
 import { hedgedSend } from '../../src/store/hedged-send';
 
@@ -15,7 +15,8 @@ function manualSend() {
   return { calls, send };
 }
 
-const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the fake clock on: the hedge timer fires exactly when its delay is up, never by luck of the machine. */
+const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('HedgePolicy', () => {
   it('names no delay before a group has history, then its recent p95', () => {
@@ -44,6 +45,9 @@ describe('HedgePolicy', () => {
 });
 
 describe('hedgedSend', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   it('sends once when the first answer comes before the delay', async () => {
     const { calls, send } = manualSend();
     const answer = hedgedSend(send, undefined, 20, eager());
@@ -56,7 +60,9 @@ describe('hedgedSend', () => {
   it('sends again after the delay; the first answer wins and the other request is aborted', async () => {
     const { calls, send } = manualSend();
     const answer = hedgedSend(send, undefined, 5, eager());
-    await tick(30);
+    await tick(4);
+    expect(calls).toHaveLength(1);
+    await tick(1);
     expect(calls).toHaveLength(2);
     calls[1]!.answer('second');
     expect(await answer).toEqual({ value: 'second', hedged: true, hedgeWon: true });
