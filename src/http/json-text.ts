@@ -12,10 +12,15 @@ export function jsonText(value: unknown): string {
   return write(value) ?? 'null';
 }
 
+/** What JSON.stringify escapes in a string: quotes, backslashes, controls, and any surrogate (lone ones). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must be escaped
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 function write(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      // Most strings need no escape: quoting them directly skips a call into the native writer.
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
     case 'number':
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
@@ -46,7 +51,23 @@ function writeObject(object: Record<string, unknown>): string {
   for (const name of Object.keys(object)) {
     const text = write(object[name]);
     if (text === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(name)}:${text}`;
+    if (out.length > 1) out += ',';
+    out += quotedName(name);
+    out += ':';
+    out += text;
   }
   return `${out}}`;
+}
+
+/** Attribute names repeat on every item of a page: each is quoted once, not once an item. */
+const quotedNames = new Map<string, string>();
+const QUOTED_NAMES_KEPT = 4096;
+
+function quotedName(name: string): string {
+  let quoted = quotedNames.get(name);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(name);
+    if (quotedNames.size < QUOTED_NAMES_KEPT) quotedNames.set(name, quoted);
+  }
+  return quoted;
 }

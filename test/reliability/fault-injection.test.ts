@@ -50,7 +50,7 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
   let faulty = false;
   const injector = faultInjector(
     SEED,
-    { throttle: 0.25, fail: 0.05, partialBatch: 0.5, shortQuery: 0.2, maxDelayMs: 15 },
+    { throttle: 0.25, fail: 0.05, shortQuery: 0.2, maxDelayMs: 15 },
     () => faulty,
   );
   const random = seededRandom(SEED ^ 0x5eed);
@@ -132,7 +132,6 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
     const harsh = faultInjector(SEED + 1, {
       throttle: 0.45,
       fail: 0.15,
-      partialBatch: 0,
       shortQuery: 0.3,
       maxDelayMs: 40,
     });

@@ -9,8 +9,6 @@ export interface FaultRates {
   readonly throttle: number;
   /** Share of calls that fail: a 500, a 503, a dropped connection, or an answer lost after the engine did the work. */
   readonly fail: number;
-  /** Share of BatchWriteItem calls (of those not faulted) that write only some items. */
-  readonly partialBatch: number;
   /** Share of Query calls (of those not faulted) cut short with a LastEvaluatedKey, as DynamoDB does at 1 MB. */
   readonly shortQuery: number;
   /** Added latency per call: uniform in [0, maxDelayMs]. */
@@ -20,7 +18,6 @@ export interface FaultRates {
 export interface FaultCounts {
   throttled: number;
   failed: number;
-  partial: number;
   short: number;
   forwarded: number;
 }
@@ -43,7 +40,7 @@ type AttributeMap = Record<string, unknown>;
  */
 export function faultInjector(seed: number, rates: FaultRates, enabled: () => boolean = () => true) {
   const random = seededRandom(seed);
-  const counts: FaultCounts = { throttled: 0, failed: 0, partial: 0, short: 0, forwarded: 0 };
+  const counts: FaultCounts = { throttled: 0, failed: 0, short: 0, forwarded: 0 };
   const decide = (call: ProxiedCall): ProxyAction => {
     if (!enabled() || !DATA_PLANE.has(call.operation)) return { kind: 'forward' };
     const delayMs = Math.floor(random() * (rates.maxDelayMs + 1));
@@ -73,10 +70,6 @@ export function faultInjector(seed: number, rates: FaultRates, enabled: () => bo
       if (how < 0.8) return { kind: 'drop', delayMs };
       return { kind: 'forward', dropAnswer: true, delayMs };
     }
-    if (call.operation === 'BatchWriteItem' && random() < rates.partialBatch) {
-      counts.partial++;
-      return partialBatch(call, random, delayMs);
-    }
     if (call.operation === 'Query' && random() < rates.shortQuery) {
       counts.short++;
       return { kind: 'forward', delayMs, mapResponse: shortenQuery };
@@ -85,27 +78,6 @@ export function faultInjector(seed: number, rates: FaultRates, enabled: () => bo
     return { kind: 'forward', delayMs };
   };
   return { decide, counts };
-}
-
-/** Forwards a random subset of the batch's puts and answers the rest as UnprocessedItems. */
-function partialBatch(call: ProxiedCall, random: () => number, delayMs: number): ProxyAction {
-  const requestItems = call.body.RequestItems as Record<string, unknown[]>;
-  const [table, requests] = Object.entries(requestItems)[0]!;
-  const kept: unknown[] = [];
-  const left: unknown[] = [];
-  for (const request of requests) (random() < 0.5 ? kept : left).push(request);
-  if (kept.length === 0) {
-    return { kind: 'respond', status: 200, body: { UnprocessedItems: { [table]: left } }, delayMs };
-  }
-  return {
-    kind: 'forward',
-    delayMs,
-    body: { ...call.body, RequestItems: { [table]: kept } },
-    mapResponse: (response) => {
-      const already = (response.UnprocessedItems as Record<string, unknown[]> | undefined)?.[table] ?? [];
-      return { ...response, UnprocessedItems: { [table]: [...already, ...left] } };
-    },
-  };
 }
 
 /** Keeps the first half of a Query's items and says where to resume, as a 1 MB cut would. */

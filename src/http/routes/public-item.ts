@@ -1,6 +1,6 @@
 import { etagAttributeOf, type Collection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
-import { emptyRecord, toWire } from '../../core/values';
+import { setOwn, toWire } from '../../core/values';
 
 /** shardline's own attributes on a collection's items: both indexes' keys and the ETag. */
 export function hiddenAttributes(collection: Collection): ReadonlySet<string> {
@@ -24,11 +24,12 @@ export function publicWireItem(
   record: JsonObject,
   fields: readonly string[] | undefined,
 ): JsonObject {
-  const out = emptyRecord();
+  // An ordinary object, not a prototype-less one: V8 keeps those as dictionaries, slower to fill
+  // and to write out. It is only written out, by own names; `setOwn` keeps `__proto__` a name.
+  const out: JsonObject = {};
   for (const name of fields ?? Object.keys(record)) {
     if (hidden.has(name) || !Object.hasOwn(record, name)) continue;
-    // `out` has no prototype, so even `__proto__` is an ordinary own key here.
-    out[name] = toWire(record[name]);
+    setOwn(out, name, toWire(record[name]));
   }
   return out;
 }
