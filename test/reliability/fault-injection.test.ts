@@ -48,11 +48,7 @@ describe(`fault injection over DynamoDB Local (seed ${SEED})`, () => {
   let app: App;
   let table: string;
   let faulty = false;
-  const injector = faultInjector(
-    SEED,
-    { throttle: 0.25, fail: 0.05, shortQuery: 0.2, maxDelayMs: 15 },
-    () => faulty,
-  );
+  const injector = faultInjector(SEED, { throttle: 0.25, fail: 0.05, shortQuery: 0.2, maxDelayMs: 15 }, () => faulty);
   const random = seededRandom(SEED ^ 0x5eed);
   let rows: Row[] = [];
 
