@@ -1,6 +1,6 @@
-import { parse } from 'lossless-json';
 import { utf8Length } from './collation';
 import { ExactNumber } from './exact-number';
+import { parseExactJson } from './exact-json';
 import type { KeyBound } from './key-range';
 
 /**
@@ -146,7 +146,7 @@ export function parseShardKey(key: string): { prefix: string; shard: number } | 
 
 function parseJson(text: string): unknown {
   try {
-    return parse(text, null, (digits) => new ExactNumber(digits));
+    return parseExactJson(text);
   } catch {
     return undefined;
   }

@@ -38,7 +38,7 @@ const LAYERS: Readonly<Record<string, number>> = {
 };
 
 /** The packages core may import, each without I/O (the doc names why each is there). */
-const CORE_PACKAGES = ['lossless-json', 'node:buffer', 'node:crypto', 'zod'];
+const CORE_PACKAGES = ['node:buffer', 'node:crypto', 'zod'];
 
 function* typeScriptFiles(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
