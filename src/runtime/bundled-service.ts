@@ -7,7 +7,7 @@ import { buildService, prepareTables, type RuntimeMetrics, type Service } from '
 import { readSettings, requireCursorSecret, type EnvMap, type Settings } from './settings';
 
 /** The API's description needs no table: it answers even while DynamoDB does not. */
-const DOCS_PATHS = /^\/(?:openapi\.json|docs(?:\/assets\/[^/]+)?)$/;
+const DOCS_ROUTES = ['/openapi.json', '/docs', '/docs/assets/:file'];
 
 export interface BundledServiceOptions {
   /** Where this runtime keeps the docs page's assets. */
@@ -63,18 +63,7 @@ export function createBundledService(
     await prepareTables(service, settings.createTable, settings.tableStream);
     prepared = true;
   };
-  const app = new Hono();
-  app.all('*', async (c) => {
-    if (!prepared && !DOCS_PATHS.test(c.req.path)) {
-      try {
-        await ready();
-      } catch (error) {
-        // The cause (table names, settings) is for the operator's log, not for clients.
-        console.error('shardline: tables not ready', error);
-        const message = 'the table is not ready (the service log says why)';
-        return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
-      }
-    }
+  const forward = async (c: Context) => {
     const context = executionContext(c);
     const response = await service.app.fetch(c.req.raw, c.env, context);
     // The fleet's load (DESIGN §12): a Worker writes the ended minute after answering;
@@ -85,6 +74,22 @@ export function createBundledService(
       else await flushing;
     }
     return response;
+  };
+  const app = new Hono();
+  // Hono's router tells the docs apart: their route answers, and the gate below never runs.
+  for (const path of DOCS_ROUTES) app.all(path, forward);
+  app.all('*', async (c) => {
+    if (!prepared) {
+      try {
+        await ready();
+      } catch (error) {
+        // The cause (table names, settings) is for the operator's log, not for clients.
+        console.error('shardline: tables not ready', error);
+        const message = 'the table is not ready (the service log says why)';
+        return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
+      }
+    }
+    return forward(c);
   });
   return { service, settings, app, ready };
 }

@@ -64,6 +64,8 @@ describe('the bundled service (Worker and Lambda core)', () => {
     expect(JSON.stringify(early.body)).not.toContain(table);
     expect((await get(app, '/openapi.json')).status).toBe(200);
     expect((await app.request('/docs')).status).toBe(200);
+    // The docs' files are not behind the gate either (whatever this build's assets answer).
+    expect((await app.request('/docs/assets/swagger-ui.css')).status).not.toBe(503);
 
     await startTestService('dynamodbLocal', { env: { TABLE_NAME: table } }); // creates the table
     const later = await get(app, '/collections/albums/items');
