@@ -41,8 +41,8 @@ export interface ObservabilityOptions {
 export interface AppDeps {
   readonly collections: readonly Collection[];
   readonly store: Store;
-  /** The shard maps requests route by (stored in the table); the config's own maps when unset. */
-  readonly maps?: MapSource;
+  /** The shard maps requests route by: the table's (`ShardMaps`), or the config's for a fake store. */
+  readonly maps: MapSource;
   /** Signs cursors; cursors from another secret are rejected. */
   readonly cursorSecret: string;
   /** Deadline for one request's DynamoDB work. */

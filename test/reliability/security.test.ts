@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app';
+import { configMaps } from '../../src/service/map-source';
 import type { Store } from '../../src/store/store';
 import { parseApiKeys, parseOrigins } from '../../src/runtime/settings';
 import { startTestService } from '../support/service';
@@ -260,6 +261,7 @@ describe('headers, CORS, limits', () => {
     const app = createApp({
       collections,
       store,
+      maps: configMaps(),
       cursorSecret: 's',
       requestTimeoutMs: 1000,
       security: { apiKeys: [{ key: WRITE_KEY, scope: 'write' }] },

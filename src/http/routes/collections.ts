@@ -7,7 +7,6 @@ import { orderOf, readableBoundaries } from '../../core/order';
 import { routeLookup } from '../../core/order-filter';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
-import { configMaps } from '../../service/map-source';
 import type { MapSnapshot } from '../../service/shard-maps';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
@@ -136,7 +135,7 @@ const routeRoute = apiRoute({
 
 export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
-  const maps = deps.maps ?? configMaps();
+  const { maps } = deps;
   const describe = async (collection: Collection, context: CallContext) =>
     describeCollection(collection, await maps.snapshot(collection, context));
   app.openapi(listRoute, async (c) =>

@@ -4,7 +4,6 @@ import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
 import { itemFromWire } from '../../core/values';
 import { deleteItem, getItem, primaryKeyFromParams } from '../../service/read-item';
-import { configMaps } from '../../service/map-source';
 import { patchItem } from '../../service/patch-item';
 import { putBatch, putItem, type WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
@@ -181,7 +180,7 @@ const written = (result: WriteResult) => ({ ...result, item: itemForResponse(res
 
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
-  const maps = deps.maps ?? configMaps();
+  const { maps } = deps;
   const random = deps.random ?? Math.random;
   const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 

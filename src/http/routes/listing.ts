@@ -13,7 +13,6 @@ import { listItems } from '../../service/list-items';
 import { projectionFor } from '../../service/read-item';
 import { parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
-import { configMaps } from '../../service/map-source';
 import { ReadMemories } from '../../service/shard-tails';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
@@ -56,7 +55,7 @@ const listingRoute = apiRoute({
 
 export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
-  const maps = deps.maps ?? configMaps();
+  const { maps } = deps;
   // This app's, per collection and shard map: where listings found each shard's end.
   const memories = new ReadMemories();
   app.openapi(listingRoute, async (c) => {

@@ -2,7 +2,6 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
 import { fleetLoad, type HotKeys } from '../../load/fleet-load';
-import { configMaps } from '../../service/map-source';
 import type { LoadStore } from '../../store/load-store';
 import type { AppDeps, AppEnv } from '../env';
 import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
@@ -76,7 +75,7 @@ const loadRoute = apiRoute({
 /** GET /collections/{c}/load where the router keeps load records. */
 export function registerLoadRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps, load: LoadDeps): void {
   const lookup = collectionLookup(deps);
-  const maps = deps.maps ?? configMaps();
+  const { maps } = deps;
   app.openapi(loadRoute, async (c) => {
     const collection = lookup(c.req.valid('param').collection);
     const minutes = c.req.valid('query').minutes ?? 10;

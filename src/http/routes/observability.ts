@@ -1,7 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { orderOf, readableBoundaries, readableValues } from '../../core/order';
-import { configMaps } from '../../service/map-source';
 import type { RouterMetrics } from '../../service/metrics/router-metrics';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
@@ -74,7 +73,7 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
 
 function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: RouterMetrics): void {
   const lookup = collectionLookup(deps);
-  const maps = deps.maps ?? configMaps();
+  const { maps } = deps;
   const statsOf = async (name: string, context: CallContext) => {
     const collection = lookup(name);
     const { read, pointer } = await maps.snapshot(collection, context);
