@@ -48,7 +48,7 @@ export class QuerySender {
       headers: {
         host,
         'content-type': 'application/x-amz-json-1.0',
-        'content-length': String(new TextEncoder().encode(body).byteLength),
+        'content-length': String(encoder.encode(body).byteLength),
         'x-amz-target': 'DynamoDB_20120810.Query',
       },
       body,
@@ -56,8 +56,8 @@ export class QuerySender {
     const config = this.client.config;
     const { response } = await config.requestHandler.handle(await signer.sign(request), { abortSignal: signal });
     if (response.statusCode >= 300) throw await this.errorOf(response);
-    const bytes = await bodyBytes(config, response);
-    return (bytes.byteLength > 0 ? JSON.parse(new TextDecoder().decode(bytes)) : {}) as RawQueryOutput;
+    const text = await bodyText(config, response);
+    return (text.length > 0 ? JSON.parse(text) : {}) as RawQueryOutput;
   }
 
   /** The signer and endpoint, resolved once (again after a failure: a credential source may recover). */
@@ -108,8 +108,33 @@ async function resolveParts(config: Config): Promise<{ signer: Signer; endpoint:
   };
 }
 
-async function bodyBytes(config: Config, response: HttpResponse): Promise<Uint8Array> {
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** A Node stream's own reader: what `setEncoding` and `for await` need of it. */
+interface TextStream extends AsyncIterable<string> {
+  setEncoding(encoding: 'utf8'): unknown;
+}
+
+/**
+ * The answer's text. On Node the body is the response stream, read as UTF-8 text chunk by chunk:
+ * the SDK's collector (a piped stream, a copy into one array, then a decode) cost about 0.3 ms
+ * more for a page's 80 KB answer. Fetch-based handlers (Workers) give a web stream: collected.
+ */
+async function bodyText(config: Config, response: HttpResponse): Promise<string> {
   const body: unknown = response.body;
-  if (body instanceof Uint8Array) return body;
-  return body ? config.streamCollector(body) : new Uint8Array();
+  if (body instanceof Uint8Array) return utf8.decode(body);
+  if (isTextStream(body)) {
+    body.setEncoding('utf8');
+    let text = '';
+    for await (const chunk of body) text += chunk;
+    return text;
+  }
+  return body ? utf8.decode(await config.streamCollector(body)) : '';
+}
+
+function isTextStream(body: unknown): body is TextStream {
+  return (
+    typeof (body as Partial<TextStream> | null)?.setEncoding === 'function' && Symbol.asyncIterator in Object(body)
+  );
 }

@@ -1,4 +1,5 @@
 import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { QuerySender } from '../../src/store/query-sender';
 
@@ -18,15 +19,21 @@ interface Request {
   body: string;
 }
 
-/** A client whose request handler answers every call with `status` and `body`, recording each request. */
-function client(status: number, body: unknown, sent: Sent[], endpoint?: string) {
+type Payload = (json: string) => unknown;
+const asBytes: Payload = (json) => new TextEncoder().encode(json);
+
+/**
+ * A client whose request handler answers every call with `status` and `body` (as `payload` makes the
+ * response body of its JSON), recording each request.
+ */
+function client(status: number, body: unknown, sent: Sent[], endpoint?: string, payload = asBytes) {
   const handler = {
     handle: async (request: Request, options?: { abortSignal?: AbortSignal }) => {
       const port = request.port === undefined ? '' : `:${request.port}`;
       const url = `${request.protocol}//${request.hostname}${port}${request.path}`;
       sent.push({ url, headers: request.headers, body: request.body, signal: options?.abortSignal });
       const headers = { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'r-1' };
-      return { response: { statusCode: status, headers, body: new TextEncoder().encode(JSON.stringify(body)) } };
+      return { response: { statusCode: status, headers, body: payload(JSON.stringify(body)) } };
     },
   };
   return new DynamoDBClient({
@@ -83,6 +90,26 @@ describe('QuerySender', () => {
     const error = await sender.send(input, undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProvisionedThroughputExceededException);
     expect(error).toMatchObject({ message: 'slow down', $metadata: { httpStatusCode: 400 } });
+  });
+
+  // An emoji cut between two chunks: text decoded chunk by chunk without care would break it.
+  const answer = { Items: [{ title: { S: `a 🎵 ${'x'.repeat(70_000)} é` } }] };
+  const chunks = (json: string) => {
+    const bytes = Buffer.from(json, 'utf8');
+    const cut = bytes.indexOf(Buffer.from('🎵')) + 2;
+    return [bytes.subarray(0, cut), bytes.subarray(cut)];
+  };
+
+  it("reads a Node handler's response stream as UTF-8, even with a character cut between chunks", async () => {
+    const nodeStream: Payload = (json) => Readable.from(chunks(json), { objectMode: false });
+    const sender = new QuerySender(client(200, answer, [], 'http://localhost:8123', nodeStream));
+    expect(await sender.send(input, undefined)).toEqual(answer);
+  });
+
+  it("reads a fetch handler's web stream (Workers) as UTF-8 too", async () => {
+    const webStream: Payload = (json) => ReadableStream.from(chunks(json).map((chunk) => new Uint8Array(chunk)));
+    const sender = new QuerySender(client(200, answer, [], 'http://localhost:8123', webStream));
+    expect(await sender.send(input, undefined)).toEqual(answer);
   });
 
   it('passes each call its own abort signal', async () => {
