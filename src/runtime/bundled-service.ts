@@ -1,10 +1,16 @@
 import { Hono, type Context, type ExecutionContext } from 'hono';
 import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
-import type { ClientOptions } from '../store/client';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
 import { buildService, prepareTables, type RuntimeMetrics, type Service } from './service';
-import { readSettings, requireCursorSecret, type EnvMap, type Settings } from './settings';
+import {
+  clientKeys,
+  credentialsOption,
+  readSettings,
+  requireCursorSecret,
+  type EnvMap,
+  type Settings,
+} from './settings';
 
 /** The API's description needs no table: it answers even while DynamoDB does not. */
 const DOCS_ROUTES = ['/openapi.json', '/docs', '/docs/assets/:file'];
@@ -53,7 +59,7 @@ export function createBundledService(
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
     ...(options.metrics && { metrics: options.metrics }),
-    ...credentialOptions(env, settings, options.requireCredentials),
+    ...credentialsOption(clientKeys(settings, options.requireCredentials)),
   });
   mountDocsAssets(service.app, options.docsAssets);
 
@@ -101,27 +107,4 @@ function executionContext(c: Context): ExecutionContext | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Workers must be handed their keys (the SDK finds none there); Lambda leaves them
- * to the SDK's own chain (the function role's credentials). A local engine takes any
- * key: the same one the Node server uses, so all runtimes see one DynamoDB Local database.
- */
-function credentialOptions(env: EnvMap, settings: Settings, required: boolean): { client?: ClientOptions } {
-  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  const sessionToken = env.AWS_SESSION_TOKEN?.trim();
-  const given =
-    accessKeyId && secretAccessKey
-      ? { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) }
-      : undefined;
-  if (settings.endpoint)
-    return { client: { credentials: given ?? { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } };
-  if (!required) return {};
-  if (!given)
-    throw new Error(
-      'set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)',
-    );
-  return { client: { credentials: given } };
 }

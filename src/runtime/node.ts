@@ -13,7 +13,7 @@ import { describeMaps } from './map-summary';
 import { ENDPOINT_FILE } from './open-environment';
 import { prometheusExporter } from './prometheus';
 import { buildService, prepareTables } from './service';
-import { readSettings, wantsEmbeddedEngine } from './settings';
+import { clientKeys, credentialsOption, readSettings, wantsEmbeddedEngine } from './settings';
 
 /**
  * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   let dataDir: string | undefined;
   let effective = settings;
   if (wantsEmbeddedEngine(settings)) {
-    dataDir = resolve(process.env.SHARDLINE_DATA_DIR ?? 'data');
+    dataDir = resolve(settings.dataDir);
     engine = await startEmbeddedEngine(dataDir);
     effective = {
       ...settings,
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       cursorSecret: settings.cursorSecret ?? persistedCursorSecret(dataDir),
       // One router is its whole fleet (its /stats says it all), and dynalite has no TTL:
       // load records would pile up in ./data. SHARDLINE_LOAD_RECORDS=true turns them on.
-      loadRecords: process.env.SHARDLINE_LOAD_RECORDS === undefined ? false : settings.loadRecords,
+      loadRecords: settings.loadRecords ?? false,
     };
     // Tools (npm run reshard, boundaries --collection) reach the data through this engine while it runs.
     // The address only: the engine's key is in the data dir's secret file, for those who may read it.
@@ -54,13 +54,8 @@ async function main(): Promise<void> {
   const service = buildService(effective, readJson(configPath), {
     readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
     metrics: prometheusExporter,
-    // The embedded engine takes its data dir's secret only, DynamoDB Local any credentials; AWS uses the SDK's chain.
-    ...(engine
-      ? { client: { credentials: engine.credentials } }
-      : effective.endpoint &&
-        !process.env.AWS_ACCESS_KEY_ID && {
-          client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
-        }),
+    // The embedded engine takes its data dir's secret only; elsewhere the keys given, or any for a local engine.
+    ...credentialsOption(engine ? engine.credentials : clientKeys(effective)),
   });
   mountDocsAssets(service.app, packageDocsAssets());
   await prepareTables(service, settings.createTable, settings.tableStream);

@@ -8,7 +8,7 @@ import { DynamoStore } from '../store/dynamo-store';
 import { DynamoMapStore } from '../store/map-store';
 import { ENGINE_SECRET_FILE } from './cursor-secret';
 import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine, type EngineCredentials } from './embedded-engine';
-import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
+import { clientKeys, readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
 
 /** File in the embedded engine's data directory: the endpoint (address only) of the server that has it open. */
 export const ENDPOINT_FILE = 'shardline-endpoint';
@@ -47,7 +47,7 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
   let endpoint = settings.endpoint;
   let where = endpoint ?? `AWS ${settings.region}`;
   if (wantsEmbeddedEngine(settings)) {
-    const dataDir = resolve(env.SHARDLINE_DATA_DIR ?? 'data');
+    const dataDir = resolve(settings.dataDir);
     const running = await runningServerEngine(dataDir);
     if (running) {
       endpoint = running;
@@ -67,10 +67,11 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
       where = `the embedded engine (data in ${dataDir})`;
     }
   }
+  const keys = engineKey ?? clientKeys(settings);
   const clients = createDynamoClients({
     ...(endpoint && { endpoint }),
     ...(settings.region && { region: settings.region }),
-    ...(engineKey ? { credentials: engineKey } : credentials(env, endpoint)),
+    ...(keys && { credentials: keys }),
   });
   return {
     settings,
@@ -113,18 +114,4 @@ async function runningServerEngine(dataDir: string): Promise<string | undefined>
   } catch {
     return undefined; // left behind by a server that was killed
   }
-}
-
-/**
- * Keys given in `env` are used as given (it need not be process.env); a local engine
- * without keys gets any; AWS without keys uses the SDK's own chain.
- */
-function credentials(env: EnvMap, endpoint: string | undefined) {
-  const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
-  const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  if (accessKeyId && secretAccessKey) {
-    const sessionToken = env.AWS_SESSION_TOKEN?.trim();
-    return { credentials: { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) } };
-  }
-  return endpoint ? { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } } : {};
 }

@@ -118,7 +118,7 @@ function loadRecorderOf(
   collections: readonly Collection[],
   clients: DynamoClients,
 ): LoadRecorder | undefined {
-  if (!settings.loadRecords) return undefined;
+  if (settings.loadRecords === false) return undefined;
   const recorded = collections.filter((collection) => LoadStore.supports(collection));
   if (recorded.length === 0) return undefined;
   const store = new LoadStore(clients.doc, settings.loadTtlHours * 3600);

@@ -15,6 +15,10 @@ export interface Settings {
   readonly endpoint: string | undefined;
   readonly region: string | undefined;
   readonly configPath: string | undefined;
+  /** Where the embedded engine keeps its data (SHARDLINE_DATA_DIR, default ./data). */
+  readonly dataDir: string;
+  /** AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with AWS_SESSION_TOKEN), when both are given. */
+  readonly awsKeys: AwsKeys | undefined;
   readonly createTable: boolean;
   /** Whether a table created at start gets a stream for the change followers (SHARDLINE_TABLE_STREAM). */
   readonly tableStream: boolean;
@@ -42,8 +46,11 @@ export interface Settings {
   readonly shedPauseMs: number;
   /** Hedged shard queries: a slow one is sent again at its collection's p95 (SHARDLINE_HEDGE, default on). */
   readonly hedge: boolean;
-  /** Fleet load records: each router writes its minute's load per collection (SHARDLINE_LOAD_RECORDS, default on). */
-  readonly loadRecords: boolean;
+  /**
+   * Fleet load records: each router writes its minute's load per collection (SHARDLINE_LOAD_RECORDS).
+   * Unset, on — except over the Node server's embedded engine (src/runtime/node.ts).
+   */
+  readonly loadRecords: boolean | undefined;
   /** The load records' minute (SHARDLINE_LOAD_MINUTE_MS, default 60,000; tests shorten it). */
   readonly loadMinuteMs: number;
   /** How long load records are kept before DynamoDB's TTL removes them (SHARDLINE_LOAD_TTL_H, default 24). */
@@ -56,6 +63,12 @@ export interface Settings {
   readonly logLevel: LogLevel;
   /** A key that may read /metrics and nothing else (METRICS_KEY; needs API_KEYS). */
   readonly metricsKey: string | undefined;
+}
+
+export interface AwsKeys {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
 }
 
 /** One entry of API_KEYS. `write` includes `read`. */
@@ -71,6 +84,8 @@ export function readSettings(env: EnvMap): Settings {
     endpoint: nonEmpty(env.DYNAMODB_ENDPOINT),
     region: nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION),
     configPath: nonEmpty(env.SHARDLINE_CONFIG),
+    dataDir: nonEmpty(env.SHARDLINE_DATA_DIR) ?? 'data',
+    awsKeys: awsKeys(env),
     createTable: boolean(env, 'SHARDLINE_CREATE_TABLE', true),
     tableStream: boolean(env, 'SHARDLINE_TABLE_STREAM', true),
     cursorSecret: nonEmpty(env.CURSOR_SECRET),
@@ -85,7 +100,8 @@ export function readSettings(env: EnvMap): Settings {
     authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
     hedge: boolean(env, 'SHARDLINE_HEDGE', true),
-    loadRecords: boolean(env, 'SHARDLINE_LOAD_RECORDS', true),
+    loadRecords:
+      nonEmpty(env.SHARDLINE_LOAD_RECORDS) === undefined ? undefined : boolean(env, 'SHARDLINE_LOAD_RECORDS', true),
     loadMinuteMs: integer(env, 'SHARDLINE_LOAD_MINUTE_MS', 60_000, 100, 3_600_000),
     loadTtlHours: integer(env, 'SHARDLINE_LOAD_TTL_H', 24, 1, 24 * 365),
     reshardLeaseMs: integer(env, 'SHARDLINE_RESHARD_LEASE_MS', 30_000, 100, 3_600_000),
@@ -94,6 +110,36 @@ export function readSettings(env: EnvMap): Settings {
     logLevel: logLevel(env.LOG_LEVEL),
     metricsKey: metricsKey(env),
   };
+}
+
+function awsKeys(env: EnvMap): AwsKeys | undefined {
+  const accessKeyId = nonEmpty(env.AWS_ACCESS_KEY_ID);
+  const secretAccessKey = nonEmpty(env.AWS_SECRET_ACCESS_KEY);
+  if (accessKeyId === undefined || secretAccessKey === undefined) return undefined;
+  const sessionToken = nonEmpty(env.AWS_SESSION_TOKEN);
+  return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
+}
+
+/**
+ * The keys a runtime hands the SDK: those given (the environment map need not be process.env);
+ * without them, any for a DynamoDB-compatible endpoint (DynamoDB Local takes any key: every
+ * runtime uses the same, so all see one database), and none for AWS itself, where the SDK's own
+ * chain finds them (a Lambda's role) — except where `required`: on Workers the SDK finds nothing.
+ */
+export function clientKeys(settings: Settings, required = false): AwsKeys | undefined {
+  if (settings.awsKeys) return settings.awsKeys;
+  if (settings.endpoint) return { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
+  if (required) {
+    throw new Error(
+      'set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)',
+    );
+  }
+  return undefined;
+}
+
+/** Client options with `keys`, or none (the SDK's own chain). */
+export function credentialsOption(keys: AwsKeys | undefined): { client?: { credentials: AwsKeys } } {
+  return keys ? { client: { credentials: keys } } : {};
 }
 
 function logLevel(raw: string | undefined): LogLevel {
