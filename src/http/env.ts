@@ -4,7 +4,7 @@ import type { MapSource } from '../service/map-source';
 import type { MetricsRecorder } from '../service/metrics/recorder';
 import type { RequestTally } from '../service/metrics/request-tally';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
-import type { CallContext } from '../store/retry';
+import type { RequestContext } from '../service/metrics/request-tally';
 import type { Store } from '../store/store';
 import type { ApiKeyGrant, PathAccess } from './middleware/auth';
 import type { BodyLimits } from './middleware/json-body';
@@ -60,7 +60,7 @@ export interface AppEnv {
     /** The caller's `x-request-id` when well-formed, else a fresh UUID; echoed in the response header. */
     requestId: string;
     /** The request's deadline and abort signal, for every DynamoDB call it makes. */
-    call: CallContext;
+    call: RequestContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */
     caller?: string;
     /** Set on the few paths whose access differs from the rest, by route pattern (app.ts); bearerAuth reads it. */

@@ -1,6 +1,6 @@
 import type { Collection } from '../core/collection';
 import type { ListRequest } from '../core/plan';
-import type { CallContext } from '../store/retry';
+import type { RequestContext } from './metrics/request-tally';
 import type { Store } from '../store/store';
 import { ListingExecutor } from './listing/executor';
 import type { Listing } from './listing/listing';
@@ -20,7 +20,7 @@ export function listItems(
   collection: Collection,
   request: ListRequest,
   limit: number,
-  context: CallContext,
+  context: RequestContext,
   memory: ReadMemory,
 ): Promise<Listing> {
   return new ListingExecutor({ store, collection, memory, context }, request, limit).run();

@@ -6,7 +6,7 @@ import type { CallContext } from '../store/retry';
 import type { BatchOutcome, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { writeGuard, writeGuarded, type Preconditions } from './guards';
-import { shardObserver, tallyOf, type RequestTally } from './metrics/request-tally';
+import { type RequestContext, shardObserver, type RequestTally } from './metrics/request-tally';
 
 /** DESIGN section 4: a batch carries at most 1000 items. */
 export const MAX_BATCH_ITEMS = 1000;
@@ -28,13 +28,13 @@ export async function putItem(
   store: Store,
   maps: readonly Collection[],
   input: unknown,
-  context: CallContext,
+  context: RequestContext,
   random: () => number = Math.random,
   preconditions: Preconditions = {},
 ): Promise<WriteResult> {
   const [collection, ...also] = maps as [Collection, ...Collection[]];
   const prepared = prepareItem(collection, input, random, also);
-  const tally = tallyOf(context);
+  const tally = context.tally;
   const guard = writeGuard(collection, 'may', preconditions);
   await writeGuarded(collection, 'may', preconditions, () =>
     store.putItem(collection.table, prepared.record, observed(context, tally, collection.name, prepared.shard), guard),
@@ -53,7 +53,7 @@ export async function putBatch(
   store: Store,
   maps: readonly Collection[],
   inputs: readonly unknown[],
-  context: CallContext,
+  context: RequestContext,
   random: () => number = Math.random,
 ): Promise<BatchOutcome> {
   const [collection, ...also] = maps as [Collection, ...Collection[]];
@@ -84,10 +84,10 @@ async function putGuarded(
   store: Store,
   collection: Collection,
   prepared: readonly PreparedItem[],
-  context: CallContext,
+  context: RequestContext,
 ): Promise<BatchOutcome> {
   const guard = writeGuard(collection, 'may');
-  const tally = tallyOf(context);
+  const tally = context.tally;
   const outcome: BatchOutcome = { written: [], failed: [] };
   await Promise.all(
     prepared.map(async (item, index) => {
@@ -117,7 +117,7 @@ async function putGuarded(
 
 /** The context whose retries and throttles count for the request and for the item's shard. */
 function observed(
-  context: CallContext,
+  context: RequestContext,
   tally: RequestTally | undefined,
   collection: string,
   shard: number,

@@ -28,7 +28,7 @@ export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
     if (raw.aborted) controller.abort(raw.reason);
     else raw.addEventListener('abort', onClientGone, { once: true });
     const tally = c.get('tally');
-    c.set('call', { signal: controller.signal, deadline, ...(tally && { observer: tally }) });
+    c.set('call', { signal: controller.signal, deadline, ...(tally && { observer: tally, tally }) });
     try {
       await next();
     } finally {

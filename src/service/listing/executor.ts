@@ -4,11 +4,10 @@ import type { Collection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
 import type { ReadHint } from '../../core/read-hint';
-import type { CallContext } from '../../store/retry';
 import type { ShardPage, Store } from '../../store/store';
 import type { ShardRead } from '../read-limits';
 import type { ReadMemory } from '../shard-tails';
-import { type RequestTally, shardObserver, tallyOf } from '../metrics/request-tally';
+import { type RequestContext, type RequestTally, shardObserver } from '../metrics/request-tally';
 import { GroupReads } from './group-reads';
 import type { Listing, ListingStats } from './listing';
 import { ADAPTIVE_READS, type ReadPolicy } from './read-policy';
@@ -22,7 +21,7 @@ export interface ListingInputs {
   /** What listings of this collection's shards remember across requests (see ReadMemory). */
   readonly memory: ReadMemory;
   /** The request's abort signal and deadline. */
-  readonly context: CallContext;
+  readonly context: RequestContext;
   /** How much each query asks for; ADAPTIVE_READS unless given. */
   readonly policy?: ReadPolicy;
 }
@@ -64,7 +63,7 @@ export class ListingExecutor {
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
     this.signal = this.controller.signal;
-    this.tally = tallyOf(inputs.context);
+    this.tally = inputs.context.tally;
     // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
     // (Not a signal per query from AbortSignal.any: on Node 20 each costs a WeakRef and a
     // FinalizationRegistry entry, which doubled the router's CPU per page.)

@@ -3,9 +3,9 @@ import { NO_METRICS, type MetricsRecorder } from './recorder';
 
 /**
  * What one request did, for its log line, and the door through which the service layers
- * reach the process's recorder: it travels in the request's CallContext as its retry
- * observer, so the listing executor, the write path and the retry layer find it without
- * new parameters. Retries are counted here and passed on to the recorder.
+ * reach the process's recorder: it travels in the request's context (`RequestContext.tally`,
+ * and as the store's retry observer), so the listing executor, the write path and the retry
+ * layer find it without new parameters. Retries are counted here and passed on to the recorder.
  */
 export class RequestTally implements RetryObserver {
   shardQueries = 0;
@@ -21,10 +21,9 @@ export class RequestTally implements RetryObserver {
   }
 }
 
-/** The request's tally, when the context came from an HTTP request that keeps one. */
-export function tallyOf(context: CallContext): RequestTally | undefined {
-  const observer = context.observer;
-  return observer instanceof RequestTally ? observer : undefined;
+/** A request's CallContext as the service takes it: with the request's tally, when it keeps one. */
+export interface RequestContext extends CallContext {
+  readonly tally?: RequestTally;
 }
 
 /** Whom to tell about one shard's calls: the request and, for throttles, the shard's counter. */
