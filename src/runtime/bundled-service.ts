@@ -3,14 +3,8 @@ import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
 import { buildService, prepareTables, type RuntimeMetrics, type Service } from './service';
-import {
-  clientKeys,
-  credentialsOption,
-  readSettings,
-  requireCursorSecret,
-  type EnvMap,
-  type Settings,
-} from './settings';
+import { clientKeys, credentialsOption } from './aws-keys';
+import { readSettings, requireCursorSecret, type EnvMap, type Settings } from './settings';
 
 /** The API's description needs no table: it answers even while DynamoDB does not. */
 const DOCS_ROUTES = ['/openapi.json', '/docs', '/docs/assets/:file'];

@@ -13,7 +13,8 @@ import { describeMaps } from './map-summary';
 import { ENDPOINT_FILE } from './open-environment';
 import { prometheusExporter } from './prometheus';
 import { buildService, prepareTables } from './service';
-import { clientKeys, credentialsOption, readSettings, wantsEmbeddedEngine } from './settings';
+import { clientKeys, credentialsOption } from './aws-keys';
+import { readSettings, wantsEmbeddedEngine } from './settings';
 
 /**
  * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION

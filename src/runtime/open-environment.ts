@@ -8,7 +8,8 @@ import { DynamoStore } from '../store/dynamo-store';
 import { DynamoMapStore } from '../store/map-store';
 import { ENGINE_SECRET_FILE } from './cursor-secret';
 import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine, type EngineCredentials } from './embedded-engine';
-import { clientKeys, readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
+import { clientKeys } from './aws-keys';
+import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
 
 /** File in the embedded engine's data directory: the endpoint (address only) of the server that has it open. */
 export const ENDPOINT_FILE = 'shardline-endpoint';

@@ -1,4 +1,5 @@
 import type { LogLevel } from '../http/env';
+import { type AwsKeys, awsKeys } from './aws-keys';
 import type { ApiKeyGrant } from '../http/middleware/auth';
 import { DEFAULT_AUTH_FAILURES_PER_SECOND } from '../http/middleware/rate-limit';
 import { DEFAULT_BODY_IDLE_MS } from '../http/read-body';
@@ -65,12 +66,6 @@ export interface Settings {
   readonly metricsKey: string | undefined;
 }
 
-export interface AwsKeys {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-  readonly sessionToken?: string;
-}
-
 /** One entry of API_KEYS. `write` includes `read`. */
 export type ApiKey = ApiKeyGrant;
 
@@ -85,7 +80,11 @@ export function readSettings(env: EnvMap): Settings {
     region: nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION),
     configPath: nonEmpty(env.SHARDLINE_CONFIG),
     dataDir: nonEmpty(env.SHARDLINE_DATA_DIR) ?? 'data',
-    awsKeys: awsKeys(env),
+    awsKeys: awsKeys(
+      nonEmpty(env.AWS_ACCESS_KEY_ID),
+      nonEmpty(env.AWS_SECRET_ACCESS_KEY),
+      nonEmpty(env.AWS_SESSION_TOKEN),
+    ),
     createTable: boolean(env, 'SHARDLINE_CREATE_TABLE', true),
     tableStream: boolean(env, 'SHARDLINE_TABLE_STREAM', true),
     cursorSecret: nonEmpty(env.CURSOR_SECRET),
@@ -110,36 +109,6 @@ export function readSettings(env: EnvMap): Settings {
     logLevel: logLevel(env.LOG_LEVEL),
     metricsKey: metricsKey(env),
   };
-}
-
-function awsKeys(env: EnvMap): AwsKeys | undefined {
-  const accessKeyId = nonEmpty(env.AWS_ACCESS_KEY_ID);
-  const secretAccessKey = nonEmpty(env.AWS_SECRET_ACCESS_KEY);
-  if (accessKeyId === undefined || secretAccessKey === undefined) return undefined;
-  const sessionToken = nonEmpty(env.AWS_SESSION_TOKEN);
-  return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
-}
-
-/**
- * The keys a runtime hands the SDK: those given (the environment map need not be process.env);
- * without them, any for a DynamoDB-compatible endpoint (DynamoDB Local takes any key: every
- * runtime uses the same, so all see one database), and none for AWS itself, where the SDK's own
- * chain finds them (a Lambda's role) — except where `required`: on Workers the SDK finds nothing.
- */
-export function clientKeys(settings: Settings, required = false): AwsKeys | undefined {
-  if (settings.awsKeys) return settings.awsKeys;
-  if (settings.endpoint) return { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
-  if (required) {
-    throw new Error(
-      'set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)',
-    );
-  }
-  return undefined;
-}
-
-/** Client options with `keys`, or none (the SDK's own chain). */
-export function credentialsOption(keys: AwsKeys | undefined): { client?: { credentials: AwsKeys } } {
-  return keys ? { client: { credentials: keys } } : {};
 }
 
 function logLevel(raw: string | undefined): LogLevel {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientKeys, readSettings } from '../../src/runtime/settings';
+import { clientKeys } from '../../src/runtime/aws-keys';
+import { readSettings } from '../../src/runtime/settings';
 
 describe('readSettings', () => {
   it('reads what the Node server needs of its environment, so no runtime reads process.env beside it', () => {

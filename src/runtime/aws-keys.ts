@@ -1,0 +1,40 @@
+import type { Settings } from './settings';
+
+/** Keys for the SDK, as the environment gives them. */
+export interface AwsKeys {
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken?: string;
+}
+
+/** The keys, when both the key id and the secret are given (a session token only with them). */
+export function awsKeys(
+  accessKeyId: string | undefined,
+  secretAccessKey: string | undefined,
+  sessionToken: string | undefined,
+): AwsKeys | undefined {
+  if (accessKeyId === undefined || secretAccessKey === undefined) return undefined;
+  return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
+}
+
+/**
+ * The keys a runtime hands the SDK: those given (the environment map need not be process.env);
+ * without them, any for a DynamoDB-compatible endpoint (DynamoDB Local takes any key: every
+ * runtime uses the same, so all see one database), and none for AWS itself, where the SDK's own
+ * chain finds them (a Lambda's role) — except where `required`: on Workers the SDK finds nothing.
+ */
+export function clientKeys(settings: Settings, required = false): AwsKeys | undefined {
+  if (settings.awsKeys) return settings.awsKeys;
+  if (settings.endpoint) return { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
+  if (required) {
+    throw new Error(
+      'set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)',
+    );
+  }
+  return undefined;
+}
+
+/** Client options with `keys`, or none (the SDK's own chain). */
+export function credentialsOption(keys: AwsKeys | undefined): { client?: { credentials: AwsKeys } } {
+  return keys ? { client: { credentials: keys } } : {};
+}
