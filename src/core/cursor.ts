@@ -79,8 +79,16 @@ export function decodeCursor(cursor: string, scope: CursorScope, secret: string)
   return hint ? { position, hint } : { position };
 }
 
+/** The last secret's fingerprint: a process signs with one secret, twice a page (decode and encode). */
+let lastKeyId: { readonly secret: string; readonly id: string } | undefined;
+
 /** A fingerprint of the signing key: which secret signed a cursor, without revealing it. */
 function keyId(secret: string): string {
+  if (lastKeyId?.secret !== secret) lastKeyId = { secret, id: fingerprint(secret) };
+  return lastKeyId.id;
+}
+
+function fingerprint(secret: string): string {
   return createHash('sha256')
     .update('shardline cursor key id\0')
     .update(secret, 'utf8')
