@@ -119,7 +119,7 @@ interface TextStream extends AsyncIterable<string> {
 /**
  * The answer's text. On Node the body is the response stream, read as UTF-8 text chunk by chunk:
  * the SDK's collector (a piped stream, a copy into one array, then a decode) cost about 0.3 ms
- * more for a page's 80 KB answer. Fetch-based handlers (Workers) give a web stream: collected.
+ * more for a page's answer of 100 items. Fetch-based handlers (Workers) give a web stream: collected.
  */
 async function bodyText(config: Config, response: HttpResponse): Promise<string> {
   const body: unknown = response.body;
