@@ -99,8 +99,7 @@ export function readSettings(env: EnvMap): Settings {
     authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
     hedge: boolean(env, 'SHARDLINE_HEDGE', true),
-    loadRecords:
-      nonEmpty(env.SHARDLINE_LOAD_RECORDS) === undefined ? undefined : boolean(env, 'SHARDLINE_LOAD_RECORDS', true),
+    loadRecords: boolean(env, 'SHARDLINE_LOAD_RECORDS', undefined),
     loadMinuteMs: integer(env, 'SHARDLINE_LOAD_MINUTE_MS', 60_000, 100, 3_600_000),
     loadTtlHours: integer(env, 'SHARDLINE_LOAD_TTL_H', 24, 1, 24 * 365),
     reshardLeaseMs: integer(env, 'SHARDLINE_RESHARD_LEASE_MS', 30_000, 100, 3_600_000),
@@ -229,7 +228,12 @@ function integer(env: EnvMap, name: string, fallback: number, min: number, max: 
   return value;
 }
 
-function boolean(env: EnvMap, name: string, fallback: boolean): boolean {
+/** The flag `name`, or `fallback` when it is unset (`undefined`: the runtime decides). */
+function boolean<Fallback extends boolean | undefined>(
+  env: EnvMap,
+  name: string,
+  fallback: Fallback,
+): boolean | Fallback {
   const raw = nonEmpty(env[name])?.toLowerCase();
   if (raw === undefined) return fallback;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;

@@ -108,7 +108,7 @@ async function resolveParts(config: Config): Promise<{ signer: Signer; endpoint:
   };
 }
 
-const utf8 = new TextDecoder();
+const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** A Node stream's own reader: what `setEncoding` and `for await` need of it. */
@@ -123,14 +123,14 @@ interface TextStream extends AsyncIterable<string> {
  */
 async function bodyText(config: Config, response: HttpResponse): Promise<string> {
   const body: unknown = response.body;
-  if (body instanceof Uint8Array) return utf8.decode(body);
+  if (body instanceof Uint8Array) return decoder.decode(body);
   if (isTextStream(body)) {
     body.setEncoding('utf8');
     let text = '';
     for await (const chunk of body) text += chunk;
     return text;
   }
-  return body ? utf8.decode(await config.streamCollector(body)) : '';
+  return body ? decoder.decode(await config.streamCollector(body)) : '';
 }
 
 function isTextStream(body: unknown): body is TextStream {
