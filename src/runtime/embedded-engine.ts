@@ -3,26 +3,21 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AwsKeys } from './aws-keys';
 import { ENGINE_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { patchLevelIterators } from './dynalite-iterator-fix';
 import { guardEngineStorage } from './engine-storage';
 
-/** Credentials as the SDK takes them. */
-export interface EngineCredentials {
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
-}
-
 export interface EmbeddedEngine {
   readonly endpoint: string;
   /** What a client must sign with: the data directory's secret as access key. */
-  readonly credentials: EngineCredentials;
+  readonly credentials: AwsKeys;
   close(): Promise<void>;
 }
 
 /** Credentials for an engine whose data directory holds `secret`. */
-export function engineCredentials(secret: string): EngineCredentials {
+export function engineCredentials(secret: string): AwsKeys {
   return { accessKeyId: secret, secretAccessKey: secret };
 }
 

@@ -7,8 +7,8 @@ import { createDynamoClients, type DynamoClients } from '../store/client';
 import { DynamoStore } from '../store/dynamo-store';
 import { DynamoMapStore } from '../store/map-store';
 import { ENGINE_SECRET_FILE } from './cursor-secret';
-import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine, type EngineCredentials } from './embedded-engine';
-import { clientKeys } from './aws-keys';
+import { type AwsKeys, clientKeys } from './aws-keys';
+import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from './settings';
 
 /** File in the embedded engine's data directory: the endpoint (address only) of the server that has it open. */
@@ -44,7 +44,7 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
   });
 
   let engine: EmbeddedEngine | undefined;
-  let engineKey: EngineCredentials | undefined;
+  let engineKey: AwsKeys | undefined;
   let endpoint = settings.endpoint;
   let where = endpoint ?? `AWS ${settings.region}`;
   if (wantsEmbeddedEngine(settings)) {

@@ -95,7 +95,7 @@ export function readSettings(env: EnvMap): Settings {
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     bodyIdleTimeoutMs: integer(env, 'BODY_IDLE_TIMEOUT_MS', DEFAULT_BODY_IDLE_MS, 1, 60_000),
-    rateLimitPerSecond: optionalInteger(env, 'RATE_LIMIT_PER_SECOND', 1, 1_000_000),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', undefined, 1, 1_000_000),
     authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
     hedge: boolean(env, 'SHARDLINE_HEDGE', true),
@@ -210,15 +210,17 @@ export function parseOrigins(raw: string | undefined): string[] {
   return origins.map((origin) => origin.replace(/\/$/, ''));
 }
 
-function optionalInteger(env: EnvMap, name: string, min: number, max: number): number | undefined {
-  return nonEmpty(env[name]) === undefined ? undefined : integer(env, name, 0, min, max);
-}
-
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
 }
 
-function integer(env: EnvMap, name: string, fallback: number, min: number, max: number): number {
+function integer<Fallback extends number | undefined>(
+  env: EnvMap,
+  name: string,
+  fallback: Fallback,
+  min: number,
+  max: number,
+): number | Fallback {
   const raw = nonEmpty(env[name]);
   if (raw === undefined) return fallback;
   const value = Number(raw);

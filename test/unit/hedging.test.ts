@@ -2,7 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HedgePolicy } from '../../src/core/hedge-policy';
 import { hedgedSend } from '../../src/store/hedged-send';
 
-const eager = () => new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
+/** A policy with tokens to spend: half a token a query, and twenty queries already sent. */
+function eager(): HedgePolicy {
+  const policy = new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
+  for (let query = 0; query < 20; query++) policy.delayFor('earlier');
+  return policy;
+}
 
 /** A send whose answers the test gives by hand; each call's signal is kept to see it aborted. */
 function manualSend() {
@@ -20,7 +25,7 @@ const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('HedgePolicy', () => {
   it('names no delay before a group has history, then its recent p95', () => {
-    const policy = eager();
+    const policy = new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
     for (const ms of [10, 20, 30]) policy.answered('albums', ms);
     expect(policy.delayFor('albums')).toBeUndefined();
     policy.answered('albums', 40);
@@ -32,15 +37,25 @@ describe('HedgePolicy', () => {
     expect(policy.delayFor('albums')).toBe(5);
   });
 
-  it('keeps hedges within its ratio of queries, after the saved-up burst', () => {
-    const policy = new HedgePolicy({ ratio: 0.05, burst: 5, window: 8, minSamples: 1 });
+  it('never lets hedges pass its ratio of the queries sent so far, from the first query on', () => {
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
     let hedges = 0;
-    for (let query = 0; query < 10_000; query++) {
+    let over = 0;
+    for (let query = 1; query <= 10_000; query++) {
       policy.delayFor('albums');
       if (policy.trySpend()) hedges++;
+      if (hedges > 0.05 * query + 1e-9) over++;
     }
-    expect(hedges).toBeLessThanOrEqual(5 + 0.05 * 10_000);
-    expect(hedges).toBeGreaterThanOrEqual(0.05 * 10_000);
+    expect(over).toBe(0);
+    expect(hedges).toBe(0.05 * 10_000);
+  });
+
+  it('saves tokens in a quiet spell up to its burst, for slow shards that come together', () => {
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
+    for (let query = 0; query < 4000; query++) policy.delayFor('albums');
+    let spent = 0;
+    while (policy.trySpend()) spent++;
+    expect(spent).toBe(50);
   });
 });
 

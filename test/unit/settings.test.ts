@@ -25,4 +25,12 @@ describe('readSettings', () => {
     expect(readSettings({ SHARDLINE_LOAD_RECORDS: 'false' }).loadRecords).toBe(false);
     expect(() => readSettings({ SHARDLINE_LOAD_RECORDS: 'maybe' })).toThrow(/SHARDLINE_LOAD_RECORDS/);
   });
+
+  it('has no rate limit unless one is set, and refuses one that is not a whole number in range', () => {
+    expect(readSettings({}).rateLimitPerSecond).toBeUndefined();
+    expect(readSettings({ RATE_LIMIT_PER_SECOND: ' ' }).rateLimitPerSecond).toBeUndefined();
+    expect(readSettings({ RATE_LIMIT_PER_SECOND: '250' }).rateLimitPerSecond).toBe(250);
+    expect(() => readSettings({ RATE_LIMIT_PER_SECOND: '0' })).toThrow(/RATE_LIMIT_PER_SECOND/);
+    expect(() => readSettings({ RATE_LIMIT_PER_SECOND: '1.5' })).toThrow(/RATE_LIMIT_PER_SECOND/);
+  });
 });
