@@ -1,0 +1,91 @@
+/**
+ * `tsx scripts/bench/sim-hedge-budget.ts [--pages N] [--shards N] [--refilled SHARE]`: the
+ * hedge budget's purse, simulated over the real `HedgePolicy`. Each page sends one query to
+ * every shard, each answering after a lognormal delay (median 8 ms, σ 0.8, drawn
+ * independently: shards on partitions of their own); a query still out at the policy's delay
+ * is hedged if a token is left, and answers at the earlier of its two draws. With
+ * `--refilled`, that share of pages waits for a second wave of three shards after the first.
+ * Prints, per purse size, the share of queries hedged, the share of slow queries (past
+ * the p95) that went unhedged, and the page p99 against one query's p99.
+ * No engine, no noise, a fixed seed: the tool for sizing the purse.
+ */
+import { seededRandom } from '../../devtools/random';
+import { quantile } from '../../devtools/stats';
+import { numberArg, parseCommandLine } from '../../src/cli/command-line';
+import { HedgePolicy } from '../../src/core/hedge-policy';
+
+const USAGE = `Usage: tsx scripts/bench/sim-hedge-budget.ts [--pages N] [--shards N] [--refilled SHARE]
+
+  --pages N          pages per purse size (default 20000)
+  --shards N         queries in a page's first wave (default 21)
+  --refilled SHARE   share of pages that wait for a second wave of 3 (default 0)
+  --help`;
+
+const options = parseCommandLine(
+  'sim-hedge-budget',
+  USAGE,
+  {
+    options: {
+      pages: { type: 'string', default: '20000' },
+      shards: { type: 'string', default: '21' },
+      refilled: { type: 'string', default: '0' },
+    },
+  },
+  ({ values }) => ({
+    pages: numberArg('pages', values.pages, { min: 100, integer: true }),
+    shards: numberArg('shards', values.shards, { min: 1, integer: true }),
+    refilled: numberArg('refilled', values.refilled, { min: 0, max: 1 }),
+  }),
+);
+
+const MEDIAN_MS = 8;
+const SIGMA = 0.8;
+/** One call's delay: lognormal around the median (Box–Muller), from the seeded source. */
+const delayOf = (random: () => number) =>
+  MEDIAN_MS * Math.exp(SIGMA * Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random()));
+
+const single = seededRandom(1);
+const oneQueryP99 = quantile(
+  Array.from({ length: 200_000 }, () => delayOf(single)),
+  0.99,
+);
+const p95 = MEDIAN_MS * Math.exp(SIGMA * 1.645);
+
+console.log(`${options.shards} shards a page, ${options.pages} pages, ${options.refilled * 100}% refilled`);
+console.log('| purse | hedged | slow queries unhedged | page p99 ÷ one query p99 |');
+console.log('| ---: | ---: | ---: | ---: |');
+for (const burst of [5, 10, 20, 50, 100]) {
+  const random = seededRandom(2);
+  const policy = new HedgePolicy({ ratio: 0.05, burst, window: 256, minSamples: 32 });
+  let queries = 0;
+  let hedges = 0;
+  let slow = 0;
+  let slowUnhedged = 0;
+  /** One query: its time to the answer taken, as the store's hedged send would take it. */
+  const query = (): number => {
+    queries++;
+    const delay = policy.delayFor('sim');
+    let ms = delayOf(random);
+    if (ms > p95) slow++;
+    if (delay !== undefined && ms > delay) {
+      if (policy.trySpend()) {
+        hedges++;
+        ms = Math.min(ms, delay + delayOf(random));
+      } else if (ms > p95) slowUnhedged++;
+    }
+    policy.answered('sim', ms);
+    return ms;
+  };
+  const wave = (size: number) => Math.max(...Array.from({ length: size }, query));
+  const pages = Array.from({ length: options.pages }, () => {
+    const first = wave(options.shards);
+    return random() < options.refilled ? first + wave(3) : first;
+  });
+  const cells = [
+    burst,
+    `${((100 * hedges) / queries).toFixed(1)}%`,
+    `${((100 * slowUnhedged) / slow).toFixed(1)}%`,
+    (quantile(pages, 0.99) / oneQueryP99).toFixed(2),
+  ];
+  console.log(`| ${cells.join(' | ')} |`);
+}
