@@ -7,6 +7,12 @@ export interface AwsKeys {
   readonly sessionToken?: string;
 }
 
+/**
+ * What a router signs with for a DynamoDB-compatible engine that takes any key: one key for
+ * every runtime, as DynamoDB Local keeps a database per access key (and region).
+ */
+export const ANY_ENGINE_KEYS: AwsKeys = { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
+
 /** The keys, when both the key id and the secret are given (a session token only with them). */
 export function awsKeys(
   accessKeyId: string | undefined,
@@ -25,7 +31,7 @@ export function awsKeys(
  */
 export function clientKeys(settings: Settings, required = false): AwsKeys | undefined {
   if (settings.awsKeys) return settings.awsKeys;
-  if (settings.endpoint) return { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
+  if (settings.endpoint) return ANY_ENGINE_KEYS;
   if (required) {
     throw new Error(
       'set the AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY secrets (or DYNAMODB_ENDPOINT for a local engine)',

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { createRequire } from 'node:module';
-import type { AwsKeys } from './aws-keys';
+import { ANY_ENGINE_KEYS, type AwsKeys } from './aws-keys';
 import { ENGINE_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
 import { patchLevelIterators } from './dynalite-iterator-fix';
@@ -20,9 +20,6 @@ export interface EmbeddedEngine {
 export function engineCredentials(secret: string): AwsKeys {
   return { accessKeyId: secret, secretAccessKey: secret };
 }
-
-/** What any engine without a data directory (in memory, tests only) is sent: it takes any key. */
-const OPEN_ENGINE = engineCredentials('shardline');
 
 /**
  * dynalite, in this process, on a loopback port, keeping its LevelDB files in
@@ -43,7 +40,7 @@ export async function startEmbeddedEngine(dataDir: string | undefined): Promise<
   patchLevelIterators(); // else every query leaks an open LevelDB iterator
   guardEngineStorage(); // else a full disk's failed write kills the process
   let lock: DataDirLock | undefined;
-  let credentials = OPEN_ENGINE;
+  let credentials = ANY_ENGINE_KEYS; // in memory (tests only): it takes any key
   if (dataDir) {
     process.umask(process.umask(0o077) | 0o077);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });

@@ -37,7 +37,7 @@ export async function putItem(
   const tally = context.tally;
   const guard = writeGuard(collection, 'may', preconditions);
   await writeGuarded(collection, 'may', preconditions, () =>
-    store.putItem(collection.table, prepared.record, observed(context, tally, collection.name, prepared.shard), guard),
+    store.putItem(collection.table, prepared.record, observed(context, collection.name, prepared.shard), guard),
   );
   countWritten(tally, collection.name, prepared);
   return { shard: prepared.shard, shardKey: prepared.shardKey, item: prepared.item, etag: prepared.etag };
@@ -92,7 +92,7 @@ async function putGuarded(
   await Promise.all(
     prepared.map(async (item, index) => {
       try {
-        const itemContext = observed(context, tally, collection.name, item.shard);
+        const itemContext = observed(context, collection.name, item.shard);
         await writeGuarded(collection, 'may', {}, () =>
           store.putItem(collection.table, item.record, itemContext, guard),
         );
@@ -116,12 +116,8 @@ async function putGuarded(
 }
 
 /** The context whose retries and throttles count for the request and for the item's shard. */
-function observed(
-  context: RequestContext,
-  tally: RequestTally | undefined,
-  collection: string,
-  shard: number,
-): CallContext {
+function observed(context: RequestContext, collection: string, shard: number): CallContext {
+  const tally = context.tally;
   return tally ? { ...context, observer: shardObserver(tally, collection, shard) } : context;
 }
 
