@@ -7,6 +7,14 @@ import { PARTITION_RCU, PARTITION_WCU } from '../load/load-record';
 const SCALE = 1_000_000;
 
 /**
+ * Sampled writes a shard needs before they carry half its write load; the rest is spread
+ * over its live items. A window's tail can hold a few dozen samples of a hot shard, and a
+ * cut made from those alone lands between two far-apart samples: ["", "me", "mh", "mq", …]
+ * put 43 of 120 new keys on one of six shards. A router samples 256 a shard and minute.
+ */
+const EVIDENCE_SAMPLES = 64;
+
+/**
  * The keys to cut from, weighted by observed load instead of item counts (DESIGN §12):
  * a shard's writes go where the routers saw them land (their sampled written values, new
  * keys included: a range of new releases is hot though it holds few items yet), its reads
@@ -34,9 +42,12 @@ export function loadWeightedCounts(
     const writeShare = shard.writeUnitsPerSecond / PARTITION_WCU;
     const readShare = shard.readUnitsPerSecond / PARTITION_RCU;
     const sampledUnits = samples.reduce((sum, sample) => sum + sample.units, 0);
-    // Writes where they landed; without samples (older routers), spread like the reads.
-    for (const sample of samples) add(sample.value, (writeShare * sample.units) / sampledUnits);
-    const spread = readShare + (sampledUnits > 0 ? 0 : writeShare);
+    // Writes where they landed, as far as the samples are evidence; the rest (all of it
+    // without samples: older routers) spread like the reads.
+    const evidence =
+      sampledUnits === 0 ? 0 : itemsIn[i] === 0 ? 1 : samples.length / (samples.length + EVIDENCE_SAMPLES);
+    for (const sample of samples) add(sample.value, (writeShare * evidence * sample.units) / sampledUnits);
+    const spread = readShare + writeShare * (1 - evidence);
     return itemsIn[i]! > 0 ? spread / itemsIn[i]! : 0;
   });
   for (const [value, count] of counts) {
