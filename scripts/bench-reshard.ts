@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     process.stderr.write(`loading ${options.items.toLocaleString('en-US')} items into albums…\n`);
     await load(
       service,
-      titlesOverRanges(seededRandom(5), albums.strategy.config.boundaries as string[], options.items),
+      titlesOverRanges(seededRandom(5), albums.initialStrategy.config.boundaries as string[], options.items),
     );
 
     const reads: { phase: string; sample: Sample }[] = [];

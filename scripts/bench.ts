@@ -9,6 +9,7 @@
  *
  * Options: `npm run bench -- --help`.
  */
+import { firstMapOf } from '../src/core/collection';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -85,7 +86,8 @@ try {
   const loaded = await loadItems(direct, options.items, options.seed);
   log(`loaded ${[...loaded].map(([name, count]) => `${name} ${count}`).join(', ')}`);
 
-  const collection = (name: string) => direct.collections.find((c) => c.name === name)!;
+  // The freshly loaded table routes by the config's first maps.
+  const collection = (name: string) => firstMapOf(direct.collections.find((c) => c.name === name)!);
   const repeat = async (times: number, walk: () => Promise<PageSample[]>) => {
     const pages: PageSample[] = [];
     for (let i = 0; i < times; i++) pages.push(...(await walk()));
@@ -113,7 +115,7 @@ try {
     const floorCpu: number[] = [];
     for (let pass = 0; pass < options.passes; pass++) {
       directPages.push(...(await walkRouter(direct.app, row.collection, options.pageSize)));
-      const sortKey = collection(row.collection).indexKeyAttribute;
+      const sortKey = collection(row.collection).map.index.indexKeyAttribute;
       floorCpu.push(...(await walkFloor(recorded, sortKey, options.pageSize)).map((page) => page.cpuMs));
     }
     floors.set(row.name, { router: median(directPages.map((page) => page.cpuMs)), floor: median(floorCpu) });
@@ -121,7 +123,7 @@ try {
     const delayedPages = await repeat(options.delayedPasses, () =>
       walkRouter(delayed.app, row.collection, options.pageSize),
     );
-    const shards = collection(row.collection).strategy.shardCount;
+    const shards = collection(row.collection).map.strategy.shardCount;
     rows.push(rowFigures({ ...row, kind: 'shardline', shards }, directPages, delayedPages));
     if (row.collection === 'albums') {
       rows.push(
@@ -145,7 +147,7 @@ try {
     );
     rows.push(
       rowFigures(
-        { name: row.name, kind: 'naive', collection: row.collection, shards: target.strategy.shardCount },
+        { name: row.name, kind: 'naive', collection: row.collection, shards: target.map.strategy.shardCount },
         directPages,
         delayedPages,
       ),

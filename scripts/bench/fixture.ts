@@ -56,8 +56,8 @@ export function benchService(
  */
 export async function loadItems(service: Service, count: number, seed: number): Promise<Map<string, number>> {
   await prepareTables(service, true);
-  const albums = service.collections.find((c) => c.strategy.kind === 'range');
-  const boundaries = albums?.strategy.boundaries ?? [''];
+  const albums = service.collections.find((c) => c.initialStrategy.kind === 'range');
+  const boundaries = albums?.initialStrategy.boundaries ?? [''];
   const titles = titlesOverRanges(seededRandom(seed), boundaries, count);
   const loaded = new Map<string, number>();
   for (const collection of service.collections) {

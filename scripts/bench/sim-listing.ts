@@ -5,6 +5,7 @@
  * trips), for a first walk (no shard-end hints yet) and a second. No engine, no
  * noise: the tool for tuning read limits.
  */
+import { firstMapOf } from '../../src/core/collection';
 import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
@@ -38,15 +39,15 @@ const { count, pageSize } = parseCommandLine(
 );
 const collections = resolveConfig(benchConfig(), {
   readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),
-});
-const boundaries = collections.find((c) => c.strategy.kind === 'range')!.strategy.boundaries!;
+}).map(firstMapOf);
+const boundaries = collections.find((c) => c.map.strategy.kind === 'range')!.map.strategy.boundaries!;
 const titles = titlesOverRanges(seededRandom(4), boundaries, count);
 // What the service remembers across requests, per collection: the second walk reads with the first's.
 const memories = new ReadMemories();
 
 for (const order of ['asc', 'desc'] as const) {
   for (const collection of collections) {
-    const store = new MemoryStore(collection.indexKeyAttribute);
+    const store = new MemoryStore(collection.map.index.indexKeyAttribute);
     const random = seededRandom(5);
     titles.forEach((title, n) => {
       const prepared = prepareItem(collection, albumItem(random, n, title), random);

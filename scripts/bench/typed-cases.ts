@@ -1,6 +1,6 @@
 import { resolveConfig } from '../../src/config/config';
 import { compareKeys } from '../../src/core/collation';
-import type { Collection } from '../../src/core/collection';
+import { firstMapOf, type RoutedCollection, routedBy } from '../../src/core/collection';
 import { indexSortKey } from '../../src/core/index-key';
 import { orderedValueOf } from '../../src/core/order';
 import { createStrategy } from '../../src/core/strategies';
@@ -42,34 +42,34 @@ export function typedCases(): MicroCase[] {
   const plainRangeLoop = (batch: number) => {
     let sum = 0;
     for (let n = 0; n < batch; n++)
-      sum += plainRange.strategy.shardForWrite(orderedValueOf(plainRange, items[i++ & 0xffff]!), fixed);
+      sum += plainRange.map.strategy.shardForWrite(orderedValueOf(plainRange, items[i++ & 0xffff]!), fixed);
     return sum;
   };
   const typedRangeLoop = (batch: number) => {
     let sum = 0;
     for (let n = 0; n < batch; n++)
-      sum += typedRange.strategy.shardForWrite(orderedValueOf(typedRange, items[i++ & 0xffff]!), fixed);
+      sum += typedRange.map.strategy.shardForWrite(orderedValueOf(typedRange, items[i++ & 0xffff]!), fixed);
     return sum;
   };
   const yearRangeLoop = (batch: number) => {
     let sum = 0;
     for (let n = 0; n < batch; n++)
-      sum += yearRange.strategy.shardForWrite(orderedValueOf(yearRange, items[i++ & 0xffff]!), fixed);
+      sum += yearRange.map.strategy.shardForWrite(orderedValueOf(yearRange, items[i++ & 0xffff]!), fixed);
     return sum;
   };
   const plainHashLoop = (batch: number) => {
     let sum = 0;
     for (let n = 0; n < batch; n++)
-      sum += plainHash.strategy.shardForWrite(orderedValueOf(plainHash, items[i++ & 0xffff]!), fixed);
+      sum += plainHash.map.strategy.shardForWrite(orderedValueOf(plainHash, items[i++ & 0xffff]!), fixed);
     return sum;
   };
   const typedHashLoop = (batch: number) => {
     let sum = 0;
     for (let n = 0; n < batch; n++)
-      sum += typedHash.strategy.shardForWrite(orderedValueOf(typedHash, items[i++ & 0xffff]!), fixed);
+      sum += typedHash.map.strategy.shardForWrite(orderedValueOf(typedHash, items[i++ & 0xffff]!), fixed);
     return sum;
   };
-  const keys = (collection: Collection) =>
+  const keys = (collection: RoutedCollection) =>
     JSON.parse(
       JSON.stringify(items.map((item) => indexSortKey(orderedValueOf(collection, item), [item.pk, item.sk]))),
     ) as string[];
@@ -91,7 +91,7 @@ export function typedCases(): MicroCase[] {
 /** The four collections; range boundaries cut at quantiles of each one's ordered values, as a reshard stores them. */
 function collections(
   items: readonly Record<string, unknown>[],
-): Record<'plainRange' | 'typedRange' | 'yearRange' | 'plainHash' | 'typedHash', Collection> {
+): Record<'plainRange' | 'typedRange' | 'yearRange' | 'plainHash' | 'typedHash', RoutedCollection> {
   const hashed = resolveConfig({
     collections: {
       plain: { field: 'title', strategy: { kind: 'hash', shards: SHARDS } },
@@ -104,13 +104,13 @@ function collections(
         strategy: { kind: 'hash', shards: SHARDS },
       },
     },
-  });
+  }).map(firstMapOf);
   const ranged = hashed.map((collection) => {
     const values = items.map((item) => orderedValueOf(collection, item)).sort(compareKeys);
     const boundaries = Array.from({ length: SHARDS }, (_, s) =>
       s === 0 ? '' : values[Math.floor((s * values.length) / SHARDS)]!,
     );
-    return { ...collection, strategy: createStrategy({ kind: 'range', boundaries }) };
+    return routedBy(collection, 1, createStrategy({ kind: 'range', boundaries }), 0);
   });
   return {
     plainRange: ranged[0]!,

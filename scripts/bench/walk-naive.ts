@@ -1,5 +1,5 @@
 import { compareKeys } from '../../src/core/collation';
-import type { Collection } from '../../src/core/collection';
+import type { RoutedCollection } from '../../src/core/collection';
 import { shardQuery } from '../../src/service/listing/shard-reads';
 import type { ShardQuery } from '../../src/store/shard-query';
 import type { ShardPage, Store } from '../../src/store/store';
@@ -19,13 +19,13 @@ export type NaiveMode = 'sequential' | 'parallel';
 
 export async function walkNaive(
   store: Store,
-  collection: Collection,
+  collection: RoutedCollection,
   mode: NaiveMode,
   pageSize: number,
   maxPages = Infinity,
 ): Promise<PageSample[]> {
-  const key = collection.indexKeyAttribute;
-  const shards = Array.from({ length: collection.strategy.shardCount }, (_, shard) => shard);
+  const key = collection.map.index.indexKeyAttribute;
+  const shards = Array.from({ length: collection.map.strategy.shardCount }, (_, shard) => shard);
   const samples: PageSample[] = [];
   let after: string | undefined;
   for (;;) {
@@ -58,6 +58,6 @@ export async function walkNaive(
 }
 
 /** Limit = the page size on every shard, resuming after the last key returned. */
-function naiveQuery(collection: Collection, shard: number, after: string | undefined, limit: number): ShardQuery {
+function naiveQuery(collection: RoutedCollection, shard: number, after: string | undefined, limit: number): ShardQuery {
   return shardQuery(collection, { groups: [], keyRange: {}, order: 'asc' }, shard, after, limit);
 }

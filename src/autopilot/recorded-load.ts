@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { RoutedCollection } from '../core/collection';
 import { fleetLoad, type FleetLoad } from '../load/fleet-load';
 import type { DynamoClients } from '../store/client';
 import { LoadStore } from '../store/load-store';
@@ -9,8 +9,7 @@ import { LoadStore } from '../store/load-store';
  */
 export async function recordedLoad(
   opened: { readonly settings: { readonly loadMinuteMs: number }; readonly clients: DynamoClients },
-  read: Collection,
-  mapVersion: number,
+  read: RoutedCollection,
   minutes: number,
   now: number,
 ): Promise<{ window: FleetLoad; minutes: FleetLoad[] }> {
@@ -18,7 +17,12 @@ export async function recordedLoad(
   const end = now - (now % minuteMs);
   const starts = Array.from({ length: minutes }, (_, i) => end - (minutes - i) * minuteMs);
   const records = await new LoadStore(opened.clients.doc, 0).read(read, starts);
-  const shape = { collection: read.name, mapVersion, shardCount: read.strategy.shardCount, minuteMs };
+  const shape = {
+    collection: read.name,
+    mapVersion: read.map.version,
+    shardCount: read.map.strategy.shardCount,
+    minuteMs,
+  };
   return {
     window: fleetLoad(records, { ...shape, now: end, minutes }),
     minutes: starts.map((start) => fleetLoad(records, { ...shape, now: start + minuteMs, minutes: 1 })),

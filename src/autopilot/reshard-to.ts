@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { StrategyConfig } from '../core/strategies';
 import { exitCodeOf, finishedLine, openReshard, type ReshardTable } from '../reshard/run-reshard';
 
@@ -25,7 +25,7 @@ export interface AutopilotReshard {
  */
 export async function reshardTo(
   table: ReshardTable,
-  collection: Collection,
+  collection: CollectionSpec,
   target: StrategyConfig,
   run: AutopilotReshard,
 ): Promise<ReshardResult> {

@@ -1,6 +1,6 @@
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { roundedBoundaries } from '../config/typed-boundaries';
-import type { AutopilotConfig, Collection } from '../core/collection';
+import type { AutopilotConfig, CollectionSpec, RoutedCollection } from '../core/collection';
 import { orderOf } from '../core/order';
 import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
@@ -47,18 +47,18 @@ export interface StepRecord extends Decision {
  */
 export async function autopilotStep(
   table: AutopilotTable,
-  collection: Collection,
+  collection: CollectionSpec,
   config: AutopilotConfig,
   options: StepOptions,
 ): Promise<StepRecord> {
   const now = options.now ?? Date.now();
   const maps = new ShardMaps(table.maps, [collection], { ttlMs: 0 });
   const { read, pointer, target } = await maps.snapshot(collection, {});
-  const { window, minutes } = await recordedLoad(table, read, pointer.read.version, config.windowMinutes, now);
+  const { window, minutes } = await recordedLoad(table, read, config.windowMinutes, now);
   const decision = decide(
     {
-      strategy: read.strategy.kind,
-      shardCount: read.strategy.shardCount,
+      strategy: read.map.strategy.kind,
+      shardCount: read.map.strategy.shardCount,
       window,
       minutes,
       resharding: pointer.phase !== 'stable',
@@ -78,7 +78,7 @@ export async function autopilotStep(
   if (pointer.phase !== 'stable' && target && !options.dryRun) {
     // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
     // end; one whose run is alive holds its lease, and this step leaves it be.
-    reshard = await reshardTo(table, collection, target.strategy.config, run(false));
+    reshard = await reshardTo(table, collection, target.map.strategy.config, run(false));
     reason =
       reshard.code === 0
         ? `resumed the reshard to v${pointer.target?.version} and finished it`
@@ -95,7 +95,7 @@ export async function autopilotStep(
     collection: collection.name,
     at: new Date(now).toISOString(),
     mapVersion: pointer.read.version,
-    shardCount: read.strategy.shardCount,
+    shardCount: read.map.strategy.shardCount,
     routers: window.routers,
     dryRun: options.dryRun,
     ...(reshard && { reshard }),
@@ -109,7 +109,7 @@ const noItems: ReshardResult = { code: 3, last: 'no items to cut boundaries from
 /** The map the decision asks for: more or fewer hash/random shards, or boundaries cut by load. */
 async function targetStrategy(
   table: AutopilotTable,
-  read: Collection,
+  read: RoutedCollection,
   window: FleetLoad,
   target: Target,
 ): Promise<StrategyConfig | undefined> {
@@ -117,7 +117,7 @@ async function targetStrategy(
   // Boundaries that even the observed load over the live keys (the read map's index).
   const scan = await scanCollectionKeys((request, context) => table.store.scanPage(request, context), read);
   if (scan.entries === 0) return undefined;
-  const weighted = loadWeightedCounts(scan.counts, read.strategy, window);
+  const weighted = loadWeightedCounts(scan.counts, read.map.strategy, window);
   const { boundaries } = cutBoundaries(weighted, { shards: target.shards });
   // Cut on whole fields for a typed order, as `npm run boundaries` and `npm run reshard` cut.
   return { kind: 'range', boundaries: roundedBoundaries(orderOf(read), boundaries, weighted.values) };

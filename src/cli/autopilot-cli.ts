@@ -1,6 +1,6 @@
 import { DEFAULT_AUTOPILOT } from '../config/autopilot-config';
 import { autopilotStep, type StepRecord } from '../autopilot/step';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { DecisionLog } from '../store/decision-log';
 import { readCommandLine, UsageError } from './command-line';
@@ -78,7 +78,7 @@ export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<num
   }
 }
 
-function chooseCollections(all: readonly Collection[], name: string | undefined, anyForStatus: boolean) {
+function chooseCollections(all: readonly CollectionSpec[], name: string | undefined, anyForStatus: boolean) {
   if (name !== undefined) {
     const collection = all.find((c) => c.name === name);
     if (!collection) return `no collection "${name}" in the config`;
@@ -91,7 +91,7 @@ function chooseCollections(all: readonly Collection[], name: string | undefined,
   return opted.length > 0 ? opted : 'no collection has "autopilot" in the config';
 }
 
-async function status(opened: OpenEnvironment, collections: readonly Collection[], json: boolean, io: AutopilotIO) {
+async function status(opened: OpenEnvironment, collections: readonly CollectionSpec[], json: boolean, io: AutopilotIO) {
   const log = new DecisionLog(opened.clients.doc);
   const kept = await Promise.all(collections.map(async (c) => ({ collection: c.name, decisions: await log.read(c) })));
   if (json) {

@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { Follower, type FollowStats } from '../follow/follower';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { readSettings, wantsEmbeddedEngine } from '../runtime/settings';
@@ -138,7 +138,7 @@ async function follow(options: FollowOptions, opened: OpenEnvironment, io: Follo
   return 0;
 }
 
-function chosen(collections: readonly Collection[], name: string | undefined): readonly Collection[] {
+function chosen(collections: readonly CollectionSpec[], name: string | undefined): readonly CollectionSpec[] {
   if (name === undefined) return collections;
   const collection = collections.find((c) => c.name === name);
   if (!collection) {

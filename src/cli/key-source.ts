@@ -104,11 +104,8 @@ async function readCollection(
       throw new Error(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
     }
     // The index the collection's current shard map lives in (the table's map, not the config's).
-    const { read, pointer } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
-    const load =
-      loadMinutes === undefined
-        ? undefined
-        : await recordedLoad(opened, read, pointer.read.version, loadMinutes, Date.now());
+    const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+    const load = loadMinutes === undefined ? undefined : await recordedLoad(opened, read, loadMinutes, Date.now());
     if (load?.window.records === 0) {
       throw new Error(`no load records of ${name} in the last ${loadMinutes} minutes (docs/autopilot.md)`);
     }
@@ -120,13 +117,13 @@ async function readCollection(
     return {
       collect: (sortProgress) => ({
         keys: load
-          ? loadWeightedCounts(scan.counts, read.strategy, load.window)
+          ? loadWeightedCounts(scan.counts, read.map.strategy, load.window)
           : keyCountsFromMap(scan.counts, sortProgress),
       }),
       keys: scan.entries,
       skipped: new Map(),
       samples: [],
-      source: `collection ${name} (${read.table}/${read.index}, ${opened.where})`,
+      source: `collection ${name} (${read.table}/${read.map.index.name}, ${opened.where})`,
       collection: name,
       normalization: collection.normalization,
       ...(collection.order && { order: collection.order }),

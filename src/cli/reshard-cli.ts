@@ -3,7 +3,7 @@ import { parseBoundariesFile } from '../config/boundaries-file';
 import { roundedBoundaries } from '../config/typed-boundaries';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../boundaries/key-counts';
-import { collectionView, type Collection } from '../core/collection';
+import { type RoutedCollection, routedBy } from '../core/collection';
 import { orderOf } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
@@ -119,7 +119,7 @@ async function run(
   const current = await reshard.pointer();
   const reading = await reshard.strategyOf(current.read.version);
   // The collection as its current read map sees it: what a live scan for new boundaries reads.
-  const readView = collectionView(collection, reading, current.read.slot);
+  const readView = routedBy(collection, current.read.version, reading, current.read.slot);
   const target = await targetStrategy(action, readView, opened);
   if (current.phase === 'stable' && !options.yes) {
     const items = await opened.store.approximateItemCount(collection.table, {});
@@ -144,11 +144,11 @@ async function run(
 /** The map to move to, checked against the collection before anything changes. */
 async function targetStrategy(
   action: Extract<ReshardOptions['action'], { kind: 'reshard' }>,
-  collection: Collection,
+  collection: RoutedCollection,
   opened: OpenEnvironment,
 ): Promise<StrategyConfig> {
   if ('boundaries' in action) return { kind: 'range', boundaries: readBoundaries(action.boundaries, collection) };
-  const kind = action.strategy ?? collection.strategy.kind;
+  const kind = action.strategy ?? collection.map.strategy.kind;
   // Every strategy but range is made from a shard count (one that needs more, its schema refuses).
   if (kind !== 'range') return { kind, shards: action.shards };
   if (!action.strategy) {
@@ -168,7 +168,7 @@ async function targetStrategy(
 }
 
 /** A boundaries file for this collection: sorted, in its normalization, cut from its keys if from any collection's. */
-export function readBoundaries(path: string, collection: Collection): string[] {
+export function readBoundaries(path: string, collection: RoutedCollection): string[] {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));

@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { MapPointer } from '../core/shard-map';
 import type { ShardStrategy } from '../core/strategies';
 import { describe } from '../reshard/orchestrator';
@@ -6,7 +6,7 @@ import { describeCounts } from './reshard-progress';
 
 /** `--status`: where the collection's shard maps are, as text or JSON. */
 export async function formatStatus(
-  collection: Collection,
+  collection: CollectionSpec,
   pointer: MapPointer,
   strategyOf: (version: number) => Promise<ShardStrategy>,
   json: boolean,

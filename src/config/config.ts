@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { normalize, type Normalization } from '../core/normalize';
 import { isTypedOrder, type CollectionOrder } from '../core/order';
 import { PROTO } from '../core/values';
@@ -22,7 +22,7 @@ export interface ResolveOptions {
  * earlier ones) and every clash of prefixes. The service refuses to start on a bad
  * config rather than serving wrong shards.
  */
-export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Collection[] {
+export function resolveConfig(raw: unknown, options: ResolveOptions = {}): CollectionSpec[] {
   // Refused, not dropped: the schema's record skips this name without a word.
   if (Object.hasOwn(Object((raw as { collections?: unknown } | null)?.collections), PROTO))
     throw new Error(`invalid shardline config:\n✖ "${PROTO}" cannot name a collection\n  → at collections`);
@@ -30,7 +30,7 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
   const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
   const problems: Error[] = [];
-  const collections = Object.entries(parsed.data.collections).flatMap(([name, spec]): Collection[] => {
+  const collections = Object.entries(parsed.data.collections).flatMap(([name, spec]): CollectionSpec[] => {
     try {
       return [resolveCollection(name, spec, defaults, options)];
     } catch (error) {
@@ -52,7 +52,7 @@ function resolveCollection(
   spec: ParsedConfig['collections'][string],
   defaults: ParsedConfig['table'],
   options: ResolveOptions,
-): Collection {
+): CollectionSpec {
   const table = { ...defaults, ...spec.table };
   checkDistinctIndexes(name, table);
   const order = resolveOrder(spec);
@@ -62,15 +62,12 @@ function resolveCollection(
   return {
     name,
     table: table.name,
-    index: table.index,
     primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
-    shardKeyAttribute: table.shardKeyAttribute,
-    indexKeyAttribute: table.indexKeyAttribute,
     field: order[0]!.field,
     prefix: spec.prefix ?? name,
     normalization,
     ...(isTypedOrder(order) && { order }),
-    strategy,
+    initialStrategy: strategy,
     indexes: [
       { name: table.index, shardKeyAttribute: table.shardKeyAttribute, indexKeyAttribute: table.indexKeyAttribute },
       table.alternateIndex,
@@ -86,7 +83,7 @@ function resolveCollection(
  * extending another's past its `#` (`a` and `a#b`: `a#b#3` begins with `a#`), would mix
  * their items in the index and let each take the other's.
  */
-function prefixClashes(collections: readonly Collection[]): string[] {
+function prefixClashes(collections: readonly CollectionSpec[]): string[] {
   const clashes: string[] = [];
   for (const [i, one] of collections.entries()) {
     for (const other of collections.slice(i + 1)) {

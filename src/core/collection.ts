@@ -38,25 +38,16 @@ export interface IndexSpec {
 }
 
 /**
- * One sorted index over one kind of item, resolved from the config: where its
- * items live, which field orders them, how that field is normalized and sharded.
- *
- * `strategy`, `index`, `shardKeyAttribute` and `indexKeyAttribute` name one shard
- * map and the index it lives in. From the config they are the first map (in the
- * first index); at run time the service hands out a view of the same collection per
- * shard-map version (see src/service/shard-maps), so listings and writes follow the
- * map stored in the table, not the config.
+ * One sorted index over one kind of item, as the config says it: where its items live,
+ * which field orders them and how, the two index slots its shard maps take turns in.
+ * It does not route: the shard map in force does (`RoutedCollection`), and that map is
+ * the one stored in the table, which a reshard or the autopilot changes.
  */
-export interface Collection {
+export interface CollectionSpec {
   readonly name: string;
   readonly table: string;
-  readonly index: string;
   /** The table's primary key, partition key first. */
   readonly primaryKey: readonly KeyAttribute[];
-  /** Attribute holding the shard partition key (`<prefix>#<shard>`) of the index. */
-  readonly shardKeyAttribute: string;
-  /** Attribute holding the index sort key (value + U+0000 + primary key). */
-  readonly indexKeyAttribute: string;
   /** The item field whose value is ordered (the first of `order`'s fields). */
   readonly field: string;
   readonly prefix: string;
@@ -67,10 +58,11 @@ export interface Collection {
    * Either way every layer above sees one ordered string value (see `orderedValueOf`).
    */
   readonly order?: CollectionOrder;
-  readonly strategy: ShardStrategy;
+  /** The strategy the config names: a new table's first shard map (v1), and nothing after. */
+  readonly initialStrategy: ShardStrategy;
   /**
    * The two sparse indexes successive shard maps take turns in (blue/green): a
-   * listing reads one, the next map is built in the other. Slot 0 is `index`.
+   * listing reads one, the next map is built in the other. A new table's first map is in slot 0.
    */
   readonly indexes: readonly [IndexSpec, IndexSpec];
   /** Which table items belong to the collection without shardline having written them. */
@@ -81,24 +73,42 @@ export interface Collection {
   readonly etagAttribute?: string;
 }
 
-/** Where an item's ETag is stored unless the config names another attribute. */
-export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
-
-export function etagAttributeOf(collection: Collection): string {
-  return collection.etagAttribute ?? DEFAULT_ETAG_ATTRIBUTE;
-}
-
 /** The index slot (0 or 1) of a collection's two indexes. */
 export type IndexSlot = 0 | 1;
 
-/** The same collection with one shard map in one of its indexes. */
-export function collectionView(collection: Collection, strategy: ShardStrategy, slot: IndexSlot): Collection {
-  const index = collection.indexes[slot];
-  return {
-    ...collection,
-    strategy,
-    index: index.name,
-    shardKeyAttribute: index.shardKeyAttribute,
-    indexKeyAttribute: index.indexKeyAttribute,
-  };
+/** One stored, immutable shard map (DESIGN §9): a strategy in one of the collection's two indexes. */
+export interface ShardMap {
+  readonly version: number;
+  readonly slot: IndexSlot;
+  readonly strategy: ShardStrategy;
+  /** The index of `slot`: its name and the two attributes the map's entries are written to. */
+  readonly index: IndexSpec;
+}
+
+/** A collection with one shard map: what routes, lists, reshards, follows and reports load. */
+export interface RoutedCollection extends CollectionSpec {
+  readonly map: ShardMap;
+}
+
+/** The collection routed by the map `version` with `strategy`, in index `slot`. */
+export function routedBy(
+  spec: CollectionSpec,
+  version: number,
+  strategy: ShardStrategy,
+  slot: IndexSlot,
+): RoutedCollection {
+  const { map: _map, ...config } = spec as RoutedCollection;
+  return { ...config, map: { version, slot, strategy, index: spec.indexes[slot] } };
+}
+
+/** A new table's first map: the config's strategy, version 1 in slot 0 (what bootstrap writes). */
+export function firstMapOf(spec: CollectionSpec): RoutedCollection {
+  return routedBy(spec, 1, spec.initialStrategy, 0);
+}
+
+/** Where an item's ETag is stored unless the config names another attribute. */
+export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
+
+export function etagAttributeOf(collection: CollectionSpec): string {
+  return collection.etagAttribute ?? DEFAULT_ETAG_ATTRIBUTE;
 }

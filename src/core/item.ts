@@ -1,5 +1,5 @@
 import { hasLoneSurrogate, utf8Length } from './collation';
-import { etagAttributeOf, type Collection } from './collection';
+import { type CollectionSpec, etagAttributeOf, type RoutedCollection } from './collection';
 import { ShardlineError } from './errors';
 import { itemEtag } from './etag';
 import { decimalText, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
@@ -41,10 +41,10 @@ export interface PreparedItem {
  * table would refuse, so a bad item is rejected before any write is attempted.
  */
 export function prepareItem(
-  collection: Collection,
+  collection: RoutedCollection,
   input: unknown,
   random: () => number,
-  also: readonly Collection[] = [],
+  also: readonly RoutedCollection[] = [],
 ): PreparedItem {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ShardlineError('invalid_item', 'the item must be a JSON object');
@@ -77,7 +77,7 @@ export function prepareItem(
     checkAttribute(element, name, 1);
   }
 
-  const shard = collection.strategy.shardForWrite(normalized, random);
+  const shard = collection.map.strategy.shardForWrite(normalized, random);
   const partitionKey = shardKey(collection.prefix, shard);
   const indexKey = indexSortKey(normalized, keyValues);
   const primaryKey = Object.fromEntries(collection.primaryKey.map((key, i) => [key.name, keyValues[i]]));
@@ -86,14 +86,17 @@ export function prepareItem(
   const etag = itemEtag(stored);
   const record: JsonObject = {
     ...stored,
-    [collection.shardKeyAttribute]: partitionKey,
-    [collection.indexKeyAttribute]: indexKey,
+    [collection.map.index.shardKeyAttribute]: partitionKey,
+    [collection.map.index.indexKeyAttribute]: indexKey,
     [etagAttributeOf(collection)]: etag,
   };
   // During a migration the item is written under the other map too: same index key, its own shard.
   for (const view of also) {
-    record[view.shardKeyAttribute] = shardKey(view.prefix, view.strategy.shardForWrite(normalized, random));
-    record[view.indexKeyAttribute] = indexKey;
+    record[view.map.index.shardKeyAttribute] = shardKey(
+      view.prefix,
+      view.map.strategy.shardForWrite(normalized, random),
+    );
+    record[view.map.index.indexKeyAttribute] = indexKey;
   }
   const size = itemSize(record);
   if (size > MAX_ITEM_BYTES) {
@@ -106,17 +109,17 @@ export function prepareItem(
 }
 
 /** Both indexes' shard and index key attributes of a collection's items. */
-export function indexAttributes(collection: Collection): string[] {
+export function indexAttributes(collection: CollectionSpec): string[] {
   return collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
 }
 
 /** Every attribute shardline manages on a collection's items: the index attributes and the ETag. */
-export function managedAttributes(collection: Collection): string[] {
+export function managedAttributes(collection: CollectionSpec): string[] {
   return [...indexAttributes(collection), etagAttributeOf(collection)];
 }
 
 /** Primary key values in key-schema order, checked for presence, type and size. */
-export function readPrimaryKey(collection: Collection, source: JsonObject): KeyValue[] {
+export function readPrimaryKey(collection: CollectionSpec, source: JsonObject): KeyValue[] {
   return collection.primaryKey.map((key, position) => {
     const value = source[key.name];
     const limit = position === 0 ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES;

@@ -1,4 +1,4 @@
-import type { Collection } from './collection';
+import type { RoutedCollection } from './collection';
 import { parseShardKey } from './index-key';
 import type { JsonObject } from './item';
 import { matchesMembers } from './members';
@@ -38,7 +38,7 @@ export type IndexingDecision =
  * item for which this returns `current`: a follower that sees its own change does nothing.
  */
 export function decideIndexing(
-  writes: readonly Collection[],
+  writes: readonly RoutedCollection[],
   item: JsonObject,
   isReserved: (item: JsonObject) => boolean,
   random: () => number,
@@ -59,7 +59,7 @@ export function decideIndexing(
   for (const view of writes) {
     if (entryFits(view, entryIn(view, item), key.indexKey)) continue;
     Object.assign(set, entryAttributes(view, key.indexKey, random));
-    for (const attribute of [view.shardKeyAttribute, view.indexKeyAttribute]) {
+    for (const attribute of [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute]) {
       const read = item[attribute];
       when.push(read === undefined ? { kind: 'absent', attribute } : { kind: 'equals', attribute, value: read });
     }

@@ -1,4 +1,4 @@
-import type { Collection } from './collection';
+import type { CollectionSpec } from './collection';
 import { ShardlineError } from './errors';
 import type { JsonObject } from './item';
 import type { Normalization } from './normalize';
@@ -25,7 +25,7 @@ export interface OrderField {
 export type CollectionOrder = readonly OrderField[];
 
 /** A collection's order; collections without one order by their one string `field`. */
-export function orderOf(collection: Pick<Collection, 'field' | 'normalization' | 'order'>): CollectionOrder {
+export function orderOf(collection: Pick<CollectionSpec, 'field' | 'normalization' | 'order'>): CollectionOrder {
   return (
     collection.order ?? [
       { field: collection.field, type: 'string', direction: 'asc', normalization: collection.normalization },
@@ -43,7 +43,7 @@ export function isTypedOrder(order: CollectionOrder): boolean {
  * The ordered value of an item: its order fields read, checked and encoded. Throws a
  * 400 `ShardlineError` naming the first field that is missing or not a value of its type.
  */
-export function orderedValueOf(collection: Collection, item: JsonObject): string {
+export function orderedValueOf(collection: CollectionSpec, item: JsonObject): string {
   const order = orderOf(collection);
   // Field by field rather than through encodeOrderPrefix: this runs on every write and route.
   const typed = isTypedOrder(order);
@@ -135,7 +135,7 @@ export function readableBoundaries(
 }
 
 /** `field "title" is` or `fields "year", "title" are`, for messages about the ordered value. */
-export function orderLabel(collection: Collection): string {
+export function orderLabel(collection: CollectionSpec): string {
   const names = orderOf(collection).map((field) => JSON.stringify(field.field));
   return names.length === 1 ? `field ${names[0]} is` : `fields ${names.join(', ')} are`;
 }

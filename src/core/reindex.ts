@@ -1,4 +1,4 @@
-import { etagAttributeOf, type Collection } from './collection';
+import { etagAttributeOf, type RoutedCollection } from './collection';
 import { indexSortKey, parseShardKey, shardKey, valueOfIndexKey } from './index-key';
 import { prepareItem, readPrimaryKey, type JsonObject } from './item';
 import { matchesMembers } from './members';
@@ -17,9 +17,9 @@ export interface IndexEntry {
 }
 
 /** The item's entry in `view`'s index, when it has one of this collection. */
-export function entryIn(view: Collection, item: JsonObject): IndexEntry | undefined {
-  const shard = item[view.shardKeyAttribute];
-  const indexKey = item[view.indexKeyAttribute];
+export function entryIn(view: RoutedCollection, item: JsonObject): IndexEntry | undefined {
+  const shard = item[view.map.index.shardKeyAttribute];
+  const indexKey = item[view.map.index.indexKeyAttribute];
   if (typeof shard !== 'string' || typeof indexKey !== 'string' || parseShardKey(shard)?.prefix !== view.prefix)
     return undefined;
   return { shardKey: shard, indexKey };
@@ -31,10 +31,10 @@ export function shardOf(entry: IndexEntry): number {
 }
 
 /** Whether an entry is one `view`'s map could have written for this index key. */
-export function entryFits(view: Collection, entry: IndexEntry | undefined, indexKey: string): boolean {
+export function entryFits(view: RoutedCollection, entry: IndexEntry | undefined, indexKey: string): boolean {
   if (!entry || entry.indexKey !== indexKey) return false;
   const shard = shardOf(entry);
-  return view.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shard);
+  return view.map.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shard);
 }
 
 /** Something the item must still hold when an update lands (else the update changes nothing). */
@@ -60,7 +60,11 @@ export type MemberKey =
  * same in both indexes; items matched only by the `members` rule get the key their
  * ordered field gives, checked as a write through shardline would be.
  */
-export function memberKey(listed: Collection, item: JsonObject, isReserved: (item: JsonObject) => boolean): MemberKey {
+export function memberKey(
+  listed: RoutedCollection,
+  item: JsonObject,
+  isReserved: (item: JsonObject) => boolean,
+): MemberKey {
   const entry = entryIn(listed, item);
   if (entry) return { kind: 'indexed', indexKey: entry.indexKey };
   if (!listed.members || isReserved(item) || !matchesMembers(listed.members, item)) return { kind: 'not-member' };
@@ -73,7 +77,7 @@ export function memberKey(listed: Collection, item: JsonObject, isReserved: (ite
  * refuse is never indexed.
  */
 export function fieldKey(
-  collection: Collection,
+  collection: RoutedCollection,
   item: JsonObject,
 ): Extract<MemberKey, { kind: 'adoptable' } | { kind: 'invalid' }> {
   try {
@@ -92,24 +96,27 @@ export function fieldKey(
 }
 
 /** Each order field still holds what `item` held (or is still absent): on every field, not only the first. */
-function orderHeld(collection: Collection, item: JsonObject): ItemCondition[] {
+function orderHeld(collection: RoutedCollection, item: JsonObject): ItemCondition[] {
   return orderOf(collection).map(({ field }) => {
     const value = item[field];
     return value === undefined ? { kind: 'absent', attribute: field } : { kind: 'equals', attribute: field, value };
   });
 }
 
-function isIndexAttribute(index: Collection['indexes'][number], name: string): boolean {
+function isIndexAttribute(index: RoutedCollection['indexes'][number], name: string): boolean {
   return name === index.shardKeyAttribute || name === index.indexKeyAttribute;
 }
 
 /** The attributes that give an item its entry in `view`'s index, on a shard its map picks. */
-export function entryAttributes(view: Collection, indexKey: string, random: () => number): JsonObject {
-  const shard = view.strategy.shardForWrite(valueOfIndexKey(indexKey), random);
-  return { [view.shardKeyAttribute]: shardKey(view.prefix, shard), [view.indexKeyAttribute]: indexKey };
+export function entryAttributes(view: RoutedCollection, indexKey: string, random: () => number): JsonObject {
+  const shard = view.map.strategy.shardForWrite(valueOfIndexKey(indexKey), random);
+  return {
+    [view.map.index.shardKeyAttribute]: shardKey(view.prefix, shard),
+    [view.map.index.indexKeyAttribute]: indexKey,
+  };
 }
 
 /** The index sort key an item's current field value gives (for checks in tests and tools). */
-export function fieldIndexKey(collection: Collection, item: JsonObject): string {
+export function fieldIndexKey(collection: RoutedCollection, item: JsonObject): string {
   return indexSortKey(orderedValueOf(collection, item), readPrimaryKey(collection, item));
 }

@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { LoadDeps } from './routes/load';
 import type { MapSource } from '../service/map-source';
 import type { MetricsRecorder } from '../service/metrics/recorder';
@@ -39,7 +39,7 @@ export interface ObservabilityOptions {
 
 /** What the HTTP app is built from; each runtime supplies its own. */
 export interface AppDeps {
-  readonly collections: readonly Collection[];
+  readonly collections: readonly CollectionSpec[];
   readonly store: Store;
   /** The shard maps requests route by: the table's (`ShardMaps`), or the config's for a fake store. */
   readonly maps: MapSource;

@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec, RoutedCollection } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import type { MembersRule } from '../core/members';
 import { shardKeyPrefix } from '../core/index-key';
@@ -32,7 +32,7 @@ export class ItemPasses {
   constructor(
     private readonly writer: ItemWriter,
     /** The collection from the config: its table, primary key, field, indexes and members rule. */
-    private readonly base: Collection,
+    private readonly base: CollectionSpec,
     private readonly random: () => number = Math.random,
   ) {}
 
@@ -41,7 +41,7 @@ export class ItemPasses {
    * `target`'s index, with the same index sort key and a shard `target`'s map picks.
    * In `verify`, also removes `target` entries of items that are no members.
    */
-  build(source: Collection, target: Collection, pass: 'backfill' | 'verify'): PassSpec {
+  build(source: RoutedCollection, target: RoutedCollection, pass: 'backfill' | 'verify'): PassSpec {
     return {
       pass,
       table: this.base.table,
@@ -58,8 +58,8 @@ export class ItemPasses {
         if (entryFits(target, present, key.indexKey)) return 'ok';
         const when: Condition[] =
           key.kind === 'indexed'
-            ? [{ kind: 'equals', attribute: source.indexKeyAttribute, value: key.indexKey }]
-            : [{ kind: 'absent', attribute: source.shardKeyAttribute }, ...key.held];
+            ? [{ kind: 'equals', attribute: source.map.index.indexKeyAttribute, value: key.indexKey }]
+            : [{ kind: 'absent', attribute: source.map.index.shardKeyAttribute }, ...key.held];
         const set = entryAttributes(target, key.indexKey, this.random);
         return this.update(
           { table: this.base.table, key: this.keyOf(item), set, when },
@@ -70,7 +70,7 @@ export class ItemPasses {
   }
 
   /** Removes `view`'s entries of the collection (the old map's after finalize, the new one's after an abort). */
-  cleanup(view: Collection): PassSpec {
+  cleanup(view: RoutedCollection): PassSpec {
     return {
       pass: 'cleanup',
       table: this.base.table,
@@ -88,7 +88,7 @@ export class ItemPasses {
    * field gives: those with none yet, and those whose field changed behind shardline's
    * back. The same decision as the change followers' (`decideIndexing`).
    */
-  adopt(listed: Collection): PassSpec {
+  adopt(listed: RoutedCollection): PassSpec {
     return {
       pass: 'backfill',
       table: this.base.table,
@@ -111,7 +111,7 @@ export class ItemPasses {
    * those that disagree (a field changed behind shardline's back, an entry on a shard the
    * map would not pick) are counted, and with `repair` rewritten under the same conditions.
    */
-  check(listed: Collection, repair: boolean): PassSpec {
+  check(listed: RoutedCollection, repair: boolean): PassSpec {
     return {
       pass: 'verify',
       table: this.base.table,
@@ -129,13 +129,13 @@ export class ItemPasses {
     };
   }
 
-  private remove(view: Collection, item: JsonObject, shardKey: string, done: ItemOutcome): Promise<ItemOutcome> {
+  private remove(view: RoutedCollection, item: JsonObject, shardKey: string, done: ItemOutcome): Promise<ItemOutcome> {
     return this.update(
       {
         table: this.base.table,
         key: this.keyOf(item),
-        remove: [view.shardKeyAttribute, view.indexKeyAttribute],
-        when: [{ kind: 'equals', attribute: view.shardKeyAttribute, value: shardKey }],
+        remove: [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute],
+        when: [{ kind: 'equals', attribute: view.map.index.shardKeyAttribute, value: shardKey }],
       },
       done,
     );
@@ -147,8 +147,8 @@ export class ItemPasses {
     return outcome.applied ? done : 'conflict';
   }
 
-  private listedIn(view: Collection): Condition[] {
-    return [{ kind: 'beginsWith', attribute: view.shardKeyAttribute, prefix: shardKeyPrefix(view.prefix) }];
+  private listedIn(view: RoutedCollection): Condition[] {
+    return [{ kind: 'beginsWith', attribute: view.map.index.shardKeyAttribute, prefix: shardKeyPrefix(view.prefix) }];
   }
 
   private ruleConditions(): Condition[] {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { MapPointer } from '../core/shard-map';
 import type { MapStore } from '../store/map-store';
 
@@ -34,7 +34,7 @@ export class PointerKeeper {
 
   private constructor(
     private readonly maps: MapStore,
-    private readonly collection: Collection,
+    private readonly collection: CollectionSpec,
     pointer: MapPointer,
     private readonly options: KeeperOptions,
   ) {
@@ -48,7 +48,7 @@ export class PointerKeeper {
    */
   static async acquire(
     maps: MapStore,
-    collection: Collection,
+    collection: CollectionSpec,
     pointer: MapPointer,
     options: KeeperOptions & { force?: boolean },
     change: (pointer: MapPointer) => MapPointer = (p) => p,

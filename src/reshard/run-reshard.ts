@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { STALE_AFTER_TTLS } from '../service/shard-maps';
 import { addIndex, hasIndex } from '../store/bootstrap';
 import type { DynamoClients } from '../store/client';
@@ -22,7 +22,7 @@ export type ReshardRun = Pick<ReshardDeps, 'waitForLease' | 'stop' | 'rate' | 'l
 };
 
 /** The orchestrator over a table, wired the same way for every caller. */
-export function openReshard(table: ReshardTable, collection: Collection, run: ReshardRun): Reshard {
+export function openReshard(table: ReshardTable, collection: CollectionSpec, run: ReshardRun): Reshard {
   const { mapTtlMs, requestTimeoutMs, reshardLeaseMs } = table.settings;
   return new Reshard({
     ...run,

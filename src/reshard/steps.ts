@@ -1,4 +1,4 @@
-import { collectionView, type Collection, type IndexSpec } from '../core/collection';
+import { type CollectionSpec, type IndexSpec, type RoutedCollection, routedBy } from '../core/collection';
 import {
   enterPhase,
   type MapPointer,
@@ -22,7 +22,7 @@ export interface ReshardDeps {
   /** Makes sure an index exists and is ACTIVE (adding it when the table lacks it). */
   readonly ensureIndex: (index: IndexSpec) => Promise<void>;
   /** The collection as the config has it (table, field, indexes, members rule). */
-  readonly collection: Collection;
+  readonly collection: CollectionSpec;
   /** How long after a pointer change every router must have seen it: 3 × map TTL + request deadline. */
   readonly settleMs: number;
   readonly leaseMs: number;
@@ -225,8 +225,8 @@ export class MigrationSteps {
     }
   }
 
-  async view(ref: MapRef): Promise<Collection> {
-    return collectionView(this.deps.collection, await this.strategyOf(ref.version), ref.slot);
+  async view(ref: MapRef): Promise<RoutedCollection> {
+    return routedBy(this.deps.collection, ref.version, await this.strategyOf(ref.version), ref.slot);
   }
 }
 

@@ -16,7 +16,8 @@ const LISTING = /^\/collections\/([^/]+)\/items\/?$/;
  */
 export function admitted<Rest extends unknown[]>(
   fetch: (request: Request, ...rest: Rest) => Response | Promise<Response>,
-  shardCounts: ReadonlyMap<string, number>,
+  /** Shards of the map a collection is read by now (a reshard changes it), when known. */
+  shardCountOf: (collection: string) => number | undefined,
   shedPauseMs: number,
   limit = new AdmissionLimit(),
 ): (request: Request, ...rest: Rest) => Promise<Response> {
@@ -24,7 +25,7 @@ export function admitted<Rest extends unknown[]>(
     const path = new URL(request.url).pathname;
     if (BYPASS.has(path)) return fetch(request, ...rest);
     const listing = request.method === 'GET' ? LISTING.exec(path) : null;
-    const weight = listing ? (shardCounts.get(collectionName(listing[1]!)) ?? 1) : 1;
+    const weight = listing ? (shardCountOf(collectionName(listing[1]!)) ?? 1) : 1;
     const admission = limit.tryAcquire(weight);
     if (!admission) {
       if (shedPauseMs > 0) await new Promise((resume) => setTimeout(resume, shedPauseMs));

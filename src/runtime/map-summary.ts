@@ -15,12 +15,12 @@ export async function describeMaps(service: Pick<Service, 'collections' | 'maps'
       const migrating =
         pointer.phase === 'stable' || !target
           ? ''
-          : `; ${pointer.phase} to v${pointer.target?.version} (${shape(target.strategy)})`;
+          : `; ${pointer.phase} to v${pointer.target?.version} (${shape(target.map.strategy)})`;
       const config =
-        JSON.stringify(read.strategy.config) === JSON.stringify(collection.strategy.config)
+        JSON.stringify(read.map.strategy.config) === JSON.stringify(collection.initialStrategy.config)
           ? ''
-          : ` — the config says ${shape(collection.strategy)}`;
-      return `  ${collection.name}: v${pointer.read.version} (${shape(read.strategy)})${migrating}${config}`;
+          : ` — the config says ${shape(collection.initialStrategy)}`;
+      return `  ${collection.name}: v${pointer.read.version} (${shape(read.map.strategy)})${migrating}${config}`;
     }),
   );
   return lines.join('\n');

@@ -63,11 +63,7 @@ async function main(): Promise<void> {
 
   const server = serve(
     {
-      fetch: admitted(
-        service.app.fetch,
-        new Map(service.collections.map((c) => [c.name, c.strategy.shardCount])),
-        settings.shedPauseMs,
-      ),
+      fetch: admitted(service.app.fetch, (collection) => service.maps.readShardCount(collection), settings.shedPauseMs),
       port: settings.port,
       hostname: settings.host,
       serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES },

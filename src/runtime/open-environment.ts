@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from '../config/config';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { createDynamoClients, type DynamoClients } from '../store/client';
 import { DynamoStore } from '../store/dynamo-store';
 import { DynamoMapStore } from '../store/map-store';
@@ -17,7 +17,7 @@ export const ENDPOINT_FILE = 'shardline-endpoint';
 /** What a Node tool (reshard, boundaries --collection) works with, opened as the server opens it. */
 export interface OpenEnvironment {
   readonly settings: Settings;
-  readonly collections: readonly Collection[];
+  readonly collections: readonly CollectionSpec[];
   readonly clients: DynamoClients;
   readonly store: DynamoStore;
   readonly maps: DynamoMapStore;

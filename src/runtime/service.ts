@@ -1,7 +1,7 @@
 import { HedgePolicy } from '../core/hedge-policy';
 import { randomBytes } from 'node:crypto';
 import { resolveConfig, type ResolveOptions } from '../config/config';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { createApp } from '../http/app';
 import type { ObservabilityOptions } from '../http/env';
 import { fanOut, type MetricsRecorder } from '../service/metrics/recorder';
@@ -17,7 +17,7 @@ import type { Settings } from './settings';
 
 export interface Service {
   readonly app: ReturnType<typeof createApp>;
-  readonly collections: readonly Collection[];
+  readonly collections: readonly CollectionSpec[];
   readonly clients: DynamoClients;
   readonly store: DynamoStore;
   readonly maps: ShardMaps;
@@ -115,7 +115,7 @@ function observabilityOf(
 /** The fleet load recorder, where records are on and some collection's table can hold them. */
 function loadRecorderOf(
   settings: Settings,
-  collections: readonly Collection[],
+  collections: readonly CollectionSpec[],
   clients: DynamoClients,
 ): LoadRecorder | undefined {
   if (settings.loadRecords === false) return undefined;

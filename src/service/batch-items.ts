@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { canonicalText, isPlainObject } from '../core/values';
@@ -19,7 +19,7 @@ type ItemError = { code: string; message: string };
  * Checks and types the keys of a batch request; any malformed or repeated key refuses the
  * whole request (400, every bad index listed), before anything is read or deleted.
  */
-export function batchKeys(collection: Collection, inputs: readonly unknown[]): JsonObject[] {
+export function batchKeys(collection: CollectionSpec, inputs: readonly unknown[]): JsonObject[] {
   return readBatch(
     inputs,
     (input) => {
@@ -38,7 +38,7 @@ export function batchKeys(collection: Collection, inputs: readonly unknown[]): J
 /** The records of the keys that name an item of the collection, in the keys' order, and the other keys. */
 export async function batchGet(
   store: Store,
-  collection: Collection,
+  collection: CollectionSpec,
   keys: readonly JsonObject[],
   context: CallContext,
   fields?: readonly string[],
@@ -73,7 +73,7 @@ export async function batchGet(
  */
 export async function batchDelete(
   store: Store,
-  collection: Collection,
+  collection: CollectionSpec,
   keys: readonly JsonObject[],
   context: CallContext,
 ): Promise<{ deleted: number; failed: { index: number; error: ItemError }[] }> {

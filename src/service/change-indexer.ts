@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { decideIndexing } from '../core/member-indexing';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
@@ -42,11 +42,11 @@ export interface BatchResult {
 
 export interface ChangeIndexerDeps {
   /** The collections to keep indexed (the config's; the followed ones). */
-  readonly collections: readonly Collection[];
+  readonly collections: readonly CollectionSpec[];
   readonly maps: MapSource;
   readonly writer: { updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome> };
   /** shardline's own items in a collection's table (never members). */
-  readonly isReserved: (collection: Collection, item: JsonObject) => boolean;
+  readonly isReserved: (collection: CollectionSpec, item: JsonObject) => boolean;
   readonly onPoison: (report: PoisonReport) => void;
   readonly random?: () => number;
   /** Items updated at once. */
@@ -134,7 +134,7 @@ export class ChangeIndexer {
   }
 
   private async applyFor(
-    collection: Collection,
+    collection: CollectionSpec,
     change: TableChange,
     image: JsonObject,
     context: CallContext,

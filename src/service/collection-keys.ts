@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { Collection } from '../core/collection';
+import type { RoutedCollection } from '../core/collection';
 import { isShardKeyOf, shardKeyPrefix, valueOfIndexKey } from '../core/index-key';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
 import type { CallContext } from '../store/retry';
@@ -32,7 +32,7 @@ export interface KeyScanResult {
  */
 export async function scanCollectionKeys(
   scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>,
-  view: Collection,
+  view: RoutedCollection,
   options: KeyScanOptions = {},
 ): Promise<KeyScanResult> {
   const segments = options.segments ?? 8;
@@ -48,19 +48,19 @@ export async function scanCollectionKeys(
       const page = await scanPage(
         {
           table: view.table,
-          index: view.index,
+          index: view.map.index.name,
           segment,
           segments,
           limit: 1000,
-          anyOf: [{ kind: 'beginsWith', attribute: view.shardKeyAttribute, prefix: shardPrefix }],
-          attributes: [view.shardKeyAttribute, view.indexKeyAttribute],
+          anyOf: [{ kind: 'beginsWith', attribute: view.map.index.shardKeyAttribute, prefix: shardPrefix }],
+          attributes: [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute],
           ...(after && { after }),
         },
         {},
       );
       for (const item of page.items) {
-        const shardKey = item[view.shardKeyAttribute];
-        const indexKey = item[view.indexKeyAttribute];
+        const shardKey = item[view.map.index.shardKeyAttribute];
+        const indexKey = item[view.map.index.indexKeyAttribute];
         if (!isShardKeyOf(shardKey, view.prefix) || typeof indexKey !== 'string') continue;
         const value = valueOfIndexKey(indexKey);
         counts.set(value, (counts.get(value) ?? 0) + 1);

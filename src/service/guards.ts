@@ -1,4 +1,4 @@
-import { etagAttributeOf, type Collection } from '../core/collection';
+import { etagAttributeOf, type CollectionSpec } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { isShardKeyOf, shardKeyPrefix } from '../core/index-key';
 import type { JsonObject } from '../core/item';
@@ -13,12 +13,12 @@ export interface Preconditions {
 }
 
 /** Whether a stored record was written through this collection (it carries its shard key in either index). */
-export function belongsTo(collection: Collection, record: JsonObject): boolean {
+export function belongsTo(collection: CollectionSpec, record: JsonObject): boolean {
   return collection.indexes.some(({ shardKeyAttribute }) => isShardKeyOf(record[shardKeyAttribute], collection.prefix));
 }
 
 /** The shard key of another collection that a record carries, if any. */
-function foreignShardKey(collection: Collection, record: JsonObject): string | undefined {
+function foreignShardKey(collection: CollectionSpec, record: JsonObject): string | undefined {
   for (const { shardKeyAttribute } of collection.indexes) {
     const key = record[shardKeyAttribute];
     if (typeof key === 'string' && !isShardKeyOf(key, collection.prefix)) return key;
@@ -32,7 +32,7 @@ function foreignShardKey(collection: Collection, record: JsonObject): string | u
  * preconditions hold. An item of another collection is never written: a 409, not a move.
  */
 export function writeGuard(
-  collection: Collection,
+  collection: CollectionSpec,
   presence: WriteGuard['presence'],
   preconditions: Preconditions = {},
 ): WriteGuard {
@@ -61,7 +61,7 @@ export function writeGuard(
  * the caller may try again).
  */
 export function refusalReason(
-  collection: Collection,
+  collection: CollectionSpec,
   current: JsonObject | undefined,
   presence: WriteGuard['presence'],
   preconditions: Preconditions = {},
@@ -92,7 +92,7 @@ export function refusalReason(
   return undefined;
 }
 
-export function notFound(collection: Collection): ShardlineError {
+export function notFound(collection: CollectionSpec): ShardlineError {
   return new ShardlineError('item_not_found', `no item with that primary key in collection "${collection.name}"`);
 }
 
@@ -101,7 +101,7 @@ const GUARDED_ATTEMPTS = 3;
 
 /** Runs a guarded write until it lands or its refusal has a reason (thrown as a 404, 409 or 412). */
 export async function writeGuarded(
-  collection: Collection,
+  collection: CollectionSpec,
   presence: WriteGuard['presence'],
   preconditions: Preconditions,
   write: () => Promise<WriteOutcome>,

@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { RoutedCollection } from '../core/collection';
 import type { ListRequest } from '../core/plan';
 import type { RequestContext } from './metrics/request-tally';
 import type { Store } from '../store/store';
@@ -17,7 +17,7 @@ export type { Listing } from './listing/listing';
  */
 export function listItems(
   store: Store,
-  collection: Collection,
+  collection: RoutedCollection,
   request: ListRequest,
   limit: number,
   context: RequestContext,

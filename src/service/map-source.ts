@@ -1,11 +1,11 @@
-import type { Collection } from '../core/collection';
+import { type CollectionSpec, firstMapOf } from '../core/collection';
 import { initialPointer } from '../core/shard-map';
 import type { CallContext } from '../store/retry';
 import type { MapSnapshot } from './shard-maps';
 
 /** Where a request gets the shard maps it routes by. */
 export interface MapSource {
-  snapshot(collection: Collection, context: CallContext): Promise<MapSnapshot>;
+  snapshot(collection: CollectionSpec, context: CallContext): Promise<MapSnapshot>;
 }
 
 /**
@@ -15,6 +15,9 @@ export interface MapSource {
 export function configMaps(): MapSource {
   const pointer = initialPointer(0);
   return {
-    snapshot: async (collection) => ({ pointer, read: collection, writes: [collection] }),
+    snapshot: async (collection) => {
+      const read = firstMapOf(collection);
+      return { pointer, read, writes: [read] };
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { etagAttributeOf, type Collection } from '../core/collection';
+import { etagAttributeOf, type RoutedCollection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { parseShardKey } from '../core/index-key';
 import { managedAttributes, prepareItem, type JsonObject, type PreparedItem } from '../core/item';
@@ -22,14 +22,14 @@ const PATCH_ATTEMPTS = 3;
  */
 export async function patchItem(
   store: Store,
-  maps: readonly Collection[],
+  maps: readonly RoutedCollection[],
   key: JsonObject,
   patch: unknown,
   context: CallContext,
   random: () => number = Math.random,
   preconditions: Preconditions = {},
 ): Promise<WriteResult> {
-  const [collection] = maps as [Collection, ...Collection[]];
+  const [collection] = maps as [RoutedCollection, ...RoutedCollection[]];
   if (!isPlainObject(patch)) throw new ShardlineError('invalid_item', 'a merge patch of an item must be a JSON object');
   for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
     const current = await store.getItem(collection.table, key, context, { consistent: true });
@@ -60,8 +60,8 @@ export async function patchItem(
 }
 
 /** The patched item, prepared like a PUT; an unchanged ordered value keeps its shards. */
-function patched(maps: readonly Collection[], current: JsonObject, patch: JsonObject, random: () => number) {
-  const [collection, ...also] = maps as [Collection, ...Collection[]];
+function patched(maps: readonly RoutedCollection[], current: JsonObject, patch: JsonObject, random: () => number) {
+  const [collection, ...also] = maps as [RoutedCollection, ...RoutedCollection[]];
   const managed = new Set(managedAttributes(collection));
   const item = Object.fromEntries(Object.entries(current).filter(([name]) => !managed.has(name)));
   for (const { name } of collection.primaryKey) {
@@ -72,12 +72,12 @@ function patched(maps: readonly Collection[], current: JsonObject, patch: JsonOb
   const record = { ...prepared.record };
   // The same value under the same map lands on the same shard: no reason to move it.
   for (const view of maps) {
-    const { shardKeyAttribute, indexKeyAttribute } = view;
+    const { shardKeyAttribute, indexKeyAttribute } = view.map.index;
     if (current[indexKeyAttribute] === record[indexKeyAttribute] && typeof current[shardKeyAttribute] === 'string') {
       record[shardKeyAttribute] = current[shardKeyAttribute];
     }
   }
-  const shardKey = String(record[collection.shardKeyAttribute]);
+  const shardKey = String(record[collection.map.index.shardKeyAttribute]);
   return { ...prepared, record, shardKey, shard: parseShardKey(shardKey)?.shard ?? prepared.shard };
 }
 

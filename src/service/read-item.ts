@@ -1,4 +1,4 @@
-import { etagAttributeOf, type Collection } from '../core/collection';
+import { etagAttributeOf, type CollectionSpec } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
 import { readPrimaryKey, type JsonObject } from '../core/item';
@@ -10,7 +10,10 @@ import { belongsTo, notFound, type Preconditions, writeGuard, writeGuarded } fro
  * The primary key named by query parameters, typed by the table's key schema
  * (`?pk=…&sk=…`; a number keeps all its digits); a missing or malformed attribute is a 400.
  */
-export function primaryKeyFromParams(collection: Collection, params: Record<string, string | undefined>): JsonObject {
+export function primaryKeyFromParams(
+  collection: CollectionSpec,
+  params: Record<string, string | undefined>,
+): JsonObject {
   const typed: JsonObject = {};
   for (const { name, type } of collection.primaryKey) {
     const raw = params[name];
@@ -22,7 +25,7 @@ export function primaryKeyFromParams(collection: Collection, params: Record<stri
 }
 
 /** The primary key attributes of `source` (an item or a key object), checked and typed. */
-export function primaryKeyFrom(collection: Collection, source: JsonObject): JsonObject {
+export function primaryKeyFrom(collection: CollectionSpec, source: JsonObject): JsonObject {
   const values = readPrimaryKey(collection, source);
   return Object.fromEntries(collection.primaryKey.map(({ name }, i) => [name, values[i]]));
 }
@@ -31,7 +34,7 @@ export function primaryKeyFrom(collection: Collection, source: JsonObject): Json
  * The attributes a projection (`fields=`) reads: the fields asked for, plus what shardline
  * needs to answer — the shard keys (is the item this collection's?) and the ETag.
  */
-export function projectionFor(collection: Collection, fields: readonly string[] | undefined): string[] | undefined {
+export function projectionFor(collection: CollectionSpec, fields: readonly string[] | undefined): string[] | undefined {
   if (!fields) return undefined;
   const needed = collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute);
   return [...new Set([...fields, ...needed, etagAttributeOf(collection)])];
@@ -40,7 +43,7 @@ export function projectionFor(collection: Collection, fields: readonly string[] 
 /** The record of one item of the collection (404 when absent or another collection's). */
 export async function getItem(
   store: Store,
-  collection: Collection,
+  collection: CollectionSpec,
   key: JsonObject,
   context: CallContext,
   fields?: readonly string[],
@@ -54,7 +57,7 @@ export async function getItem(
 /** Deletes one item of the collection under the request's preconditions (404, 409, 412 when refused). */
 export async function deleteItem(
   store: Store,
-  collection: Collection,
+  collection: CollectionSpec,
   key: JsonObject,
   context: CallContext,
   preconditions: Preconditions = {},

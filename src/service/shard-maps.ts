@@ -1,4 +1,4 @@
-import { collectionView, type Collection, type IndexSlot } from '../core/collection';
+import { type CollectionSpec, type IndexSlot, type RoutedCollection, routedBy } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { initialPointer, type MapPointer, type MapRef } from '../core/shard-map';
 import { strategyFromConfig, type ShardStrategy } from '../core/strategies';
@@ -13,11 +13,11 @@ export const STALE_AFTER_TTLS = 3;
 export interface MapSnapshot {
   readonly pointer: MapPointer;
   /** The collection with the map listings read (its index, its strategy). */
-  readonly read: Collection;
+  readonly read: RoutedCollection;
   /** The collection with each map a write sets, the read map first. */
-  readonly writes: readonly Collection[];
+  readonly writes: readonly RoutedCollection[];
   /** During a migration: the collection as the map being built sees it. */
-  readonly target?: Collection;
+  readonly target?: RoutedCollection;
 }
 
 export interface ShardMapsOptions {
@@ -64,13 +64,13 @@ export class ShardMaps implements MapSource {
   private recreating: Promise<void> | undefined;
   private recreatedAt = Number.NEGATIVE_INFINITY;
   private readonly strategies = new Map<string, ShardStrategy>();
-  private readonly views = new Map<string, Collection>();
+  private readonly views = new Map<string, RoutedCollection>();
   private readonly snapshots = new Map<string, MapSnapshot>();
   private readonly now: () => number;
 
   constructor(
     private readonly store: MapStore,
-    private readonly collections: readonly Collection[],
+    private readonly collections: readonly CollectionSpec[],
     private readonly options: ShardMapsOptions,
   ) {
     this.now = options.now ?? Date.now;
@@ -93,7 +93,7 @@ export class ShardMaps implements MapSource {
         const createdAt = new Date(this.now()).toISOString();
         await this.store.createVersion(
           collection,
-          { version: 1, strategy: collection.strategy.config, createdAt },
+          { version: 1, strategy: collection.initialStrategy.config, createdAt },
           context,
         );
         const fresh = initialPointer(this.now());
@@ -105,13 +105,14 @@ export class ShardMaps implements MapSource {
       known.set(collection.name, pointer);
       this.options.onReadVersion?.(collection.name, pointer.read.version);
       const stored = await this.strategyOf(collection, pointer.read.version, context);
-      if (JSON.stringify(stored.config) !== JSON.stringify(collection.strategy.config)) {
+      if (JSON.stringify(stored.config) !== JSON.stringify(collection.initialStrategy.config)) {
         // After a reshard this is the normal state: the stored map rules, the config's strategy made v1 only.
+        const configured = collection.initialStrategy;
         this.options.log?.(
           `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
             `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
-            `(${collection.strategy.kind}, ${collection.strategy.shardCount} shards) only makes a new table's ` +
-            'first map. Maps change with npm run reshard; update the config to match if you like',
+            `(${configured.kind}, ${configured.shardCount} shards) only makes a new table's first map. ` +
+            'Maps change with npm run reshard; update the config to match if you like',
         );
       }
     }
@@ -120,7 +121,7 @@ export class ShardMaps implements MapSource {
   }
 
   /** The snapshot one request routes by; refreshes the cached pointers when older than the TTL. */
-  async snapshot(collection: Collection, context: CallContext): Promise<MapSnapshot> {
+  async snapshot(collection: CollectionSpec, context: CallContext): Promise<MapSnapshot> {
     const cached = await this.fresh(context);
     let pointer = cached.pointers.get(collection.name);
     if (!pointer) {
@@ -141,6 +142,11 @@ export class ShardMaps implements MapSource {
     this.snapshots.set(collection.name, snapshot);
     this.options.onReadVersion?.(collection.name, pointer.read.version);
     return snapshot;
+  }
+
+  /** Shards of the map `collection` was last read by here (undefined before its first request). */
+  readShardCount(collection: string): number | undefined {
+    return this.snapshots.get(collection)?.read.map.strategy.shardCount;
   }
 
   /** Every collection's current pointer, read now (for status pages and tools). */
@@ -204,18 +210,18 @@ export class ShardMaps implements MapSource {
   }
 
   /** The collection as one map sees it; one object per (version, slot), so per-map state can key on it. */
-  private async view(collection: Collection, ref: MapRef, context: CallContext): Promise<Collection> {
+  private async view(collection: CollectionSpec, ref: MapRef, context: CallContext): Promise<RoutedCollection> {
     const key = `${collection.name}/${ref.version}/${ref.slot}`;
     const known = this.views.get(key);
     if (known) return known;
     const strategy = await this.strategyOf(collection, ref.version, context);
-    const view = collectionView(collection, strategy, ref.slot as IndexSlot);
+    const view = routedBy(collection, ref.version, strategy, ref.slot as IndexSlot);
     this.views.set(key, view);
     return view;
   }
 
   /** A version's strategy; versions never change, so each is kept once read. */
-  async strategyOf(collection: Collection, version: number, context: CallContext): Promise<ShardStrategy> {
+  async strategyOf(collection: CollectionSpec, version: number, context: CallContext): Promise<ShardStrategy> {
     const key = `${collection.name}/${version}`;
     const known = this.strategies.get(key);
     if (known) return known;

@@ -1,4 +1,4 @@
-import type { Collection } from '../core/collection';
+import type { RoutedCollection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { valueOfIndexKey } from '../core/index-key';
 import { prepareItem, type JsonObject, type PreparedItem } from '../core/item';
@@ -26,13 +26,13 @@ export interface WriteResult {
  */
 export async function putItem(
   store: Store,
-  maps: readonly Collection[],
+  maps: readonly RoutedCollection[],
   input: unknown,
   context: RequestContext,
   random: () => number = Math.random,
   preconditions: Preconditions = {},
 ): Promise<WriteResult> {
-  const [collection, ...also] = maps as [Collection, ...Collection[]];
+  const [collection, ...also] = maps as [RoutedCollection, ...RoutedCollection[]];
   const prepared = prepareItem(collection, input, random, also);
   const tally = context.tally;
   const guard = writeGuard(collection, 'may', preconditions);
@@ -51,12 +51,12 @@ export async function putItem(
  */
 export async function putBatch(
   store: Store,
-  maps: readonly Collection[],
+  maps: readonly RoutedCollection[],
   inputs: readonly unknown[],
   context: RequestContext,
   random: () => number = Math.random,
 ): Promise<BatchOutcome> {
-  const [collection, ...also] = maps as [Collection, ...Collection[]];
+  const [collection, ...also] = maps as [RoutedCollection, ...RoutedCollection[]];
   const prepared = readBatch(
     inputs,
     (input) => {
@@ -82,7 +82,7 @@ const CUT_OFF = 'the request deadline cut off the write; it may or may not have 
  */
 async function putGuarded(
   store: Store,
-  collection: Collection,
+  collection: RoutedCollection,
   prepared: readonly PreparedItem[],
   context: RequestContext,
 ): Promise<BatchOutcome> {

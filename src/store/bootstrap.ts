@@ -17,8 +17,7 @@ import { sleep } from './retry';
 export interface TableSpec {
   readonly table: string;
   readonly primaryKey: readonly KeyAttribute[];
-  /** The first index, which the first shard map lives in: it must exist. */
-  readonly index: string;
+  /** The first ([0]) holds a new table's first shard map: it must exist. */
   readonly indexes: readonly [IndexSpec, IndexSpec];
 }
 

@@ -1,5 +1,5 @@
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { batchGetAll } from './batch-get';
 import { reservedOwner, reservedPartition, resendable } from './reserved-keys';
@@ -25,7 +25,7 @@ export class CheckpointStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     /** Any collection of the table: its table and primary key. */
-    private readonly collection: Collection,
+    private readonly collection: CollectionSpec,
     private readonly follower: string,
     private readonly stream: string,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
@@ -87,7 +87,7 @@ export class CheckpointStore {
  * A numeric key does not say which reserved item it is: any counts (shard maps need no
  * checkpoint of their own either).
  */
-export function isCheckpointItem(collection: Collection, key: JsonObject): boolean {
+export function isCheckpointItem(collection: CollectionSpec, key: JsonObject): boolean {
   const owner = reservedOwner(collection, key);
   return owner !== undefined && (owner === '' || owner.startsWith(FOLLOW_OWNER));
 }

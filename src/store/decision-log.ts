@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { reservedPartition } from './reserved-keys';
 import { withRetries } from './retry';
@@ -14,7 +14,7 @@ export const KEPT_DECISIONS = 100;
 export class DecisionLog {
   constructor(private readonly doc: DynamoDBDocumentClient) {}
 
-  async read(collection: Collection): Promise<JsonObject[]> {
+  async read(collection: CollectionSpec): Promise<JsonObject[]> {
     const answer = await withRetries('a read of the autopilot log', (abortSignal) =>
       this.doc.send(new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true }), {
         abortSignal,
@@ -26,7 +26,7 @@ export class DecisionLog {
   }
 
   /** Appends `decision`, keeping the last KEPT_DECISIONS. One autopilot per collection at a time. */
-  async append(collection: Collection, decision: JsonObject): Promise<void> {
+  async append(collection: CollectionSpec, decision: JsonObject): Promise<void> {
     const decisions = [...(await this.read(collection)), decision].slice(-KEPT_DECISIONS);
     const item = { ...key(collection), autopilotOf: collection.name, decisions: JSON.stringify(decisions) };
     await withRetries('a write of the autopilot log', (abortSignal) =>
@@ -35,7 +35,7 @@ export class DecisionLog {
   }
 }
 
-function key(collection: Collection): JsonObject {
+function key(collection: CollectionSpec): JsonObject {
   const [partition, sort] = collection.primaryKey;
   const owner = reservedPartition(collection, `autopilot#${collection.name}`);
   return { [partition!.name]: owner, ...(sort && { [sort.name]: sort.type === 'N' ? 0 : 'decisions' }) };

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import { hashShard } from '../core/strategies/hash';
 import type { LoadRecord } from '../load/load-record';
 import { reservedPartition, resendable } from './reserved-keys';
@@ -26,11 +26,11 @@ export class LoadStore {
     private readonly ttlSeconds: number,
   ) {}
 
-  static supports(collection: Collection): boolean {
+  static supports(collection: CollectionSpec): boolean {
     return collection.primaryKey.length > 1;
   }
 
-  async write(collection: Collection, record: LoadRecord, context: CallContext = {}): Promise<void> {
+  async write(collection: CollectionSpec, record: LoadRecord, context: CallContext = {}): Promise<void> {
     const [partition, sort] = collection.primaryKey;
     const item = {
       [partition!.name]: reservedPartition(collection, ownerOf(collection, record.minute)),
@@ -48,7 +48,7 @@ export class LoadStore {
   }
 
   /** Every router's records of these minutes (each the start of one, epoch ms). */
-  async read(collection: Collection, minutes: readonly number[], context: CallContext = {}): Promise<LoadRecord[]> {
+  async read(collection: CollectionSpec, minutes: readonly number[], context: CallContext = {}): Promise<LoadRecord[]> {
     const partition = collection.primaryKey[0]!.name;
     // A day's window is 1,440 queries: a few at a time, so one request cannot flood the table.
     const limit = pLimit(READ_CONCURRENCY);
@@ -91,6 +91,6 @@ export class LoadStore {
   }
 }
 
-function ownerOf(collection: Collection, minute: number): string {
+function ownerOf(collection: CollectionSpec, minute: number): string {
   return `load#${collection.name}#${minute}`;
 }

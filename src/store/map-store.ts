@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { parsePointer, type MapPointer } from '../core/shard-map';
 import { batchGetAll, type TableRead } from './batch-get';
@@ -20,17 +20,22 @@ export interface StoredVersion {
  */
 export interface MapStore {
   /** The pointers of these collections, read strongly consistent (undefined: none yet). */
-  readPointers(collections: readonly Collection[], context: CallContext): Promise<(MapPointer | undefined)[]>;
-  readVersion(collection: Collection, version: number, context: CallContext): Promise<StoredVersion | undefined>;
+  readPointers(collections: readonly CollectionSpec[], context: CallContext): Promise<(MapPointer | undefined)[]>;
+  readVersion(collection: CollectionSpec, version: number, context: CallContext): Promise<StoredVersion | undefined>;
   /** Writes a new version; false when that version number is already taken. */
-  createVersion(collection: Collection, version: StoredVersion, context: CallContext): Promise<boolean>;
+  createVersion(collection: CollectionSpec, version: StoredVersion, context: CallContext): Promise<boolean>;
   /** Writes the first pointer; false when the collection has one already. */
-  createPointer(collection: Collection, pointer: MapPointer, context: CallContext): Promise<boolean>;
+  createPointer(collection: CollectionSpec, pointer: MapPointer, context: CallContext): Promise<boolean>;
   /**
    * Replaces the pointer if its revision is still `expected` (the new one must carry
    * `expected + 1`); false when someone else changed it first.
    */
-  replacePointer(collection: Collection, expected: number, pointer: MapPointer, context: CallContext): Promise<boolean>;
+  replacePointer(
+    collection: CollectionSpec,
+    expected: number,
+    pointer: MapPointer,
+    context: CallContext,
+  ): Promise<boolean>;
 }
 
 export class DynamoMapStore implements MapStore {
@@ -39,7 +44,10 @@ export class DynamoMapStore implements MapStore {
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {}
 
-  async readPointers(collections: readonly Collection[], context: CallContext): Promise<(MapPointer | undefined)[]> {
+  async readPointers(
+    collections: readonly CollectionSpec[],
+    context: CallContext,
+  ): Promise<(MapPointer | undefined)[]> {
     const found = new Map<string, MapPointer>();
     // BatchGetItem takes 100 keys a call; collections of one table share it.
     for (let start = 0; start < collections.length; start += 100) {
@@ -60,7 +68,11 @@ export class DynamoMapStore implements MapStore {
     return collections.map((collection) => found.get(mapOwner(collection)));
   }
 
-  async readVersion(collection: Collection, version: number, context: CallContext): Promise<StoredVersion | undefined> {
+  async readVersion(
+    collection: CollectionSpec,
+    version: number,
+    context: CallContext,
+  ): Promise<StoredVersion | undefined> {
     const response = await withRetries(
       `a read of shard map version ${version}`,
       (abortSignal) =>
@@ -77,7 +89,7 @@ export class DynamoMapStore implements MapStore {
     return { version, strategy: JSON.parse(String(item.strategy)), createdAt: String(item.createdAt) };
   }
 
-  createVersion(collection: Collection, version: StoredVersion, context: CallContext): Promise<boolean> {
+  createVersion(collection: CollectionSpec, version: StoredVersion, context: CallContext): Promise<boolean> {
     return this.putIfAbsent(collection, version.version, context, {
       version: version.version,
       strategy: JSON.stringify(version.strategy),
@@ -85,12 +97,12 @@ export class DynamoMapStore implements MapStore {
     });
   }
 
-  createPointer(collection: Collection, pointer: MapPointer, context: CallContext): Promise<boolean> {
+  createPointer(collection: CollectionSpec, pointer: MapPointer, context: CallContext): Promise<boolean> {
     return this.putIfAbsent(collection, 'pointer', context, pointerAttributes(pointer));
   }
 
   async replacePointer(
-    collection: Collection,
+    collection: CollectionSpec,
     expected: number,
     pointer: MapPointer,
     context: CallContext,
@@ -113,7 +125,7 @@ export class DynamoMapStore implements MapStore {
   }
 
   private putIfAbsent(
-    collection: Collection,
+    collection: CollectionSpec,
     which: 'pointer' | number,
     context: CallContext,
     attributes: JsonObject,
@@ -132,7 +144,7 @@ export class DynamoMapStore implements MapStore {
   }
 
   private async conditionalPut(
-    collection: Collection,
+    collection: CollectionSpec,
     which: 'pointer' | number,
     context: CallContext,
     attributes: JsonObject,
@@ -174,7 +186,7 @@ function pointerAttributes(pointer: MapPointer): JsonObject {
 }
 
 /** The collection a map item belongs to, as stored in it. */
-function mapOwner(collection: Collection): string {
+function mapOwner(collection: CollectionSpec): string {
   return collection.name;
 }
 
@@ -183,7 +195,7 @@ function mapOwner(collection: Collection): string {
  * space (src/store/reserved-keys.ts: `__shardline#map#<collection>`, or a reserved number);
  * a string sort key holds `pointer` / `v<version>`, a numeric one 0 / the version.
  */
-export function mapKey(collection: Collection, which: 'pointer' | number): JsonObject {
+export function mapKey(collection: CollectionSpec, which: 'pointer' | number): JsonObject {
   const [partition, sort] = collection.primaryKey;
   const owner = `map#${collection.name}`;
   const item = which === 'pointer' ? 'pointer' : `v${which}`;

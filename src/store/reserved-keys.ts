@@ -1,5 +1,5 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
-import type { Collection } from '../core/collection';
+import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { hashShard } from '../core/strategies/hash';
 
@@ -23,7 +23,7 @@ const RESERVED_NUMBER_LIMIT = -9.999e125;
  * it (`map#albums#pointer`, `follow#…`). A number takes 11 digits of `owner`'s SHA-256;
  * the items also store their owner (map items: `mapOf`, checked on every read).
  */
-export function reservedPartition(collection: Collection, owner: string): string | NumberValue {
+export function reservedPartition(collection: CollectionSpec, owner: string): string | NumberValue {
   if (collection.primaryKey[0]!.type === 'S') return `${RESERVED_KEY_PREFIX}${owner}`;
   const digits = String(hashShard(owner, 100_000_000_000)).padStart(11, '0');
   return new NumberValue(`-9.999${digits}E+125`);
@@ -47,7 +47,7 @@ export function resendable<T extends Record<string, unknown>>(keys: readonly T[]
 }
 
 /** Whether `item` is one of shardline's own items in the collection's table (never a member of anything). */
-export function isReservedItem(collection: Collection, item: JsonObject): boolean {
+export function isReservedItem(collection: CollectionSpec, item: JsonObject): boolean {
   return reservedOwner(collection, item) !== undefined;
 }
 
@@ -55,7 +55,7 @@ export function isReservedItem(collection: Collection, item: JsonObject): boolea
  * What a reserved item's partition key says of it: its owner's name after the prefix, or
  * '' for a numeric key (whose owner only the item's own attributes name); undefined for an app's item.
  */
-export function reservedOwner(collection: Collection, item: JsonObject): string | undefined {
+export function reservedOwner(collection: CollectionSpec, item: JsonObject): string | undefined {
   const partition: unknown = item[collection.primaryKey[0]!.name];
   if (typeof partition === 'string') {
     return partition.startsWith(RESERVED_KEY_PREFIX) ? partition.slice(RESERVED_KEY_PREFIX.length) : undefined;

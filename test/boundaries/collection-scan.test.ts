@@ -49,7 +49,10 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('counts exactly the normalized values the collection holds, and its boundaries balance them', async () => {
-    const collection = service.collections.find((c) => c.name === 'albums-hash')!;
+    const { read: collection } = await service.maps.snapshot(
+      service.collections.find((c) => c.name === 'albums-hash')!,
+      {},
+    );
     const scan = await scanCollectionKeys((request, context) => service.store.scanPage(request, context), collection, {
       segments: 4,
       concurrency: 2,

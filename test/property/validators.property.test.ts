@@ -1,3 +1,4 @@
+import { firstMapOf } from '../../src/core/collection';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -15,7 +16,7 @@ import { loneSurrogate, rawText, text } from './arbitraries';
 const ROOT = resolve(import.meta.dirname, '../..');
 const collections = resolveConfig(demoConfig(), {
   readBoundaries: (file) => JSON.parse(readFileSync(resolve(ROOT, 'config', file), 'utf8')),
-});
+}).map(firstMapOf);
 const collection = fc.constantFrom(...collections);
 
 /** Strings of every size class around the key limits. */
@@ -94,8 +95,8 @@ describe('item validation (property)', () => {
           );
           expect(itemSize(record)).toBeLessThanOrEqual(MAX_ITEM_BYTES);
           expect(prepared.shard).toBeGreaterThanOrEqual(0);
-          expect(prepared.shard).toBeLessThan(c.strategy.shardCount);
-          expect(c.strategy.shardsForValue(valueOfIndexKey(prepared.indexKey))).toContain(prepared.shard);
+          expect(prepared.shard).toBeLessThan(c.map.strategy.shardCount);
+          expect(c.map.strategy.shardsForValue(valueOfIndexKey(prepared.indexKey))).toContain(prepared.shard);
         },
       ),
       { numRuns: 1500 },

@@ -68,7 +68,7 @@ describe('admitted fetch', () => {
         await pending;
         return new Response('ok');
       },
-      new Map([['events', 21]]),
+      (collection) => new Map([['events', 21]]).get(collection),
       20,
       new AdmissionLimit(options),
     );

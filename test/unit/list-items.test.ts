@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Collection } from '../../src/core/collection';
+import { firstMapOf, type RoutedCollection } from '../../src/core/collection';
 import { compareKeys } from '../../src/core/collation';
 import type { JsonObject } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
 import { inRange } from '../../src/core/key-range';
 import { indexSortKey } from '../../src/core/index-key';
-import { createStrategy } from '../../src/core/strategies';
+import { createStrategy, type ShardStrategy } from '../../src/core/strategies';
 import { listItems } from '../../src/service/list-items';
 import { ListingExecutor } from '../../src/service/listing/executor';
 import { ADAPTIVE_READS, type ReadPolicy } from '../../src/service/listing/read-policy';
@@ -42,14 +42,11 @@ function fakeStore(shards: Map<string, string[]>, fail?: (query: ShardQuery) => 
   return { store: store as Store, log, signals };
 }
 
-function collection(strategy: Collection['strategy']): Collection {
-  return {
+function collection(strategy: ShardStrategy): RoutedCollection {
+  return firstMapOf({
     name: 'c',
     table: 't',
-    index: 'GSI1',
     primaryKey: [{ name: 'pk', type: 'S' }],
-    shardKeyAttribute: 'gsi1pk',
-    indexKeyAttribute: 'gsi1sk',
     field: 'title',
     prefix: 'c',
     indexes: [
@@ -57,8 +54,8 @@ function collection(strategy: Collection['strategy']): Collection {
       { name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' },
     ],
     normalization: 'none',
-    strategy,
-  };
+    initialStrategy: strategy,
+  });
 }
 
 function spread(count: number, shardCount: number, seed: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config';
-import { collectionView } from '../../src/core/collection';
+import { routedBy } from '../../src/core/collection';
 import { strategyFromConfig } from '../../src/core/strategies';
 import { describeMaps } from '../../src/runtime/map-summary';
 import type { MapSnapshot } from '../../src/service/shard-maps';
@@ -15,7 +15,7 @@ const collections = resolveConfig({
 /** The snapshot a collection's maps give: read by `version` with `strategy`, maybe migrating. */
 function snapshotOf(name: string, version: number, strategy: object, migration?: object): MapSnapshot {
   const collection = collections.find((c) => c.name === name)!;
-  const read = collectionView(collection, strategyFromConfig(strategy as never), 0);
+  const read = routedBy(collection, version, strategyFromConfig(strategy as never), 0);
   const pointer = {
     revision: 1,
     phase: migration ? 'backfill' : 'stable',
@@ -28,7 +28,7 @@ function snapshotOf(name: string, version: number, strategy: object, migration?:
     pointer,
     read,
     writes: [read],
-    ...(migration && { target: collectionView(collection, strategyFromConfig(migration as never), 1) }),
+    ...(migration && { target: routedBy(collection, version + 1, strategyFromConfig(migration as never), 1) }),
   } as unknown as MapSnapshot;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config';
-import { collectionView } from '../../src/core/collection';
+import { firstMapOf, routedBy } from '../../src/core/collection';
 import { prepareItem, type JsonObject } from '../../src/core/item';
 import { decideIndexing, type IndexingDecision } from '../../src/core/member-indexing';
 import { fieldIndexKey } from '../../src/core/reindex';
@@ -20,7 +20,7 @@ const [albums, tracks, discography] = resolveConfig({
       members: { attribute: 'sk', beginsWith: 'release#' },
     },
   },
-});
+}).map(firstMapOf);
 const reserved = (item: JsonObject) => String(item.pk).startsWith('__shardline#');
 const decide = (writes: Parameters<typeof decideIndexing>[0], item: JsonObject) =>
   decideIndexing(writes, item, reserved, () => 0);
@@ -85,7 +85,7 @@ describe('decideIndexing (adoption and the change followers)', () => {
   });
 
   it('during an online reshard keeps both maps’ entries, each in its own index', () => {
-    const next = collectionView(albums!, strategyFromConfig({ kind: 'hash', shards: 3 }), 1);
+    const next = routedBy(albums!, 2, strategyFromConfig({ kind: 'hash', shards: 3 }), 1);
     // An item shardline wrote, whose title another writer then changed.
     const written = prepareItem(albums!, { pk: 'a3', sk: 'album', title: 'Abbey Road' }, () => 0).record;
     const item = { ...written, title: 'Kind of Blue' };

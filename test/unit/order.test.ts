@@ -1,3 +1,4 @@
+import { firstMapOf } from '../../src/core/collection';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config';
 import { compareKeys } from '../../src/core/collation';
@@ -26,7 +27,7 @@ function encode(order: CollectionOrder, values: unknown[]): string {
 }
 
 function typedCollection(order: unknown, strategy: unknown = { kind: 'hash', shards: 4 }) {
-  return resolveConfig({ collections: { typed: { order, strategy } } })[0]!;
+  return firstMapOf(resolveConfig({ collections: { typed: { order, strategy } } })[0]!);
 }
 
 describe('typed values', () => {

@@ -1,6 +1,7 @@
+import { firstMapOf } from '../../src/core/collection';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config';
-import type { Collection } from '../../src/core/collection';
+import type { RoutedCollection } from '../../src/core/collection';
 import { ShardlineError } from '../../src/core/errors';
 import type { MapPointer } from '../../src/core/shard-map';
 import { ShardMaps } from '../../src/service/shard-maps';
@@ -13,26 +14,26 @@ class MemoryMapStore implements MapStore {
   reads = 0;
   failing = false;
 
-  async readPointers(collections: readonly Collection[]) {
+  async readPointers(collections: readonly RoutedCollection[]) {
     this.reads++;
     if (this.failing) throw new Error('the table does not answer');
     return collections.map((c) => this.pointers.get(c.name));
   }
-  async readVersion(collection: Collection, version: number) {
+  async readVersion(collection: RoutedCollection, version: number) {
     return this.versions.get(`${collection.name}/${version}`);
   }
-  async createVersion(collection: Collection, version: StoredVersion) {
+  async createVersion(collection: RoutedCollection, version: StoredVersion) {
     const key = `${collection.name}/${version.version}`;
     if (this.versions.has(key)) return false;
     this.versions.set(key, version);
     return true;
   }
-  async createPointer(collection: Collection, pointer: MapPointer) {
+  async createPointer(collection: RoutedCollection, pointer: MapPointer) {
     if (this.pointers.has(collection.name)) return false;
     this.pointers.set(collection.name, pointer);
     return true;
   }
-  async replacePointer(collection: Collection, expected: number, pointer: MapPointer) {
+  async replacePointer(collection: RoutedCollection, expected: number, pointer: MapPointer) {
     if (this.pointers.get(collection.name)?.revision !== expected) return false;
     this.pointers.set(collection.name, pointer);
     return true;
@@ -40,7 +41,7 @@ class MemoryMapStore implements MapStore {
 }
 
 const collections = (shards: number) =>
-  resolveConfig({ collections: { albums: { field: 'title', strategy: { kind: 'hash', shards } } } });
+  resolveConfig({ collections: { albums: { field: 'title', strategy: { kind: 'hash', shards } } } }).map(firstMapOf);
 
 describe('shard maps as routers see them', () => {
   it('writes the config as version 1 once, however many instances start; then the table rules', async () => {
@@ -58,7 +59,7 @@ describe('shard maps as routers see them', () => {
     const restarted = new ShardMaps(store, changed, { ttlMs: 1000, log: (line) => logs.push(line) });
     await restarted.initialize({});
     const snapshot = await restarted.snapshot(changed[0]!, {});
-    expect(snapshot.read.strategy.shardCount).toBe(21);
+    expect(snapshot.read.map.strategy.shardCount).toBe(21);
     expect(logs.join('\n')).toMatch(/routes by its stored shard map v1 .*npm run reshard/);
   });
 
@@ -79,7 +80,7 @@ describe('shard maps as routers see them', () => {
 
     store.failing = true;
     now = 101 + 300; // 3 TTLs after the last successful read: still served
-    expect((await maps.snapshot(config[0]!, {})).read.strategy.shardCount).toBe(4);
+    expect((await maps.snapshot(config[0]!, {})).read.map.strategy.shardCount).toBe(4);
     now = 101 + 301;
     const refused = await maps.snapshot(config[0]!, {}).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ShardlineError);
@@ -110,9 +111,13 @@ describe('shard maps as routers see them', () => {
     expect((await maps.snapshot(config[0]!, {})).pointer.phase).toBe('stable'); // cached
     now = 101;
     const snapshot = await maps.snapshot(config[0]!, {});
-    expect(snapshot.read).toMatchObject({ index: 'GSI2', shardKeyAttribute: 'gsi2pk' });
-    expect(snapshot.read.strategy.shardCount).toBe(8);
-    expect(snapshot.writes.map((view) => [view.index, view.strategy.shardCount])).toEqual([
+    expect(snapshot.read.map).toMatchObject({
+      version: 2,
+      slot: 1,
+      index: { name: 'GSI2', shardKeyAttribute: 'gsi2pk' },
+    });
+    expect(snapshot.read.map.strategy.shardCount).toBe(8);
+    expect(snapshot.writes.map((view) => [view.map.index.name, view.map.strategy.shardCount])).toEqual([
       ['GSI2', 8],
       ['GSI1', 4],
     ]);

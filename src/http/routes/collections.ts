@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
-import type { Collection } from '../../core/collection';
+import type { CollectionSpec } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
 import { orderOf, readableBoundaries } from '../../core/order';
@@ -19,7 +19,7 @@ import {
   RouteResponse,
 } from '../schemas';
 
-export function collectionLookup(deps: AppDeps): (name: string) => Collection {
+export function collectionLookup(deps: AppDeps): (name: string) => CollectionSpec {
   const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
   return (name) => {
     const collection = byName.get(name);
@@ -32,9 +32,9 @@ export function collectionLookup(deps: AppDeps): (name: string) => Collection {
  * What a client may know about a collection (boundaries and heavy hitters for range),
  * as its current read map has it, and where its shard maps are.
  */
-export function describeCollection(base: Collection, snapshot: MapSnapshot): z.infer<typeof CollectionInfo> {
+export function describeCollection(snapshot: MapSnapshot): z.infer<typeof CollectionInfo> {
   const collection = snapshot.read;
-  const { strategy } = collection;
+  const { strategy } = collection.map;
   const { pointer, target } = snapshot;
   const boundaries = strategy.boundaries && [...strategy.boundaries];
   const boundaryValues = boundaries && readableBoundaries(orderOf(collection), boundaries);
@@ -56,24 +56,24 @@ export function describeCollection(base: Collection, snapshot: MapSnapshot): z.i
         }
       : { normalization: collection.normalization }),
     table: collection.table,
-    index: collection.index,
+    index: collection.map.index.name,
     primaryKey: collection.primaryKey.map(({ name, type }) => ({ name, type })),
-    shardKeyAttribute: collection.shardKeyAttribute,
-    indexKeyAttribute: collection.indexKeyAttribute,
+    shardKeyAttribute: collection.map.index.shardKeyAttribute,
+    indexKeyAttribute: collection.map.index.indexKeyAttribute,
     ...(boundaries && { boundaries, heavyHitters: heavyHitters(boundaries) }),
     ...(boundaryValues && { boundaryValues }),
     map: {
       version: pointer.read.version,
       phase: pointer.phase,
-      readIndex: base.indexes[pointer.read.slot].name,
+      readIndex: collection.map.index.name,
       writeVersions: pointer.writes.map(({ version }) => version),
       ...(pointer.target &&
         target && {
           target: {
             version: pointer.target.version,
-            index: target.index,
-            strategy: target.strategy.kind,
-            shardCount: target.strategy.shardCount,
+            index: target.map.index.name,
+            strategy: target.map.strategy.kind,
+            shardCount: target.map.strategy.shardCount,
           },
         }),
       ...(pointer.progress && { progress: { ...pointer.progress } }),
@@ -136,8 +136,8 @@ const routeRoute = apiRoute({
 export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const lookup = collectionLookup(deps);
   const { maps } = deps;
-  const describe = async (collection: Collection, context: CallContext) =>
-    describeCollection(collection, await maps.snapshot(collection, context));
+  const describe = async (collection: CollectionSpec, context: CallContext) =>
+    describeCollection(await maps.snapshot(collection, context));
   app.openapi(listRoute, async (c) =>
     c.json({ collections: await Promise.all(deps.collections.map((one) => describe(one, c.get('call')))) }, 200),
   );
@@ -153,11 +153,11 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps
       : { normalized: normalize(key, collection.normalization) };
     // A leading value alone (`2005` of year, title) is every tuple that starts with it: the shards they may be on.
     const shards = range
-      ? collection.strategy
+      ? collection.map.strategy
           .groupsForRange(range)
           .flat()
           .sort((a, b) => a - b)
-      : collection.strategy.shardsForValue(normalized);
+      : collection.map.strategy.shardsForValue(normalized);
     // Written to one of several shards (random strategy, heavy hitters, a leading value): read from all.
     const spread = shards.length > 1;
     return c.json(

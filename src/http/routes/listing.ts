@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { endTime, setMetric, startTime, timing } from 'hono/timing';
-import type { Collection } from '../../core/collection';
+import type { CollectionSpec } from '../../core/collection';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../core/cursor';
 import { invalidRequest } from '../../core/errors';
 import { canIndexValue } from '../../core/index-key';
@@ -145,7 +145,7 @@ function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
 }
 
 /** A cursor belongs to one collection, order and (normalized) filter. */
-function cursorScope(collection: Collection, order: SortOrder, filter: ListFilter): CursorScope {
+function cursorScope(collection: CollectionSpec, order: SortOrder, filter: ListFilter): CursorScope {
   const n = (value: string | undefined) => (value === undefined ? null : normalize(value, collection.normalization));
   const canonical =
     filter.kind === 'key'

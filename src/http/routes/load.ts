@@ -88,7 +88,7 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps, load:
     const merged = fleetLoad(records, {
       collection: collection.name,
       mapVersion: pointer.read.version,
-      shardCount: read.strategy.shardCount,
+      shardCount: read.map.strategy.shardCount,
       now: end,
       minutes,
       minuteMs: load.minuteMs,
@@ -97,7 +97,7 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps, load:
     const { writeSamples: _, ...figures } = merged;
     const body = {
       ...figures,
-      shardCount: read.strategy.shardCount,
+      shardCount: read.map.strategy.shardCount,
       hotWrites: readable(order, merged.hotWrites),
       hotReads: readable(order, merged.hotReads),
     };

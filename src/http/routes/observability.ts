@@ -77,7 +77,7 @@ function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: R
   const statsOf = async (name: string, context: CallContext) => {
     const collection = lookup(name);
     const { read, pointer } = await maps.snapshot(collection, context);
-    const { strategy } = read;
+    const { strategy } = read.map;
     const order = orderOf(collection);
     const boundaryValues = strategy.boundaries && readableBoundaries(order, strategy.boundaries);
     const { sinceStart, lastMinute } = metrics.stats(collection.name, strategy.shardCount);

@@ -1,9 +1,9 @@
-import { etagAttributeOf, type Collection } from '../../core/collection';
+import { etagAttributeOf, type CollectionSpec } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { setOwn, toWire } from '../../core/values';
 
 /** shardline's own attributes on a collection's items: both indexes' keys and the ETag. */
-export function hiddenAttributes(collection: Collection): ReadonlySet<string> {
+export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string> {
   const [first, second] = collection.indexes;
   return new Set([
     first.shardKeyAttribute,

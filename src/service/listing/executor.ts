@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { compareKeys } from '../../core/collation';
-import type { Collection } from '../../core/collection';
+import type { RoutedCollection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
 import type { ReadHint } from '../../core/read-hint';
@@ -17,7 +17,7 @@ import { nearBound, shardQuery } from './shard-reads';
 export interface ListingInputs {
   readonly store: Store;
   /** The collection as this request sees it (its table, index, attributes and strategy). */
-  readonly collection: Collection;
+  readonly collection: RoutedCollection;
   /** What listings of this collection's shards remember across requests (see ReadMemory). */
   readonly memory: ReadMemory;
   /** The request's abort signal and deadline. */
@@ -59,7 +59,8 @@ export class ListingExecutor {
     private readonly request: ListRequest,
     private readonly limit: number,
   ) {
-    this.plan = planListing(inputs.collection, request);
+    const { map, normalization } = inputs.collection;
+    this.plan = planListing({ strategy: map.strategy, normalization }, request);
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
     this.signal = this.controller.signal;
@@ -103,7 +104,8 @@ export class ListingExecutor {
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
     const last = page[page.length - 1];
-    const nextPosition = more && last ? (last[this.inputs.collection.indexKeyAttribute] as string) : undefined;
+    const nextPosition =
+      more && last ? (last[this.inputs.collection.map.index.indexKeyAttribute] as string) : undefined;
     return {
       records: page,
       nextPosition,
@@ -147,7 +149,7 @@ export class ListingExecutor {
     hint: ReadHint | undefined,
   ): Promise<ReadHint | undefined> {
     const { records, want, policy } = this;
-    const key = this.inputs.collection.indexKeyAttribute;
+    const key = this.inputs.collection.map.index.indexKeyAttribute;
     const reads = new GroupReads(group.length, key, this.plan.order);
     const target = want - records.length;
     const single = group.length === 1;
@@ -177,7 +179,7 @@ export class ListingExecutor {
     queries: readonly ShardRead[],
     prefetched: Promise<ShardPage> | undefined,
   ): Promise<void> {
-    const key = this.inputs.collection.indexKeyAttribute;
+    const key = this.inputs.collection.map.index.indexKeyAttribute;
     // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
     if (!(prefetched && queries.length === 1)) this.stats.roundTrips++;
     const started = performance.now();
@@ -225,7 +227,7 @@ export class ListingExecutor {
     if (tally) {
       tally.shardQueries++;
       tally.itemsRead += page.itemsRead;
-      const first = page.items[0]?.[this.inputs.collection.indexKeyAttribute];
+      const first = page.items[0]?.[this.inputs.collection.map.index.indexKeyAttribute];
       tally.recorder.shardQueried(
         this.inputs.collection.name,
         shard,

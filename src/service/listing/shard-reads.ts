@@ -1,4 +1,4 @@
-import type { Collection } from '../../core/collection';
+import type { RoutedCollection } from '../../core/collection';
 import { shardKey } from '../../core/index-key';
 import { maxLower, minUpper, type KeyRange } from '../../core/key-range';
 import type { ReadPlan } from '../../core/plan';
@@ -6,7 +6,7 @@ import type { ShardQuery } from '../../store/shard-query';
 
 /** The query of `shard` for the plan's range, after `resumeAfter` (read order) when given. */
 export function shardQuery(
-  collection: Collection,
+  collection: RoutedCollection,
   plan: ReadPlan,
   shard: number,
   resumeAfter: string | undefined,
@@ -15,9 +15,9 @@ export function shardQuery(
 ): ShardQuery {
   return {
     table: collection.table,
-    index: collection.index,
-    shardKeyAttribute: collection.shardKeyAttribute,
-    indexKeyAttribute: collection.indexKeyAttribute,
+    index: collection.map.index.name,
+    shardKeyAttribute: collection.map.index.shardKeyAttribute,
+    indexKeyAttribute: collection.map.index.indexKeyAttribute,
     shardKey: shardKey(collection.prefix, shard),
     range: resumeRange(plan, resumeAfter),
     order: plan.order,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Collection } from '../../core/collection';
+import type { CollectionSpec } from '../../core/collection';
 import { valueOfIndexKey } from '../../core/index-key';
 import { LoadMeter } from '../../load/load-meter';
 import type { LoadStore } from '../../store/load-store';
@@ -28,7 +28,7 @@ export class LoadRecorder {
 
   constructor(
     readonly store: LoadStore,
-    private readonly collections: readonly Collection[],
+    private readonly collections: readonly CollectionSpec[],
     readonly minuteMs: number,
     private readonly now: () => number = Date.now,
   ) {

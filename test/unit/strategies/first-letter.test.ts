@@ -1,4 +1,5 @@
 // First, as a strategy's file is imported by strategies/index.ts: registered before any module reads the registry.
+import { firstMapOf } from '../../../src/core/collection';
 import './first-letter.strategy';
 import { describe, expect, it } from 'vitest';
 import { parseReshardOptions, USAGE } from '../../../src/cli/reshard-options';
@@ -21,9 +22,9 @@ describe('a strategy registered from its own file', () => {
   it('is accepted by config validation', () => {
     const [collection] = resolveConfig({
       collections: { letters: { field: 'title', strategy: { kind: 'first-letter', shards: 3 } } },
-    });
-    expect(collection!.strategy.config).toEqual({ kind: 'first-letter', shards: 3 });
-    expect(collection!.strategy.shardsForValue('d')).toEqual([100 % 3]);
+    }).map(firstMapOf);
+    expect(collection!.map.strategy.config).toEqual({ kind: 'first-letter', shards: 3 });
+    expect(collection!.map.strategy.shardsForValue('d')).toEqual([100 % 3]);
   });
 
   it('is one npm run reshard takes, and the capacity plan prices as a fan-out', () => {
