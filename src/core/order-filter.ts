@@ -16,19 +16,23 @@ export interface FilterQuery {
 }
 
 /**
- * A listing filter on a typed or compound order, as bounds on its encoded values.
+ * A listing's filter, on any order, as bounds on its encoded values: one path for a
+ * plain string field and for typed and compound orders alike.
  *
  * `key` fixes the leading field; `from`/`to` (an inclusive interval of values,
  * whatever the field's direction: `from=1990&to=1999`) or `prefix` (string fields)
  * bound the field after it — the first field when there is no `key`. On a one-field
  * order `key` alone is one exact value and is read from only the shards it can be on.
+ * Values are read as the field's type reads them (strings normalized, checked for
+ * unpaired surrogates and U+0000).
  *
- * Every field encoding is prefix-free, so "tuples whose leading fields are P" is the
+ * Typed encodings are prefix-free, so "tuples whose leading fields are P" is the
  * interval [enc(P), successor(enc(P))): lower bounds are inclusive at the encoding,
- * upper bounds exclusive at its prefix successor. Throws a 400 naming the parameter
- * and the field when a value is not one of its type.
+ * upper bounds exclusive at its prefix successor. A plain string order's value is the
+ * normalized string itself, with no end mark: its `to` is an inclusive bound at the
+ * value. Throws a 400 naming the parameter and the field when a value is not one of its type.
  */
-export function typedFilter(order: CollectionOrder, query: FilterQuery): { filter: ListFilter; scope: string } {
+export function listingFilter(order: CollectionOrder, query: FilterQuery): { filter: ListFilter; scope: string } {
   const { key, prefix, from, to } = query;
   if (prefix !== undefined && (from !== undefined || to !== undefined)) {
     throw invalidRequest('use prefix or from/to, not both');
@@ -62,6 +66,13 @@ export function typedFilter(order: CollectionOrder, query: FilterQuery): { filte
     low = first ?? fixed;
     high = last ?? (fixed === '' ? undefined : fixed);
   }
+  // A plain string value has no end mark: every value up to `to`, not every value `to` starts.
+  if (!isTypedOrder(order) && prefix === undefined && high !== undefined) {
+    return result(
+      { ...(low !== '' && { lower: { value: low, inclusive: true } }), upper: { value: high, inclusive: true } },
+      false,
+    );
+  }
   const upper = high === undefined ? undefined : prefixSuccessor(high);
   return result(
     {
@@ -72,9 +83,11 @@ export function typedFilter(order: CollectionOrder, query: FilterQuery): { filte
   );
 }
 
+/** The filter, and its identity for cursors: a cursor resumes only the listing with the same bounds. */
 function result(range: { lower?: ValueBound; upper?: ValueBound }, exact: boolean) {
   const filter: ListFilter = { kind: 'values', range, exact };
-  return { filter, scope: JSON.stringify(['values', range.lower?.value ?? null, range.upper?.value ?? null, exact]) };
+  const bound = (b: ValueBound | undefined) => (b ? [b.value, b.inclusive] : null);
+  return { filter, scope: JSON.stringify(['values', bound(range.lower), bound(range.upper), exact]) };
 }
 
 function keyPart(key: string | undefined): string[] {
@@ -114,7 +127,7 @@ export function routeLookup(order: CollectionOrder, key: string): { normalized: 
     parsed = undefined;
   }
   if (!Array.isArray(parsed)) {
-    const { filter } = typedFilter(order, { key });
+    const { filter } = listingFilter(order, { key });
     return { normalized: encode(order, [key], 'key'), ...(filter.kind === 'values' && { range: filter.range }) };
   }
   if (parsed.length !== order.length) {

@@ -1,20 +1,17 @@
 import { compareKeys } from './collation';
-import { invalidRequest } from './errors';
 import { valueLowerBound, valueOfIndexKey, valueUpperBound } from './index-key';
-import { effectiveLower, maxLower, minUpper, prefixSuccessor, type KeyBound, type KeyRange } from './key-range';
+import { effectiveLower, maxLower, minUpper, type KeyBound, type KeyRange } from './key-range';
 import type { ReadHint } from './read-hint';
-import { normalize, type Normalization } from './normalize';
 import type { ShardStrategy, ValueRange } from './strategies';
 
 export type SortOrder = 'asc' | 'desc';
 
-/** At most one filter narrows a listing; values are as the client sent them. */
+/**
+ * What a listing reads: every value, or bounds on ordered values (as order-filter.ts
+ * turns a query's key, prefix, from and to into them, for every order); `exact`: one value.
+ */
 export type ListFilter =
   | { readonly kind: 'all' }
-  | { readonly kind: 'key'; readonly key: string }
-  | { readonly kind: 'prefix'; readonly prefix: string }
-  | { readonly kind: 'between'; readonly from?: string; readonly to?: string }
-  /** Bounds on ordered values already encoded (typed orders, see order-filter.ts); `exact`: one value. */
   | { readonly kind: 'values'; readonly range: ValueRange; readonly exact: boolean };
 
 export interface ListRequest {
@@ -39,18 +36,13 @@ export interface ReadPlan {
   readonly order: SortOrder;
 }
 
-export interface PlanContext {
-  readonly strategy: ShardStrategy;
-  readonly normalization: Normalization;
-}
-
 /**
  * Turns a listing request into a read plan. Pure; value filters become index sort
  * key bounds through index-key.ts, whose encoding makes the mapping exact.
  */
-export function planListing(context: PlanContext, request: ListRequest): ReadPlan {
-  const { strategy, normalization } = context;
-  const values = valueRange(request.filter, normalization);
+export function planListing(strategy: ShardStrategy, request: ListRequest): ReadPlan {
+  const { filter } = request;
+  const values: ValueRange = filter.kind === 'all' ? {} : filter.range;
   // Empty filter values mean what they say: `prefix=` and `from=` hold every value, `key=` and `to=` the
   // empty one. Their lower bound is then no bound, on every engine alike.
   let lower = effectiveLower(values.lower && valueLowerBound(values.lower.value, values.lower.inclusive));
@@ -70,47 +62,12 @@ export function planListing(context: PlanContext, request: ListRequest): ReadPla
     }
   }
 
-  const { filter } = request;
   const groups =
-    filter.kind === 'key'
-      ? [strategy.shardsForValue(normalize(filter.key, normalization))]
-      : filter.kind === 'values' && filter.exact && filter.range.lower
-        ? [strategy.shardsForValue(filter.range.lower.value)]
-        : strategy.groupsForRange(shardValues);
+    filter.kind === 'values' && filter.exact && values.lower
+      ? [strategy.shardsForValue(values.lower.value)]
+      : strategy.groupsForRange(shardValues);
   const keyRange: KeyRange = { ...(lower && { lower }), ...(upper && { upper }) };
   return { groups: request.order === 'asc' ? groups : [...groups].reverse(), keyRange, order: request.order };
-}
-
-function valueRange(filter: ListFilter, normalization: Normalization): ValueRange {
-  switch (filter.kind) {
-    case 'all':
-      return {};
-    case 'values':
-      return filter.range;
-    case 'key': {
-      const value = normalize(filter.key, normalization);
-      return { lower: { value, inclusive: true }, upper: { value, inclusive: true } };
-    }
-    case 'prefix': {
-      const value = normalize(filter.prefix, normalization);
-      const successor = prefixSuccessor(value);
-      return {
-        lower: { value, inclusive: true },
-        ...(successor !== undefined && { upper: { value: successor, inclusive: false } }),
-      };
-    }
-    case 'between': {
-      const from = filter.from === undefined ? undefined : normalize(filter.from, normalization);
-      const to = filter.to === undefined ? undefined : normalize(filter.to, normalization);
-      if (from !== undefined && to !== undefined && compareKeys(from, to) > 0) {
-        throw invalidRequest('from must not sort after to (after normalization)', { from, to });
-      }
-      return {
-        ...(from !== undefined && { lower: { value: from, inclusive: true } }),
-        ...(to !== undefined && { upper: { value: to, inclusive: true } }),
-      };
-    }
-  }
 }
 
 /** The tighter of two value bounds in direction `sign` (1: lower bounds, -1: upper bounds). */

@@ -12,7 +12,7 @@ import {
   readableValues,
   type CollectionOrder,
 } from '../../src/core/order';
-import { typedFilter } from '../../src/core/order-filter';
+import { listingFilter } from '../../src/core/order-filter';
 import { readDate, readNumber } from '../../src/core/order-values';
 
 const byYear: CollectionOrder = [
@@ -77,7 +77,7 @@ describe('typed values', () => {
 
 describe('typed filters', () => {
   it('bounds the leading field by key and the next by from/to, as a value interval', () => {
-    const { filter } = typedFilter(byYear, { key: '1969', from: 'a', to: 'b' });
+    const { filter } = listingFilter(byYear, { key: '1969', from: 'a', to: 'b' });
     expect(filter).toMatchObject({ kind: 'values', exact: false });
     const range = filter.kind === 'values' ? filter.range : {};
     const inside = encode(byYear, [1969, 'Abbey Road']);
@@ -88,14 +88,14 @@ describe('typed filters', () => {
   });
 
   it('reads from/to on a descending field as the interval of values', () => {
-    const { filter } = typedFilter(byYear, { from: '1990', to: '1999' });
+    const { filter } = listingFilter(byYear, { from: '1990', to: '1999' });
     const range = filter.kind === 'values' ? filter.range : {};
     const in1995 = encode(byYear, [1995, 'x']);
     expect(compareKeys(range.lower!.value, in1995)).toBeLessThan(0);
     expect(compareKeys(in1995, range.upper!.value)).toBeLessThan(0);
     expect(compareKeys(encode(byYear, [1999, 'zzz']), range.upper!.value)).toBeLessThan(0);
     expect(compareKeys(encode(byYear, [2000]), range.lower!.value)).toBeLessThan(0);
-    expect(() => typedFilter(byYear, { from: '1999', to: '1990' })).toThrow(/from must not be above to/);
+    expect(() => listingFilter(byYear, { from: '1999', to: '1990' })).toThrow(/from must not be above to/);
   });
 
   it('bounds a prefix on a string field in either direction', () => {
@@ -106,7 +106,7 @@ describe('typed filters', () => {
         { field: 'n', type: 'number', direction: 'asc', normalization: 'none' },
       ];
       for (const prefix of ['a', 'ab', '\u0001', 'a\u0002']) {
-        const { filter } = typedFilter(order, { prefix });
+        const { filter } = listingFilter(order, { prefix });
         const range = filter.kind === 'values' ? filter.range : {};
         for (const name of names) {
           const encoded = encode(order, [name]);
@@ -122,10 +122,10 @@ describe('typed filters', () => {
   });
 
   it('answers a bad value with a 400 naming parameter and field', () => {
-    expect(() => typedFilter(byYear, { from: 'soon' })).toThrow('from: field "year" must be a number, not "soon"');
-    expect(() => typedFilter(byYear, { key: '1e200' })).toThrow(/key: field "year" 1e200 is too large/);
-    expect(() => typedFilter(byYear, { prefix: 'a' })).toThrow(/prefix applies to string fields/);
-    expect(() => typedFilter(byYear.slice(0, 1), { key: '1', from: '2' })).toThrow(/only field/);
+    expect(() => listingFilter(byYear, { from: 'soon' })).toThrow('from: field "year" must be a number, not "soon"');
+    expect(() => listingFilter(byYear, { key: '1e200' })).toThrow(/key: field "year" 1e200 is too large/);
+    expect(() => listingFilter(byYear, { prefix: 'a' })).toThrow(/prefix applies to string fields/);
+    expect(() => listingFilter(byYear.slice(0, 1), { key: '1', from: '2' })).toThrow(/only field/);
   });
 });
 

@@ -1,14 +1,10 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { endTime, setMetric, startTime, timing } from 'hono/timing';
-import type { CollectionSpec } from '../../core/collection';
-import { decodeCursor, encodeCursor, type CursorScope } from '../../core/cursor';
-import { invalidRequest } from '../../core/errors';
-import { canIndexValue } from '../../core/index-key';
-import { normalize } from '../../core/normalize';
+import { decodeCursor, encodeCursor } from '../../core/cursor';
 import { orderOf } from '../../core/order';
-import { typedFilter } from '../../core/order-filter';
-import type { ListFilter, SortOrder } from '../../core/plan';
+import { listingFilter } from '../../core/order-filter';
+import type { SortOrder } from '../../core/plan';
 import { listItems } from '../../service/list-items';
 import { projectionFor } from '../../service/read-item';
 import { parseFields } from '../item-headers';
@@ -63,12 +59,9 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     const collection = lookup(c.req.valid('param').collection);
     const query = c.req.valid('query');
     const order: SortOrder = query.order ?? 'asc';
-    // Typed and compound orders read their filter values by field type (core/order-filter.ts).
-    const typed = collection.order && typedFilter(orderOf(collection), query);
-    const filter = typed ? typed.filter : parseFilter(query);
-    const scope = typed
-      ? { collection: collection.name, order, filter: typed.scope }
-      : cursorScope(collection, order, filter);
+    // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
+    const { filter, scope: filterScope } = listingFilter(orderOf(collection), query);
+    const scope = { collection: collection.name, order, filter: filterScope };
     const resume = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
     // One snapshot, one index: a page never mixes two maps. The index key is the same in
     // both, so a cursor from before a switch of maps resumes exactly after it.
@@ -110,50 +103,4 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
       200,
     );
   });
-}
-
-/** At most one filter; `from` and `to` together are one. */
-function parseFilter(query: z.infer<typeof ListQuery>): ListFilter {
-  const given = [
-    query.key !== undefined,
-    query.prefix !== undefined,
-    query.from !== undefined || query.to !== undefined,
-  ];
-  if (given.filter(Boolean).length > 1) {
-    throw invalidRequest('use at most one filter: key, prefix, or from/to');
-  }
-  for (const [name, value] of Object.entries({
-    key: query.key,
-    prefix: query.prefix,
-    from: query.from,
-    to: query.to,
-  })) {
-    if (value === undefined) continue;
-    if (!value.isWellFormed()) throw invalidRequest(`${name} holds an unpaired surrogate`);
-    if (!canIndexValue(value)) throw invalidRequest(`${name} contains U+0000, which no value can hold`);
-  }
-  if (query.key !== undefined) return { kind: 'key', key: query.key };
-  if (query.prefix !== undefined) return { kind: 'prefix', prefix: query.prefix };
-  if (query.from !== undefined || query.to !== undefined) {
-    return {
-      kind: 'between',
-      ...(query.from !== undefined && { from: query.from }),
-      ...(query.to !== undefined && { to: query.to }),
-    };
-  }
-  return { kind: 'all' };
-}
-
-/** A cursor belongs to one collection, order and (normalized) filter. */
-function cursorScope(collection: CollectionSpec, order: SortOrder, filter: ListFilter): CursorScope {
-  const n = (value: string | undefined) => (value === undefined ? null : normalize(value, collection.normalization));
-  const canonical =
-    filter.kind === 'key'
-      ? ['key', n(filter.key)]
-      : filter.kind === 'prefix'
-        ? ['prefix', n(filter.prefix)]
-        : filter.kind === 'between'
-          ? ['between', n(filter.from), n(filter.to)]
-          : ['all'];
-  return { collection: collection.name, order, filter: JSON.stringify(canonical) };
 }

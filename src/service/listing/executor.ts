@@ -59,8 +59,7 @@ export class ListingExecutor {
     private readonly request: ListRequest,
     private readonly limit: number,
   ) {
-    const { map, normalization } = inputs.collection;
-    this.plan = planListing({ strategy: map.strategy, normalization }, request);
+    this.plan = planListing(inputs.collection.map.strategy, request);
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
     this.signal = this.controller.signal;
