@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveConfig } from '../config/config';
 import type { CollectionSpec } from '../core/collection';
-import { createDynamoClients, type DynamoClients } from '../store/client';
-import { DynamoStore } from '../store/dynamo-store';
-import { DynamoMapStore } from '../store/map-store';
+import type { DynamoClients } from '../store/client';
+import type { DynamoStore } from '../store/dynamo-store';
+import type { DynamoMapStore } from '../store/map-store';
+import { openTable } from './service';
 import { ENGINE_SECRET_FILE } from './cursor-secret';
 import { type AwsKeys, clientKeys } from './aws-keys';
 import { engineCredentials, startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
@@ -38,10 +38,8 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
   const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const configPath = resolve(settings.configPath ?? resolve(projectRoot, 'config/shardline.config.json'));
   const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
-  const collections = resolveConfig(readJson(configPath), {
-    ...(settings.tableName && { tableName: settings.tableName }),
-    readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
-  });
+  const config = readJson(configPath);
+  const readBoundaries = (file: string) => readJson(resolve(dirname(configPath), file));
 
   let engine: EmbeddedEngine | undefined;
   let engineKey: AwsKeys | undefined;
@@ -69,17 +67,17 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
     }
   }
   const keys = engineKey ?? clientKeys(settings);
-  const clients = createDynamoClients({
-    ...(endpoint && { endpoint }),
-    ...(settings.region && { region: settings.region }),
-    ...(keys && { credentials: keys }),
+  const opened = openTable(settings, config, {
+    readBoundaries,
+    client: { ...(endpoint && { endpoint }), ...(keys && { credentials: keys }) },
   });
+  const { collections, clients, store, mapStore } = opened;
   return {
     settings,
     collections,
     clients,
-    store: new DynamoStore(clients),
-    maps: new DynamoMapStore(clients.doc),
+    store,
+    maps: mapStore,
     where,
     async close() {
       clients.raw.destroy();

@@ -25,24 +25,27 @@ export interface Service {
   readonly load?: LoadRecorder;
 }
 
+/** The config's collections and the one door to their table, as every runtime and CLI opens them. */
+export interface OpenedTable {
+  readonly collections: readonly CollectionSpec[];
+  readonly clients: DynamoClients;
+  readonly store: DynamoStore;
+  readonly mapStore: DynamoMapStore;
+}
+
 /**
- * Everything a runtime needs, built from settings and a config: the collections,
- * the SDK clients, the store and the Hono app. Runtimes differ only in where the
- * settings, the config and the endpoint come from.
+ * Resolves the config (TABLE_NAME overriding its table) and opens the table: one set
+ * of SDK clients per process, the store over them (hedging shard queries when
+ * SHARDLINE_HEDGE is on) and the shard-map items. `client` says where and as whom:
+ * the settings' endpoint and region unless it names others (the embedded engine's).
  */
-export function buildService(
+export function openTable(
   settings: Settings,
   config: unknown,
-  options: ResolveOptions & {
-    client?: ClientOptions;
-    /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
-    metrics?: (stats: RouterMetrics) => RuntimeMetrics;
-    /** Where writes get their random shards (tests pin it); Math.random otherwise. */
-    random?: () => number;
-  } = {},
-): Service {
+  options: Pick<ResolveOptions, 'readBoundaries'> & { client?: ClientOptions } = {},
+): OpenedTable {
   const collections = resolveConfig(config, {
-    ...options,
+    ...(options.readBoundaries && { readBoundaries: options.readBoundaries }),
     ...(settings.tableName && { tableName: settings.tableName }),
   });
   const clients = createDynamoClients({
@@ -51,9 +54,29 @@ export function buildService(
     ...options.client,
   });
   const store = new DynamoStore(clients, { ...(settings.hedge && { hedge: new HedgePolicy() }) });
+  return { collections, clients, store, mapStore: new DynamoMapStore(clients.doc) };
+}
+
+/**
+ * Everything a runtime needs, built from settings and a config: the opened table,
+ * shard maps, the load recorder and the Hono app. Runtimes differ only in where the
+ * settings, the config and the endpoint come from.
+ */
+export function buildService(
+  settings: Settings,
+  config: unknown,
+  options: Pick<ResolveOptions, 'readBoundaries'> & {
+    client?: ClientOptions;
+    /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
+    metrics?: (stats: RouterMetrics) => RuntimeMetrics;
+    /** Where writes get their random shards (tests pin it); Math.random otherwise. */
+    random?: () => number;
+  } = {},
+): Service {
+  const { collections, clients, store, mapStore } = openTable(settings, config, options);
   const load = loadRecorderOf(settings, collections, clients);
   const observability = observabilityOf(settings, options.metrics, load?.recorder);
-  const maps = new ShardMaps(new DynamoMapStore(clients.doc), collections, {
+  const maps = new ShardMaps(mapStore, collections, {
     ttlMs: settings.mapTtlMs,
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
     log: (message) => console.warn(message),
