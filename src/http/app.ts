@@ -20,6 +20,7 @@ import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
 import { METRICS_PATH, registerObservabilityRoutes } from './routes/observability';
 import { registerLoadRoute } from './routes/load';
+import { createShardline } from '../service/shardline';
 
 /**
  * Paths anyone may call without a key: the health check, the API's own description, the
@@ -79,11 +80,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', wellFormedQuery());
 
   registerHealthRoute(app, deps);
-  registerCollectionRoutes(app, deps);
-  registerListingRoute(app, deps);
-  registerItemRoutes(app, deps);
-  registerObservabilityRoutes(app, deps);
-  if (deps.load) registerLoadRoute(app, deps, deps.load);
+  const shardline = createShardline(deps);
+  registerCollectionRoutes(app, shardline);
+  registerListingRoute(app, shardline);
+  registerItemRoutes(app, deps, shardline);
+  registerObservabilityRoutes(app, deps, shardline);
+  if (deps.load) registerLoadRoute(app, shardline, deps.load);
   registerDocsRoutes(app);
 
   app.notFound((c) =>

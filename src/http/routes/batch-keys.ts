@@ -2,13 +2,13 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
-import { batchDelete, batchGet, batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
+import { batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
 import { fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import { bodyTooLargeResponse, CollectionParam, errorResponses, Item } from '../schemas';
-import { collectionLookup } from './collections';
+import type { Shardline } from '../../service/shardline';
 import { hiddenAttributes, publicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
@@ -92,12 +92,12 @@ const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
   });
 
 /** `POST …/items/batch-get` and `…/batch-delete`: many items by their primary keys. */
-export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  const lookup = collectionLookup(deps);
+export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shardline: Shardline): void {
   const { batchBytes: bytes, idleMs } = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
   app.openapi(batchGetRoute(bytes, idleMs), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
+    const name = c.req.valid('param').collection;
+    const collection = shardline.collection(name);
     const body = c.req.valid('json');
     const inQuery = c.req.valid('query').fields;
     if (inQuery !== undefined && body.fields !== undefined) {
@@ -105,15 +105,15 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
     }
     const fields = parseFields(inQuery ?? body.fields);
     const keys = batchKeys(collection, body.keys);
-    const { records, missing } = await batchGet(deps.store, collection, keys, c.get('call'), fields);
+    const { records, missing } = await shardline.batchGet(name, keys, c.get('call'), fields);
     const hidden = hiddenAttributes(collection);
     const items = records.map((record) => publicWireItem(hidden, record, fields));
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 
   app.openapi(batchDeleteRoute(bytes, idleMs), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
-    const keys = batchKeys(collection, c.req.valid('json').keys);
-    return c.json(await batchDelete(deps.store, collection, keys, c.get('call')), 200);
+    const name = c.req.valid('param').collection;
+    const keys = batchKeys(shardline.collection(name), c.req.valid('json').keys);
+    return c.json(await shardline.batchDelete(name, keys, c.get('call')), 200);
   });
 }

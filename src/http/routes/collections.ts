@@ -1,6 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
-import type { CollectionSpec } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { normalize } from '../../core/normalize';
 import { orderOf, readableBoundaries } from '../../core/order';
@@ -9,7 +8,8 @@ import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
 import type { MapSnapshot } from '../../service/shard-maps';
 import type { CallContext } from '../../store/retry';
-import type { AppDeps, AppEnv } from '../env';
+import type { Shardline } from '../../service/shardline';
+import type { AppEnv } from '../env';
 import {
   CollectionInfo,
   CollectionParam,
@@ -18,15 +18,6 @@ import {
   RouteQuery,
   RouteResponse,
 } from '../schemas';
-
-export function collectionLookup(deps: AppDeps): (name: string) => CollectionSpec {
-  const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
-  return (name) => {
-    const collection = byName.get(name);
-    if (!collection) throw new ShardlineError('collection_not_found', `no collection named "${name}"`);
-    return collection;
-  };
-}
 
 /**
  * What a client may know about a collection (boundaries and heavy hitters for range),
@@ -133,19 +124,16 @@ const routeRoute = apiRoute({
   },
 });
 
-export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  const lookup = collectionLookup(deps);
-  const { maps } = deps;
-  const describe = async (collection: CollectionSpec, context: CallContext) =>
-    describeCollection(await maps.snapshot(collection, context));
-  app.openapi(listRoute, async (c) =>
-    c.json({ collections: await Promise.all(deps.collections.map((one) => describe(one, c.get('call')))) }, 200),
-  );
-  app.openapi(showRoute, async (c) =>
-    c.json(await describe(lookup(c.req.valid('param').collection), c.get('call')), 200),
-  );
+export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
+  const describe = async (name: string, context: CallContext) =>
+    describeCollection(await shardline.snapshot(name, context));
+  app.openapi(listRoute, async (c) => {
+    const names = shardline.collections.map(({ name }) => name);
+    return c.json({ collections: await Promise.all(names.map((name) => describe(name, c.get('call')))) }, 200);
+  });
+  app.openapi(showRoute, async (c) => c.json(await describe(c.req.valid('param').collection, c.get('call')), 200));
   app.openapi(routeRoute, async (c) => {
-    const { read: collection } = await maps.snapshot(lookup(c.req.valid('param').collection), c.get('call'));
+    const { read: collection } = await shardline.snapshot(c.req.valid('param').collection, c.get('call'));
     const { key } = c.req.valid('query');
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
     const { normalized, range } = collection.order

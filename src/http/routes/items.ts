@@ -3,9 +3,8 @@ import { apiRoute } from '../api-route';
 import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
 import { itemFromWire } from '../../core/values';
-import { deleteItem, getItem, primaryKeyFromParams } from '../../service/read-item';
-import { patchItem } from '../../service/patch-item';
-import { putBatch, putItem, type WriteResult } from '../../service/write-items';
+import { primaryKeyFromParams } from '../../service/read-item';
+import type { WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
 import {
   etagHeaders,
@@ -29,7 +28,7 @@ import {
   preconditionResponses,
   WriteResponse,
 } from '../schemas';
-import { collectionLookup } from './collections';
+import type { Shardline } from '../../service/shardline';
 import { hiddenAttributes, publicWireItem } from './public-item';
 import { registerBatchKeyRoutes } from './batch-keys';
 
@@ -178,36 +177,33 @@ const deleteRoute = (deps: AppDeps) =>
 
 const written = (result: WriteResult) => ({ ...result, item: itemForResponse(result.item, undefined) });
 
-export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  const lookup = collectionLookup(deps);
-  const { maps } = deps;
-  const random = deps.random ?? Math.random;
+export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shardline: Shardline): void {
   const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
+  const keyOf = (name: string, query: object) =>
+    primaryKeyFromParams(shardline.collection(name), query as Record<string, string | undefined>);
 
   app.openapi(putRoute(limits), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
+    // A collection that does not exist is a 404 whatever the body holds.
+    const { name } = shardline.collection(c.req.valid('param').collection);
     const preconditions = preconditionsFrom(c, true);
-    const { writes } = await maps.snapshot(collection, c.get('call'));
-    const item = itemFromWire(c.req.valid('json'));
-    const result = await putItem(deps.store, writes, item, c.get('call'), random, preconditions);
+    const result = await shardline.put(name, itemFromWire(c.req.valid('json')), c.get('call'), preconditions);
     const { etag, ...body } = written(result);
     return exactJson(c, body, 201, etagHeaders(etag));
   });
 
   app.openapi(batchRoute(limits), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
-    const { writes } = await maps.snapshot(collection, c.get('call'));
+    const { name } = shardline.collection(c.req.valid('param').collection);
     const items = c.req.valid('json').items.map((item) => (isObject(item) ? itemFromWire(item) : item));
-    const outcome = await putBatch(deps.store, writes, items, c.get('call'), random);
+    const outcome = await shardline.putBatch(name, items, c.get('call'));
     return c.json({ written: outcome.written.length, failed: outcome.failed }, 200);
   });
 
   app.openapi(getRoute(deps), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
+    const name = c.req.valid('param').collection;
     const { fields: fieldsText, ...params } = c.req.valid('query') as Record<string, string | undefined>;
     const fields = parseFields(fieldsText);
-    const key = primaryKeyFromParams(collection, params);
-    const record = await getItem(deps.store, collection, key, c.get('call'), fields);
+    const record = await shardline.get(name, keyOf(name, params), c.get('call'), fields);
+    const collection = shardline.collection(name);
     const etag = record[etagAttributeOf(collection)];
     const held = parseEtagList(c.req.header('if-none-match'), 'weak');
     if (typeof etag === 'string' && held !== undefined && (held === '*' || held.includes(etag))) {
@@ -218,25 +214,21 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
   });
 
   app.openapi(patchRoute(deps, limits), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
-    const preconditions = preconditionsFrom(c, false);
-    const key = primaryKeyFromParams(collection, c.req.valid('query') as Record<string, string | undefined>);
-    const { writes } = await maps.snapshot(collection, c.get('call'));
+    const name = c.req.valid('param').collection;
+    const key = keyOf(name, c.req.valid('query'));
     const patch = c.req.valid('json');
-    const result = await patchItem(deps.store, writes, key, patch, c.get('call'), random, preconditions);
+    const result = await shardline.patch(name, key, patch, c.get('call'), preconditionsFrom(c, false));
     const { etag, ...body } = written(result);
     return exactJson(c, body, 200, etagHeaders(etag));
   });
 
   app.openapi(deleteRoute(deps), async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
-    const preconditions = preconditionsFrom(c, false);
-    const key = primaryKeyFromParams(collection, c.req.valid('query') as Record<string, string | undefined>);
-    await deleteItem(deps.store, collection, key, c.get('call'), preconditions);
+    const name = c.req.valid('param').collection;
+    await shardline.delete(name, keyOf(name, c.req.valid('query')), c.get('call'), preconditionsFrom(c, false));
     return c.body(null, 204);
   });
 
-  registerBatchKeyRoutes(app, deps);
+  registerBatchKeyRoutes(app, deps, shardline);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

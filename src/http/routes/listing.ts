@@ -1,18 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { endTime, setMetric, startTime, timing } from 'hono/timing';
-import { decodeCursor, encodeCursor } from '../../core/cursor';
-import { orderOf } from '../../core/order';
-import { listingFilter } from '../../core/order-filter';
-import type { SortOrder } from '../../core/plan';
-import { listItems } from '../../service/list-items';
-import { projectionFor } from '../../service/read-item';
 import { parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
-import { ReadMemories } from '../../service/shard-tails';
-import type { AppDeps, AppEnv } from '../env';
+import type { Shardline } from '../../service/shardline';
+import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
-import { collectionLookup } from './collections';
 import { hiddenAttributes, publicWireItem } from './public-item';
 
 const DEFAULT_LIMIT = 100;
@@ -49,40 +42,18 @@ const listingRoute = apiRoute({
   },
 });
 
-export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  const lookup = collectionLookup(deps);
-  const { maps } = deps;
-  // This app's, per collection and shard map: where listings found each shard's end.
-  const memories = new ReadMemories();
+export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
   app.openapi(listingRoute, async (c) => {
     startTime(c, 'total');
-    const collection = lookup(c.req.valid('param').collection);
-    const query = c.req.valid('query');
-    const order: SortOrder = query.order ?? 'asc';
-    // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
-    const { filter, scope: filterScope } = listingFilter(orderOf(collection), query);
-    const scope = { collection: collection.name, order, filter: filterScope };
-    const resume = query.cursor === undefined ? undefined : decodeCursor(query.cursor, scope, deps.cursorSecret);
-    // One snapshot, one index: a page never mixes two maps. The index key is the same in
-    // both, so a cursor from before a switch of maps resumes exactly after it.
-    const { read, pointer } = await maps.snapshot(collection, c.get('call'));
-    const fields = parseFields(query.fields);
-    const attributes = fields && projectionFor(collection, fields);
-    const listing = await listItems(
-      deps.store,
-      read,
-      {
-        filter,
-        order,
-        ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }),
-        ...(attributes && { attributes }),
-      },
-      query.limit ?? DEFAULT_LIMIT,
+    const collection = shardline.collection(c.req.valid('param').collection);
+    const { order, cursor, limit, fields: fieldsText, ...filter } = c.req.valid('query');
+    const fields = parseFields(fieldsText);
+    const page = await shardline.list(
+      collection.name,
+      { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields },
       c.get('call'),
-      // Shard ends are a map's own: each version remembers its own.
-      memories.of(`${collection.name}/v${pointer.read.version}`),
     );
-    const { stats } = listing;
+    const { stats, records } = page.listing;
     c.header('x-shard-queries', String(stats.shardQueries));
     c.header('x-round-trips', String(stats.roundTrips));
     c.header('x-shard-hedges', String(stats.hedges));
@@ -91,16 +62,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): v
     setMetric(c, 'dynamodb', stats.dynamoMs);
     endTime(c, 'total');
     const hidden = hiddenAttributes(collection);
-    return exactJson(
-      c,
-      {
-        items: listing.records.map((record) => publicWireItem(hidden, record, fields)),
-        nextCursor:
-          listing.nextPosition === undefined
-            ? null
-            : encodeCursor(listing.nextPosition, scope, deps.cursorSecret, listing.nextHint),
-      },
-      200,
-    );
+    const items = records.map((record) => publicWireItem(hidden, record, fields));
+    return exactJson(c, { items, nextCursor: page.nextCursor }, 200);
   });
 }

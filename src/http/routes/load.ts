@@ -3,9 +3,9 @@ import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
 import { fleetLoad, type HotKeys } from '../../load/fleet-load';
 import type { LoadStore } from '../../store/load-store';
-import type { AppDeps, AppEnv } from '../env';
+import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
-import { collectionLookup } from './collections';
+import type { Shardline } from '../../service/shardline';
 
 const HotKey = z.object({
   key: z.string(),
@@ -73,13 +73,11 @@ const loadRoute = apiRoute({
 });
 
 /** GET /collections/{c}/load where the router keeps load records. */
-export function registerLoadRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps, load: LoadDeps): void {
-  const lookup = collectionLookup(deps);
-  const { maps } = deps;
+export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline, load: LoadDeps): void {
   app.openapi(loadRoute, async (c) => {
-    const collection = lookup(c.req.valid('param').collection);
+    const collection = shardline.collection(c.req.valid('param').collection);
     const minutes = c.req.valid('query').minutes ?? 10;
-    const { read, pointer } = await maps.snapshot(collection, c.get('call'));
+    const { read, pointer } = await shardline.snapshot(collection.name, c.get('call'));
     // The window ends where the minute under way began: only ended minutes have records.
     const now = Date.now();
     const end = now - (now % load.minuteMs);

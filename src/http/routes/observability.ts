@@ -7,7 +7,7 @@ import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
 import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
 import { StatsResponse } from '../stats-schema';
-import { collectionLookup } from './collections';
+import type { Shardline } from '../../service/shardline';
 
 /** The one path the metrics key (METRICS_KEY) may read (app.ts marks it for bearerAuth). */
 export const METRICS_PATH = '/metrics';
@@ -60,7 +60,7 @@ const heatRoute = apiRoute({
 });
 
 /** /metrics where the runtime offers an exposition; /stats and /heat where the router keeps statistics. */
-export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shardline: Shardline): void {
   const { exposition, stats } = deps.observability ?? {};
   if (exposition) {
     app.openapi(metricsRoute, async (c) => {
@@ -68,15 +68,19 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
       return c.text(body, 200, { 'content-type': contentType, 'cache-control': 'no-store' });
     });
   }
-  if (stats) registerStatsRoutes(app, deps, stats);
+  if (stats) registerStatsRoutes(app, shardline, stats, deps.load !== undefined);
 }
 
-function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: RouterMetrics): void {
-  const lookup = collectionLookup(deps);
-  const { maps } = deps;
+function registerStatsRoutes(
+  app: OpenAPIHono<AppEnv>,
+  shardline: Shardline,
+  metrics: RouterMetrics,
+  /** The route /load exists only where the router keeps load records (app.ts): else no fleet view. */
+  fleet: boolean,
+): void {
   const statsOf = async (name: string, context: CallContext) => {
-    const collection = lookup(name);
-    const { read, pointer } = await maps.snapshot(collection, context);
+    const collection = shardline.collection(name);
+    const { read, pointer } = await shardline.snapshot(name, context);
     const { strategy } = read.map;
     const order = orderOf(collection);
     const boundaryValues = strategy.boundaries && readableBoundaries(order, strategy.boundaries);
@@ -108,8 +112,7 @@ function registerStatsRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, metrics: R
   app.openapi(heatRoute, async (c) => {
     // The first picture comes with the page; the page then asks /stats (or /load) itself.
     const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
-    // The route /load exists only where the router keeps load records (app.ts): else no fleet view.
-    return c.html(heatPageHtml(initial, { fleet: deps.load !== undefined }), 200, {
+    return c.html(heatPageHtml(initial, { fleet }), 200, {
       'content-security-policy': HEAT_PAGE_CSP,
       'cache-control': 'no-store',
     });

@@ -1,0 +1,129 @@
+import type { CollectionSpec } from '../core/collection';
+import { decodeCursor, encodeCursor } from '../core/cursor';
+import { ShardlineError } from '../core/errors';
+import type { JsonObject } from '../core/item';
+import { orderOf } from '../core/order';
+import { type FilterQuery, listingFilter } from '../core/order-filter';
+import type { SortOrder } from '../core/plan';
+import type { Store } from '../store/store';
+import { batchDelete, batchGet } from './batch-items';
+import type { Preconditions } from './guards';
+import { type Listing, listItems } from './list-items';
+import type { MapSource } from './map-source';
+import type { RequestContext } from './metrics/request-tally';
+import { patchItem } from './patch-item';
+import { deleteItem, getItem, projectionFor } from './read-item';
+import { ReadMemories } from './shard-tails';
+import { putBatch, putItem } from './write-items';
+
+export interface ShardlineDeps {
+  readonly collections: readonly CollectionSpec[];
+  readonly store: Store;
+  /** The shard maps requests route by: the table's (`ShardMaps`), or the config's for a fake store. */
+  readonly maps: MapSource;
+  /** Signs cursors; cursors from another secret are rejected. */
+  readonly cursorSecret: string;
+  /** Source of randomness for shard spreading (tests pin it). */
+  readonly random?: () => number;
+}
+
+/** One page's request: the filter's parameters as the client sent them, the order, where to resume, how much. */
+export interface PageRequest extends FilterQuery {
+  readonly order: SortOrder;
+  readonly cursor?: string | undefined;
+  readonly limit: number;
+  /** Attributes each item returns (with its key); all when unset. */
+  readonly fields?: readonly string[] | undefined;
+}
+
+export interface Page {
+  readonly listing: Listing;
+  /** Where the next page starts, signed; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/**
+ * The service: what shardline does with a collection's items, by collection name, over
+ * one store and the shard maps in force. Every call takes the request's context (its
+ * deadline, abort signal and tally). The HTTP routes translate requests into these calls
+ * and their results into responses, nothing more.
+ */
+export function createShardline(deps: ShardlineDeps) {
+  const { store, maps, cursorSecret } = deps;
+  const random = deps.random ?? Math.random;
+  const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
+  // Per collection and shard map: where listings found each shard's end.
+  const memories = new ReadMemories();
+
+  const collection = (name: string): CollectionSpec => {
+    const found = byName.get(name);
+    if (!found) throw new ShardlineError('collection_not_found', `no collection named "${name}"`);
+    return found;
+  };
+  /** The collection as every map a write sets sees it, the read map first. */
+  const writeMaps = async (name: string, context: RequestContext) =>
+    (await maps.snapshot(collection(name), context)).writes;
+
+  return {
+    collections: deps.collections,
+    collection,
+    snapshot: (name: string, context: RequestContext) => maps.snapshot(collection(name), context),
+
+    put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>
+      putItem(store, await writeMaps(name, context), item, context, random, preconditions),
+    putBatch: async (name: string, items: readonly unknown[], context: RequestContext) =>
+      putBatch(store, await writeMaps(name, context), items, context, random),
+    patch: async (
+      name: string,
+      key: JsonObject,
+      patch: unknown,
+      context: RequestContext,
+      preconditions?: Preconditions,
+    ) => patchItem(store, await writeMaps(name, context), key, patch, context, random, preconditions),
+    get: (name: string, key: JsonObject, context: RequestContext, fields?: readonly string[]) =>
+      getItem(store, collection(name), key, context, fields),
+    delete: (name: string, key: JsonObject, context: RequestContext, preconditions?: Preconditions) =>
+      deleteItem(store, collection(name), key, context, preconditions),
+    batchGet: (name: string, keys: readonly JsonObject[], context: RequestContext, fields?: readonly string[]) =>
+      batchGet(store, collection(name), keys, context, fields),
+    batchDelete: (name: string, keys: readonly JsonObject[], context: RequestContext) =>
+      batchDelete(store, collection(name), keys, context),
+
+    /**
+     * One page of the collection in order. The cursor is checked against the listing it
+     * came from (collection, order, filter); one snapshot means one index, so a page never
+     * mixes two maps, and the index key is the same in both: a cursor from before a switch
+     * of maps resumes exactly after it.
+     */
+    async list(name: string, request: PageRequest, context: RequestContext): Promise<Page> {
+      const spec = collection(name);
+      // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
+      const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
+      const scope = { collection: name, order: request.order, filter: filterScope };
+      const resume = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, cursorSecret);
+      const { read, pointer } = await maps.snapshot(spec, context);
+      const attributes = request.fields && projectionFor(spec, request.fields);
+      const listing = await listItems(
+        store,
+        read,
+        {
+          filter,
+          order: request.order,
+          ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }),
+          ...(attributes && { attributes }),
+        },
+        request.limit,
+        context,
+        // Shard ends are a map's own: each version remembers its own.
+        memories.of(`${name}/v${pointer.read.version}`),
+      );
+      const next = listing.nextPosition;
+      return {
+        listing,
+        nextCursor: next === undefined ? null : encodeCursor(next, scope, cursorSecret, listing.nextHint),
+      };
+    },
+  };
+}
+
+export type Shardline = ReturnType<typeof createShardline>;
