@@ -171,11 +171,18 @@ function decodeString(encoded: string, start: number): { value: string; end: num
   throw new Error('not an encoded string field: no end mark');
 }
 
+/**
+ * The bytes of a descending string back to its text. `ignoreBOM`: a value may begin with
+ * U+FEFF, which a default TextDecoder drops as a byte-order mark (a boundary "\uFEFFa"
+ * read back as "a"); `fatal`: bytes that are no UTF-8 are no encoded value.
+ */
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 function decodeStringDescending(encoded: string, start: number): { value: string; end: number } {
   const bytes: number[] = [];
   for (let i = start; i < encoded.length; i++) {
     const unit = encoded.charCodeAt(i);
-    if (unit === DESC_STRING_END) return { value: new TextDecoder().decode(new Uint8Array(bytes)), end: i + 1 };
+    if (unit === DESC_STRING_END) return { value: utf8.decode(new Uint8Array(bytes)), end: i + 1 };
     if (unit < 1 || unit > 0xff) break;
     bytes.push(0x100 - unit);
   }
