@@ -144,9 +144,10 @@ export class ShardMaps implements MapSource {
     return snapshot;
   }
 
-  /** Shards of the map `collection` was last read by here (undefined before its first request). */
+  /** Shards of the map `collection` is read by, as last learned here (known from `initialize` on). */
   readShardCount(collection: string): number | undefined {
-    return this.snapshots.get(collection)?.read.map.strategy.shardCount;
+    const pointer = this.cached?.pointers.get(collection);
+    return pointer && this.strategies.get(`${collection}/${pointer.read.version}`)?.shardCount;
   }
 
   /** Every collection's current pointer, read now (for status pages and tools). */

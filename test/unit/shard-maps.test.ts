@@ -57,7 +57,10 @@ describe('shard maps as routers see them', () => {
     // A restart with another strategy in the config keeps routing by the table's map, and says so.
     const changed = collections(32);
     const restarted = new ShardMaps(store, changed, { ttlMs: 1000, log: (line) => logs.push(line) });
+    expect(restarted.readShardCount('albums')).toBeUndefined();
     await restarted.initialize({});
+    // What the Node server's admission weighs a listing by, known before the first request: the table's map.
+    expect(restarted.readShardCount('albums')).toBe(21);
     const snapshot = await restarted.snapshot(changed[0]!, {});
     expect(snapshot.read.map.strategy.shardCount).toBe(21);
     expect(logs.join('\n')).toMatch(/routes by its stored shard map v1 .*npm run reshard/);
@@ -117,6 +120,7 @@ describe('shard maps as routers see them', () => {
       index: { name: 'GSI2', shardKeyAttribute: 'gsi2pk' },
     });
     expect(snapshot.read.map.strategy.shardCount).toBe(8);
+    expect(maps.readShardCount('albums')).toBe(8);
     expect(snapshot.writes.map((view) => [view.map.index.name, view.map.strategy.shardCount])).toEqual([
       ['GSI2', 8],
       ['GSI1', 4],
