@@ -47,7 +47,7 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
   }
   const field = order[position];
   if (bounded && !field) {
-    throw invalidRequest(`key fixes "${order[0]!.field}", the only field: prefix, from and to have no field to bound`);
+    throw invalidRequest(`use at most one filter: key, prefix, or from/to ("${order[0]!.field}" is the only field)`);
   }
   let low = fixed;
   let high: string | undefined = fixed;

@@ -121,7 +121,7 @@ describe('planListing', () => {
     expect(() => plan({ from: 'b', to: 'a' }, 'asc')).toThrow(/from must not be above to/);
     expect(() => plan({ key: 'a\u0000' }, 'asc')).toThrow(/U\+0000/);
     expect(() => plan({ prefix: '\uD800' }, 'asc')).toThrow(/unpaired surrogate/);
-    expect(() => plan({ key: 'a', prefix: 'a' }, 'asc')).toThrow(/only field/);
+    expect(() => plan({ key: 'a', prefix: 'a' }, 'asc')).toThrow(/use at most one filter/);
   });
 
   it('normalizes filters like values', () => {
