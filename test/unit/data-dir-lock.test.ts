@@ -41,6 +41,9 @@ describe.runIf(onLinux)('the data directory lock after kill -9', () => {
     const parent = spawn('sh', ['-c', 'sleep 60 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d) => resolve(String(d)))));
+      // Killed before the shell has become `sleep`, the child may be reaped by the shell (seen once:
+      // /proc/<pid>/stat gone): wait until the parent is `sleep`, which never reaps.
+      await until(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() === 'sleep');
       const dir = dataDir();
       writeHolder(dir, pid, startTime(pid));
       process.kill(pid, 'SIGKILL');
