@@ -20,7 +20,6 @@ import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
 import { METRICS_PATH, registerObservabilityRoutes } from './routes/observability';
 import { registerLoadRoute } from './routes/load';
-import { createShardline } from '../service/shardline';
 
 /**
  * Paths anyone may call without a key: the health check, the API's own description, the
@@ -36,7 +35,7 @@ export const PUBLIC_PATHS = [
 
 /**
  * The whole HTTP API as one Hono app over web-standard Request/Response. Runtimes
- * (Node, Workers, Lambda) only build `deps` and hand requests to `app.fetch`.
+ * (Node, Workers, Lambda) build `deps` (buildService) and hand requests to `app.fetch`.
  */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -79,12 +78,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   // learns nothing about a route's parameters.
   app.use('*', wellFormedQuery());
 
-  registerHealthRoute(app, deps);
-  const shardline = createShardline(deps);
+  const { shardline } = deps;
+  registerHealthRoute(app, shardline);
   registerCollectionRoutes(app, shardline);
   registerListingRoute(app, shardline);
-  registerItemRoutes(app, deps, shardline);
-  registerObservabilityRoutes(app, deps, shardline);
+  registerItemRoutes(app, deps);
+  registerObservabilityRoutes(app, deps);
   if (deps.load) registerLoadRoute(app, shardline, deps.load);
   registerDocsRoutes(app);
 

@@ -1,11 +1,9 @@
-import type { CollectionSpec } from '../core/collection';
 import type { LoadDeps } from './routes/load';
-import type { MapSource } from '../service/map-source';
 import type { MetricsRecorder } from '../service/metrics/recorder';
 import type { RequestTally } from '../service/metrics/request-tally';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
 import type { RequestContext } from '../service/metrics/request-tally';
-import type { Store } from '../store/store';
+import type { Shardline } from '../service/shardline';
 import type { ApiKeyGrant, PathAccess } from './middleware/auth';
 import type { BodyLimits } from './middleware/json-body';
 
@@ -39,16 +37,10 @@ export interface ObservabilityOptions {
 
 /** What the HTTP app is built from; each runtime supplies its own. */
 export interface AppDeps {
-  readonly collections: readonly CollectionSpec[];
-  readonly store: Store;
-  /** The shard maps requests route by: the table's (`ShardMaps`), or the config's for a fake store. */
-  readonly maps: MapSource;
-  /** Signs cursors; cursors from another secret are rejected. */
-  readonly cursorSecret: string;
+  /** What the routes call: the collections' items over the store and the shard maps in force. */
+  readonly shardline: Shardline;
   /** Deadline for one request's DynamoDB work. */
   readonly requestTimeoutMs: number;
-  /** Source of randomness for shard spreading (tests pin it). */
-  readonly random?: () => number;
   readonly security?: SecurityOptions;
   readonly observability?: ObservabilityOptions;
   /** The fleet's load records (SHARDLINE_LOAD_RECORDS): GET /collections/{c}/load reads them. */

@@ -13,6 +13,7 @@ import { DynamoMapStore } from '../store/map-store';
 import { LoadStore } from '../store/load-store';
 import { LoadRecorder } from '../service/metrics/load-recorder';
 import { ShardMaps } from '../service/shard-maps';
+import { createShardline } from '../service/shardline';
 import type { Settings } from './settings';
 
 export interface Service {
@@ -83,12 +84,15 @@ export function buildService(
     // Tables shardline creates at start it creates again if they vanish (an engine restarted empty).
     ...(settings.createTable && { onTableMissing: () => prepareTables(built, true, settings.tableStream) }),
   });
-  const app = createApp({
+  const shardline = createShardline({
     collections,
     store,
     maps,
     ...(options.random && { random: options.random }),
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
+  });
+  const app = createApp({
+    shardline,
     requestTimeoutMs: settings.requestTimeoutMs,
     observability,
     ...(load && { load: { store: load.store, minuteMs: load.minuteMs } }),

@@ -64,9 +64,15 @@ export function createShardline(deps: ShardlineDeps) {
   const writeMaps = async (name: string, context: RequestContext) =>
     (await maps.snapshot(collection(name), context)).writes;
 
+  const tables = [...new Set(deps.collections.map((spec) => spec.table))];
+
   return {
     collections: deps.collections,
     collection,
+    /** Answers once every table the collections use answers (the health check). */
+    ping: async (context: RequestContext) => {
+      await Promise.all(tables.map((table) => store.ping(table, context)));
+    },
     snapshot: (name: string, context: RequestContext) => maps.snapshot(collection(name), context),
 
     put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>

@@ -2,6 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app';
 import { configMaps } from '../../src/service/map-source';
+import { createShardline } from '../../src/service/shardline';
 import type { Store } from '../../src/store/store';
 import { parseApiKeys, parseOrigins } from '../../src/runtime/settings';
 import { startTestService } from '../support/service';
@@ -259,10 +260,7 @@ describe('headers, CORS, limits', () => {
       ping: failing,
     };
     const app = createApp({
-      collections,
-      store,
-      maps: configMaps(),
-      cursorSecret: 's',
+      shardline: createShardline({ collections, store, maps: configMaps(), cursorSecret: 's' }),
       requestTimeoutMs: 1000,
       security: { apiKeys: [{ key: WRITE_KEY, scope: 'write' }] },
     });

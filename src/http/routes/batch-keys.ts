@@ -8,7 +8,6 @@ import { fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import { bodyTooLargeResponse, CollectionParam, errorResponses, Item } from '../schemas';
-import type { Shardline } from '../../service/shardline';
 import { hiddenAttributes, publicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
@@ -92,7 +91,8 @@ const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
   });
 
 /** `POST …/items/batch-get` and `…/batch-delete`: many items by their primary keys. */
-export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shardline: Shardline): void {
+export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const { shardline } = deps;
   const { batchBytes: bytes, idleMs } = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
   app.openapi(batchGetRoute(bytes, idleMs), async (c) => {

@@ -1,6 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
-import type { AppDeps, AppEnv } from '../env';
+import type { Shardline } from '../../service/shardline';
+import type { AppEnv } from '../env';
 import { errorResponses, queryErrorResponse } from '../schemas';
 
 const healthRoute = apiRoute({
@@ -21,10 +22,9 @@ const healthRoute = apiRoute({
   },
 });
 
-export function registerHealthRoute(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  const tables = [...new Set(deps.collections.map((collection) => collection.table))];
+export function registerHealthRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
   app.openapi(healthRoute, async (c) => {
-    await Promise.all(tables.map((table) => deps.store.ping(table, c.get('call'))));
+    await shardline.ping(c.get('call'));
     return c.json({ ok: true as const }, 200);
   });
 }

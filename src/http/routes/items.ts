@@ -28,7 +28,6 @@ import {
   preconditionResponses,
   WriteResponse,
 } from '../schemas';
-import type { Shardline } from '../../service/shardline';
 import { hiddenAttributes, publicWireItem } from './public-item';
 import { registerBatchKeyRoutes } from './batch-keys';
 
@@ -87,7 +86,9 @@ const batchRoute = (limits: BodyLimits) =>
 
 /** Query parameters naming a primary key: the key attributes of the configured tables. */
 function keyQuery(deps: AppDeps, extra: Record<string, z.ZodType> = {}) {
-  const names = new Set(deps.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)));
+  const names = new Set(
+    deps.shardline.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)),
+  );
   return z.looseObject({
     ...Object.fromEntries(
       [...names].map((name) => [
@@ -177,7 +178,8 @@ const deleteRoute = (deps: AppDeps) =>
 
 const written = (result: WriteResult) => ({ ...result, item: itemForResponse(result.item, undefined) });
 
-export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shardline: Shardline): void {
+export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
+  const { shardline } = deps;
   const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
   const keyOf = (name: string, query: object) =>
     primaryKeyFromParams(shardline.collection(name), query as Record<string, string | undefined>);
@@ -228,7 +230,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shar
     return c.body(null, 204);
   });
 
-  registerBatchKeyRoutes(app, deps, shardline);
+  registerBatchKeyRoutes(app, deps);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

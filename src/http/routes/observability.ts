@@ -60,7 +60,7 @@ const heatRoute = apiRoute({
 });
 
 /** /metrics where the runtime offers an exposition; /stats and /heat where the router keeps statistics. */
-export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps, shardline: Shardline): void {
+export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { exposition, stats } = deps.observability ?? {};
   if (exposition) {
     app.openapi(metricsRoute, async (c) => {
@@ -68,7 +68,7 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
       return c.text(body, 200, { 'content-type': contentType, 'cache-control': 'no-store' });
     });
   }
-  if (stats) registerStatsRoutes(app, shardline, stats, deps.load !== undefined);
+  if (stats) registerStatsRoutes(app, deps.shardline, stats, deps.load !== undefined);
 }
 
 function registerStatsRoutes(
