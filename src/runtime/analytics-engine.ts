@@ -13,6 +13,7 @@ export const ANALYTICS_BINDING = 'METRICS';
  * when a dataset is bound. Each point's first blob says what it is; query them with SQL:
  * - `shard`: blobs [kind, collection, shard], doubles [writes, queries, itemsRead, throttles]
  * - `retry`: blobs [kind, operation, reason], doubles [count]
+ * - `hedge`: blobs [kind, collection], doubles [won, lost]
  * - `map`: blobs [kind, collection], doubles [version]
  * - `request`: blobs [kind, route, method, status], doubles [seconds]
  * The index is the collection (or the route), Analytics Engine's sampling key.
@@ -24,21 +25,20 @@ export function analyticsEngineRecorder(dataset: AnalyticsEngineDataset): DeltaR
 }
 
 export function dataPoints(deltas: Deltas): { blobs: string[]; doubles: number[]; indexes: string[] }[] {
-  const points = deltas.shards.map((d) => ({
-    blobs: ['shard', d.collection, String(d.shard)],
-    doubles: [d.writes, d.queries, d.itemsRead, d.throttles],
-    indexes: [d.collection],
-  }));
-  for (const r of deltas.retries) {
-    points.push({ blobs: ['retry', r.operation, r.reason], doubles: [r.count], indexes: ['retry'] });
-  }
-  for (const h of deltas.hedges) {
-    points.push({ blobs: ['hedge', h.collection], doubles: [h.won, h.lost], indexes: [h.collection] });
-  }
-  for (const m of deltas.mapVersions) {
-    points.push({ blobs: ['map', m.collection], doubles: [m.version], indexes: [m.collection] });
-  }
   const { route, method, status, seconds } = deltas.request;
-  points.push({ blobs: ['request', route, method, String(status)], doubles: [seconds], indexes: [route] });
-  return points;
+  return [
+    ...deltas.shards.map((d) => ({
+      blobs: ['shard', d.collection, String(d.shard)],
+      doubles: [d.writes, d.queries, d.itemsRead, d.throttles],
+      indexes: [d.collection],
+    })),
+    ...deltas.retries.map((r) => ({ blobs: ['retry', r.operation, r.reason], doubles: [r.count], indexes: ['retry'] })),
+    ...deltas.hedges.map((h) => ({
+      blobs: ['hedge', h.collection],
+      doubles: [h.won, h.lost],
+      indexes: [h.collection],
+    })),
+    ...deltas.mapVersions.map((m) => ({ blobs: ['map', m.collection], doubles: [m.version], indexes: [m.collection] })),
+    { blobs: ['request', route, method, String(status)], doubles: [seconds], indexes: [route] },
+  ];
 }

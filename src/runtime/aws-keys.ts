@@ -13,16 +13,6 @@ export interface AwsKeys {
  */
 export const ANY_ENGINE_KEYS: AwsKeys = { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
 
-/** The keys, when both the key id and the secret are given (a session token only with them). */
-export function awsKeys(
-  accessKeyId: string | undefined,
-  secretAccessKey: string | undefined,
-  sessionToken: string | undefined,
-): AwsKeys | undefined {
-  if (accessKeyId === undefined || secretAccessKey === undefined) return undefined;
-  return { accessKeyId, secretAccessKey, ...(sessionToken && { sessionToken }) };
-}
-
 /**
  * The keys a runtime hands the SDK: those given (the environment map need not be process.env);
  * without them, any for a DynamoDB-compatible endpoint (DynamoDB Local takes any key: every

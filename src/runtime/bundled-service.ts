@@ -2,52 +2,32 @@ import { Hono, type Context, type ExecutionContext } from 'hono';
 import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
-import { buildService, prepareTables, type RuntimeMetrics, type Service } from './service';
+import { buildService, prepareTables, type RuntimeMetrics } from './service';
 import { clientKeys, credentialsOption } from './aws-keys';
-import { readSettings, requireCursorSecret, type EnvMap, type Settings } from './settings';
+import { readSettings, requireCursorSecret, type EnvMap } from './settings';
 
 /** The API's description needs no table: it answers even while DynamoDB does not. */
 const DOCS_ROUTES = ['/openapi.json', '/docs', '/docs/assets/:file'];
 
 export interface BundledServiceOptions {
-  /** Where this runtime keeps the docs page's assets. */
   readonly docsAssets: DocsAssets;
-  /**
-   * The AWS SDK cannot find credentials by itself here (Workers: no files, no
-   * process environment), so AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY are required
-   * unless DYNAMODB_ENDPOINT names a local engine.
-   */
+  /** Workers: the SDK finds no credentials by itself (no files, no process environment). */
   readonly requireCredentials: boolean;
   /** The runtime's metrics sink (EMF lines on Lambda, Analytics Engine on Workers). */
   readonly metrics?: (stats: RouterMetrics) => RuntimeMetrics;
 }
 
-export interface BundledService {
-  readonly service: Service;
-  readonly settings: Settings;
-  /** The app to serve: the service's, behind a gate that prepares the tables first. */
-  readonly app: Hono;
-  /** Prepares the tables unless done already (what the app's gate does); for work outside a request. */
-  ready(): Promise<void>;
-}
+export type BundledService = ReturnType<typeof createBundledService>;
 
 /**
- * The service as the Worker and the Lambda function build it: settings from an
- * environment map (`vars`/secrets or process.env), the config and boundaries from
- * the build-time bundle. Throws on bad settings or config (CURSOR_SECRET included:
- * required, ≥ 32 bytes), so a misconfigured
- * deployment fails at its first request (Worker) or at init (Lambda).
- *
- * The tables are checked (and created when SHARDLINE_CREATE_TABLE allows) before
- * the first request that may need them; until that succeeds such requests answer
- * 503 and the next one tries again. No promise is shared between requests: a Worker may
- * not await I/O that another request started.
+ * The service as the Worker and the Lambda function build it: settings from an environment
+ * map, the config and boundaries from the build-time bundle. Throws on bad settings or config
+ * (CURSOR_SECRET included), so a misconfigured deployment fails at its first request (Worker)
+ * or at init (Lambda). Until the tables are ready, requests that need them get a 503 and the
+ * next one tries again. No promise is shared between requests: a Worker may not await I/O
+ * that another request started.
  */
-export function createBundledService(
-  env: EnvMap,
-  bundle: ConfigBundle,
-  options: BundledServiceOptions,
-): BundledService {
+export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions) {
   const settings = readSettings(env);
   requireCursorSecret(settings);
   const service = buildService(settings, bundle.config, {
@@ -58,6 +38,7 @@ export function createBundledService(
   mountDocsAssets(service.app, options.docsAssets);
 
   let prepared = false;
+  // What the app's gate awaits first; also for work outside a request.
   const ready = async () => {
     if (prepared) return;
     await prepareTables(service, settings.createTable, settings.tableStream);
@@ -79,15 +60,13 @@ export function createBundledService(
   // Hono's router tells the docs apart: their route answers, and the gate below never runs.
   for (const path of DOCS_ROUTES) app.all(path, forward);
   app.all('*', async (c) => {
-    if (!prepared) {
-      try {
-        await ready();
-      } catch (error) {
-        // The cause (table names, settings) is for the operator's log, not for clients.
-        console.error('shardline: tables not ready', error);
-        const message = 'the table is not ready (the service log says why)';
-        return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
-      }
+    try {
+      await ready();
+    } catch (error) {
+      // The cause (table names, settings) is for the operator's log, not for clients.
+      console.error('shardline: tables not ready', error);
+      const message = 'the table is not ready (the service log says why)';
+      return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
     }
     return forward(c);
   });

@@ -3,20 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIN_CURSOR_SECRET_BYTES } from './settings';
 
-/** File in the embedded engine's data directory holding the generated cursor secret. */
-export const CURSOR_SECRET_FILE = 'cursor-secret';
-
-/** File in the embedded engine's data directory holding the only access key its engine accepts. */
-export const ENGINE_SECRET_FILE = 'engine-secret';
-
 /**
- * The embedded default's cursor secret when CURSOR_SECRET is unset: generated once
- * (32 random bytes), kept beside the data with mode 0600, so cursors survive a
- * restart as the data does.
+ * Files in the embedded engine's data directory: the cursor secret made when CURSOR_SECRET
+ * is unset (kept beside the data so cursors survive a restart as the data does), and the
+ * only access key the engine accepts.
  */
-export function persistedCursorSecret(dataDir: string): string {
-  return persistedSecret(dataDir, CURSOR_SECRET_FILE);
-}
+export const CURSOR_SECRET_FILE = 'cursor-secret';
+export const ENGINE_SECRET_FILE = 'engine-secret';
 
 /**
  * A secret kept in `dataDir` as `name`: 32 random bytes (base64url) made by the first caller,

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** File in the embedded engine's data directory naming the process that has it open. */
@@ -17,12 +17,10 @@ export interface DataDirLock {
 }
 
 /**
- * Takes the data directory for this process, or throws an Error naming the process
- * (pid, command, since when) that has it. LevelDB allows one process per directory;
- * without this, a second one fails deep inside the engine with "Database is closed".
- * A lock left by a process that is gone (killed, crashed) is taken over, and so is one whose
- * pid is a zombie (killed, not yet reaped: right after `kill -9`) or now names another process
- * (its start time differs from the one the lock recorded).
+ * Takes the data directory for this process, or throws an Error naming the process that has
+ * it. LevelDB allows one process per directory; without this, a second one fails deep inside
+ * the engine with "Database is closed". A lock is taken over when its process is gone, a
+ * zombie (right after `kill -9`), or its pid now names another process (another start time).
  */
 export function lockDataDir(dataDir: string): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
@@ -95,12 +93,7 @@ function processStart(pid: number): { started: string; zombie: boolean } | null 
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
-    try {
-      readFileSync('/proc/self/stat');
-      return null;
-    } catch {
-      return undefined;
-    }
+    return existsSync('/proc/self/stat') ? null : undefined;
   }
   // "pid (comm) state ppid …": comm may hold spaces and parentheses, so fields count from the last ")".
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -11,7 +11,6 @@ import { guardEngineStorage } from './engine-storage';
 
 export interface EmbeddedEngine {
   readonly endpoint: string;
-  /** What a client must sign with: the data directory's secret as access key. */
   readonly credentials: AwsKeys;
   close(): Promise<void>;
 }
@@ -22,17 +21,13 @@ export function engineCredentials(secret: string): AwsKeys {
 }
 
 /**
- * dynalite, in this process, on a loopback port, keeping its LevelDB files in
- * `dataDir` (or in memory when `dataDir` is undefined). shardline avoids the
- * places where dynalite differs from DynamoDB (see src/store/shard-query.ts), so
- * through the API it answers as DynamoDB Local does. One process at a time may
- * open a data directory: a second one gets an Error naming the process that has it.
+ * dynalite, in this process, on a loopback port, keeping its LevelDB files in `dataDir` (in
+ * memory when undefined). shardline avoids where dynalite differs from DynamoDB (see
+ * src/store/shard-query.ts), so through the API it answers as DynamoDB Local does.
  *
- * The data directory's engine is closed to everyone else on the machine: the directory
- * is made mode 0700, this process's umask becomes owner-only (so every file in it —
- * LevelDB's included — is created 0600), and the engine answers only requests signed
- * with the directory's secret (ENGINE_SECRET_FILE) as access key; any other gets
- * DynamoDB's UnrecognizedClientException. Tools that read the secret can reach it.
+ * A data directory's engine is closed to everyone else on the machine: the directory is mode
+ * 0700, the umask owner-only (so LevelDB's files are 0600 too), and the engine answers only
+ * requests signed with the directory's secret (ENGINE_SECRET_FILE) as access key.
  */
 export async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
   // dynalite is CommonJS and only needed here: loaded lazily, never bundled for Workers or Lambda.
@@ -63,13 +58,10 @@ export async function startEmbeddedEngine(dataDir: string | undefined): Promise<
   return {
     endpoint: `http://127.0.0.1:${port}`,
     credentials,
-    close: () =>
-      new Promise((resolve) =>
-        server.close(() => {
-          lock?.release();
-          resolve();
-        }),
-      ),
+    close: async () => {
+      await new Promise((closed) => server.close(closed));
+      lock?.release();
+    },
   };
 }
 

@@ -3,10 +3,9 @@ import { DeltaRecorder, type Deltas } from '../service/metrics/deltas';
 const NAMESPACE = 'shardline';
 
 /**
- * Lambda's metrics: the figures of /metrics as CloudWatch Embedded Metric Format lines on
- * stdout, which CloudWatch Logs turns into metrics with no API call and no agent. One line
- * per shard touched, one per retry kind, one per map version change, and one for the
- * request's latency, written when the request ends. Metric names are the Prometheus ones.
+ * Lambda's metrics: the figures of /metrics (by their Prometheus names) as CloudWatch Embedded
+ * Metric Format lines on stdout, which CloudWatch Logs turns into metrics with no API call and
+ * no agent; written when the request ends.
  */
 export function emfRecorder(write: (line: string) => void = console.log, now: () => number = Date.now): DeltaRecorder {
   return new DeltaRecorder((deltas) => {
@@ -15,75 +14,50 @@ export function emfRecorder(write: (line: string) => void = console.log, now: ()
 }
 
 export function emfLines(deltas: Deltas, timestamp: number): string[] {
-  const line = (dimensions: string[], metrics: [string, string][], values: Record<string, string | number>) =>
-    JSON.stringify({
-      _aws: {
-        Timestamp: timestamp,
-        CloudWatchMetrics: [
-          { Namespace: NAMESPACE, Dimensions: [dimensions], Metrics: metrics.map(([Name, Unit]) => ({ Name, Unit })) },
-        ],
-      },
-      ...values,
-    });
-  const lines: string[] = [];
-  for (const d of deltas.shards) {
-    lines.push(
-      line(
-        ['collection', 'shard'],
-        [
-          ['shardline_shard_writes_total', 'Count'],
-          ['shardline_shard_queries_total', 'Count'],
-          ['shardline_shard_items_read_total', 'Count'],
-          ['shardline_shard_throttles_total', 'Count'],
-        ],
-        {
-          collection: d.collection,
-          shard: String(d.shard),
-          shardline_shard_writes_total: d.writes,
-          shardline_shard_queries_total: d.queries,
-          shardline_shard_items_read_total: d.itemsRead,
-          shardline_shard_throttles_total: d.throttles,
-        },
-      ),
-    );
-  }
-  for (const r of deltas.retries) {
-    lines.push(
-      line([`operation`, 'reason'], [['shardline_dynamodb_retries_total', 'Count']], {
-        operation: r.operation,
-        reason: r.reason,
-        shardline_dynamodb_retries_total: r.count,
-      }),
-    );
-  }
-  for (const h of deltas.hedges) {
-    for (const outcome of ['won', 'lost'] as const) {
-      if (h[outcome] === 0) continue;
-      lines.push(
-        line(['collection', 'outcome'], [['shardline_shard_query_hedges_total', 'Count']], {
-          collection: h.collection,
-          outcome,
-          shardline_shard_query_hedges_total: h[outcome],
-        }),
-      );
-    }
-  }
-  for (const m of deltas.mapVersions) {
-    lines.push(
-      line(['collection'], [['shardline_map_version', 'None']], {
-        collection: m.collection,
-        shardline_map_version: m.version,
-      }),
-    );
-  }
+  // A line's metrics are its values other than its dimensions, all in one unit.
+  const line = (dimensions: string[], unit: string, values: Record<string, string | number>) => {
+    const metrics = Object.keys(values).filter((name) => !dimensions.includes(name));
+    const directive = {
+      Namespace: NAMESPACE,
+      Dimensions: [dimensions],
+      Metrics: metrics.map((Name) => ({ Name, Unit: unit })),
+    };
+    return JSON.stringify({ _aws: { Timestamp: timestamp, CloudWatchMetrics: [directive] }, ...values });
+  };
   const { route, method, status, seconds } = deltas.request;
-  lines.push(
-    line(['route', 'method', 'status'], [['shardline_http_request_duration_seconds', 'Seconds']], {
+  return [
+    ...deltas.shards.map((d) =>
+      line(['collection', 'shard'], 'Count', {
+        collection: d.collection,
+        shard: String(d.shard),
+        shardline_shard_writes_total: d.writes,
+        shardline_shard_queries_total: d.queries,
+        shardline_shard_items_read_total: d.itemsRead,
+        shardline_shard_throttles_total: d.throttles,
+      }),
+    ),
+    ...deltas.retries.map(({ operation, reason, count }) =>
+      line(['operation', 'reason'], 'Count', { operation, reason, shardline_dynamodb_retries_total: count }),
+    ),
+    ...deltas.hedges.flatMap((h) =>
+      (['won', 'lost'] as const)
+        .filter((outcome) => h[outcome] !== 0)
+        .map((outcome) =>
+          line(['collection', 'outcome'], 'Count', {
+            collection: h.collection,
+            outcome,
+            shardline_shard_query_hedges_total: h[outcome],
+          }),
+        ),
+    ),
+    ...deltas.mapVersions.map(({ collection, version }) =>
+      line(['collection'], 'None', { collection, shardline_map_version: version }),
+    ),
+    line(['route', 'method', 'status'], 'Seconds', {
       route,
       method,
       status: String(status),
       shardline_http_request_duration_seconds: seconds,
     }),
-  );
-  return lines;
+  ];
 }

@@ -13,8 +13,8 @@ export interface StreamBatchResponse {
   batchItemFailures: { itemIdentifier: string }[];
 }
 
-/** Lambda's context, as far as the handler uses it. */
-interface InvocationContext {
+/** Lambda's context, as far as shardline uses it. */
+export interface InvocationContext {
   getRemainingTimeInMillis?: () => number;
 }
 
@@ -28,10 +28,7 @@ const ANSWER_MARGIN_MS = 2000;
  * cannot be indexed, and records that are not Streams records, are logged and never
  * fail the batch: one bad item must not block its shard of the stream.
  */
-export function streamsHandler({
-  service,
-  settings,
-}: BundledService): (event: { Records: StreamRecordLike[] }, context?: unknown) => Promise<StreamBatchResponse> {
+export function streamsHandler({ service, settings }: BundledService) {
   const indexer = new ChangeIndexer({
     collections: service.collections,
     maps: service.maps,
@@ -41,7 +38,7 @@ export function streamsHandler({
     changeDeadlineMs: settings.requestTimeoutMs,
   });
   const unmarshall = documentUnmarshallOptions(service.clients.doc);
-  return async (event, context) => {
+  return async (event: { Records: StreamRecordLike[] }, context?: InvocationContext): Promise<StreamBatchResponse> => {
     const changes: TableChange[] = [];
     for (const record of event.Records) {
       try {
@@ -57,7 +54,7 @@ export function streamsHandler({
         );
       }
     }
-    const remaining = (context as InvocationContext | undefined)?.getRemainingTimeInMillis?.();
+    const remaining = context?.getRemainingTimeInMillis?.();
     const deadline = remaining === undefined ? undefined : Date.now() + remaining - ANSWER_MARGIN_MS;
     const result = await indexer.applyBatch(changes, deadline === undefined ? {} : { deadline });
     if (result.error) {

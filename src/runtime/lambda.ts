@@ -4,17 +4,14 @@ import { directoryDocsAssets } from '../http/docs/file-assets';
 import { isStreamEvent } from '../store/stream-records';
 import { createBundledService } from './bundled-service';
 import { emfRecorder } from './emf-metrics';
-import { streamsHandler } from './lambda-streams';
+import { type InvocationContext, streamsHandler } from './lambda-streams';
 import { isScheduledEvent, scheduledAutopilot } from './scheduled-autopilot';
 
 /**
- * AWS Lambda entry (`npm run build` bundles it to dist/lambda/index.mjs): the
- * same service as `npm start`, built once per execution environment at init,
- * settings from the function's environment, config bundled at build time, docs
- * assets copied beside the bundle. One handler for API Gateway REST (v1), HTTP
- * API (v2) and Function URL events, for the table's DynamoDB Streams events
- * (which index what other applications write: docs/other-writers.md), and for
- * EventBridge's scheduled events, each one autopilot step (docs/autopilot.md).
+ * AWS Lambda entry (bundled to dist/lambda/index.mjs), built once per execution environment at
+ * init. One handler for API Gateway REST (v1), HTTP API (v2) and Function URL events, for the
+ * table's DynamoDB Streams events (docs/other-writers.md), and for EventBridge's scheduled
+ * events, each one autopilot step (docs/autopilot.md).
  */
 const bundled = createBundledService(process.env, bundle, {
   docsAssets: directoryDocsAssets(new URL('./docs-assets/', import.meta.url)),
@@ -35,7 +32,7 @@ export const handler = (event: Parameters<typeof http>[0], context: Parameters<t
  * The step's time: the invocation's, less a margin for the reshard to reach a safe point
  * (a scan page, a checkpoint) and release its lease before Lambda ends the invocation.
  */
-function autopilotBudget(context: { getRemainingTimeInMillis?: () => number } | undefined): number {
+function autopilotBudget(context: InvocationContext | undefined): number {
   const remaining = context?.getRemainingTimeInMillis?.() ?? 60_000;
   return Math.max(1000, remaining - Math.min(30_000, remaining / 4));
 }

@@ -1,10 +1,8 @@
 import type { Service } from './service';
 
 /**
- * One line per collection for the server's startup message: the shard map it routes by now
- * (version, strategy, shards; a migration's phase and target), and where the config's
- * strategy differs — after a reshard it does, and that is fine: the config only makes a new
- * table's first map.
+ * One line per collection for the server's startup message: the shard map it routes by now, and
+ * where the config's strategy differs (fine after a reshard: the config only makes a first map).
  */
 export async function describeMaps(service: Pick<Service, 'collections' | 'maps'>): Promise<string> {
   const lines = await Promise.all(

@@ -4,10 +4,9 @@ import { errorBodyText, errorStatus } from '../http/errors';
 import type { Socket } from 'node:net';
 
 /**
- * What Node's HTTP parser accepts for the request line and headers together. Above the
- * app's own limits (MAX_URL_BYTES, MAX_HEADER_BYTES in src/http/middleware/request-size.ts),
- * so a request over those still reaches the app and gets its JSON 414 or 431 on a
- * connection that stays open.
+ * What Node's HTTP parser accepts for the request line and headers together: above the app's own
+ * limits (src/http/middleware/request-size.ts), so a request over those gets the app's JSON 414
+ * or 431 on a connection that stays open.
  */
 export const NODE_MAX_HEADER_BYTES = 64 * 1024;
 

@@ -1,16 +1,15 @@
 import type { Server } from 'node:http';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { mountDocsAssets } from '../http/docs/assets';
 import { packageDocsAssets } from '../http/docs/file-assets';
-import { persistedCursorSecret } from './cursor-secret';
+import { CURSOR_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { admitted } from './admission';
 import { answerClientErrors, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { describeMaps } from './map-summary';
-import { ENDPOINT_FILE } from './open-environment';
+import { ENDPOINT_FILE, readConfigFiles } from './open-environment';
 import { prometheusExporter } from './prometheus';
 import { buildService, prepareTables } from './service';
 import { clientKeys, credentialsOption } from './aws-keys';
@@ -23,9 +22,6 @@ import { readSettings, wantsEmbeddedEngine } from './settings';
  */
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-  const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const configPath = resolve(settings.configPath ?? resolve(projectRoot, 'config/shardline.config.json'));
-  const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
 
   let engine: EmbeddedEngine | undefined;
   let dataDir: string | undefined;
@@ -36,7 +32,7 @@ async function main(): Promise<void> {
     effective = {
       ...settings,
       endpoint: engine.endpoint,
-      cursorSecret: settings.cursorSecret ?? persistedCursorSecret(dataDir),
+      cursorSecret: settings.cursorSecret ?? persistedSecret(dataDir, CURSOR_SECRET_FILE),
       // One router is its whole fleet (its /stats says it all), and dynalite has no TTL:
       // load records would pile up in ./data. SHARDLINE_LOAD_RECORDS=true turns them on.
       loadRecords: settings.loadRecords ?? false,
@@ -52,8 +48,9 @@ async function main(): Promise<void> {
     await engine?.close();
   };
 
-  const service = buildService(effective, readJson(configPath), {
-    readBoundaries: (file) => readJson(resolve(dirname(configPath), file)),
+  const { config, readBoundaries } = readConfigFiles(settings);
+  const service = buildService(effective, config, {
+    readBoundaries,
     metrics: prometheusExporter,
     // The embedded engine takes its data dir's secret only; elsewhere the keys given, or any for a local engine.
     ...credentialsOption(engine ? engine.credentials : clientKeys(effective)),
@@ -79,8 +76,7 @@ async function main(): Promise<void> {
   answerClientErrors(server as Server);
   // The fleet's load (DESIGN §12): this router's ended minutes, written once each.
   const load = service.load;
-  const flushing = load && setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000));
-  flushing?.unref();
+  if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
   server.once('error', async (error: NodeJS.ErrnoException) => {
     console.error(describeListenError(error, settings.host, settings.port));
     await cleanUp();

@@ -1,10 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CollectionSpec } from '../core/collection';
-import type { DynamoClients } from '../store/client';
-import type { DynamoStore } from '../store/dynamo-store';
-import type { DynamoMapStore } from '../store/map-store';
 import { openTable } from './service';
 import { ENGINE_SECRET_FILE } from './cursor-secret';
 import { type AwsKeys, clientKeys } from './aws-keys';
@@ -15,32 +11,16 @@ import { readSettings, wantsEmbeddedEngine, type EnvMap, type Settings } from '.
 export const ENDPOINT_FILE = 'shardline-endpoint';
 
 /** What a Node tool (reshard, boundaries --collection) works with, opened as the server opens it. */
-export interface OpenEnvironment {
-  readonly settings: Settings;
-  readonly collections: readonly CollectionSpec[];
-  readonly clients: DynamoClients;
-  readonly store: DynamoStore;
-  readonly maps: DynamoMapStore;
-  /** Where the data is, for reports. */
-  readonly where: string;
-  close(): Promise<void>;
-}
+export type OpenEnvironment = Awaited<ReturnType<typeof openEnvironment>>;
 
 /**
- * Opens the config and the table exactly as `npm start` does: SHARDLINE_CONFIG (or
- * config/shardline.config.json), TABLE_NAME, DYNAMODB_ENDPOINT, AWS_REGION; with neither
- * of the last two, the embedded engine's data (./data or SHARDLINE_DATA_DIR) — through
- * the running server's engine when one has it open (only one process can open it; its
- * key is read from the data dir, so only who may read that reaches it), else opened here.
+ * Opens the config and the table exactly as `npm start` does. The embedded engine's data is
+ * reached through the running server's engine when one has it open (only one process can open
+ * it; its key is read from the data dir, so only who may read that reaches it), else opened here.
  */
-export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
+export async function openEnvironment(env: EnvMap) {
   const settings = readSettings(env);
-  const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  const configPath = resolve(settings.configPath ?? resolve(projectRoot, 'config/shardline.config.json'));
-  const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
-  const config = readJson(configPath);
-  const readBoundaries = (file: string) => readJson(resolve(dirname(configPath), file));
-
+  const { config, readBoundaries } = readConfigFiles(settings);
   let engine: EmbeddedEngine | undefined;
   let engineKey: AwsKeys | undefined;
   let endpoint = settings.endpoint;
@@ -67,29 +47,32 @@ export async function openEnvironment(env: EnvMap): Promise<OpenEnvironment> {
     }
   }
   const keys = engineKey ?? clientKeys(settings);
-  const opened = openTable(settings, config, {
+  const { mapStore, ...table } = openTable(settings, config, {
     readBoundaries,
     client: { ...(endpoint && { endpoint }), ...(keys && { credentials: keys }) },
   });
-  const { collections, clients, store, mapStore } = opened;
   return {
     settings,
-    collections,
-    clients,
-    store,
+    ...table,
     maps: mapStore,
+    /** Where the data is, for reports. */
     where,
     async close() {
-      clients.raw.destroy();
+      table.clients.raw.destroy();
       await engine?.close();
     },
   };
 }
 
-/**
- * The running server's engine key. A server from before the engine was closed writes no
- * such file: say so and what to do, rather than a bare ENOENT.
- */
+/** The config file (SHARDLINE_CONFIG, else the project's) and a reader of the boundaries files it names. */
+export function readConfigFiles(settings: Settings): { config: unknown; readBoundaries: (file: string) => unknown } {
+  const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  const configPath = resolve(settings.configPath ?? resolve(projectRoot, 'config/shardline.config.json'));
+  const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+  return { config: readJson(configPath), readBoundaries: (file) => readJson(resolve(dirname(configPath), file)) };
+}
+
+/** The running server's engine key; a server from before the engine had one left none: say so, not ENOENT. */
 function readEngineSecret(dataDir: string): string {
   const file = join(dataDir, ENGINE_SECRET_FILE);
   if (!existsSync(file)) {

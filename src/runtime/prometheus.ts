@@ -1,20 +1,17 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { NO_METRICS, type MetricsRecorder } from '../service/metrics/recorder';
+import { NO_METRICS } from '../service/metrics/recorder';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
+import type { RuntimeMetrics } from './service';
 
 /** Latency buckets in seconds: a cached page takes milliseconds, a slow scatter seconds. */
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * The Node server's /metrics with prom-client (Node only: kept out of the Worker and Lambda
- * bundles by being imported from runtime/node.ts alone). Shard and retry counters are read
- * from `stats` at scrape time, so the serving path pays nothing for them here; only the
- * latency histogram is observed per request, through the returned recorder.
+ * The Node server's /metrics with prom-client (imported from node.ts alone, to stay out of the Worker
+ * and Lambda bundles). Counters are read from `stats` at scrape time, so the serving path pays
+ * nothing for them; only the latency histogram is observed per request.
  */
-export function prometheusExporter(stats: RouterMetrics): {
-  recorder: MetricsRecorder;
-  exposition: () => Promise<{ contentType: string; body: string }>;
-} {
+export function prometheusExporter(stats: RouterMetrics): Required<RuntimeMetrics> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const latency = new Histogram({

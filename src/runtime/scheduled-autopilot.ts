@@ -14,35 +14,31 @@ export async function scheduledAutopilot(
   budgetMs: number,
   log: (line: string) => void = console.log,
 ): Promise<{ steps: StepRecord[]; failed: string[] }> {
-  const { service, settings } = bundled;
+  const { clients, store, collections } = bundled.service;
   const steps: StepRecord[] = [];
   const failed: string[] = [];
-  const opted = service.collections.filter((collection) => collection.autopilot);
+  const opted = collections.filter((collection) => collection.autopilot);
   if (opted.length === 0) return { steps, failed };
   await bundled.ready();
-  const table = {
-    clients: service.clients,
-    store: service.store,
-    maps: new DynamoMapStore(service.clients.doc),
-    settings,
-  };
+  const table = { clients, store, maps: new DynamoMapStore(clients.doc), settings: bundled.settings };
   const stop = AbortSignal.timeout(budgetMs);
+  const report = (fields: object) => log(JSON.stringify({ msg: 'shardline.autopilot', ...fields }));
   for (const collection of opted) {
     const config = collection.autopilot!;
     if (stop.aborted) {
       // Out of time: starting a reshard now would only stop it at once. The next invocation comes.
-      log(JSON.stringify({ msg: 'shardline.autopilot', collection: collection.name, skipped: 'out of time' }));
+      report({ collection: collection.name, skipped: 'out of time' });
       continue;
     }
     try {
       const reshardLine = (line: string) =>
         log(JSON.stringify({ msg: 'shardline.autopilot.reshard', collection: collection.name, line }));
       const record = await autopilotStep(table, collection, config, { dryRun: false, stop, log: reshardLine });
-      log(JSON.stringify({ msg: 'shardline.autopilot', ...record }));
+      report(record);
       steps.push(record);
     } catch (error) {
       failed.push(collection.name);
-      log(JSON.stringify({ msg: 'shardline.autopilot', collection: collection.name, error: (error as Error).message }));
+      report({ collection: collection.name, error: (error as Error).message });
     }
   }
   return { steps, failed };

@@ -26,25 +26,17 @@ export interface Service {
   readonly load?: LoadRecorder;
 }
 
-/** The config's collections and the one door to their table, as every runtime and CLI opens them. */
-export interface OpenedTable {
-  readonly collections: readonly CollectionSpec[];
-  readonly clients: DynamoClients;
-  readonly store: DynamoStore;
-  readonly mapStore: DynamoMapStore;
-}
-
 /**
- * Resolves the config (TABLE_NAME overriding its table) and opens the table: one set
- * of SDK clients per process, the store over them (hedging shard queries when
- * SHARDLINE_HEDGE is on) and the shard-map items. `client` says where and as whom:
- * the settings' endpoint and region unless it names others (the embedded engine's).
+ * The config's collections (TABLE_NAME overriding their table) and the one door to their
+ * table, as every runtime and CLI opens them: one set of SDK clients per process, the store
+ * over them and the shard-map items. `client` overrides the settings' endpoint and region
+ * (the embedded engine's).
  */
 export function openTable(
   settings: Settings,
   config: unknown,
   options: Pick<ResolveOptions, 'readBoundaries'> & { client?: ClientOptions } = {},
-): OpenedTable {
+) {
   const collections = resolveConfig(config, {
     ...(options.readBoundaries && { readBoundaries: options.readBoundaries }),
     ...(settings.tableName && { tableName: settings.tableName }),
@@ -58,11 +50,7 @@ export function openTable(
   return { collections, clients, store, mapStore: new DynamoMapStore(clients.doc) };
 }
 
-/**
- * Everything a runtime needs, built from settings and a config: the opened table,
- * shard maps, the load recorder and the Hono app. Runtimes differ only in where the
- * settings, the config and the endpoint come from.
- */
+/** Everything a runtime needs: runtimes differ only in where the settings, config and endpoint come from. */
 export function buildService(
   settings: Settings,
   config: unknown,
@@ -140,11 +128,7 @@ function observabilityOf(
 }
 
 /** The fleet load recorder, where records are on and some collection's table can hold them. */
-function loadRecorderOf(
-  settings: Settings,
-  collections: readonly CollectionSpec[],
-  clients: DynamoClients,
-): LoadRecorder | undefined {
+function loadRecorderOf(settings: Settings, collections: readonly CollectionSpec[], clients: DynamoClients) {
   if (settings.loadRecords === false) return undefined;
   const recorded = collections.filter((collection) => LoadStore.supports(collection));
   if (recorded.length === 0) return undefined;
@@ -152,11 +136,7 @@ function loadRecorderOf(
   return new LoadRecorder(store, recorded, settings.loadMinuteMs);
 }
 
-/**
- * Creates every table the collections use (when allowed; with a stream unless `stream`
- * is false), waits until they are ACTIVE, and writes each collection's first shard map
- * where the table has none.
- */
+/** Creates the collections' tables (when allowed), waits until they are ACTIVE, and writes first shard maps. */
 export async function prepareTables(service: Service, create: boolean, stream = true): Promise<void> {
   const seen = new Set<string>();
   for (const collection of service.collections) {

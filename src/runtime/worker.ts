@@ -4,6 +4,7 @@ import { DOCS_ASSET_PATH, type DocsAssets } from '../http/docs/assets';
 import { ANALYTICS_BINDING, analyticsEngineRecorder, type AnalyticsEngineDataset } from './analytics-engine';
 import { createBundledService, type BundledService } from './bundled-service';
 import { scheduledAutopilot } from './scheduled-autopilot';
+import type { RuntimeMetrics } from './service';
 import type { EnvMap } from './settings';
 
 /** The Worker's bindings: `vars` and secrets (strings) and the static assets (wrangler.toml). */
@@ -15,10 +16,7 @@ export interface WorkerEnv {
 /** Built once per isolate, on its first request: bindings are only known then. */
 let runtime: BundledService | undefined;
 
-/**
- * A Cron Trigger's invocation may last 15 minutes of wall time; the step stops its reshard
- * at a safe point well before, and the next trigger resumes it from its checkpoint.
- */
+/** A Cron Trigger's invocation may last 15 minutes; the next trigger resumes a reshard stopped before. */
 const SCHEDULED_BUDGET_MS = 10 * 60_000;
 
 function runtimeOf(env: WorkerEnv): BundledService {
@@ -31,10 +29,8 @@ function runtimeOf(env: WorkerEnv): BundledService {
 }
 
 /**
- * Cloudflare Worker entry: the same service as `npm start`, with its settings from
- * `vars`/secrets and its config bundled at build time. The docs page's assets are
- * Workers static assets (wrangler.toml [assets]), served before the Worker runs;
- * the ASSETS binding answers should a request for one reach the Worker anyway.
+ * Cloudflare Worker entry. The docs page's assets are Workers static assets (wrangler.toml
+ * [assets]), served before the Worker runs; the ASSETS binding answers should a request reach it.
  */
 export default {
   async fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> {
@@ -50,21 +46,15 @@ export default {
   },
 
   /** A Cron Trigger (wrangler.toml [triggers]): one autopilot step per opted-in collection (docs/autopilot.md). */
-  async scheduled(_controller: ScheduledController, env: WorkerEnv): Promise<void> {
+  async scheduled(_controller: unknown, env: WorkerEnv): Promise<void> {
     const { failed } = await scheduledAutopilot(runtimeOf(env), SCHEDULED_BUDGET_MS);
     // A failed step shows as a failed invocation in the Worker's Cron Events; the next trigger tries again.
     if (failed.length > 0) throw new Error(`autopilot step failed for ${failed.join(', ')} (see the log lines)`);
   },
 };
 
-/** The part of the Cron Trigger's controller the handler is given (workerd's ScheduledController). */
-interface ScheduledController {
-  readonly scheduledTime: number;
-  readonly cron: string;
-}
-
 /** Workers Analytics Engine, when a dataset is bound as METRICS (see wrangler.toml). */
-function analyticsMetrics(env: WorkerEnv): { recorder?: ReturnType<typeof analyticsEngineRecorder> } {
+function analyticsMetrics(env: WorkerEnv): RuntimeMetrics {
   const dataset = env[ANALYTICS_BINDING] as AnalyticsEngineDataset | undefined;
   return typeof dataset?.writeDataPoint === 'function' ? { recorder: analyticsEngineRecorder(dataset) } : {};
 }
