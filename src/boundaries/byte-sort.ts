@@ -1,16 +1,13 @@
 /**
- * Sorts keys held as UTF-8 byte ranges of one buffer, in byte order — which is code
- * point order, DynamoDB's, with no UTF-16 detour (so U+E000–U+FFFF against astral
- * characters needs no special case). No string is made per key: five million
- * JavaScript strings cost more to allocate than the whole sort.
+ * Sorts keys held as UTF-8 byte ranges of one buffer in byte order: code point order, DynamoDB's,
+ * with no UTF-16 detour (U+E000–U+FFFF against astral characters needs no special case). No
+ * string per key: five million JavaScript strings cost more to allocate than the whole sort.
  *
- * Multikey quicksort (Bentley & Sedgewick 1997) four bytes at a time: partition on
- * one 32-bit word of the keys into <, = and >, and only the = part moves on to the
- * next word. The words of a range are read from the keys once into a parallel
- * array, so partitioning walks memory in order instead of jumping into the buffer
- * for every comparison (the cache misses are what made a plain string sort slow).
- * Keys never hold a 0 byte (U+0000 is refused before), so 0 pads a key's end and
- * a shorter key sorts first.
+ * Multikey quicksort (Bentley & Sedgewick 1997) on one 32-bit word at a time: only the
+ * part equal to the pivot moves on to the next word. A range's words are read once into
+ * a parallel array, so partitioning walks memory in order (the cache misses of jumping
+ * into the buffer made a plain string sort slow). Keys never hold a 0 byte (U+0000 is
+ * refused before), so 0 pads a key's end and a shorter key sorts first.
  */
 
 export interface ByteKeys {
@@ -23,9 +20,8 @@ export interface ByteKeys {
 const SMALL = 16;
 
 /**
- * Sorts `order` (key ids) in place by the keys' bytes. Returns which positions hold
- * the same key as the one before (1) — the sort finds that out as it goes, and
- * comparing neighbours afterwards would read every key from memory once more.
+ * Sorts `order` (key ids) in place. Returns which positions hold the same key as the one
+ * before (1): found as the sort goes, as comparing neighbours afterwards reads every key again.
  */
 export function sortByBytes(keys: ByteKeys, order: Int32Array): Uint8Array {
   const words = new Int32Array(order.length);
@@ -45,8 +41,7 @@ export function sortByBytes(keys: ByteKeys, order: Int32Array): Uint8Array {
       }
       continue;
     }
-    // Pivots from pseudo-random places: partitioning leaves sorted input in patterns
-    // that fixed places (first, middle, last) split badly.
+    // Pseudo-random pivots: partitioning leaves patterns that fixed places (first, middle, last) split badly.
     const n = hi - lo;
     seed = xorshift(seed);
     const a = words[lo + ((seed >>> 0) % n)]!;
@@ -79,9 +74,8 @@ export function sortByBytes(keys: ByteKeys, order: Int32Array): Uint8Array {
 }
 
 /**
- * One counting-sort pass on the first two bytes, in place of the sixteen or so
- * partition passes it would take to split the keys that far: returns the stack of
- * buckets still to sort (their words stay valid, at depth 0).
+ * One counting-sort pass on the first two bytes instead of the sixteen or so partition
+ * passes: returns the stack of buckets still to sort (their words stay valid, at depth 0).
  */
 function bucketByFirstTwoBytes(order: Int32Array, words: Int32Array): number[] {
   const n = order.length;
@@ -118,10 +112,7 @@ function endsKey(word: number): boolean {
   return ((word ^ 0x80000000) & 0xff) === 0;
 }
 
-/**
- * Bytes depth..depth+3 of each key as one big-endian word, 0-padded, with the sign
- * bit flipped so that signed comparison gives unsigned (byte) order.
- */
+/** Bytes depth..depth+3 of each key as a big-endian word, 0-padded, sign bit flipped for byte order. */
 function fillWords(keys: ByteKeys, order: Int32Array, words: Int32Array, lo: number, hi: number, depth: number): void {
   const { bytes, starts, lengths } = keys;
   for (let i = lo; i < hi; i++) {
@@ -138,7 +129,7 @@ function fillWords(keys: ByteKeys, order: Int32Array, words: Int32Array, lo: num
 }
 
 /** Marsaglia's xorshift32: cheap, and fixed, so a run is repeatable. */
-function xorshift(x: number): number {
+export function xorshift(x: number): number {
   x ^= x << 13;
   x ^= x >>> 17;
   return x ^ (x << 5);

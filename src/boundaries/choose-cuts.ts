@@ -6,18 +6,15 @@ import { EPS } from './load-model';
 export type CutCost = (cand: number, k: number) => number;
 
 /**
- * Picks one candidate per cut, minimizing the summed cost, such that no shard holds
- * more than `max` items, no forced cut is skipped and cuts strictly increase.
+ * Picks one candidate per cut, minimizing the summed cost, such that no shard holds more
+ * than `max` items, no forced cut is skipped and cuts strictly increase. Returns the
+ * candidate index of cuts 1..shards-1 (index 0 unused), or undefined when none can.
  *
- * Dynamic programming over the cut windows: cut k at candidate b costs cost(b, k)
- * plus the best cut k - 1 at some a with pos[b] - pos[a] <= max and no forced
- * candidate strictly between a and b. That range of a only moves forward as b does,
- * so a monotone deque gives each minimum in O(1): O(window sizes) time, and one
- * back-pointer per window entry. Ties keep the earliest predecessor, so the result
- * is deterministic.
- *
- * Returns the candidate index of cuts 1..shards-1 (index 0 unused), or undefined
- * when no such cutting exists.
+ * Dynamic programming over the cut windows: cut k at candidate b costs cost(b, k) plus the
+ * best cut k - 1 at some a with pos[b] - pos[a] <= max and no forced candidate strictly
+ * between a and b. That range of a only moves forward as b does, so a monotone deque gives
+ * each minimum in O(1): O(window sizes) time and back-pointers. Ties keep the earliest
+ * predecessor, so the result is deterministic.
  */
 export function chooseCuts(
   cands: Candidates,
@@ -49,27 +46,22 @@ export function chooseCuts(
     let low = prevLo; // first predecessor close enough to b
     let f = 0; // forced[f] is the first forced candidate >= b
     for (let b = lo; b <= hi; b++) {
-      while (push <= prevHi && push < b) {
+      for (; push <= prevHi && push < b; push++) {
         const c = prevCost[push - prevLo]!;
         if (c !== Infinity) {
           while (tail > head && prevCost[deque[tail - 1]! - prevLo]! > c) tail--;
           deque[tail++] = push;
         }
-        push++;
       }
       const posB = at(b);
       while (low < b && at(low) < posB - tol) low++;
       while (f < forced.length && forced[f]! < b) f++;
       const first = Math.max(low, f > 0 ? forced[f - 1]! : -1);
       while (head < tail && deque[head]! < first) head++;
-      if (head < tail) {
-        const a = deque[head]!;
-        layer[b - lo] = prevCost[a - prevLo]! + cost(b, k);
-        back[b - lo] = a;
-      } else {
-        layer[b - lo] = Infinity;
-        back[b - lo] = -2;
-      }
+      // -2: no predecessor, and so no way to reach b.
+      const a = head < tail ? deque[head]! : -2;
+      layer[b - lo] = a === -2 ? Infinity : prevCost[a - prevLo]! + cost(b, k);
+      back[b - lo] = a;
     }
     backs.push(back);
     prevCost = layer;
@@ -79,7 +71,7 @@ export function chooseCuts(
 
   // The end (all items) closes the last shard: it must be within max of the last
   // cut, with no forced candidate after that cut.
-  const lastForced = forced.length > 0 ? forced[forced.length - 1]! : -1;
+  const lastForced = forced.at(-1) ?? -1;
   let best = -2;
   let bestCost = Infinity;
   for (let a = Math.max(prevLo, lastForced); a <= prevHi; a++) {

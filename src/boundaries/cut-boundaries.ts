@@ -7,13 +7,10 @@ import { minMaxLoad } from './min-max-load';
 import { codePointLength, shortestSeparator, shortestSeparatorLength } from './separator';
 
 export interface CutOptions {
-  /** Number of shards (>= 1). */
   readonly shards: number;
   /**
-   * How far above the mean a shard may go so that a cut can move to a shorter
-   * boundary, as a fraction of the mean (default 0.01). The best achievable
-   * balance is always allowed, so heavy hitters or coarse counts never make a
-   * cutting impossible.
+   * How far above the mean a shard may go for a shorter boundary, as a fraction of the mean. The
+   * best achievable balance is always allowed: heavy hitters or coarse counts never make it impossible.
    */
   readonly tolerance?: number;
   /** Cap on the search size (window entries); larger inputs get less room to move. */
@@ -34,27 +31,26 @@ export interface CutResult {
 export const DEFAULT_TOLERANCE = 0.01;
 const DEFAULT_SEARCH_BUDGET = 10_000_000;
 /**
- * Characters a cut must save to move by (allowed max - mean) items off its balanced
- * spot. Tuned on generated titles and names: at 1 cuts hardly move on small shards
- * (50 names: one item is the whole tolerance); at 0.25 the mean boundary drops by
- * ~0.3 characters while the max load stays within the allowance by construction.
+ * Characters a cut must save to move by (allowed max - mean) items off its balanced spot.
+ * Tuned on generated titles and names: at 1 cuts hardly move on small shards (50 names: one
+ * item is the whole tolerance); at 0.25 the mean boundary drops by ~0.3 characters, while
+ * the max load stays within the allowance by construction.
  */
 const MOVE_COST = 0.25;
 
 /**
- * Cuts sorted key counts into `shards` ranges and names each cut by its shortest
- * separator.
+ * Cuts sorted key counts into `shards` ranges, each cut named by its shortest separator.
  *
- * 1. The best largest-shard load M* (`minMaxLoad`); a value heavier than M* is a
- *    heavy hitter, spread over as many shards as bring its share under M*.
+ * 1. The best largest-shard load M* (`minMaxLoad`); a value heavier than M* is a heavy
+ *    hitter, spread over as many shards as bring its share under M*.
  * 2. Allowed max A = max(M*, mean · (1 + tolerance)).
- * 3. Among all cuttings with no shard above A, the one minimizing, summed over the
- *    cuts, the separator length in code points plus MOVE_COST times the distance
- *    (in units of A - mean) from a balanced reference position: a cut moves off
- *    the balanced spot only for a boundary shorter by more than the move costs.
+ * 3. Among all cuttings with no shard above A, the one minimizing, summed over the cuts,
+ *    the separator length in code points plus MOVE_COST times the distance (in units of
+ *    A - mean) from a balanced reference position: a cut leaves the balanced spot only
+ *    for a boundary shorter by more than the move costs.
  *
- * Deterministic: same key counts and options, same boundaries. Throws when the keys
- * cannot fill that many shards (about as many shards as distinct keys, or more).
+ * Deterministic. Throws when the keys cannot fill that many shards (about as many shards
+ * as distinct keys, or more).
  */
 export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   const { shards } = options;
@@ -104,23 +100,16 @@ export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   const chosen = chooseCuts(cands, total, shards, allowedMax, windows, cost) ?? reference.hi;
 
   const boundaries = [''];
-  const loads = new Float64Array(shards);
-  let previous = -1;
-  for (let k = 1; k < shards; k++) {
-    const b = chosen[k]!;
-    boundaries.push(boundaryAt(keys, cands, b));
-    loads[k - 1] = at(b) - at(previous);
-    previous = b;
-  }
-  loads[shards - 1] = total - at(previous);
+  for (let k = 1; k < shards; k++) boundaries.push(boundaryAt(keys, cands, chosen[k]!));
+  const cutAt = (k: number): number => (k === 0 ? -1 : k === shards ? cands.count : chosen[k]!);
+  const loads = Float64Array.from({ length: shards }, (_, k) => at(cutAt(k + 1)) - at(cutAt(k)));
   return { boundaries, loads, bestMax, allowedMax };
 }
 
 /**
- * The reference windows cut down to a band around each cut's balanced spot, small
- * enough for the search budget. Heavy hitters can leave so much slack that even
- * the best max allows millions of positions per cut; a solution inside the band is
- * not guaranteed, and the caller falls back to the greedy cutting when none is.
+ * The reference windows cut down to a band around each cut's balanced spot, within the search
+ * budget: heavy hitters can leave so much slack that even the best max allows millions of
+ * positions per cut. The band may hold no solution: the caller then cuts greedily.
  */
 function narrowed(cands: Candidates, reference: CutWindows, target: Float64Array, budget: number): CutWindows {
   const shards = reference.lo.length;
@@ -151,14 +140,12 @@ function boundaryAt(keys: KeyCounts, cands: Candidates, b: number): string {
 function separatorLengths(keys: KeyCounts, cands: Candidates): (b: number) => number {
   const cache = new Int32Array(cands.count).fill(-1);
   return (b) => {
-    let length = cache[b]!;
-    if (length < 0) {
-      const v = cands.value[b]!;
-      length = cands.forced[b]
+    const v = cands.value[b]!;
+    if (cache[b]! < 0) {
+      cache[b] = cands.forced[b]
         ? codePointLength(keys.values.at(v)!)
         : shortestSeparatorLength(keys.values.at(v - 1)!, keys.values.at(v)!);
-      cache[b] = length;
     }
-    return length;
+    return cache[b]!;
   };
 }

@@ -2,13 +2,11 @@ import { piecesOf, type LoadModel } from './load-model';
 
 /**
  * Every place a cut may go, in position order, once the heavy hitters are known.
- *
- * - A *free* cut sits between values[v - 1] and values[v] (position prefix[v]); its
- *   boundary is the shortest separator of the two.
- * - A heavy value spread over r shards has r *forced* cuts, all with the value
- *   itself as boundary: one where it starts (the shard before ends below it) and
- *   r - 1 inside it, every count / r items. Every forced cut must be taken, which
- *   is what makes the boundary repeat r times.
+ * - A *free* cut sits between values[v - 1] and values[v] (position prefix[v]); its boundary
+ *   is the shortest separator of the two.
+ * - A heavy value spread over r shards has r *forced* cuts, all with the value as boundary:
+ *   one where it starts (the shard before ends below it) and r - 1 inside it, every count / r
+ *   items. Every forced cut must be taken, which is what makes the boundary repeat r times.
  */
 export interface Candidates {
   readonly count: number;
@@ -19,17 +17,13 @@ export interface Candidates {
   readonly forced: Uint8Array;
   /** Indexes of the forced candidates, ascending. */
   readonly forcedList: Int32Array;
-  /** The spread values: value index → shards it is spread over. */
-  readonly heavy: ReadonlyMap<number, number>;
 }
 
 /**
- * Builds the candidates for heavy hitters chosen under the max load `max`.
- *
- * With fewer distinct keys than shards there may be fewer than `atLeast` places
- * to cut; then the values with the most items per shard are spread over more
- * shards, one at a time (never below one item per shard). That only lowers loads,
- * so the max still holds; the caller reports when even that is not enough.
+ * The candidates for heavy hitters chosen under the max load `max`. With fewer distinct keys
+ * than shards there may be fewer than `atLeast` places to cut: then the values with the most
+ * items per shard are spread over more shards, one at a time (never below one item per
+ * shard). That only lowers loads, so the max holds; the caller reports if it is not enough.
  */
 export function cutCandidates(model: LoadModel, max: number, atLeast = 0): Candidates {
   const { counts } = model.keys;
@@ -74,7 +68,7 @@ export function cutCandidates(model: LoadModel, max: number, atLeast = 0): Candi
     if (v > 0 || opensAtZero) add(start, v, pieces > 1);
     for (let p = 1; p < pieces; p++) add(start + (counts[v]! * p) / pieces, v, true);
   }
-  return { count: size, pos, value, forced, forcedList: Int32Array.from(forcedList), heavy };
+  return { count: size, pos, value, forced, forcedList: Int32Array.from(forcedList) };
 }
 
 function candidateCount(model: LoadModel, heavy: ReadonlyMap<number, number>): number {

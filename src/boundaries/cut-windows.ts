@@ -22,17 +22,13 @@ export function positionOf(cands: Candidates, total: number, i: number): number 
 }
 
 /** The first forced candidate after `a`, or `cands.count` when none is left. */
-export function nextForced(cands: Candidates, a: number): number {
-  const list = cands.forcedList;
-  const at = partitionPoint(0, list.length, (i) => list[i]! <= a);
-  return at < list.length ? list[at]! : cands.count;
+function nextForced({ forcedList, count }: Candidates, a: number): number {
+  return forcedList[partitionPoint(0, forcedList.length, (i) => forcedList[i]! <= a)] ?? count;
 }
 
 /** The last forced candidate before `b`, or -1 when there is none. */
-export function previousForced(cands: Candidates, b: number): number {
-  const list = cands.forcedList;
-  const at = partitionPoint(0, list.length, (i) => list[i]! < b);
-  return at > 0 ? list[at - 1]! : -1;
+function previousForced({ forcedList }: Candidates, b: number): number {
+  return forcedList[partitionPoint(0, forcedList.length, (i) => forcedList[i]! < b) - 1] ?? -1;
 }
 
 /** Index of the first candidate at or after position x (count when none). */
@@ -41,7 +37,7 @@ export function firstAtLeast(pos: Float64Array, x: number): number {
 }
 
 /** Index of the first candidate strictly after position x (count when none). */
-export function firstAbove(pos: Float64Array, x: number): number {
+function firstAbove(pos: Float64Array, x: number): number {
   return partitionPoint(0, pos.length, (i) => pos[i]! <= x);
 }
 

@@ -1,5 +1,6 @@
 import { sortByBytes, type ByteKeys } from './byte-sort';
-import type { KeyCounts, SortedValues, SortProgress } from './key-counts';
+import type { SortedView } from '../core/collation';
+import type { KeyCounts, SortProgress } from './key-counts';
 import { ascendingRuns, mergeRuns, orderRepeats } from './run-merge';
 
 /** What a block of lines gave: keys added, blank lines skipped, lines with U+0000 refused. */
@@ -18,9 +19,8 @@ export interface KeySink {
 }
 
 /**
- * Normalized keys as UTF-8 bytes in one growing buffer, for the exact count: no
- * JavaScript string per key (allocating millions of them costs more than sorting
- * them), duplicates counted after the byte sort instead of in a Map.
+ * Normalized keys as UTF-8 bytes in one growing buffer, for the exact count: no string per
+ * key (allocating millions costs more than sorting them); duplicates counted after the sort.
  */
 export class KeyArena implements KeySink {
   private bytes = Buffer.allocUnsafe(1 << 20);
@@ -29,7 +29,6 @@ export class KeyArena implements KeySink {
   private lengths = new Int32Array(1 << 16);
   private count = 0;
 
-  /** Keys added. */
   get size(): number {
     return this.count;
   }
@@ -39,7 +38,6 @@ export class KeyArena implements KeySink {
     return this.bytes.length + this.starts.length * 8;
   }
 
-  /** Adds one normalized key (well-formed, no U+0000). */
   add(key: string): void {
     this.reserve(key.length * 3);
     const written = this.bytes.write(key, this.used, 'utf8');
@@ -48,34 +46,31 @@ export class KeyArena implements KeySink {
   }
 
   /**
-   * Adds every line of a block of normalized text ('\n'-separated, the last line
-   * complete, a '\r' before the '\n' dropped). Blank lines are skipped and lines
-   * holding U+0000 refused; returns how many of each. `ascii` says the text is all
-   * ASCII, which is then copied a byte per character.
+   * Adds every line of a block of normalized text ('\n'-separated, the last line complete, a
+   * '\r' before the '\n' dropped), skipping blank lines and refusing lines holding U+0000.
+   * `ascii` says the text is all ASCII, then copied a byte per character.
    */
   addLines(text: string, ascii: boolean, firstLine: boolean): LinesAdded {
     this.reserve(ascii ? text.length : text.length * 3);
     const before = this.count;
     const from = this.used;
     const end = from + this.bytes.write(text, from, ascii ? 'latin1' : 'utf8');
-    const bytes = this.bytes;
+    const bytes = this.bytes.subarray(0, end);
     let blank = 0;
     let nul = 0;
     let start = from;
     // A byte-order mark opens the file: not part of the first key.
     if (firstLine && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
     let zero = bytes.indexOf(0, start);
-    if (zero >= end) zero = -1;
     while (start < end) {
       let stop = bytes.indexOf(10, start);
-      if (stop < 0 || stop >= end) stop = end;
+      if (stop < 0) stop = end;
       const next = stop + 1;
       if (stop > start && bytes[stop - 1] === 13) stop--;
       if (stop === start) blank++;
       else if (zero >= 0 && zero < stop) {
         nul++;
         zero = bytes.indexOf(0, next);
-        if (zero >= end) zero = -1;
       } else this.push(start, stop - start);
       start = next;
     }
@@ -83,7 +78,7 @@ export class KeyArena implements KeySink {
     return { added: this.count - before, blank, nul };
   }
 
-  /** Key `id` (in the order added) as a string. */
+  /** Key `id` (ids count up in the order added). */
   key(id: number): string {
     const start = this.starts[id]!;
     return this.bytes.toString('utf8', start, start + this.lengths[id]!);
@@ -105,13 +100,9 @@ export class KeyArena implements KeySink {
     this.count = 0;
   }
 
-  /**
-   * Visits the keys in code point order, each distinct one once with how many times
-   * it was added and the first id it was added under.
-   */
+  /** Visits each distinct key once, in code point order, with one of its ids and how often it was added. */
   runs(visit: (id: number, count: number) => void): void {
-    const keys: ByteKeys = { bytes: this.bytes, starts: this.starts, lengths: this.lengths };
-    const { order, repeats } = this.sortIds(keys);
+    const { order, repeats } = this.sortIds();
     for (let i = 0; i < order.length; ) {
       let end = i + 1;
       while (end < order.length && repeats[end] === 1) end++;
@@ -120,19 +111,9 @@ export class KeyArena implements KeySink {
     }
   }
 
-  /** Each key in the order added, as a string (when moving into a sketch). */
-  forEach(visit: (key: string) => void): void {
-    for (let i = 0; i < this.count; i++) {
-      const start = this.starts[i]!;
-      visit(this.bytes.toString('utf8', start, start + this.lengths[i]!));
-    }
-  }
-
-  /** Sorts the keys in code point order and counts the duplicates. */
   sorted(progress?: SortProgress): KeyCounts {
-    const keys: ByteKeys = { bytes: this.bytes, starts: this.starts, lengths: this.lengths };
     progress?.(0, 2);
-    const { order, repeats } = this.sortIds(keys);
+    const { keys, order, repeats } = this.sortIds();
     progress?.(1, 2);
     let distinct = 0;
     const counts = new Uint32Array(order.length);
@@ -145,26 +126,26 @@ export class KeyArena implements KeySink {
     }
     progress?.(2, 2);
     return {
-      values: new ArenaValues(keys, order.subarray(0, distinct)),
+      values: arenaValues(keys, order.subarray(0, distinct)),
       counts: counts.subarray(0, distinct),
       total: order.length,
     };
   }
 
   /**
-   * The key ids in byte order, and which equal the one before. A file in a few
-   * ascending runs (sorted, or sorted before normalization) is merged from its runs;
-   * any other is byte-sorted.
+   * The key ids in byte order, and which equal the one before. A file in a few ascending
+   * runs (sorted, or sorted before normalization) is merged from its runs, any other sorted.
    */
-  private sortIds(keys: ByteKeys): { order: Int32Array; repeats: Uint8Array } {
+  private sortIds(): { keys: ByteKeys; order: Int32Array; repeats: Uint8Array } {
+    const keys: ByteKeys = { bytes: this.bytes, starts: this.starts, lengths: this.lengths };
     const runs = ascendingRuns(keys, this.count);
     if (runs) {
       const order = mergeRuns(keys, runs);
-      return { order, repeats: orderRepeats(keys, order) };
+      return { keys, order, repeats: orderRepeats(keys, order) };
     }
     const order = new Int32Array(this.count);
     for (let i = 0; i < order.length; i++) order[i] = i;
-    return { order, repeats: sortByBytes(keys, order) };
+    return { keys, order, repeats: sortByBytes(keys, order) };
   }
 
   private push(start: number, length: number): void {
@@ -193,29 +174,20 @@ function grown(array: Int32Array): Int32Array<ArrayBuffer> {
 }
 
 /** The distinct keys in order, decoded from their bytes only when read. */
-class ArenaValues implements SortedValues {
-  private lastIndex = -1;
-  private last: string | undefined;
-
-  constructor(
-    private readonly keys: ByteKeys,
-    private readonly ids: Int32Array,
-  ) {}
-
-  get length(): number {
-    return this.ids.length;
-  }
-
-  at(index: number): string | undefined {
-    const i = index < 0 ? index + this.ids.length : index;
-    // The cut reads neighbours in turn (v - 1 and v, then v and v + 1): decode each once.
-    if (i === this.lastIndex) return this.last;
-    const id = this.ids[i];
-    if (id === undefined) return undefined;
-    const start = this.keys.starts[id]!;
-    const value = (this.keys.bytes as Buffer).toString('utf8', start, start + this.keys.lengths[id]!);
-    this.lastIndex = i;
-    this.last = value;
-    return value;
-  }
+function arenaValues({ bytes, starts, lengths }: ByteKeys, ids: Int32Array): SortedView {
+  let lastIndex = -1;
+  let last: string | undefined;
+  return {
+    length: ids.length,
+    at(index) {
+      const i = index < 0 ? index + ids.length : index;
+      // The cut reads neighbours in turn (v - 1 and v, then v and v + 1): decode each once.
+      if (i === lastIndex) return last;
+      const id = ids[i];
+      if (id === undefined) return undefined;
+      lastIndex = i;
+      last = (bytes as Buffer).toString('utf8', starts[id]!, starts[id]! + lengths[id]!);
+      return last;
+    },
+  };
 }

@@ -39,7 +39,6 @@ export class KeyCollector implements KeyParts {
     else this.arena = new KeyArena();
   }
 
-  /** True once the keys are sketched. */
   get sketched(): boolean {
     return this.sketch !== undefined;
   }
@@ -60,9 +59,8 @@ export class KeyCollector implements KeyParts {
   }
 
   /**
-   * Where one part of the input (one file of an export) goes: its own sketch, merged
-   * in by `endPart`, when sketching — as separate processes could build them — or
-   * the collector itself when counting exactly.
+   * Where one part of the input (one file of an export) goes: when sketching, its own sketch
+   * merged in by `endPart`, as separate processes could build them; else the collector itself.
    */
   beginPart(): KeySink {
     if (!this.sketch) return this;
@@ -74,10 +72,7 @@ export class KeyCollector implements KeyParts {
   }
 
   finish(progress?: SortProgress): CollectedKeys {
-    if (this.sketch) {
-      const keys = this.sketch.keyCounts(this.options.shards);
-      return { keys, sketch: this.sketch.bounds };
-    }
+    if (this.sketch) return { keys: this.sketch.keyCounts(this.options.shards), sketch: this.sketch.bounds };
     return { keys: this.arena!.sorted(progress) };
   }
 
@@ -85,9 +80,7 @@ export class KeyCollector implements KeyParts {
     const arena = this.arena!;
     if (arena.memoryBytes <= this.options.exactLimitBytes) return;
     const sketch = new KeySketch(capacityFor(this.options.fallbackSketchBytes), this.options.shards);
-    arena.forEach((key) => {
-      sketch.add(key);
-    });
+    for (let id = 0; id < arena.size; id++) sketch.add(arena.key(id));
     this.arena = undefined;
     this.sketch = sketch;
   }

@@ -1,19 +1,14 @@
 import { compareKeys, type SortedView } from '../core/collation';
 
 /**
- * A multiset of normalized keys as its distinct values in code point order, each
- * with how many items carry it. Five million titles are ~3 million distinct
- * values, so this is what the cut works on instead of every duplicate.
+ * A multiset of normalized keys as its distinct values, each with how many items carry
+ * it: five million titles are ~3 million distinct values, so the cut works on these.
  */
-/**
- * Distinct values by index. A plain array, or a view that decodes a value only when
- * asked (the exact reader keeps millions of keys as bytes and the cut reads a few
- * hundred of them).
- */
-export type SortedValues = SortedView;
-
-export interface KeyCounts<Values extends SortedValues = SortedValues> {
-  /** Distinct values, strictly increasing in code point order. */
+export interface KeyCounts<Values extends SortedView = SortedView> {
+  /**
+   * Distinct values, strictly increasing in code point order: an array, or a view that decodes
+   * a value only when read (the exact reader keeps millions as bytes, the cut reads a few hundred).
+   */
   readonly values: Values;
   /** `counts[i]` items carry `values[i]`; every count is >= 1. */
   readonly counts: Uint32Array;
@@ -28,18 +23,15 @@ export type SortProgress = (done: number, total: number) => void;
 const CHUNK = 1 << 18;
 
 /**
- * Sorts the distinct values of a value → count map in code point order.
- *
- * The sort runs in chunks and then merges them pairwise, which costs about the same
- * comparisons as one sort but lets `progress` report each step. Deterministic: the
- * order is total (distinct values never compare equal), whatever the map's order.
+ * The values of a value → count map sorted in code point order: in chunks merged pairwise,
+ * about the comparisons of one sort but with steps for `progress`. Deterministic: distinct
+ * values never compare equal, so the order does not depend on the map's.
  */
 export function keyCountsFromMap(
   map: ReadonlyMap<string, number>,
   progress?: SortProgress,
 ): KeyCounts<readonly string[]> {
-  const keys = Array.from(map.keys());
-  const sorted = sortCodePoint(keys, progress);
+  const sorted = sortCodePoint(Array.from(map.keys()), progress);
   const counts = new Uint32Array(sorted.length);
   let total = 0;
   for (let i = 0; i < sorted.length; i++) {
@@ -58,13 +50,9 @@ export function keyCountsOf(keys: Iterable<string>): KeyCounts<readonly string[]
 }
 
 /** Sorts distinct strings in code point order, reporting (done, total) steps. */
-export function sortCodePoint(keys: string[], progress?: SortProgress): string[] {
-  let runs: string[][] = [];
-  for (let start = 0; start < keys.length; start += CHUNK) {
-    runs.push(keys.slice(start, start + CHUNK));
-  }
-  const merges = Math.max(0, runs.length - 1);
-  const steps = runs.length + merges;
+function sortCodePoint(keys: string[], progress?: SortProgress): string[] {
+  let runs = Array.from({ length: Math.ceil(keys.length / CHUNK) }, (_, i) => keys.slice(i * CHUNK, (i + 1) * CHUNK));
+  const steps = runs.length + Math.max(0, runs.length - 1);
   let done = 0;
   for (const run of runs) {
     run.sort(compareKeys);
@@ -74,12 +62,8 @@ export function sortCodePoint(keys: string[], progress?: SortProgress): string[]
     const next: string[][] = [];
     for (let i = 0; i < runs.length; i += 2) {
       const right = runs[i + 1];
-      if (!right) {
-        next.push(runs[i]!);
-        continue;
-      }
-      next.push(mergeRuns(runs[i]!, right));
-      progress?.(++done, steps);
+      next.push(right ? mergeRuns(runs[i]!, right) : runs[i]!);
+      if (right) progress?.(++done, steps);
     }
     runs = next;
   }

@@ -5,15 +5,13 @@ import { QuantileSketch } from './quantile-sketch';
 
 /** What a sketch guarantees about the counts it cuts from. */
 export interface SketchBounds {
-  /** Items read. */
   readonly items: number;
   /** No position (items below a key) is off by more than this many items. */
   readonly rankError: number;
   /** A tracked heavy key's count is off by at most this. */
   readonly heavyError: number;
-  /** Keys the quantile sketch holds. */
+  /** Keys the quantile sketch holds, and its capacity per level. */
   readonly retained: number;
-  /** Its capacity per level. */
   readonly capacity: number;
 }
 
@@ -28,9 +26,8 @@ export function capacityFor(bytes: number): number {
 }
 
 /**
- * Bounded-memory key counts: a quantile sketch for where the cuts go plus a
- * Space-Saving sketch for the heavy hitters' counts. One pass; memory depends on
- * the capacity, not on the input. Sketches of parts (files, scan segments) merge.
+ * Bounded-memory key counts in one pass: a quantile sketch for where the cuts go, Space-Saving
+ * for the heavy hitters' counts. Sketches of parts (files, scan segments) merge.
  */
 export class KeySketch implements KeySink {
   readonly quantiles: QuantileSketch;
@@ -74,28 +71,22 @@ export class KeySketch implements KeySink {
   }
 
   /**
-   * Weighted keys to cut from: the quantile sketch's keys, each standing for the
-   * items it summarizes, with a heavy key's weight taken from Space-Saving where
-   * that count is the tighter one.
+   * Weighted keys to cut from: the quantile sketch's keys, each standing for the items it
+   * summarizes, a heavy key weighted by Space-Saving where that count is the tighter one.
    */
   keyCounts(shards: number): KeyCounts<readonly string[]> {
     const { values, weights } = this.quantiles.weighted();
     const total = this.quantiles.total;
     const keyError = 2 * this.quantiles.errorBound;
-    const index = new Map<string, number>();
+    let index: Map<string, number> | undefined;
     for (const hitter of this.heavy.top()) {
       if (hitter.count - hitter.error < total / shards / 2 || hitter.error / 2 >= keyError) continue;
-      if (index.size === 0)
-        values.forEach((v, i) => {
-          index.set(v, i);
-        });
+      index ??= new Map(values.map((v, i) => [v, i]));
       const at = index.get(hitter.key);
       // A key heavier than half a shard is always among the sketch's keys; a miss is left as it is.
       if (at !== undefined) weights[at] = Math.max(1, Math.round(hitter.count - hitter.error / 2));
     }
     const counts = Uint32Array.from(weights);
-    let sum = 0;
-    for (const c of counts) sum += c;
-    return { values, counts, total: sum };
+    return { values, counts, total: counts.reduce((sum, c) => sum + c, 0) };
   }
 }

@@ -1,16 +1,14 @@
 import type { KeyCounts } from './key-counts';
 
 /**
- * Loads are counted in items "with the spread rule": a value whose items are
- * spread over a run of r shards puts count / r on each of them. A cut position is
- * the number of items before it, so a shard's load is the difference of two cut
- * positions, fractional inside a spread value.
+ * Loads count items "with the spread rule": a value spread over a run of r shards puts
+ * count / r on each. A cut position is the number of items before it, so a shard's load is
+ * the difference of two cut positions, fractional inside a spread value.
  */
 export interface LoadModel {
   readonly keys: KeyCounts;
   /** prefix[i] = items before values[i]; prefix[values.length] = total. */
   readonly prefix: Float64Array;
-  /** Mean load: total / shard count. */
   readonly mean: number;
   /** Indexes of values heavier than the mean, ascending: the only ones that may be spread. */
   readonly big: Int32Array;
@@ -35,9 +33,8 @@ export function loadModel(keys: KeyCounts, shards: number): LoadModel {
 }
 
 /**
- * Shards a value of `count` items takes under a max load `max`: 1, or the fewest
- * shards that bring each one's share under `max` (a heavy hitter). Never more
- * shards than items, as a share below one item is not a spread.
+ * Shards a value of `count` items takes under a max load `max`: 1, or the fewest that bring
+ * each share under `max` (a heavy hitter). Never more than items: a share below one is no spread.
  */
 export function piecesOf(count: number, max: number): number {
   const limit = max * (1 + EPS);

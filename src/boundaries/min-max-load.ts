@@ -1,24 +1,15 @@
 import { EPS, piecesOf, type LoadModel } from './load-model';
 import { partitionPoint } from '../core/partition-point';
 
-export interface Packing {
-  /** Shards the greedy packing used (it stops counting past `limit`). */
-  readonly shards: number;
-  /** Its largest shard load. */
-  readonly max: number;
-}
-
 /**
- * Greedy packing under a max load: fill each shard as far as it goes, give a value
- * heavier than `max` a run of its own shards (`piecesOf`). Filling greedily uses
- * the fewest shards for a given max (any other packing's k-th cut is no later),
- * and a heavy run never shares its first shard: the shard before it ends below the
- * heavy value, as `bisect_right` routes there everything under the repeated boundary.
- *
- * O(shards · log(values) + heavy candidates): it jumps over light values by binary
- * search on the prefix sums.
+ * Greedy packing under a max load: fill each shard as far as it goes, give a value heavier
+ * than `max` a run of its own shards (`piecesOf`). Greedy uses the fewest shards for a given
+ * max (any other packing's k-th cut is no later); a heavy run never shares its first shard,
+ * as `bisect_right` routes everything under the repeated boundary to the shard before.
+ * Returns the shards used (counted up to just past `limit`) and the largest shard load.
+ * O(shards · log(values) + heavy candidates): light values are jumped by binary search.
  */
-export function packGreedy(model: LoadModel, max: number, limit = Infinity): Packing {
+function packGreedy(model: LoadModel, max: number, limit = Infinity): { shards: number; max: number } {
   const { prefix, big } = model;
   const counts = model.keys.counts;
   const n = counts.length;
@@ -59,10 +50,9 @@ function lastAtMost(sorted: Float64Array, x: number, lo: number, hi: number): nu
 }
 
 /**
- * The smallest possible largest-shard load for `shards` shards: bisection on the
- * max load over the greedy packing, then the load that packing actually reaches
- * (an attained value, so later steps can compare loads against it exactly).
- * Never below the mean, nor below one item when spreading heavy values.
+ * The smallest possible largest-shard load for `shards` shards: bisection on the max load
+ * over the greedy packing, then the load that packing reaches (an attained value, so later
+ * steps compare loads against it exactly). Never below the mean, nor below one item.
  */
 export function minMaxLoad(model: LoadModel, shards: number): number {
   const total = model.keys.total;

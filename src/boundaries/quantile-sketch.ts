@@ -1,23 +1,21 @@
 import { compareKeys } from '../core/collation';
-import { KeyArena } from './key-arena';
+import { xorshift } from './byte-sort';
+import { KeyArena, type LinesAdded } from './key-arena';
 
 /**
- * A mergeable quantile sketch of keys in code point order: the compactor hierarchy
- * of KLL (Karnin, Lang, Liberty 2016) with every level the same capacity (KLL's
- * c = 1, the mergeable summary of Agarwal et al. 2012).
+ * A mergeable quantile sketch of keys in code point order: KLL's compactor hierarchy
+ * (Karnin, Lang, Liberty 2016) with every level the same capacity (c = 1, the mergeable
+ * summary of Agarwal et al. 2012).
  *
- * Level h holds keys standing for 2^h items each. When a level fills up it is
- * sorted and every other key (from a random first one) moves up a level with twice
- * the weight; an odd one out stays. Total weight is kept exactly, and one such
- * compaction moves any key's rank (items at or below it) by at most 2^h. The sketch
- * adds those up: `errorBound` is a guaranteed bound on every rank, not a
- * probability (the random offsets make the real error far smaller). With n items
- * and capacity k it is at most n · levels / k, levels ≈ log2(n / k) + 1; memory is
- * k keys per level, independent of n but for that logarithm.
+ * Level h holds keys standing for 2^h items each. A full level is sorted and every other
+ * key (from a random first one) moves up with twice the weight; an odd one out stays.
+ * Total weight is exact, and one compaction moves any key's rank (items at or below it)
+ * by at most 2^h: `errorBound` adds those up, a guaranteed bound, not a probability (the
+ * random offsets make the real error far smaller). With n items and capacity k it is at
+ * most n · levels / k, levels ≈ log2(n / k) + 1; memory is k keys per level.
  *
- * Levels keep their keys as UTF-8 bytes (`KeyArena`), sorted by byte order — code
- * point order, the order `compareKeys` gives — so holding and sorting them makes
- * no garbage for the collector, whatever the input's size.
+ * Levels hold UTF-8 bytes (`KeyArena`) sorted in byte order, which is `compareKeys`'s
+ * code point order: no garbage for the collector, whatever the input's size.
  */
 export class QuantileSketch {
   private readonly levels: KeyArena[] = [new KeyArena()];
@@ -48,15 +46,14 @@ export class QuantileSketch {
     return this.levels.reduce((n, level) => n + level.size, 0);
   }
 
-  /** One normalized key. */
   add(key: string): void {
     this.levels[0]!.add(key);
     this.items++;
     if (this.levels[0]!.size >= this.capacity) this.compact(0);
   }
 
-  /** A block of normalized lines, as `KeyArena.addLines`; returns the keys added. */
-  addLines(text: string, ascii: boolean, firstLine: boolean): ReturnType<KeyArena['addLines']> {
+  /** A block of normalized lines, as `KeyArena.addLines`. */
+  addLines(text: string, ascii: boolean, firstLine: boolean): LinesAdded {
     const added = this.levels[0]!.addLines(text, ascii, firstLine);
     this.items += added.added;
     if (this.levels[0]!.size >= this.capacity) this.compact(0);
@@ -97,7 +94,7 @@ export class QuantileSketch {
       if (!best) break;
       const key = best.keys[best.next]!;
       const weight = best.weights[best.next++]!;
-      if (values.length > 0 && values[values.length - 1] === key) weights[weights.length - 1]! += weight;
+      if (values.at(-1) === key) weights[weights.length - 1]! += weight;
       else {
         values.push(key);
         weights.push(weight);
@@ -130,11 +127,7 @@ export class QuantileSketch {
 
   /** 0 or 1 from a xorshift32 stream: fixed per seed, so a run is repeatable. */
   private coin(): number {
-    let x = this.random;
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    this.random = x;
-    return (x >>> 16) & 1;
+    this.random = xorshift(this.random);
+    return (this.random >>> 16) & 1;
   }
 }

@@ -5,21 +5,16 @@ export interface ReshardCost {
   /** Items whose shard (partition key `<prefix>#<shard>`) changes. */
   readonly moved: number;
   readonly total: number;
-  /** moved / total. */
   readonly fraction: number;
   /** Items that move into each new shard. */
   readonly incoming: Float64Array;
 }
 
 /**
- * How many items would have to move if `next` replaced `current` as the boundaries
- * (the cost of a reshard), counted over the given keys.
- *
- * An item stays put when its current shard is still one the new boundaries allow
- * for its value. For a heavy hitter spread over a run, the items sitting on shards
- * of the old run that are outside the new run move (the old run's share of each
- * shard is count / old run length); everything else moves whole or not at all.
- * Shards are compared by index, as the index is what names the partition.
+ * How many items would move if `next` replaced `current` as the boundaries (the cost of a
+ * reshard). An item stays when the new boundaries still allow its shard for its value. A heavy
+ * hitter's items on old-run shards outside the new run move (count / old run length each);
+ * everything else moves whole or not at all. Shards compare by index: it names the partition.
  */
 export function reshardCost(current: readonly string[], next: readonly string[], keys: KeyCounts): ReshardCost {
   const oldFirst = new Int32Array(keys.values.length);

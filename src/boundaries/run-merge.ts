@@ -2,22 +2,16 @@ import { compareFrom, type ByteKeys } from './byte-sort';
 import { partitionPoint } from '../core/partition-point';
 
 /**
- * Files of keys are often nearly in order already: an export sorted by another
- * collation, a list sorted before it was lowercased (npm's package names fall into
- * about 600 ascending runs, case and scopes apart). Python's Timsort finds such runs
- * and merges them in close to linear time, while a quicksort pays its full n log n.
- * This is that idea for keys held as bytes: find the ascending runs, and when there
- * are few of them, merge them pairwise, copying through the stretches that need no
- * comparison.
+ * Files of keys are often nearly in order already: an export sorted by another collation, a
+ * list sorted before it was lowercased (npm's package names fall into about 600 ascending
+ * runs). Like Timsort, find the ascending runs and, when there are few, merge them pairwise in
+ * close to linear time instead of a quicksort's n log n, copying stretches that need no comparison.
  */
 
 /** Below one run per this many keys, merging the runs beats sorting from scratch. */
 const KEYS_PER_RUN = 64;
 
-/**
- * The starts of the ascending runs of keys 0…count−1 in the order added, then `count`;
- * undefined as soon as there are too many runs for merging to pay.
- */
+/** The starts of the ascending runs of keys 0…count−1, then `count`; undefined once there are too many. */
 export function ascendingRuns(keys: ByteKeys, count: number): number[] | undefined {
   const limit = Math.max(1, Math.floor(count / KEYS_PER_RUN));
   const starts = [0];
@@ -62,9 +56,9 @@ export function orderRepeats(keys: ByteKeys, order: Int32Array): Uint8Array {
 }
 
 /**
- * Merges the sorted stretches source[lo, mid) and source[mid, hi) into target[lo, hi).
- * The left keys up to the right's first, and the right keys from the left's last on,
- * are already in place: found by binary search and copied, not compared one by one.
+ * Merges the sorted source[lo, mid) and source[mid, hi) into target[lo, hi). The left keys up
+ * to the right's first, and the right keys from the left's last on, are already in place:
+ * found by binary search and copied, not compared one by one.
  */
 function mergePair(keys: ByteKeys, source: Int32Array, target: Int32Array, lo: number, mid: number, hi: number): void {
   // Left keys <= the right's first stay first (ties keep the left first).
@@ -79,15 +73,12 @@ function mergePair(keys: ByteKeys, source: Int32Array, target: Int32Array, lo: n
     if (compareFrom(keys, source[j]!, source[i]!) < 0) target[out++] = source[j++]!;
     else target[out++] = source[i++]!;
   }
-  while (i < mid) target[out++] = source[i++]!;
-  while (j < rightEnd) target[out++] = source[j++]!;
-  target.set(source.subarray(rightEnd, hi), out);
+  // One side is used up: the rest of the other, then the right keys already in place.
+  target.set(source.subarray(i, mid), out);
+  target.set(source.subarray(j, hi), out + mid - i);
 }
 
-/**
- * The first position in the sorted source[lo, hi) whose key is above `id`'s
- * (`orEqual`: at or above), or `hi`.
- */
+/** The first position in the sorted source[lo, hi) whose key is above `id`'s (`orEqual`: at or above), or `hi`. */
 function firstAbove(keys: ByteKeys, source: Int32Array, lo: number, hi: number, id: number, orEqual: boolean): number {
   return partitionPoint(lo, hi, (i) => {
     const c = compareFrom(keys, source[i]!, id);

@@ -1,14 +1,12 @@
 /**
- * Shortest separators between neighbouring keys, LevelDB's `FindShortestSeparator`
- * on code points instead of bytes.
+ * Shortest separators between neighbouring keys: LevelDB's `FindShortestSeparator` on code
+ * points instead of bytes.
  *
- * A boundary `s` placed between sorted keys `a < b` must satisfy `a < s <= b`, so
- * that `bisect_right(boundaries, b) - 1` sends `b` (and everything after it) to the
- * new shard and `a` stays in the old one. If `a` and `b` share `L` code points, no
- * string of `L` code points or fewer can do it (it would be a prefix of `a`, or
- * differ from `a` inside the shared prefix and so land above `b` too), while the
- * first `L + 1` code points of `b` always do: that is the shortest separator, and
- * we take that one because it reads as "where the next shard starts".
+ * A boundary `s` between sorted keys `a < b` must satisfy `a < s <= b`, so that
+ * `bisect_right(boundaries, b) - 1` sends `b` to the new shard and `a` stays in the old one.
+ * If `a` and `b` share `L` code points, no string of `L` code points or fewer does (it would
+ * be a prefix of `a`, or differ from `a` inside the shared prefix and so land above `b` too),
+ * while the first `L + 1` code points of `b` always do, and read as "where the next shard starts".
  */
 
 /** Code units of `a` and `b`'s common prefix, never ending inside a surrogate pair. */
@@ -26,10 +24,8 @@ function isHighSurrogate(unit: number): boolean {
 }
 
 /**
- * The shortest `s` with `a < s <= b` in code point order: the prefix of `b` one code
- * point longer than the prefix `a` and `b` share.
- *
- * Requires `a < b` in code point order (checked by the caller's sort, not here).
+ * The shortest `s` with `a < s <= b` in code point order: the prefix of `b` one code point
+ * longer than the prefix `a` and `b` share. Requires `a < b` (the caller's sort ensures it).
  */
 export function shortestSeparator(a: string, b: string): string {
   const shared = commonPrefixUnits(a, b);

@@ -2,13 +2,10 @@ import { bisectLeftIn } from '../core/collation';
 import type { KeyCounts } from './key-counts';
 
 /**
- * Where each distinct value goes under a boundary list (both sorted): shards
- * first..last, where a value equal to a repeated boundary (a heavy hitter) spreads
- * over the whole run and any other value has first === last ===
- * bisect_right(boundaries, value) - 1.
- *
- * Each boundary is located among the values by binary search, so only about
- * shards · log(values) values are ever read: the values may be bytes decoded on demand.
+ * Where each distinct value goes under a boundary list (both sorted): shards first..last, a
+ * run for a value equal to a repeated boundary (a heavy hitter), else first === last ===
+ * bisect_right(boundaries, value) - 1. Boundaries are found by binary search, so only about
+ * shards · log(values) values are read: the values may be bytes decoded on demand.
  */
 export function forEachPlacement(
   boundaries: readonly string[],
@@ -49,17 +46,11 @@ export interface Balance {
 }
 
 export function balanceOf(loads: ArrayLike<number>): Balance {
-  let max = 0;
-  let min = Infinity;
-  let sum = 0;
-  for (let i = 0; i < loads.length; i++) {
-    const load = loads[i]!;
-    max = Math.max(max, load);
-    min = Math.min(min, load);
-    sum += load;
-  }
-  const mean = loads.length > 0 ? sum / loads.length : 0;
-  return { max, min: loads.length > 0 ? min : 0, mean, maxOverMean: mean > 0 ? max / mean : 1 };
+  const values = Array.from(loads);
+  const max = values.reduce((m, load) => Math.max(m, load), 0);
+  const min = values.length > 0 ? values.reduce((m, load) => Math.min(m, load), Infinity) : 0;
+  const mean = values.length > 0 ? values.reduce((sum, load) => sum + load, 0) / values.length : 0;
+  return { max, min, mean, maxOverMean: mean > 0 ? max / mean : 1 };
 }
 
 export interface HeavyHitter {

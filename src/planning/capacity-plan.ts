@@ -1,20 +1,15 @@
 import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
 
 /**
- * How many shards a sorted index needs, from DynamoDB's per-partition limits.
+ * How many shards a sorted index needs, from DynamoDB's per-partition limits: 3,000 RCU and
+ * 1,000 WCU per second. Reads are billed per Query in whole 4 KB units of the bytes read (one
+ * RCU per unit strongly consistent, half eventually consistent, all a GSI offers): a Query
+ * reading one 100-byte item still costs a unit. Writes are billed per item in whole 1 KB
+ * units, so small items hit the 1,000 writes/s ceiling before 1 MB/s.
  *
- * A partition serves at most 3,000 read capacity units and 1,000 write capacity
- * units per second. Reads are billed per Query, in whole 4 KB units of the bytes it
- * read (one RCU per unit strongly consistent, half eventually consistent — all a GSI
- * offers): a Query that reads one 100-byte item still costs a 4 KB unit. Writes are
- * billed per item in whole 1 KB units: a 500-byte item costs a full WCU, so small
- * items hit the 1,000 writes/s ceiling before 1 MB/s.
- *
- * The strategy decides how many Queries one listing makes. A `range` listing reads
- * one shard (shards hold disjoint ranges, so listings spread over them); a listing of
- * any other registered strategy (`hash`, `random`) queries every shard for its share
- * of the page and merges, so every shard serves every listing — more shards shrink
- * each Query, never their number.
+ * A `range` listing reads one shard (shards hold disjoint ranges, so listings spread over
+ * them); any other strategy (`hash`, `random`) queries every shard for its share of the page
+ * and merges, so every shard serves every listing: more shards shrink each Query, never their number.
  */
 export const PARTITION_RCU = 3000;
 export const PARTITION_WCU = 1000;
@@ -22,9 +17,6 @@ export const RCU_BYTES = 4096;
 export const WCU_BYTES = 1024;
 /** Largest shard count the plan tries for a fan-out listing. */
 export const MAX_PLAN_SHARDS = 10_000;
-
-/** A registered strategy's name (`range`, the default, or one whose listings fan out). */
-export type ListingStrategy = StrategyKind;
 
 export interface CapacityInput {
   /** Size of one index item in bytes (keys plus projected attributes). */
@@ -38,7 +30,7 @@ export interface CapacityInput {
   /** Strongly consistent reads (GSIs only offer eventual consistency). */
   readonly consistent?: boolean;
   /** How listings read the shards (default `range`). */
-  readonly strategy?: ListingStrategy;
+  readonly strategy?: StrategyKind;
 }
 
 /** What one listing costs, read with a given number of shards. */
@@ -59,7 +51,7 @@ export interface CapacityPlan {
   /** Which limit decides the shard count. */
   readonly bindingLimit: 'reads' | 'write bytes' | 'write units';
   readonly reads: ListingCost & {
-    readonly strategy: ListingStrategy;
+    readonly strategy: StrategyKind;
     readonly partitionRcu: number;
     /** Shards the reads alone need, or null when none suffice. */
     readonly shards: number | null;
@@ -89,20 +81,16 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
     throw new Error(`strategy must be ${inWords(sortedStrategyNames('range'))}, not ${strategy}`);
   }
 
-  const writeBytes = itemBytes * writesPerSecond;
-  const partitionWrite = PARTITION_WCU * WCU_BYTES;
+  const bytesPerSecond = itemBytes * writesPerSecond;
+  const partitionBytesPerSecond = PARTITION_WCU * WCU_BYTES;
+  const bytes = { bytesPerSecond, partitionBytesPerSecond, shards: needed(bytesPerSecond, partitionBytesPerSecond) };
   const unitsPerItem = Math.ceil(itemBytes / WCU_BYTES);
-  const writeUnits = unitsPerItem * writesPerSecond;
-  const bytes = {
-    bytesPerSecond: writeBytes,
-    partitionBytesPerSecond: partitionWrite,
-    shards: needed(writeBytes, partitionWrite),
-  };
+  const unitsPerSecond = unitsPerItem * writesPerSecond;
   const units = {
     unitsPerItem,
-    unitsPerSecond: writeUnits,
+    unitsPerSecond,
     partitionUnitsPerSecond: PARTITION_WCU,
-    shards: needed(writeUnits, PARTITION_WCU),
+    shards: needed(unitsPerSecond, PARTITION_WCU),
   };
   const writeShards = Math.max(bytes.shards, units.shards);
 
@@ -118,7 +106,7 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
 }
 
 /** What one listing costs with `shards` shards: its Queries, each rounded up to whole 4 KB units. */
-export function listingCost(input: CapacityInput, strategy: ListingStrategy, shards: number): ListingCost {
+export function listingCost(input: CapacityInput, strategy: StrategyKind, shards: number): ListingCost {
   const fanOut = strategy !== 'range';
   const queriesPerListing = fanOut ? shards : 1;
   const itemsPerQuery = fanOut ? Math.ceil(input.itemsPerQuery / shards) : input.itemsPerQuery;
@@ -134,7 +122,7 @@ export function listingCost(input: CapacityInput, strategy: ListingStrategy, sha
  * The fewest shards whose busiest one stays within a partition's RCU, or null when none
  * does; `floor`: the shard count past which more shards no longer lower a shard's load.
  */
-function shardsForReads(input: CapacityInput, strategy: ListingStrategy): { shards: number | null; floor: number } {
+function shardsForReads(input: CapacityInput, strategy: StrategyKind): { shards: number | null; floor: number } {
   if (input.readsPerSecond === 0) return { shards: 1, floor: 1 };
   if (strategy === 'range') {
     const shards = needed(listingCost(input, strategy, 1).rcuPerSecondPerShard, PARTITION_RCU);
