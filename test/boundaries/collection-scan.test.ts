@@ -9,6 +9,7 @@ import { boundariesCli } from '../../src/cli/boundaries-cli';
 import { scanCollectionKeys } from '../../src/service/collection-keys';
 import { seedShapedTitles } from '../../devtools/titles';
 import { shuffledCopies } from '../../devtools/zipf-keys';
+import { writeAll } from '../support/http';
 import { ENGINES, startTestService } from '../support/service';
 import { maxOverMean, oracleLoads } from './support';
 
@@ -25,26 +26,14 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
   beforeAll(async () => {
     service = await startTestService(engine);
     dir = mkdtempSync(join(tmpdir(), 'shardline-scan-'));
-    for (let start = 0; start < titles.length; start += 1000) {
-      const items = titles
-        .slice(start, start + 1000)
-        .map((title, i) => ({ pk: `album#${start + i}`, sk: 'album', title }));
-      const response = await service.app.request('/collections/albums-hash/items/batch', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items }),
-      });
-      expect(response.status).toBe(200);
-      expect(((await response.json()) as { written: number }).written).toBe(items.length);
-    }
+    await writeAll(
+      service.app,
+      'albums-hash',
+      titles.map((title, i) => ({ pk: `album#${i}`, sk: 'album', title })),
+    );
     // Another collection on the same index, whose entries the scan must leave out.
     const other = titles.slice(0, 50).map((title, i) => ({ pk: `other#${i}`, sk: 'album', title: `zz ${title}` }));
-    const response = await service.app.request('/collections/albums/items/batch', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ items: other }),
-    });
-    expect(((await response.json()) as { written: number }).written).toBe(50);
+    await writeAll(service.app, 'albums', other);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

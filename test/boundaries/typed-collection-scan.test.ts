@@ -8,6 +8,7 @@ import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
 import { seededRandom } from '../../devtools/random';
 import { randomTitle } from '../../devtools/titles';
+import { writeAll } from '../support/http';
 import { ENGINES, startTestService } from '../support/service';
 
 /**
@@ -30,14 +31,7 @@ describe.each(ENGINES)('boundaries of a typed collection on %s', (engine) => {
   beforeAll(async () => {
     service = await startTestService(engine);
     dir = mkdtempSync(join(tmpdir(), 'shardline-typed-scan-'));
-    for (let start = 0; start < ITEMS.length; start += 1000) {
-      const response = await service.app.request('/collections/albums-by-year/items/batch', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items: ITEMS.slice(start, start + 1000) }),
-      });
-      expect(response.status).toBe(200);
-    }
+    await writeAll(service.app, 'albums-by-year', ITEMS);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -26,3 +26,26 @@ export async function call(app: Fetcher, method: string, path: string, body?: un
 export const get = (app: Fetcher, path: string) => call(app, 'GET', path);
 export const put = (app: Fetcher, path: string, body: unknown) => call(app, 'PUT', path, body);
 export const post = (app: Fetcher, path: string, body: unknown) => call(app, 'POST', path, body);
+
+/** Answers a batch item may get from a busy machine (its deadline passed, the engine throttled): worth sending again. */
+const TRANSIENT = new Set(['timeout', 'unavailable', 'overloaded']);
+
+/**
+ * Writes every item through the batch route, 1,000 a request, sending again the items that
+ * failed for a transient reason: on a loaded machine a batch can outlast its deadline, and
+ * the service then reports the rest as failed (as it must). Any other failure fails the test.
+ */
+export async function writeAll(app: Fetcher, collection: string, items: readonly object[]): Promise<void> {
+  for (let start = 0; start < items.length; start += 1000) {
+    let pending = items.slice(start, start + 1000);
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const answer = await post(app, `/collections/${collection}/items/batch`, { items: pending });
+      const failed: { index: number; error: { code: string } }[] = answer.body?.failed ?? [];
+      const lasting = failed.find(({ error }) => !TRANSIENT.has(error.code));
+      if (answer.status !== 200 || lasting || attempt === 5) {
+        throw new Error(`batch write to ${collection}: ${answer.status} ${JSON.stringify(lasting ?? failed[0])}`);
+      }
+      pending = failed.map(({ index }) => pending[index]!);
+    }
+  }
+}
