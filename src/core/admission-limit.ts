@@ -1,19 +1,15 @@
 /**
- * An adaptive concurrency limit (AIMD, in the manner of Netflix concurrency-limits): the limit, in
- * units of planned DynamoDB requests, grows by one for each full limit's worth of answers faster
- * than `latencyTargetMs`, and is cut by `backoff` when an answer is slower. Only work admitted
- * since the last cut can cut again: a burst of slow answers to one overload cuts once, not once per
- * answer, which would collapse the limit to its minimum. Work past the limit is refused at once
- * rather than queued, so a saturated server sheds load instead of answering everyone late. Pure:
- * the caller supplies the observed latencies.
+ * An adaptive concurrency limit (AIMD, as Netflix concurrency-limits): in planned DynamoDB
+ * requests, +1 per full limit's worth of answers faster than `latencyTargetMs`, × `backoff` on a
+ * slower one. Only work admitted since the last cut can cut again: a burst of slow answers to one
+ * overload cuts once, not once per answer, which would collapse the limit. Work past the limit is
+ * refused, not queued, so a saturated server sheds load instead of answering everyone late.
  */
 export interface AdmissionOptions {
   readonly initialLimit: number;
   readonly minLimit: number;
   readonly maxLimit: number;
-  /** An answer slower than this is taken as a sign of saturation. */
   readonly latencyTargetMs: number;
-  /** Factor the limit is multiplied by on a slow answer (0 < backoff < 1). */
   readonly backoff: number;
 }
 
@@ -29,7 +25,7 @@ export const DEFAULT_ADMISSION: AdmissionOptions = {
   backoff: 0.9,
 };
 
-/** Admitted work: its weight, and the limit's generation when it was admitted. */
+/** `generation`: the limit's when the work was admitted. */
 export interface Admission {
   readonly weight: number;
   readonly generation: number;
@@ -56,10 +52,7 @@ export class AdmissionLimit {
     return this.inFlightWeight;
   }
 
-  /**
-   * Admits work of `weight` units (its planned DynamoDB requests) if it fits under the limit. Work
-   * heavier than the whole limit is admitted only when nothing else is in flight, so it never starves.
-   */
+  /** Work heavier than the whole limit is admitted when nothing else is in flight, so it never starves. */
   tryAcquire(weight: number): Admission | undefined {
     const w = Math.max(1, weight);
     if (this.inFlightWeight > 0 && this.inFlightWeight + w > this.limitValue) return undefined;
@@ -67,7 +60,6 @@ export class AdmissionLimit {
     return { weight: w, generation: this.generation };
   }
 
-  /** Ends admitted work that took `latencyMs`, adapting the limit. */
   release(admission: Admission, latencyMs: number): void {
     const w = admission.weight;
     this.inFlightWeight = Math.max(0, this.inFlightWeight - w);

@@ -1,16 +1,11 @@
 /**
- * The one ordering of shardline: Unicode code point order, which is the order of
- * the UTF-8 bytes and therefore the order DynamoDB uses for string keys.
- *
- * JavaScript's `<`, `sort()` and `localeCompare` compare UTF-16 code units, which
- * put U+E000–U+FFFF *after* every astral character (emoji), because astral
- * characters are stored as surrogates (U+D800–U+DFFF). Every comparison in
- * shardline — bisect, merge, boundary generation, tests — goes through here.
+ * The one ordering of shardline: code point order, the order of the UTF-8 bytes and so of
+ * DynamoDB's string keys. JavaScript's `<`, `sort()` and `localeCompare` compare UTF-16 units,
+ * which put U+E000–U+FFFF *after* astral characters (stored as surrogates, U+D800–U+DFFF).
  */
 
 import { partitionPoint } from './partition-point';
 
-/** Returns < 0, 0 or > 0 as `a` sorts before, equal to or after `b` in code point order. */
 export function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
   const n = Math.min(a.length, b.length);
@@ -18,8 +13,7 @@ export function compareKeys(a: string, b: string): number {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
     if (x !== y) {
-      // Only when both units are >= U+D800 can UTF-16 order disagree with code
-      // point order: there, surrogates (astral characters) must sort above U+E000–U+FFFF.
+      // Only when both units are >= U+D800 can UTF-16 order disagree with code point order.
       if (x >= 0xd800 && y >= 0xd800) return codePointRank(x) - codePointRank(y);
       return x - y;
     }
@@ -27,16 +21,12 @@ export function compareKeys(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/**
- * Reorders the units >= U+D800 into code point order: U+E000–U+FFFF move down to
- * 0xD800–0xF7FF, surrogates move up to 0xF800–0xFFFF. A bijection, so units that
- * differ still differ, and low surrogates keep their order among themselves.
- */
+/** U+E000–U+FFFF move down to 0xD800–0xF7FF, surrogates up to 0xF800–0xFFFF: a bijection. */
 function codePointRank(unit: number): number {
   return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
 }
 
-/** A UTF-16 unit's place in code point order: compare units by their ranks. */
+/** A UTF-16 unit's place in code point order. */
 export function unitRank(unit: number): number {
   return unit < 0xd800 ? unit : codePointRank(unit);
 }
@@ -51,20 +41,12 @@ export function bisectLeft(sorted: readonly string[], key: string): number {
   return partitionPoint(0, sorted.length, (i) => compareKeys(sorted[i]!, key) < 0);
 }
 
-/** Bisection over sorted keys searched many times (a range strategy's boundaries). */
-export interface SortedKeys {
-  /** Index of the first key greater than `key`. */
-  bisectRight(key: string): number;
-  /** Index of the first key not less than `key`. */
-  bisectLeft(key: string): number;
-}
+type SortedKeys = Record<'bisectRight' | 'bisectLeft', (key: string) => number>;
 
 /**
- * `bisectRight`/`bisectLeft` over `sorted`, with the engine's own string comparison when
- * it is exact. UTF-16 order differs from code point order only where both differing
- * units are >= U+D800; when no sorted key holds such a unit, the unit a key is compared
- * against never is one, so `<` is exact — and it compares flat and concatenated strings
- * alike in native code, where `compareKeys` walks them unit by unit.
+ * `bisectRight`/`bisectLeft` over `sorted`, searched many times, with the engine's `<` when it is
+ * exact: when no sorted key holds a unit >= U+D800, the unit a key is compared against never is
+ * one, and `<` compares flat and concatenated strings in native code, unit walks in `compareKeys`.
  */
 export function sortedKeys(sorted: readonly string[]): SortedKeys {
   const keys = [...sorted];
@@ -97,7 +79,7 @@ export function sortedKeys(sorted: readonly string[]): SortedKeys {
   };
 }
 
-/** Sorted strings held however a caller keeps them (an array, or bytes decoded on demand). */
+/** Sorted strings however a caller keeps them (an array, or bytes decoded on demand). */
 export interface SortedView {
   readonly length: number;
   at(index: number): string | undefined;
@@ -121,9 +103,4 @@ export function utf8Length(value: string): number {
     } else bytes += 3;
   }
   return bytes;
-}
-
-/** True when the string holds an unpaired surrogate, which has no UTF-8 encoding. */
-export function hasLoneSurrogate(value: string): boolean {
-  return !value.isWellFormed();
 }

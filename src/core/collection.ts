@@ -6,9 +6,8 @@ import type { ShardStrategy } from './strategies';
 export type KeyType = 'S' | 'N';
 
 /**
- * How the autopilot may reshard a collection by the fleet's load (DESIGN §12). Plain data
- * here, so that a collection carries it without core knowing the autopilot; the config
- * file's schema (config/autopilot-config.ts) gives its bounds and defaults.
+ * How the autopilot may reshard a collection by the fleet's load (DESIGN §12): plain data, so core
+ * need not know the autopilot; config/autopilot-config.ts gives its bounds and defaults.
  */
 export interface AutopilotConfig {
   /** A shard over this share of a partition's limits for a whole window gets relief. */
@@ -28,52 +27,40 @@ export interface KeyAttribute {
   readonly type: KeyType;
 }
 
-/** One sparse global secondary index a collection's shard map can live in. */
+/** A sparse GSI a shard map can live in. */
 export interface IndexSpec {
   readonly name: string;
-  /** Attribute holding the shard partition key (`<prefix>#<shard>`). */
   readonly shardKeyAttribute: string;
-  /** Attribute holding the index sort key (value + separator + primary key). */
   readonly indexKeyAttribute: string;
 }
 
 /**
- * One sorted index over one kind of item, as the config says it: where its items live,
- * which field orders them and how, the two index slots its shard maps take turns in.
- * It does not route: the shard map in force does (`RoutedCollection`), and that map is
- * the one stored in the table, which a reshard or the autopilot changes.
+ * One sorted index over one kind of item, as the config says it. It does not route: the shard map
+ * stored in the table does (`RoutedCollection`), which a reshard or the autopilot changes.
  */
 export interface CollectionSpec {
   readonly name: string;
   readonly table: string;
-  /** The table's primary key, partition key first. */
+  /** Partition key first. */
   readonly primaryKey: readonly KeyAttribute[];
   /** The item field whose value is ordered (the first of `order`'s fields). */
   readonly field: string;
   readonly prefix: string;
-  /** How the ordered value is normalized; `none` for typed orders, whose fields normalize themselves. */
+  /** `none` for typed orders, whose fields normalize themselves. */
   readonly normalization: Normalization;
-  /**
-   * Typed or compound order (order.ts); absent: the one string `field`, ascending.
-   * Either way every layer above sees one ordered string value (see `orderedValueOf`).
-   */
+  /** Typed or compound order (order.ts); absent: the one string `field`, ascending. */
   readonly order?: CollectionOrder;
   /** The strategy the config names: a new table's first shard map (v1), and nothing after. */
   readonly initialStrategy: ShardStrategy;
-  /**
-   * The two sparse indexes successive shard maps take turns in (blue/green): a
-   * listing reads one, the next map is built in the other. A new table's first map is in slot 0.
-   */
+  /** Successive shard maps take turns in them (blue/green): listings read one, the next map is built in the other. */
   readonly indexes: readonly [IndexSpec, IndexSpec];
-  /** Which table items belong to the collection without shardline having written them. */
   readonly members?: MembersRule;
   /** Reshard by the fleet's load, within these bounds (DESIGN §12); absent: never by itself. */
   readonly autopilot?: AutopilotConfig;
-  /** Attribute holding the item's ETag, written by shardline with every write (`_etag` when unset). */
+  /** Written by shardline with every write (`_etag` when unset). */
   readonly etagAttribute?: string;
 }
 
-/** The index slot (0 or 1) of a collection's two indexes. */
 export type IndexSlot = 0 | 1;
 
 /** One stored, immutable shard map (DESIGN §9): a strategy in one of the collection's two indexes. */
@@ -81,7 +68,6 @@ export interface ShardMap {
   readonly version: number;
   readonly slot: IndexSlot;
   readonly strategy: ShardStrategy;
-  /** The index of `slot`: its name and the two attributes the map's entries are written to. */
   readonly index: IndexSpec;
 }
 
@@ -90,7 +76,6 @@ export interface RoutedCollection extends CollectionSpec {
   readonly map: ShardMap;
 }
 
-/** The collection routed by the map `version` with `strategy`, in index `slot`. */
 export function routedBy(
   spec: CollectionSpec,
   version: number,
@@ -106,7 +91,6 @@ export function firstMapOf(spec: CollectionSpec): RoutedCollection {
   return routedBy(spec, 1, spec.initialStrategy, 0);
 }
 
-/** Where an item's ETag is stored unless the config names another attribute. */
 export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
 
 export function etagAttributeOf(collection: CollectionSpec): string {

@@ -2,10 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { ShardlineError } from './errors';
 import { packHint, unpackHint, type ReadHint } from './read-hint';
 
-/**
- * What a cursor belongs to. A cursor is valid only for the listing that issued it:
- * the same collection, order and filter (the page size may change between pages).
- */
+/** A cursor is valid only for the listing that issued it (the page size may change between pages). */
 export interface CursorScope {
   readonly collection: string;
   readonly order: string;
@@ -18,24 +15,21 @@ const VERSION = 2;
 const MAC_BYTES = 16;
 const KEY_ID_BYTES = 6;
 
-/** Why a cursor was refused, in the error's details: each asks the client for something else. */
+/** In the error's details: each asks the client for something else. */
 export type CursorRejection = 'malformed' | 'foreign_secret' | 'old_version' | 'altered';
 
-/** Where a listing resumes, and what its last page read past that point (see ReadHint). */
 export interface CursorContent {
   readonly position: string;
   readonly hint?: ReadHint;
 }
 
 /**
- * A cursor is the index sort key of the last returned item — one exact position —
- * and, for hash and random listings, a read hint, as
- * `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`. The MAC
- * covers the scope without carrying it, so a tampered cursor, or one from another
- * collection, order or filter, is rejected rather than resuming somewhere else.
- * The payload also carries a short fingerprint of the signing key (not the key): a
- * cursor signed under another CURSOR_SECRET — a restart with a new one, another
- * deployment — is told apart from an altered one, and the client is told to start over.
+ * The last returned item's index sort key (one exact position) and, for hash and random listings,
+ * a read hint, as `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`. The MAC
+ * covers the scope without carrying it, so a tampered cursor, or one from another listing, is
+ * rejected rather than resuming elsewhere. The payload carries a fingerprint of the signing key,
+ * so a cursor signed under another CURSOR_SECRET (a restart, another deployment) is told apart
+ * from an altered one, and the client is told to start over.
  */
 export function encodeCursor(position: string, scope: CursorScope, secret: string, hint?: ReadHint): string {
   const content = { v: VERSION, s: keyId(secret), k: position, ...(hint && { h: packHint(hint) }) };
@@ -43,7 +37,7 @@ export function encodeCursor(position: string, scope: CursorScope, secret: strin
   return `${payload}.${mac(payload, scope, secret).toString('base64url')}`;
 }
 
-/** What a cursor holds; throws `invalid_cursor` (with its `reason`) if it was not issued for `scope`. */
+/** Throws `invalid_cursor` (with its `reason`) if the cursor was not issued for `scope`. */
 export function decodeCursor(cursor: string, scope: CursorScope, secret: string): CursorContent {
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw invalidCursor('malformed', 'it is malformed');
@@ -82,19 +76,13 @@ export function decodeCursor(cursor: string, scope: CursorScope, secret: string)
 /** The last secret's fingerprint: a process signs with one secret, twice a page (decode and encode). */
 let lastKeyId: { readonly secret: string; readonly id: string } | undefined;
 
-/** A fingerprint of the signing key: which secret signed a cursor, without revealing it. */
+/** Which secret signed a cursor, without revealing it. */
 function keyId(secret: string): string {
-  if (lastKeyId?.secret !== secret) lastKeyId = { secret, id: fingerprint(secret) };
+  if (lastKeyId?.secret !== secret) {
+    const digest = createHash('sha256').update('shardline cursor key id\0').update(secret, 'utf8').digest();
+    lastKeyId = { secret, id: digest.subarray(0, KEY_ID_BYTES).toString('base64url') };
+  }
   return lastKeyId.id;
-}
-
-function fingerprint(secret: string): string {
-  return createHash('sha256')
-    .update('shardline cursor key id\0')
-    .update(secret, 'utf8')
-    .digest()
-    .subarray(0, KEY_ID_BYTES)
-    .toString('base64url');
 }
 
 function mac(payload: string, scope: CursorScope, secret: string): Buffer {

@@ -1,7 +1,4 @@
-/**
- * The one error type of shardline. `code` is stable and machine-readable; the HTTP
- * layer maps it to a status in one table (src/http/errors.ts).
- */
+/** The one error type of shardline; src/http/errors.ts maps each stable `code` to a status. */
 export type ErrorCode =
   | 'invalid_request'
   | 'invalid_json'

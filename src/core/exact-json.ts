@@ -1,18 +1,13 @@
 import { ExactNumber } from './exact-number';
 
 /**
- * JSON text to values, with every number kept as its digits (`ExactNumber`) and every other
- * value as `JSON.parse` gives it. Strings — nearly all of a large body — are decoded by the
- * native `JSON.parse` on their own slice of the text, so a 16 MB batch parses in tens of
- * milliseconds (lossless-json builds strings a character at a time: 2.6 s and 600 MB for one).
- * A key given twice in one object is refused, as lossless-json did: which one counts would be
- * a guess. `__proto__` is an ordinary own key, as `JSON.parse` makes it. Throws SyntaxError.
+ * JSON with every number kept as its digits (`ExactNumber`). Strings, nearly all of a large body,
+ * are decoded by the native `JSON.parse` on their own slice, so a 16 MB batch parses in tens of ms
+ * (lossless-json: 2.6 s and 600 MB). A key given twice is refused, as lossless-json did: which one
+ * counts would be a guess. `__proto__` is an own key, as `JSON.parse` makes it. Throws SyntaxError.
  */
 export function parseExactJson(text: string): unknown {
-  const parser = new ExactJsonParser(text);
-  const value = parser.value();
-  parser.end();
-  return value;
+  return new ExactJsonParser(text).document();
 }
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -24,7 +19,14 @@ class ExactJsonParser {
 
   constructor(private readonly text: string) {}
 
-  value(): unknown {
+  document(): unknown {
+    const value = this.value();
+    this.skipSpace();
+    if (this.at < this.text.length) this.fail('nothing expected after the value');
+    return value;
+  }
+
+  private value(): unknown {
     this.skipSpace();
     const code = this.text.charCodeAt(this.at);
     if (code === QUOTE) return this.string();
@@ -38,11 +40,6 @@ class ExactJsonParser {
       }
     }
     return this.fail(Number.isNaN(code) ? 'unexpected end of the text' : 'a value expected');
-  }
-
-  end(): void {
-    this.skipSpace();
-    if (this.at < this.text.length) this.fail('nothing expected after the value');
   }
 
   private object(): Record<string, unknown> {

@@ -1,19 +1,13 @@
 /**
- * DynamoDB numbers as they are: decimal text with up to 38 significant digits and a
- * magnitude from 1E-130 to under 1E+126. JavaScript's `number` keeps about 16 digits,
- * so `12345678901234567890` and `9007199254740993` must never pass through a double.
- * Request bodies parse numbers into `ExactNumber`, the store hands their text to the
- * SDK, and the typed order encodes them from their digits.
+ * DynamoDB numbers: decimal text with up to 38 significant digits and a magnitude from 1E-130 to
+ * under 1E+126. A double keeps about 16 digits, so `9007199254740993` must never pass through one.
  */
-
-/** DynamoDB's precision limit: significant digits. */
 export const MAX_SIGNIFICANT_DIGITS = 38;
-/** The smallest non-zero magnitude is 1E-130: with value = 0.d… × 10^exponent, exponent ≥ −129. */
+/** Exponents of 0.d… × 10^exponent: 1E-130 to under 1E+126. */
 export const MIN_EXPONENT = -129;
-/** Magnitudes stay under 1E+126: exponent ≤ 126. */
 export const MAX_EXPONENT = 126;
 
-/** A number kept as its decimal text (as written by the client or read from DynamoDB). */
+/** As written by the client or read from DynamoDB. */
 export class ExactNumber {
   constructor(readonly text: string) {}
 
@@ -28,9 +22,8 @@ export class ExactNumber {
 }
 
 /**
- * A finite decimal in scientific form: value = (negative ? −1 : 1) × 0.digits × 10^exponent,
- * with `digits` free of leading and trailing zeros. Zero is `digits: ''` (and never negative),
- * so two texts of the same value (`12.5`, `12.50`, `1.25e1`) give the same Decimal.
+ * value = (negative ? −1 : 1) × 0.digits × 10^exponent, `digits` free of leading and trailing
+ * zeros, zero `digits: ''` and never negative: `12.5`, `12.50` and `1.25e1` give one Decimal.
  */
 export interface Decimal {
   readonly negative: boolean;
@@ -54,7 +47,7 @@ export function parseDecimal(text: string): Decimal | undefined {
   return { negative: minus === '-', digits, exponent: whole.length - first + written };
 }
 
-/** Why DynamoDB would refuse this number, or undefined if it can store it exactly. */
+/** Why DynamoDB would refuse this number (undefined: it stores it exactly). */
 export function dynamoNumberProblem(decimal: Decimal): string | undefined {
   if (decimal.digits === '') return undefined;
   if (decimal.digits.length > MAX_SIGNIFICANT_DIGITS) {
@@ -65,7 +58,7 @@ export function dynamoNumberProblem(decimal: Decimal): string | undefined {
   return undefined;
 }
 
-/** The decimal's shortest plain text: `1.25e1` and `12.50` both give `12.5`; very large or small use an exponent. */
+/** The shortest plain text (`12.5`); very large or small numbers use an exponent. */
 export function decimalText(decimal: Decimal): string {
   const { negative, digits, exponent } = decimal;
   if (digits === '') return '0';
@@ -79,8 +72,6 @@ export function decimalText(decimal: Decimal): string {
   return `${sign}${digits.slice(0, exponent)}.${digits.slice(exponent)}`;
 }
 
-/** The decimal text of a number however it arrived: a JS number, a bigint or an ExactNumber. */
 export function numberText(value: number | bigint | ExactNumber): string {
-  if (value instanceof ExactNumber) return value.text;
-  return String(value);
+  return value instanceof ExactNumber ? value.text : String(value);
 }

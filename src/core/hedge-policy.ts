@@ -1,10 +1,8 @@
 /**
- * When to hedge a shard query (Dean & Barroso, "The Tail at Scale"): a page waits for its
- * slowest shard, so a query still unanswered at the group's recent p95 is sent again and
- * the first answer wins. Two guards keep it cheap: no hedging until the group has a
- * latency history, and a token budget — each query earns `ratio` of a token, a hedge
- * spends one, and none is given at the start — so hedges never pass `ratio` of the queries
- * sent so far, however slow DynamoDB gets. Pure: the caller reports latencies and asks.
+ * When to hedge a shard query (Dean & Barroso, "The Tail at Scale"): a page waits for its slowest
+ * shard, so a query unanswered at the group's recent p95 is sent again and the first answer wins.
+ * No hedging until the group has a latency history, and a token budget (each query earns `ratio`
+ * of a token, a hedge spends one, none at the start) keeps hedges under `ratio` of the queries.
  */
 export interface HedgeOptions {
   /** Most hedges per query sent, over time (0.05: at most one extra query in twenty). */
@@ -18,7 +16,6 @@ export interface HedgeOptions {
   readonly burst: number;
   /** Latencies kept per group: the p95 is of the most recent ones. */
   readonly window: number;
-  /** Answers a group needs before its p95 means anything. */
   readonly minSamples: number;
 }
 
@@ -32,33 +29,26 @@ export class HedgePolicy {
     if (!(options.ratio > 0 && options.ratio < 1)) throw new RangeError('hedge ratio must be in (0, 1)');
   }
 
-  /**
-   * A query of `group` is about to be sent: it earns its share of a token, and the answer is the
-   * delay after which to hedge it, or undefined when it should not be (no history yet).
-   */
+  /** A query of `group` is about to be sent and earns its share of a token: when to hedge it (never: undefined). */
   delayFor(group: string): number | undefined {
     this.tokens = Math.min(this.options.burst, this.tokens + this.options.ratio);
     return this.window(group).p95(this.options.minSamples);
   }
 
-  /** Spends a token for a hedge, if one is left. */
   trySpend(): boolean {
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
   }
 
-  /** A query of `group` answered after `ms` (the winning answer's time, hedged or not). */
+  /** `ms`: the winning answer's time, hedged or not. */
   answered(group: string, ms: number): void {
     this.window(group).add(ms);
   }
 
   private window(group: string): LatencyWindow {
-    let window = this.groups.get(group);
-    if (!window) {
-      window = new LatencyWindow(this.options.window);
-      this.groups.set(group, window);
-    }
+    const window = this.groups.get(group) ?? new LatencyWindow(this.options.window);
+    this.groups.set(group, window);
     return window;
   }
 }

@@ -1,4 +1,4 @@
-import { hasLoneSurrogate, utf8Length } from './collation';
+import { utf8Length } from './collation';
 import { type CollectionSpec, etagAttributeOf, type RoutedCollection } from './collection';
 import { ShardlineError } from './errors';
 import { itemEtag } from './etag';
@@ -14,9 +14,7 @@ import {
 import { orderedValueOf, orderLabel } from './order';
 import { ValueSet } from './values';
 
-/** DynamoDB's item size limit (400 KB). */
 export const MAX_ITEM_BYTES = 400 * 1024;
-/** DynamoDB nests documents at most 32 levels deep. */
 const MAX_DEPTH = 32;
 
 export type JsonObject = { [name: string]: unknown };
@@ -31,14 +29,12 @@ export interface PreparedItem {
   readonly record: JsonObject;
   /** What the client wrote (returned in responses). */
   readonly item: JsonObject;
-  /** The item's ETag, stored in the record. */
   readonly etag: string;
 }
 
 /**
- * Checks an item against the collection and DynamoDB's limits, assigns its shard
- * and builds its index keys. Throws a `ShardlineError` (a 4xx) for anything the
- * table would refuse, so a bad item is rejected before any write is attempted.
+ * Checks an item against the collection and DynamoDB's limits, assigns its shard and builds its
+ * index keys. Throws a `ShardlineError` (a 4xx) for anything the table would refuse, before any write.
  */
 export function prepareItem(
   collection: RoutedCollection,
@@ -50,10 +46,9 @@ export function prepareItem(
     throw new ShardlineError('invalid_item', 'the item must be a JSON object');
   }
   const item = input as JsonObject;
-  for (const reserved of managedAttributes(collection)) {
-    if (Object.hasOwn(item, reserved)) {
-      throw new ShardlineError('invalid_item', `attribute "${reserved}" is managed by shardline and cannot be written`);
-    }
+  const reserved = managedAttributes(collection).find((name) => Object.hasOwn(item, name));
+  if (reserved !== undefined) {
+    throw new ShardlineError('invalid_item', `attribute "${reserved}" is managed by shardline and cannot be written`);
   }
   const keyValues = readPrimaryKey(collection, item);
   const normalized = orderedValueOf(collection, item);
@@ -72,8 +67,7 @@ export function prepareItem(
   }
   for (const [name, element] of Object.entries(item)) {
     if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
-    if (hasLoneSurrogate(name))
-      throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
+    if (!name.isWellFormed()) throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
     checkAttribute(element, name, 1);
   }
 
@@ -91,12 +85,9 @@ export function prepareItem(
     [etagAttributeOf(collection)]: etag,
   };
   // During a migration the item is written under the other map too: same index key, its own shard.
-  for (const view of also) {
-    record[view.map.index.shardKeyAttribute] = shardKey(
-      view.prefix,
-      view.map.strategy.shardForWrite(normalized, random),
-    );
-    record[view.map.index.indexKeyAttribute] = indexKey;
+  for (const { prefix, map } of also) {
+    record[map.index.shardKeyAttribute] = shardKey(prefix, map.strategy.shardForWrite(normalized, random));
+    record[map.index.indexKeyAttribute] = indexKey;
   }
   const size = itemSize(record);
   if (size > MAX_ITEM_BYTES) {
@@ -108,14 +99,10 @@ export function prepareItem(
   return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item: stored, etag };
 }
 
-/** Both indexes' shard and index key attributes of a collection's items. */
-export function indexAttributes(collection: CollectionSpec): string[] {
-  return collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
-}
-
-/** Every attribute shardline manages on a collection's items: the index attributes and the ETag. */
+/** Both indexes' shard and index key attributes, and the ETag. */
 export function managedAttributes(collection: CollectionSpec): string[] {
-  return [...indexAttributes(collection), etagAttributeOf(collection)];
+  const indexes = collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
+  return [...indexes, etagAttributeOf(collection)];
 }
 
 /** Primary key values in key-schema order, checked for presence, type and size. */
@@ -123,13 +110,11 @@ export function readPrimaryKey(collection: CollectionSpec, source: JsonObject): 
   return collection.primaryKey.map((key, position) => {
     const value = source[key.name];
     const limit = position === 0 ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES;
+    const invalid = (problem: string) =>
+      new ShardlineError('invalid_item', `primary key attribute "${key.name}" ${problem}`);
     if (key.type === 'S') {
-      if (typeof value !== 'string' || value.length === 0) {
-        throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" must be a non-empty string`);
-      }
-      if (hasLoneSurrogate(value)) {
-        throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" holds an unpaired surrogate`);
-      }
+      if (typeof value !== 'string' || value.length === 0) throw invalid('must be a non-empty string');
+      if (!value.isWellFormed()) throw invalid('holds an unpaired surrogate');
       const bytes = utf8Length(value);
       if (bytes > limit) {
         throw new ShardlineError(
@@ -143,9 +128,9 @@ export function readPrimaryKey(collection: CollectionSpec, source: JsonObject): 
       value instanceof ExactNumber || (typeof value === 'number' && Number.isFinite(value))
         ? parseDecimal(String(value))
         : undefined;
-    if (!decimal) throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" must be a number`);
+    if (!decimal) throw invalid('must be a number');
     const problem = dynamoNumberProblem(decimal);
-    if (problem) throw new ShardlineError('invalid_item', `primary key attribute "${key.name}" ${problem}`);
+    if (problem) throw invalid(problem);
     // DynamoDB keys a number by its value: `1.50` and `1.5` are one item, spelled one way in the index key.
     return new ExactNumber(decimalText(decimal));
   });
@@ -154,7 +139,7 @@ export function readPrimaryKey(collection: CollectionSpec, source: JsonObject): 
 /** Rejects what DynamoDB would: ill-formed strings, unstorable numbers, empty names, deep nesting. */
 function checkAttribute(value: unknown, where: string, depth: number): void {
   if (typeof value === 'string') {
-    if (hasLoneSurrogate(value)) throw invalidAttribute(where, 'holds an unpaired surrogate');
+    if (!value.isWellFormed()) throw invalidAttribute(where, 'holds an unpaired surrogate');
   } else if (value instanceof ExactNumber || typeof value === 'number') {
     const decimal = parseDecimal(String(value));
     const problem = decimal ? dynamoNumberProblem(decimal) : 'is not a finite number';
@@ -168,7 +153,7 @@ function checkAttribute(value: unknown, where: string, depth: number): void {
     } else {
       for (const [name, element] of Object.entries(value)) {
         if (name.length === 0) throw invalidAttribute(where, 'holds a map with an empty attribute name');
-        if (hasLoneSurrogate(name)) throw invalidAttribute(where, 'holds a name with an unpaired surrogate');
+        if (!name.isWellFormed()) throw invalidAttribute(where, 'holds a name with an unpaired surrogate');
         checkAttribute(element, `${where}.${name}`, depth + 1);
       }
     }
@@ -179,7 +164,7 @@ function invalidAttribute(where: string, problem: string): ShardlineError {
   return new ShardlineError('invalid_item', `attribute "${where}" ${problem}`, { attribute: where });
 }
 
-/** An upper estimate of DynamoDB's size of an item, following its published rules. */
+/** An upper estimate of DynamoDB's size of an item, by its published rules. */
 export function itemSize(item: JsonObject): number {
   let size = 0;
   for (const [name, value] of Object.entries(item)) size += utf8Length(name) + valueSize(value);

@@ -12,22 +12,28 @@ export interface KeyRange {
   readonly upper?: KeyBound;
 }
 
-/** The tighter of two lower bounds (exclusive wins a tie). */
-export function maxLower(a: KeyBound | undefined, b: KeyBound | undefined): KeyBound | undefined {
+/** The tighter of two bounds, `a` when `order(a, b) > 0`; exclusive wins a tie. */
+export function tighter<B extends { readonly inclusive: boolean }>(
+  a: B | undefined,
+  b: B | undefined,
+  order: (a: B, b: B) => number,
+): B | undefined {
   if (!a) return b;
   if (!b) return a;
-  const order = compareKeys(a.key, b.key);
-  if (order !== 0) return order > 0 ? a : b;
+  const sign = order(a, b);
+  if (sign !== 0) return sign > 0 ? a : b;
   return a.inclusive ? b : a;
 }
 
-/** The tighter of two upper bounds (exclusive wins a tie). */
+const byKey = (a: KeyBound, b: KeyBound): number => compareKeys(a.key, b.key);
+const byKeyDown = (a: KeyBound, b: KeyBound): number => compareKeys(b.key, a.key);
+
+export function maxLower(a: KeyBound | undefined, b: KeyBound | undefined): KeyBound | undefined {
+  return tighter(a, b, byKey);
+}
+
 export function minUpper(a: KeyBound | undefined, b: KeyBound | undefined): KeyBound | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  const order = compareKeys(a.key, b.key);
-  if (order !== 0) return order < 0 ? a : b;
-  return a.inclusive ? b : a;
+  return tighter(a, b, byKeyDown);
 }
 
 export function aboveLower(key: string, lower: KeyBound | undefined): boolean {
@@ -47,26 +53,20 @@ export function inRange(key: string, range: KeyRange): boolean {
 }
 
 /**
- * The bound itself, or undefined when it holds every string: `>= ''` excludes
- * nothing. An empty filter value (`prefix=`, `from=`, `key=`) plans to such a bound;
- * DynamoDB refuses an empty string in a key condition (dynalite takes it), so a bound
- * that bounds nothing must be dropped, not sent.
+ * The bound, or undefined when it holds every string (`>= ''`: an empty `prefix=`, `from=` or
+ * `key=`). DynamoDB refuses an empty string in a key condition (dynalite takes it): drop it, not send it.
  */
 export function effectiveLower(lower: KeyBound | undefined): KeyBound | undefined {
   return lower && lower.key === '' && lower.inclusive ? undefined : lower;
 }
 
-/** True when no string can lie in the range. */
 export function isEmptyRange(range: KeyRange): boolean {
   if (!range.lower || !range.upper) return false;
   const order = compareKeys(range.lower.key, range.upper.key);
   return order > 0 || (order === 0 && !(range.lower.inclusive && range.upper.inclusive));
 }
 
-/**
- * The smallest string greater than every string that starts with `prefix`, or
- * undefined when there is none (the prefix is all U+10FFFF, or empty).
- */
+/** The smallest string above every string starting with `prefix`; undefined if none (empty, or all U+10FFFF). */
 export function prefixSuccessor(prefix: string): string | undefined {
   const codePoints = Array.from(prefix, (char) => char.codePointAt(0)!);
   while (codePoints.length > 0) {

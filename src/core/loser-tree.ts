@@ -8,24 +8,19 @@ const EXHAUSTED = Number.POSITIVE_INFINITY;
 const OFFSET_STEP = 0x20000;
 
 /**
- * A tree of losers over the head keys of k sorted sources, with offset-value codes
- * (Conner 1977; Graefe & Do, "Offset-value coding in database query processing",
- * 2023) — the merge's priority queue.
+ * The merge's priority queue: a tree of losers over the head keys of k sorted sources, with
+ * offset-value codes (Conner 1977; Graefe & Do, "Offset-value coding in database query
+ * processing", 2023), in code point order (`unitRank`).
  *
- * Why: comparing two index keys is the merge's whole cost, and neighbouring keys share
- * long prefixes. Each head carries a code relative to the last key output: the offset
- * of the first unit where it differs from that key and the unit there, packed in one
- * number so that a smaller code means an earlier key. Two codes relative to the same
- * base decide the order unless they are equal, and then the string comparison starts
- * past the shared offset. So most of the ⌈log₂ k⌉ matches an output costs are one
- * number comparison, and a key's prefix is scanned about once, not once per match.
+ * Why: comparing index keys is the merge's whole cost, and neighbouring keys share long
+ * prefixes. Each head carries a code relative to the last key output: the offset of the first
+ * differing unit and the unit there, packed so that a smaller code means an earlier key. Codes
+ * relative to one base decide unless equal, and then the comparison starts past the shared
+ * offset: most matches are one number comparison, and a prefix is scanned about once.
  *
- * Why the codes stay valid: a new head's base is its predecessor in its own source
- * (the head it replaces), which is the key just output. Every loser on the winner's path lost to that key, so
- * its code has the same base; and when a key loses to a key with a smaller code, its
- * code relative to the winner is the code it already had.
- *
- * Order is code point order (see collation): units are compared by `unitRank`.
+ * Why the codes stay valid: a new head's base is the head it replaces, the key just output.
+ * Every loser on the winner's path lost to that key, so its code has the same base; and a key
+ * that loses to one with a smaller code keeps its code relative to the winner.
  */
 export class LoserTree {
   /** `nodes[0]` is the winner; `nodes[p]`, 1 ≤ p < k, the loser of the match at p. Leaf i sits at k + i. */
@@ -61,7 +56,7 @@ export class LoserTree {
     return winner >= this.size || this.codes[winner] === EXHAUSTED ? -1 : winner;
   }
 
-  /** Sets a source's first head, before `build`: `undefined` when it has none. */
+  /** A source's first head (`undefined`: none), before `build`. */
   place(source: number, key: string | undefined): void {
     if (key === undefined) this.codes[source] = EXHAUSTED;
     else {
@@ -70,7 +65,6 @@ export class LoserTree {
     }
   }
 
-  /** Plays every match once every source's first head is placed. */
   build(): void {
     const size = this.size;
     if (size === 1) {
@@ -93,9 +87,8 @@ export class LoserTree {
   }
 
   /**
-   * Moves the winner `source` — also when it ran dry and was refilled, as nothing is
-   * output meanwhile — on to its next head `key` (`undefined` when it has none) and
-   * replays its path. Its code is relative to the head it replaces: the key output last.
+   * Moves the winner `source` (also when it ran dry and was refilled: nothing is output
+   * meanwhile) on to its next head `key` (`undefined`: none) and replays its path.
    */
   advance(source: number, key: string | undefined): void {
     if (key === undefined) this.codes[source] = EXHAUSTED;
@@ -120,15 +113,13 @@ export class LoserTree {
   }
 
   /**
-   * Equal codes: both keys share the base's prefix up to the offset and the same unit
-   * there, so they are compared from the next unit. The loser's code becomes its
-   * code relative to the winner. Returns whether a wins. Keys are unique.
+   * Equal codes: both keys share the base's prefix up to the offset and the unit there, so they
+   * are compared from the next unit; the loser's code becomes relative to the winner. Keys are unique.
    */
   private breakTie(a: number, b: number): boolean {
     const keyA = this.keys[a]!;
     const keyB = this.keys[b]!;
     const i = firstDifference(keyA, keyB, this.offsets[a]! + 1);
-    // A key that ends first is the smaller one.
     const aSmaller =
       i === keyA.length || (i < keyB.length && unitRank(keyA.charCodeAt(i)) < unitRank(keyB.charCodeAt(i)));
     const aWins = aSmaller !== this.descending;
@@ -137,10 +128,7 @@ export class LoserTree {
     return aWins;
   }
 
-  /**
-   * The code of a key whose first difference from the base is at `offset`: a larger
-   * offset (closer to the base) comes first, then the unit there in the sort order.
-   */
+  /** A larger offset (closer to the base) comes first, then the unit there in the sort order. */
   private setCode(source: number, key: string, offset: number): void {
     const value =
       offset < key.length ? this.valueOrigin + this.valueSign * unitRank(key.charCodeAt(offset)) : this.endValue;

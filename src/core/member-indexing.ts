@@ -2,17 +2,14 @@ import type { RoutedCollection } from './collection';
 import { parseShardKey } from './index-key';
 import type { JsonObject } from './item';
 import { matchesMembers } from './members';
-import { entryAttributes, entryFits, entryIn, fieldKey, type ItemCondition } from './reindex';
+import { entryAttributes, entryFits, entryIn, fieldKey, heldAs, type ItemCondition } from './reindex';
 
 /**
- * What one stored item needs so that the collection's listings show it where its
- * ordered field says, decided purely from the item as read: the one decision that both
- * adoption (`npm run reshard -- --adopt`) and the change followers (the Lambda's
- * Streams handler, `npm run follow`) carry out, with a conditional update.
+ * What one stored item needs so that listings show it where its ordered field says, decided from
+ * the item as read: what adoption (`npm run reshard -- --adopt`) and the change followers (the
+ * Lambda's Streams handler, `npm run follow`) both carry out, with a conditional update.
  */
-
 export type IndexingDecision =
-  /** Not the collection's: never touched. */
   | { readonly kind: 'not-member' }
   /** A member whose ordered field cannot be indexed (too long, not a string, U+0000 …): reported, skipped. */
   | { readonly kind: 'invalid'; readonly reason: string }
@@ -22,20 +19,16 @@ export type IndexingDecision =
   | { readonly kind: 'update'; readonly set: JsonObject; readonly when: readonly ItemCondition[] };
 
 /**
- * Decides for `item` (as read: a scanned item, or a stream record's new image) against
- * `writes`, the collection as each map that writes set sees it (the read map first;
- * two during an online reshard).
+ * Decides for `item` (a scanned item, or a stream record's new image) against `writes`, the
+ * collection as each map that writes set sees it (the read map first; two during a reshard).
  *
- * Members: items carrying an entry of this collection in either of its indexes (written
- * through shardline), and items its `members` rule matches that carry no other
- * collection's entry. shardline's own items (`isReserved`) never are.
+ * Members: items carrying an entry of this collection in either index, and items its `members`
+ * rule matches that carry no other collection's entry; never shardline's own (`isReserved`).
  *
- * A member gets, in every write map where its entry is missing or stale (another index
- * sort key: its ordered field changed; or a shard the map would not pick), the entry
- * its ordered fields give. The update's conditions are everything this read: every order
- * field's value and each changed entry as it was, so a newer write (through shardline or not)
- * always wins, and a deleted item is never brought back. Applying the update leaves an
- * item for which this returns `current`: a follower that sees its own change does nothing.
+ * A member gets, in every write map where its entry is missing or stale (another index sort key,
+ * or a shard the map would not pick), the entry its ordered fields give. The update's conditions
+ * are everything this read, so a newer write always wins and a deleted item is never brought
+ * back. Applying it leaves an item that is `current`: a follower seeing its own change does nothing.
  */
 export function decideIndexing(
   writes: readonly RoutedCollection[],
@@ -60,8 +53,7 @@ export function decideIndexing(
     if (entryFits(view, entryIn(view, item), key.indexKey)) continue;
     Object.assign(set, entryAttributes(view, key.indexKey, random));
     for (const attribute of [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute]) {
-      const read = item[attribute];
-      when.push(read === undefined ? { kind: 'absent', attribute } : { kind: 'equals', attribute, value: read });
+      when.push(heldAs(attribute, item[attribute]));
     }
   }
   return Object.keys(set).length === 0 ? { kind: 'current' } : { kind: 'update', set, when };

@@ -3,10 +3,8 @@ import type { JsonObject } from './item';
 import { canonicalText } from './values';
 
 /**
- * Which items of the table belong to a collection although shardline did not write
- * them (config `"members"`): an attribute that begins with a string, or equals a
- * value. Without a rule, only items carrying the collection's index attributes
- * belong (the ones written through it).
+ * Which items belong to a collection although shardline did not write them (config `"members"`).
+ * Without a rule, only items carrying the collection's index attributes belong.
  */
 export type MembersRule =
   | { readonly attribute: string; readonly beginsWith: string }

@@ -1,10 +1,8 @@
 import { emptyRecord, fromWire, isMarkerObject, isPlainObject, setOwn } from './values';
 
 /**
- * RFC 7396 JSON merge patch over an item in core form. `patch` is the request's JSON (wire
- * form): `null` removes a member, an object merges into the member (replacing it when it
- * is not a map), anything else replaces it. A typed value (`{"$set": …}`, `{"$binary": …}`,
- * `{"$map": …}`) is a value, not a patch: it replaces the member whole.
+ * RFC 7396 JSON merge patch of an item in core form by the request's JSON (wire form). A typed
+ * value (`{"$set": …}`, `{"$binary": …}`, `{"$map": …}`) is a value, not a patch: it replaces the member.
  */
 export function applyMergePatch(target: unknown, patch: unknown, where = ''): unknown {
   if (!isPlainObject(patch) || isMarkerObject(patch)) return fromWire(patch, where || 'item');

@@ -18,15 +18,10 @@ interface SourceState<T> {
 }
 
 /**
- * A lazy k-way merge over sorted sources (shards), as a pure state machine: the
- * driver feeds it pages with `supply` and takes items with `emitInto`; it never does I/O.
- *
- * Why it is exact: every source is sorted, and the merge emits an item only when
- * every source that is not exhausted has a buffered head — so the smallest head is
- * the smallest remaining item of all sources. When a source's buffer runs dry it
- * asks for that source ("need") before emitting anything else, because that
- * source's next item could be the next output; it never asks for a source whose
- * buffer still holds items, so reads stay proportional to what is emitted.
+ * A lazy k-way merge over sorted shards, as a pure state machine fed with `supply`, drained with
+ * `emitInto`. Exact because it emits only when every source not exhausted has a buffered head. A
+ * source whose buffer runs dry is asked for ("need") before anything else is emitted, as its next
+ * item could be next; one whose buffer holds items never is, so reads stay proportional to output.
  * Keys must be unique across sources (index sort keys are).
  */
 export class KWayMerge<T> {
@@ -35,7 +30,6 @@ export class KWayMerge<T> {
   /** Sources whose buffer ran dry and that may hold more: nothing is emitted until they are supplied. */
   private readonly waiting: boolean[];
   private waitingCount: number;
-  /** Whether every source has had its first page and the tree has played its matches. */
   private built = false;
 
   constructor(
@@ -52,9 +46,8 @@ export class KWayMerge<T> {
   }
 
   /**
-   * Hands the merge the next sorted page of `source`; `exhausted` when the source has
-   * no more. A source that still holds buffered items may be topped up ahead of need
-   * (a refill wave): the page must continue right after its last buffered item.
+   * The next sorted page of `source`. A source still holding buffered items may be topped up
+   * ahead of need (a refill wave): the page must continue right after its last buffered item.
    */
   supply(source: number, items: T[], exhausted: boolean): void {
     const state = this.sources[source]!;
@@ -85,22 +78,17 @@ export class KWayMerge<T> {
     }
   }
 
-  /** Items buffered for `source` and not yet emitted. */
   buffered(source: number): number {
     const state = this.sources[source]!;
     return state.items.length - state.position;
   }
 
-  /** The source itself may hold more than was supplied (it can be asked for more). */
+  /** The source may hold more than was supplied. */
   hasMore(source: number): boolean {
     return !this.sources[source]!.exhausted;
   }
 
-  /**
-   * Moves items, in order, onto the end of `out` until it holds `until` items. Stops
-   * early when a source must be read first ('need') or every source is done ('done').
-   * A batch, not an item per call: the loop stays tight and allocates nothing.
-   */
+  /** Moves items onto `out` until it holds `until`: a batch, so the loop stays tight and allocates nothing. */
   emitInto(out: T[], until: number): MergeStop {
     if (this.waitingCount > 0) return this.need();
     const tree = this.tree;

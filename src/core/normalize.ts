@@ -1,10 +1,6 @@
 /**
- * How an ordered value becomes the string that is sorted, hashed and bisected.
- *
- * `nfkd-lower` is the seed's `unicodedata.normalize('NFKD', s.lower())`: lower-case
- * first, then compatibility decomposition, so "Ｗｉｄｅ", "WIDE" and "wide" sort and
- * route as one value. `none` keeps the value as written (byte-compatible with the
- * seed's plain `hash(s) % N`).
+ * `nfkd-lower` is the seed's `unicodedata.normalize('NFKD', s.lower())`: "Ｗｉｄｅ", "WIDE" and
+ * "wide" sort and route as one value. `none` is byte-compatible with the seed's `hash(s) % N`.
  */
 export type Normalization = 'nfkd-lower' | 'none';
 

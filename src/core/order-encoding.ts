@@ -3,34 +3,26 @@ import { type Decimal, MIN_EXPONENT } from './exact-number';
 /**
  * The order-preserving text encoding of typed values (FoundationDB's tuple layer and
  * CockroachDB's key encoding, spelled as text): encoded fields compare by `compareKeys`
- * (code point order, which is DynamoDB's UTF-8 byte order) exactly as the values do,
- * field by field.
+ * (DynamoDB's UTF-8 byte order) exactly as the values do.
  *
- * Every field's encoding is prefix-free — no encoding is a proper prefix of another —
- * so two tuples differ inside the first field that differs and never across a field
- * boundary, and concatenating fields gives the tuple's lexicographic order. Prefix-free
- * is also what lets a descending field be its ascending encoding with every symbol
- * mirrored: the first differing symbol decides, and mirroring reverses it.
+ * Every field's encoding is prefix-free, so two tuples differ inside the first field that
+ * differs, never across a field boundary: concatenation gives the tuple's lexicographic order.
+ * It also lets a descending field be its ascending encoding mirrored symbol by symbol. The
+ * text is well-formed UTF-16 and never holds U+0000 (the index key separator).
  *
- * The text is well-formed UTF-16 (no lone surrogates) and never holds U+0000, which
- * the index key module reserves as its separator.
- *
- * - number: a class (`M` negative < `O` zero < `P` positive), for non-zero the
- *   exponent of 0.d… × 10^e as three digits (e + 129, mirrored for negatives), the
- *   significant digits (complemented for negatives) and an end mark below (`!`) or
- *   above (`~`) every digit. All ASCII; descending mirrors c → 0x9F − c.
- * - string ascending: the characters themselves, U+0001 and U+0002 escaped as U+0002
- *   U+0001 / U+0002 U+0002, then the end mark U+0001, below every character.
- * - string descending: the UTF-8 bytes complemented (0xFF − b) as U+0001…U+00FF, then
- *   U+0100 above them, so a prefix sorts after its extensions. ASCII costs two bytes.
- * - date: the instant as exact decimal seconds since 1970-01-01T00:00:00Z (up to nine
- *   fraction digits: nanoseconds), encoded as a number.
+ * - number: a class (`M` negative < `O` zero < `P` positive), for non-zero the exponent of
+ *   0.d… × 10^e as three digits (e + 129, mirrored for negatives), the digits (complemented for
+ *   negatives) and an end mark below (`!`) or above (`~`) every digit. Descending: c → 0x9F − c.
+ * - string ascending: the characters, U+0001 and U+0002 escaped as U+0002 U+0001 / U+0002
+ *   U+0002, then the end mark U+0001, below every character.
+ * - string descending: the UTF-8 bytes complemented (0xFF − b) as U+0001…U+00FF, then U+0100
+ *   above them, so a prefix sorts after its extensions. ASCII costs two bytes.
+ * - date: exact decimal seconds since the epoch (to the nanosecond), encoded as a number.
  */
-
 export type OrderType = 'string' | 'number' | 'date';
 export type OrderDirection = 'asc' | 'desc';
 
-/** A typed value as the encoding sees it: a normalized string, or a decimal (numbers; dates in seconds). */
+/** A normalized string, or a decimal (numbers; dates in seconds). */
 export type EncodableValue = string | Decimal;
 
 const NEGATIVE = 'M';
@@ -46,7 +38,6 @@ const STRING_END = '\u0001';
 const STRING_ESCAPE = '\u0002';
 const DESC_STRING_END = 0x100;
 
-/** The ascending encoding of a DynamoDB-storable decimal. */
 export function encodeDecimal(decimal: Decimal): string {
   if (decimal.digits === '') return ZERO;
   const offset = decimal.exponent - MIN_EXPONENT;
@@ -56,39 +47,22 @@ export function encodeDecimal(decimal: Decimal): string {
   return NEGATIVE + threeDigits(EXPONENT_SPAN - offset) + complement + NEGATIVE_END;
 }
 
-/**
- * `encodeField('number', direction, …)` of a safe integer, built straight from its
- * digits: the common ordered number (years, counts, ids) skips the Decimal.
- */
+/** `encodeField('number', direction, …)` of a safe integer. */
 export function encodeSafeInteger(n: number, direction: OrderDirection): string {
-  if (n < 0 || n >= SMALL_INTEGERS) return encodeIntegerAnew(n, direction);
+  if (n < 0 || n >= SMALL_INTEGERS) return encodeField('number', direction, integerDecimal(n));
   // Years, counts and ranks recur on every write: their encodings are made once.
   const memo = direction === 'asc' ? SMALL_ASCENDING : SMALL_DESCENDING;
-  const known = memo[n];
-  if (known !== undefined) return known;
-  const made = encodeIntegerAnew(n, direction);
-  memo[n] = made;
-  return made;
+  const known = memo[n] ?? encodeField('number', direction, integerDecimal(n));
+  memo[n] = known;
+  return known;
 }
 
-/** Non-negative integers below this keep their encodings once met (years, counts, ranks). */
 const SMALL_INTEGERS = 1 << 14;
 // Filled up front with `undefined`: an array written only at scattered indexes would turn
 // into a dictionary, and each lookup into a hash probe.
 const SMALL_ASCENDING: (string | undefined)[] = new Array(SMALL_INTEGERS).fill(undefined);
 const SMALL_DESCENDING: (string | undefined)[] = new Array(SMALL_INTEGERS).fill(undefined);
 
-function encodeIntegerAnew(n: number, direction: OrderDirection): string {
-  if (n === 0) return direction === 'asc' ? ZERO : MIRRORED[ZERO.charCodeAt(0)]!;
-  if (n < 0) return encodeField('number', direction, integerDecimal(n));
-  const text = String(n);
-  let end = text.length;
-  while (text.charCodeAt(end - 1) === 48) end--;
-  const ascending = POSITIVE + threeDigits(text.length - MIN_EXPONENT) + text.slice(0, end) + POSITIVE_END;
-  return direction === 'asc' ? ascending : mirror(ascending);
-}
-
-/** A safe integer as a Decimal. */
 export function integerDecimal(n: number): Decimal {
   if (n === 0) return { negative: false, digits: '', exponent: 0 };
   const text = String(n < 0 ? -n : n);
@@ -97,7 +71,7 @@ export function integerDecimal(n: number): Decimal {
   return { negative: n < 0, digits: text.slice(0, end), exponent: text.length };
 }
 
-/** The ascending encoding of a normalized string (which must not hold U+0000). */
+/** `value` must not hold U+0000. */
 export function encodeString(value: string): string {
   if (!value.includes(STRING_END) && !value.includes(STRING_ESCAPE)) return value + STRING_END;
   // The escape first, so the escapes the end mark gets are not escaped again.
@@ -105,10 +79,7 @@ export function encodeString(value: string): string {
   return escaped.replaceAll(STRING_END, STRING_ESCAPE + STRING_END) + STRING_END;
 }
 
-/**
- * The descending encoding of a normalized string. `complete: false` leaves the end
- * mark off: what every value starting with `value` begins with (prefix filters).
- */
+/** `complete: false` leaves the end mark off: what every value starting with `value` begins with. */
 export function encodeStringDescending(value: string, complete = true): string {
   const bytes = new TextEncoder().encode(value);
   let out = '';
@@ -132,7 +103,6 @@ export function mirror(encoded: string): string {
 const MIRRORED = Array.from({ length: 0x80 }, (_, c) => String.fromCharCode(MIRROR - c));
 const COMPLEMENT = Array.from({ length: 0x3a }, (_, c) => (c >= 0x30 ? String(9 - (c - 0x30)) : ''));
 
-/** One field's encoding in its direction. */
 export function encodeField(type: OrderType, direction: OrderDirection, value: EncodableValue): string {
   if (type === 'string') {
     return direction === 'asc' ? encodeString(value as string) : encodeStringDescending(value as string);
@@ -141,10 +111,7 @@ export function encodeField(type: OrderType, direction: OrderDirection, value: E
   return direction === 'asc' ? ascending : mirror(ascending);
 }
 
-/**
- * Reads one field's encoding at `start` of `encoded`: the value and where the next
- * field starts. Throws an Error when the text is not such an encoding.
- */
+/** The field encoded at `start` and where the next one starts; throws an Error when there is none. */
 export function decodeField(
   type: OrderType,
   direction: OrderDirection,

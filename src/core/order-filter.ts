@@ -7,7 +7,6 @@ import { readString } from './order-values';
 import type { ListFilter } from './plan';
 import type { ValueBound, ValueRange } from './strategies';
 
-/** The filter parameters of a listing as the client sent them (query text). */
 export interface FilterQuery {
   readonly key?: string | undefined;
   readonly prefix?: string | undefined;
@@ -16,21 +15,11 @@ export interface FilterQuery {
 }
 
 /**
- * A listing's filter, on any order, as bounds on its encoded values: one path for a
- * plain string field and for typed and compound orders alike.
- *
- * `key` fixes the leading field; `from`/`to` (an inclusive interval of values,
- * whatever the field's direction: `from=1990&to=1999`) or `prefix` (string fields)
- * bound the field after it — the first field when there is no `key`. On a one-field
- * order `key` alone is one exact value and is read from only the shards it can be on.
- * Values are read as the field's type reads them (strings normalized, checked for
- * unpaired surrogates and U+0000).
- *
- * Typed encodings are prefix-free, so "tuples whose leading fields are P" is the
- * interval [enc(P), successor(enc(P))): lower bounds are inclusive at the encoding,
- * upper bounds exclusive at its prefix successor. A plain string order's value is the
- * normalized string itself, with no end mark: its `to` is an inclusive bound at the
- * value. Throws a 400 naming the parameter and the field when a value is not one of its type.
+ * A listing's filter as bounds on encoded values. `key` fixes the leading field; `from`/`to` (an
+ * inclusive interval whatever the direction) or `prefix` (strings) bound the field after it. On a
+ * one-field order `key` is one exact value, read from only the shards it can be on. Encodings are
+ * prefix-free, so "tuples whose leading fields are P" is [enc(P), successor(enc(P))). Throws a 400
+ * naming the parameter and the field.
  */
 export function listingFilter(order: CollectionOrder, query: FilterQuery): { filter: ListFilter; scope: string } {
   const { key, prefix, from, to } = query;
@@ -54,8 +43,9 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
   if (prefix !== undefined) {
     low = high = fixed + prefixEncoding(order, field!, prefix);
   } else if (bounded) {
-    const fromEncoded = from === undefined ? undefined : encode(order, [...keyPart(key), from], 'from');
-    const toEncoded = to === undefined ? undefined : encode(order, [...keyPart(key), to], 'to');
+    const keyPart = key === undefined ? [] : [key];
+    const fromEncoded = from === undefined ? undefined : encode(order, [...keyPart, from], 'from');
+    const toEncoded = to === undefined ? undefined : encode(order, [...keyPart, to], 'to');
     const descending = field!.direction === 'desc';
     if (fromEncoded !== undefined && toEncoded !== undefined) {
       const sign = compareKeys(fromEncoded, toEncoded) * (descending ? -1 : 1);
@@ -66,21 +56,12 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
     low = first ?? fixed;
     high = last ?? (fixed === '' ? undefined : fixed);
   }
+  const lower = low === '' ? undefined : { value: low, inclusive: true };
   // A plain string value has no end mark: every value up to `to`, not every value `to` starts.
-  if (!isTypedOrder(order) && prefix === undefined && high !== undefined) {
-    return result(
-      { ...(low !== '' && { lower: { value: low, inclusive: true } }), upper: { value: high, inclusive: true } },
-      false,
-    );
-  }
-  const upper = high === undefined ? undefined : prefixSuccessor(high);
-  return result(
-    {
-      ...(low !== '' && { lower: { value: low, inclusive: true } }),
-      ...(upper !== undefined && { upper: { value: upper, inclusive: false } }),
-    },
-    false,
-  );
+  const plain = !isTypedOrder(order) && prefix === undefined;
+  const end = high === undefined || plain ? high : prefixSuccessor(high);
+  const upper = end === undefined ? undefined : { value: end, inclusive: plain };
+  return result({ ...(lower && { lower }), ...(upper && { upper }) }, false);
 }
 
 /** The filter, and its identity for cursors: a cursor resumes only the listing with the same bounds. */
@@ -90,11 +71,7 @@ function result(range: { lower?: ValueBound; upper?: ValueBound }, exact: boolea
   return { filter, scope: JSON.stringify(['values', bound(range.lower), bound(range.upper), exact]) };
 }
 
-function keyPart(key: string | undefined): string[] {
-  return key === undefined ? [] : [key];
-}
-
-function encode(order: CollectionOrder, values: readonly string[], parameter: string): string {
+function encode(order: CollectionOrder, values: readonly unknown[], parameter: string): string {
   return encodeOrderPrefix(order, values, true, (field, problem) => {
     throw invalidRequest(`${parameter}: field "${field}" ${problem}`, { parameter, field });
   });
@@ -113,19 +90,16 @@ function prefixEncoding(order: CollectionOrder, field: OrderField, prefix: strin
 }
 
 /**
- * What a route lookup asks about: on a one-field order one value; on several, a JSON
- * array of all their values (`["Abbey Road", 1969]`: one ordered value), or one value of
- * the first field alone (`2005`: every tuple that starts with it, a `range`). Throws a 400
- * naming the field.
+ * What a route lookup asks about: on a one-field order one value; on several, a JSON array of all
+ * their values (one ordered value), or one value of the first field alone (every tuple starting
+ * with it, a `range`). Throws a 400 naming the field.
  */
 export function routeLookup(order: CollectionOrder, key: string): { normalized: string; range?: ValueRange } {
   if (order.length === 1) return { normalized: encode(order, [key], 'key') };
   let parsed: unknown;
   try {
     parsed = JSON.parse(key);
-  } catch {
-    parsed = undefined;
-  }
+  } catch {}
   if (!Array.isArray(parsed)) {
     const { filter } = listingFilter(order, { key });
     return { normalized: encode(order, [key], 'key'), ...(filter.kind === 'values' && { range: filter.range }) };
@@ -135,9 +109,5 @@ export function routeLookup(order: CollectionOrder, key: string): { normalized: 
       `key: one value of "${order[0]!.field}", or a JSON array of the ${order.length} order fields' values`,
     );
   }
-  return {
-    normalized: encodeOrderPrefix(order, parsed, true, (field, problem) => {
-      throw invalidRequest(`key: field "${field}" ${problem}`, { parameter: 'key', field });
-    }),
-  };
+  return { normalized: encode(order, parsed, 'key') };
 }

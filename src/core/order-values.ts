@@ -1,19 +1,14 @@
-import { hasLoneSurrogate } from './collation';
 import { type Decimal, decimalText, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
 import { normalize, type Normalization } from './normalize';
 import { type EncodableValue, integerDecimal, type OrderType } from './order-encoding';
 
-/**
- * Typed ordered values read from what clients send — an item's field, a query
- * parameter, a boundary in a config — and written back for people. A reader returns
- * the value or the reason it cannot be one (the caller names the field).
- */
+/** A typed ordered value read from an item, a query or a config, or why it is none (the caller names the field). */
 export type ReadValue = { readonly value: EncodableValue } | { readonly problem: string };
 
-/** Nanoseconds: the finest fraction of a second a date keeps (more digits are refused, not rounded). */
+/** Nanoseconds: more fraction digits are refused, not rounded. */
 export const DATE_FRACTION_DIGITS = 9;
 
-/** A number as an item carries it (a JSON number, an ExactNumber, a bigint) or as decimal text (queries, configs). */
+/** A JSON number, an ExactNumber, a bigint, or (`textAllowed`: queries, configs) decimal text. */
 export function readNumber(input: unknown, textAllowed: boolean): ReadValue {
   // The common case (counts, years, ids) skips the text round trip: a safe integer is exact and storable.
   if (typeof input === 'number' && Number.isSafeInteger(input)) return { value: integerDecimal(input) };
@@ -29,10 +24,9 @@ export function readNumber(input: unknown, textAllowed: boolean): ReadValue {
   return problem ? { problem: `${text} ${problem}` } : { value: decimal };
 }
 
-/** A string field's value, normalized; it must be well-formed and free of U+0000. */
 export function readString(input: unknown, normalization: Normalization): ReadValue {
   if (typeof input !== 'string') return { problem: 'must be a string' };
-  if (hasLoneSurrogate(input)) return { problem: 'holds an unpaired surrogate, which has no UTF-8 form' };
+  if (!input.isWellFormed()) return { problem: 'holds an unpaired surrogate, which has no UTF-8 form' };
   const normalized = normalize(input, normalization);
   if (normalized.includes('\u0000'))
     return { problem: 'contains U+0000, which shardline reserves as its index separator' };
@@ -44,9 +38,8 @@ const ISO_DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2})))?$/;
 
 /**
- * An ISO 8601 date (`2026-01-31`, midnight UTC) or date-time with an offset
- * (`2026-01-31T23:30:00.5+02:00`) as its instant: exact decimal seconds since the
- * Unix epoch, so the same instant written with different offsets is one value.
+ * An ISO 8601 date (midnight UTC) or date-time with an offset as its instant: exact decimal
+ * seconds since the epoch, so the same instant written with different offsets is one value.
  */
 export function readDate(input: unknown): ReadValue {
   if (typeof input !== 'string') return { problem: 'must be an ISO 8601 date or date-time string' };
@@ -63,7 +56,8 @@ export function readDate(input: unknown): ReadValue {
     Number(match[i] ?? 0),
   ) as [number, number, number, number, number, number, number, number];
   const fraction = match[7] ?? '';
-  const monthDays = month === 2 && isLeap(year) ? 29 : (MONTH_DAYS[month - 1] ?? 0);
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const monthDays = month === 2 && leap ? 29 : (MONTH_DAYS[month - 1] ?? 0);
   if (month < 1 || month > 12 || day < 1 || day > monthDays) return { problem: `is not a calendar date: ${input}` };
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) {
     return { problem: `is not a valid time: ${input}` };
@@ -77,8 +71,7 @@ export function readDate(input: unknown): ReadValue {
   const offset = (match[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60;
   const epochSeconds = at.getTime() / 1000 - offset;
   if (epochSeconds < FIRST_SECOND || epochSeconds > LAST_SECOND) return { problem: `is outside years 0000–9999 UTC` };
-  const seconds = BigInt(epochSeconds);
-  const nanos = seconds * 1_000_000_000n + BigInt(fraction.padEnd(DATE_FRACTION_DIGITS, '0'));
+  const nanos = BigInt(epochSeconds) * 1_000_000_000n + BigInt(fraction.padEnd(DATE_FRACTION_DIGITS, '0'));
   return { value: parseDecimal(`${nanos}e-${DATE_FRACTION_DIGITS}`)! };
 }
 
@@ -87,21 +80,13 @@ const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 const FIRST_SECOND = new Date(0).setUTCFullYear(0, 0, 1) / 1000;
 const LAST_SECOND = Date.UTC(9999, 11, 31, 23, 59, 59) / 1000;
 
-function isLeap(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-/** Reads one value of `type`; `textAllowed`: numbers may come as decimal text (queries and configs). */
 export function readTyped(type: OrderType, normalization: Normalization, input: unknown, textAllowed: boolean) {
   if (type === 'string') return readString(input, normalization);
   if (type === 'number') return readNumber(input, textAllowed);
   return readDate(input);
 }
 
-/**
- * A decoded value as people read it: strings as they are, numbers as a JSON number
- * when that number is exact and as decimal text otherwise, dates as ISO 8601 in UTC.
- */
+/** Strings as they are, numbers as a JSON number when that is exact (else decimal text), dates as UTC ISO 8601. */
 export function presentTyped(type: OrderType, value: EncodableValue): string | number {
   if (type === 'string') return value as string;
   const decimal = value as Decimal;

@@ -6,25 +6,22 @@ import { decodeField, encodeField, encodeSafeInteger, type OrderDirection, type 
 import { presentTyped, readTyped } from './order-values';
 
 /**
- * What a collection is ordered by: one field or several, each typed and directed.
- *
- * The ordered value every other layer sees — hashed, bisected, bounded, merged — is a
- * string. For the short form (one ascending string field) it is the normalized value
- * itself, as it always was; for any other order it is the tuple's order-preserving
- * encoding (order-encoding.ts), so strategies, plans, cursors and reshards work on it
- * unchanged.
+ * What a collection is ordered by: one field or several, each typed and directed. The ordered
+ * value every other layer sees is a string: for one ascending string field the normalized value
+ * itself, as it always was; otherwise the tuple's order-preserving encoding (order-encoding.ts).
  */
 export interface OrderField {
   readonly field: string;
   readonly type: OrderType;
   readonly direction: OrderDirection;
-  /** How a string field is normalized before it is ordered (ignored for other types). */
+  /** Ignored for types other than string. */
   readonly normalization: Normalization;
 }
 
 export type CollectionOrder = readonly OrderField[];
+type FieldValues = (string | number)[];
 
-/** A collection's order; collections without one order by their one string `field`. */
+/** Collections without an order are ordered by their one string `field`. */
 export function orderOf(collection: Pick<CollectionSpec, 'field' | 'normalization' | 'order'>): CollectionOrder {
   return (
     collection.order ?? [
@@ -39,10 +36,7 @@ export function isTypedOrder(order: CollectionOrder): boolean {
   return order.length !== 1 || first?.type !== 'string' || first.direction !== 'asc';
 }
 
-/**
- * The ordered value of an item: its order fields read, checked and encoded. Throws a
- * 400 `ShardlineError` naming the first field that is missing or not a value of its type.
- */
+/** Throws a 400 `ShardlineError` naming the first field that is missing or not a value of its type. */
 export function orderedValueOf(collection: CollectionSpec, item: JsonObject): string {
   const order = orderOf(collection);
   // Field by field rather than through encodeOrderPrefix: this runs on every write and route.
@@ -67,10 +61,9 @@ function refuseItem(field: string, problem: string): never {
 }
 
 /**
- * The encoding of the first `values.length` fields of `order` (a tuple prefix: every
- * tuple that starts with these values encodes to a string that starts with it).
- * `textAllowed`: numbers may be decimal text (query parameters, config files).
- * `refuse` is called with the field and the problem and must throw.
+ * The encoding of the first `values.length` fields of `order`: every tuple that starts with these
+ * values encodes to a string that starts with it. `textAllowed`: numbers may be decimal text
+ * (query parameters, config files).
  */
 export function encodeOrderPrefix(
   order: CollectionOrder,
@@ -91,14 +84,10 @@ export function encodeOrderPrefix(
   return encoded;
 }
 
-/**
- * The values of an ordered value (or of a tuple prefix of one), as people read them:
- * strings normalized, numbers as JSON numbers when exact and decimal text otherwise,
- * dates as UTC ISO 8601. Throws an Error when `encoded` is no such value.
- */
-export function decodeOrderedValue(order: CollectionOrder, encoded: string): (string | number)[] {
+/** The field values of an ordered value or a tuple prefix (see `presentTyped`); throws an Error if none. */
+export function decodeOrderedValue(order: CollectionOrder, encoded: string): FieldValues {
   if (!isTypedOrder(order)) return [encoded];
-  const values: (string | number)[] = [];
+  const values: FieldValues = [];
   let at = 0;
   for (const field of order) {
     if (at === encoded.length) break;
@@ -111,12 +100,10 @@ export function decodeOrderedValue(order: CollectionOrder, encoded: string): (st
 }
 
 /**
- * An ordered value as people read it, for typed orders: its field values (`[]` for the
- * first boundary, `[2020]` for a cut after one field). Undefined for an order of one
- * string field, whose ordered value is readable as it is, and for text that is no
- * ordered value of `order`.
+ * A typed order's value as field values (`[]` for the first boundary, `[2020]` for a cut after
+ * one field). Undefined for a plain string order, readable as it is, and for no ordered value.
  */
-export function readableValues(order: CollectionOrder, encoded: string): (string | number)[] | undefined {
+export function readableValues(order: CollectionOrder, encoded: string): FieldValues | undefined {
   if (!isTypedOrder(order)) return undefined;
   try {
     return decodeOrderedValue(order, encoded);
@@ -126,12 +113,9 @@ export function readableValues(order: CollectionOrder, encoded: string): (string
 }
 
 /** A typed order's boundaries as field values; undefined for string orders, or if one boundary reads as none. */
-export function readableBoundaries(
-  order: CollectionOrder,
-  boundaries: readonly string[],
-): (string | number)[][] | undefined {
+export function readableBoundaries(order: CollectionOrder, boundaries: readonly string[]): FieldValues[] | undefined {
   const values = boundaries.map((boundary) => readableValues(order, boundary));
-  return values.every((value) => value !== undefined) ? (values as (string | number)[][]) : undefined;
+  return values.every((value) => value !== undefined) ? (values as FieldValues[]) : undefined;
 }
 
 /** `field "title" is` or `fields "year", "title" are`, for messages about the ordered value. */
@@ -141,9 +125,8 @@ export function orderLabel(collection: CollectionSpec): string {
 }
 
 /**
- * The shortest whole-field prefix of the ordered value `next` that is at least as long
- * as `cut`, a prefix of it: a cut between two values rounded up to field boundaries, so
- * that it decodes to a tuple and still separates the same values (`cut <= result <= next`).
+ * A cut between two values, a prefix of `next`, rounded up to field boundaries, so that it
+ * decodes to a tuple and still separates the same values (`cut <= result <= next`).
  */
 export function roundToFields(order: CollectionOrder, cut: string, next: string): string {
   if (!isTypedOrder(order) || cut.length === 0) return cut;

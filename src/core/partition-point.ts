@@ -1,8 +1,6 @@
 /**
- * The first index in `[lo, hi)` at which `before` is false, or `hi` when there is none.
- * `before` must hold for a prefix of the range and for nothing after it (Rust's
- * `partition_point`). Every bisection in shardline is this one loop with its own test:
- * `bisect_right` is "element ≤ key", `bisect_left` is "element < key".
+ * The first index in `[lo, hi)` at which `before` is false (else `hi`); `before` holds for a prefix
+ * of the range only (Rust's `partition_point`). `bisect_right` is "element ≤ key", `bisect_left` "<".
  */
 export function partitionPoint(lo: number, hi: number, before: (index: number) => boolean): number {
   while (lo < hi) {

@@ -1,15 +1,12 @@
 import { compareKeys } from './collation';
 import { valueLowerBound, valueOfIndexKey, valueUpperBound } from './index-key';
-import { effectiveLower, maxLower, minUpper, type KeyBound, type KeyRange } from './key-range';
+import { effectiveLower, maxLower, minUpper, tighter, type KeyBound, type KeyRange } from './key-range';
 import type { ReadHint } from './read-hint';
-import type { ShardStrategy, ValueRange } from './strategies';
+import type { ShardStrategy, ValueBound, ValueRange } from './strategies';
 
 export type SortOrder = 'asc' | 'desc';
 
-/**
- * What a listing reads: every value, or bounds on ordered values (as order-filter.ts
- * turns a query's key, prefix, from and to into them, for every order); `exact`: one value.
- */
+/** Every value, or bounds on ordered values (order-filter.ts); `exact`: one value. */
 export type ListFilter =
   | { readonly kind: 'all' }
   | { readonly kind: 'values'; readonly range: ValueRange; readonly exact: boolean };
@@ -17,7 +14,7 @@ export type ListFilter =
 export interface ListRequest {
   readonly filter: ListFilter;
   readonly order: SortOrder;
-  /** Index sort key of the last item already returned (from a verified cursor). */
+  /** Index sort key of the last item returned (from a verified cursor). */
   readonly after?: string;
   /** What the page before saw past `after` (from the same cursor): sizes reads, never plans them. */
   readonly hint?: ReadHint;
@@ -25,21 +22,14 @@ export interface ListRequest {
   readonly attributes?: readonly string[];
 }
 
-/**
- * What to read for one listing: shard groups in read order (each group k-way
- * merged, groups concatenated) and the interval of index sort keys every shard
- * query is bounded by.
- */
+/** Shard groups in read order (each k-way merged, groups concatenated), and the keys every query is bounded by. */
 export interface ReadPlan {
   readonly groups: readonly (readonly number[])[];
   readonly keyRange: KeyRange;
   readonly order: SortOrder;
 }
 
-/**
- * Turns a listing request into a read plan. Pure; value filters become index sort
- * key bounds through index-key.ts, whose encoding makes the mapping exact.
- */
+/** Pure; value filters become index sort key bounds through index-key.ts, whose encoding makes that exact. */
 export function planListing(strategy: ShardStrategy, request: ListRequest): ReadPlan {
   const { filter } = request;
   const values: ValueRange = filter.kind === 'all' ? {} : filter.range;
@@ -55,10 +45,10 @@ export function planListing(strategy: ShardStrategy, request: ListRequest): Read
     const cursorValue = { value: valueOfIndexKey(request.after), inclusive: true };
     if (request.order === 'asc') {
       lower = maxLower(lower, cursorBound);
-      shardValues = { ...shardValues, lower: maxValue(shardValues.lower, cursorValue, 1) };
+      shardValues = { ...shardValues, lower: tighter(shardValues.lower, cursorValue, byValue) };
     } else {
       upper = minUpper(upper, cursorBound);
-      shardValues = { ...shardValues, upper: maxValue(shardValues.upper, cursorValue, -1) };
+      shardValues = { ...shardValues, upper: tighter(shardValues.upper, cursorValue, byValueDown) };
     }
   }
 
@@ -70,15 +60,5 @@ export function planListing(strategy: ShardStrategy, request: ListRequest): Read
   return { groups: request.order === 'asc' ? groups : [...groups].reverse(), keyRange, order: request.order };
 }
 
-/** The tighter of two value bounds in direction `sign` (1: lower bounds, -1: upper bounds). */
-function maxValue(
-  current: ValueRange['lower'],
-  candidate: { value: string; inclusive: boolean },
-  sign: 1 | -1,
-): { value: string; inclusive: boolean } {
-  if (!current) return candidate;
-  const order = compareKeys(candidate.value, current.value) * sign;
-  if (order > 0) return candidate;
-  if (order < 0) return current;
-  return current.inclusive ? candidate : current;
-}
+const byValue = (a: ValueBound, b: ValueBound): number => compareKeys(a.value, b.value);
+const byValueDown = (a: ValueBound, b: ValueBound): number => compareKeys(b.value, a.value);

@@ -1,15 +1,12 @@
 /**
- * What a page of a one-group listing (hash, random) saw past its end, carried in its
- * cursor to size the next page's first reads. The next page starts at the cursor, so
- * the items the last page read past it — their shards, in read order — are the start
- * of the next page as it was a moment ago: where they are dense, that shard is asked
- * for more. A hint only sizes queries: every shard is still queried and the merge
- * still decides what is returned, so a stale or missing hint costs reads, never items.
+ * What a page of a one-group listing (hash, random) read past its end, in its cursor: the start
+ * of the next page as it was a moment ago, which sizes that page's first reads. Every shard is
+ * still queried and the merge decides, so a stale or missing hint costs reads, never items.
  */
 export interface ReadHint {
   /** Per shard of the group: whether it may hold more than the page read from it. */
   readonly more: readonly boolean[];
-  /** The shard of each item the page read past its end, in read order (at most MAX_AHEAD). */
+  /** The shard of each item read past the end, in read order (at most MAX_AHEAD). */
   readonly ahead: readonly number[];
 }
 
@@ -27,7 +24,6 @@ export function packHint(hint: ReadHint): { m: string; a: string } {
   };
 }
 
-/** The hint in a cursor, or undefined when there is none or it does not parse. */
 export function unpackHint(packed: unknown): ReadHint | undefined {
   if (typeof packed !== 'object' || packed === null) return undefined;
   const { m, a } = packed as { m?: unknown; a?: unknown };

@@ -1,42 +1,32 @@
 import type { IndexSlot } from './collection';
 
 /**
- * A collection's shard maps over time (DESIGN §9). A shard map is a strategy with its
- * parameters, stored as a numbered, immutable version; one pointer per collection says
- * which version listings read, which versions writes set, and where a migration is.
- *
- * Every version lives in one of the collection's two indexes (its slot). A migration
- * builds the target version in the slot the source does not use, so the index being
- * read only ever gains entries; it never sees one move.
+ * A collection's shard maps over time (DESIGN §9): numbered, immutable versions, and one pointer
+ * saying which version listings read, which versions writes set, and where a migration is. A
+ * migration builds the target in the index slot the source does not use, so the index being read
+ * only ever gains entries; it never sees one move.
  */
-export type Phase =
-  /** One map; reads and writes use it. */
-  | 'stable'
-  /** Writes set both maps' attributes; reads stay on the source. Waits until every router knows. */
-  | 'dual-write'
-  /** A scan gives every member its target attributes (resumable from its checkpoint). */
-  | 'backfill'
-  /** A scan checks every member's target attributes, repairing any that are missing or wrong. */
-  | 'verify'
-  /** Reads use the target; writes still set both, so going back is one pointer change. */
-  | 'switch-reads'
-  /** Writes set only the target; a scan removes the source's attributes. */
-  | 'finalize'
-  /** Reads back on the source, writes still set both (a rollback's first step). */
-  | 'rolling-back'
-  /** Writes set only the source; a scan removes the target's attributes. */
-  | 'aborting';
-
-export const PHASES: readonly Phase[] = [
+const phases = [
+  // One map; reads and writes use it.
   'stable',
+  // Writes set both maps' attributes; reads stay on the source. Waits until every router knows.
   'dual-write',
+  // A scan gives every member its target attributes (resumable from its checkpoint).
   'backfill',
+  // A scan checks every member's target attributes, repairing any that are missing or wrong.
   'verify',
+  // Reads use the target; writes still set both, so going back is one pointer change.
   'switch-reads',
+  // Writes set only the target; a scan removes the source's attributes.
   'finalize',
+  // Reads back on the source, writes still set both (a rollback's first step).
   'rolling-back',
+  // Writes set only the source; a scan removes the target's attributes.
   'aborting',
-];
+] as const;
+
+export type Phase = (typeof phases)[number];
+export const PHASES: readonly Phase[] = phases;
 
 /** One map version and the index slot it lives in. */
 export interface MapRef {
@@ -46,10 +36,8 @@ export interface MapRef {
 
 /** Counts of a migration's scans, for progress bars and `--status`. */
 export interface MigrationProgress {
-  /** Which scan these counts are of. */
   readonly pass: 'backfill' | 'verify' | 'cleanup';
   readonly scanned: number;
-  /** Items of the collection the scan met. */
   readonly members: number;
   /** Items this scan wrote (new attributes set, or old ones removed). */
   readonly moved: number;
@@ -61,25 +49,20 @@ export interface MigrationProgress {
   readonly repaired?: number;
   readonly segmentsDone: number;
   readonly segments: number;
-  /** Epoch ms the scan started. */
   readonly startedAt: number;
 }
 
-/**
- * Where a scan is, per segment: the key to resume after, null for not started, or
- * "done". Kept in the pointer so a crashed run resumes where it stopped.
- */
+/** Per segment the key to resume after, null (not started) or "done": a crashed run resumes where it stopped. */
 export interface ScanCheckpoint {
   readonly pass: MigrationProgress['pass'];
   readonly segments: readonly (Record<string, unknown> | null | 'done')[];
 }
 
-/** Who is running the migration, until when (renewed by heartbeats). */
+/** Who is running the migration, until when (renewed by heartbeats); epoch ms. */
 export interface Lease {
   readonly owner: string;
-  /** Epoch ms of the owner's last heartbeat. */
   readonly beat: number;
-  /** Epoch ms after which another run may take over. */
+  /** After this another run may take over. */
   readonly until: number;
 }
 
@@ -87,7 +70,6 @@ export interface MapPointer {
   /** Bumped by every change; every update is conditional on it. */
   readonly revision: number;
   readonly phase: Phase;
-  /** The map listings read. */
   readonly read: MapRef;
   /** The maps every write sets, source first. */
   readonly writes: readonly MapRef[];
@@ -109,7 +91,6 @@ export function initialPointer(now: number): MapPointer {
   return { revision: 1, phase: 'stable', read: first, writes: [first], changedAt: now };
 }
 
-/** The pointer that starts a migration from the stable map to version `version`. */
 export function startMigration(pointer: MapPointer, version: number, now: number, settleMs: number): MapPointer {
   if (pointer.phase !== 'stable') throw new Error(`a migration is already under way (phase ${pointer.phase})`);
   const source = pointer.read;
@@ -149,16 +130,17 @@ export function enterPhase(pointer: MapPointer, phase: Phase, now: number): MapP
 
 /** The stable pointer on the source map after an abort or rollback has cleaned up. */
 export function backToSource(pointer: MapPointer, now: number): MapPointer {
-  const { source } = migrationRefs(pointer);
-  const { progress: _p, checkpoint: _c, source: _s, target: _t, settleMs: _m, ...rest } = pointer;
-  return { ...rest, phase: 'stable', read: source, writes: [source], changedAt: now };
+  return settled(pointer, migrationRefs(pointer).source, now);
 }
 
 /** The stable pointer on the target map once finalize has cleaned up. */
 export function finished(pointer: MapPointer, now: number): MapPointer {
-  const { target } = migrationRefs(pointer);
+  return settled(pointer, migrationRefs(pointer).target, now);
+}
+
+function settled(pointer: MapPointer, map: MapRef, now: number): MapPointer {
   const { progress: _p, checkpoint: _c, source: _s, target: _t, settleMs: _m, ...rest } = pointer;
-  return { ...rest, phase: 'stable', read: target, writes: [target], changedAt: now };
+  return { ...rest, phase: 'stable', read: map, writes: [map], changedAt: now };
 }
 
 export function migrationRefs(pointer: MapPointer): { source: MapRef; target: MapRef } {

@@ -1,12 +1,8 @@
 /**
- * Space-Saving (Metwally, Agrawal, El Abbadi 2005): the k most frequent keys of a stream
- * in memory bounded by k, whatever the number of distinct keys.
- *
- * Every counter overestimates its key's true count by at most its `error`, and every
- * error is at most the smallest counter, which is at most total ÷ k. So a key seen more
- * than total ÷ k times is always present, and the reported order is right wherever two
- * counts differ by more than the errors. Shared by the hot-key statistics of a running
- * router and the bounded-memory boundary cutter, which merges sketches built in parts.
+ * Space-Saving (Metwally, Agrawal, El Abbadi 2005): the k most frequent keys of a stream in memory
+ * bounded by k. Every counter overestimates its key's count by at most its `error`, which is at
+ * most the smallest counter, at most total ÷ k: a key seen more often is always present, and the
+ * order is right wherever two counts differ by more than the errors.
  */
 
 export interface HeavyHitter {
@@ -17,7 +13,7 @@ export interface HeavyHitter {
   error: number;
 }
 
-/** A sketch as it travels (fleet load records): enough to merge it with others. */
+/** A sketch as it travels (fleet load records), enough to merge it with others. */
 export interface SketchSummary {
   readonly capacity: number;
   readonly total: number;
@@ -25,7 +21,6 @@ export interface SketchSummary {
 }
 
 interface Counter extends HeavyHitter {
-  /** The counter's place in the min-heap. */
   slot: number;
 }
 
@@ -39,7 +34,6 @@ export class SpaceSaving {
     if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
   }
 
-  /** The sum of all weights added (and merged). */
   get total(): number {
     return this.seen;
   }
@@ -48,10 +42,7 @@ export class SpaceSaving {
     return this.heap.length;
   }
 
-  /**
-   * The most an absent key can have been seen, and the bound on every counter's error:
-   * 0 until the sketch is full, then the smallest counter.
-   */
+  /** The most an absent key can have been seen, and the bound on every counter's error. */
   get errorBound(): number {
     return this.heap.length < this.capacity ? 0 : this.heap[0]!.count;
   }
@@ -64,10 +55,7 @@ export class SpaceSaving {
       counter.count += weight;
       this.siftDown(counter.slot);
     } else if (this.heap.length < this.capacity) {
-      const fresh: Counter = { key, count: weight, error: 0, slot: this.heap.length };
-      this.counters.set(key, fresh);
-      this.heap.push(fresh);
-      this.siftUp(fresh.slot);
+      this.insert({ key, count: weight, error: 0 });
     } else {
       // The new key inherits the smallest counter: it may have been seen that often before.
       const least = this.heap[0]!;
@@ -80,13 +68,13 @@ export class SpaceSaving {
     }
   }
 
-  /** The counter of `key`, or undefined if it is not tracked (then its count is at most `errorBound`). */
+  /** Undefined when `key` is not tracked (then its count is at most `errorBound`). */
   get(key: string): HeavyHitter | undefined {
     const counter = this.counters.get(key);
     return counter && { key: counter.key, count: counter.count, error: counter.error };
   }
 
-  /** The tracked keys, largest count first (ties by key, so the order is stable). */
+  /** Largest count first (ties by key, so the order is stable). */
   top(limit = this.capacity): HeavyHitter[] {
     return [...this.heap]
       .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -95,56 +83,35 @@ export class SpaceSaving {
   }
 
   /**
-   * Folds `other` into this sketch (the mergeable summary of Agarwal et al. 2012): a key
-   * missing from a full side is charged that side's smallest count as both count and
-   * error, then the k largest are kept. The bounds above still hold for the union.
+   * The mergeable summary of Agarwal et al. 2012: a key missing from a full side is charged that
+   * side's smallest count as both count and error, then the k largest are kept; the bounds hold.
    */
   merge(other: SpaceSaving): void {
     const mineAbsent = this.errorBound;
     const theirsAbsent = other.errorBound;
-    const merged = new Map<string, HeavyHitter>();
-    for (const c of this.heap) merged.set(c.key, { key: c.key, count: c.count, error: c.error });
-    for (const c of other.heap) {
-      const mine = merged.get(c.key);
-      if (mine) {
-        mine.count += c.count;
-        mine.error += c.error;
-      } else {
-        merged.set(c.key, { key: c.key, count: c.count + mineAbsent, error: c.error + mineAbsent });
-      }
-    }
-    for (const c of this.heap) {
-      if (!other.counters.has(c.key)) {
-        const mine = merged.get(c.key) as HeavyHitter;
-        mine.count += theirsAbsent;
-        mine.error += theirsAbsent;
-      }
-    }
-    const kept = [...merged.values()].sort((a, b) => b.count - a.count).slice(0, this.capacity);
+    const keys = new Set([...this.heap, ...other.heap].map((c) => c.key));
+    const merged = [...keys].map((key): HeavyHitter => {
+      const mine = this.counters.get(key);
+      const theirs = other.counters.get(key);
+      return {
+        key,
+        count: (mine?.count ?? mineAbsent) + (theirs?.count ?? theirsAbsent),
+        error: (mine?.error ?? mineAbsent) + (theirs?.error ?? theirsAbsent),
+      };
+    });
     const total = this.seen + other.seen;
     this.clear();
     this.seen = total;
-    for (const { key, count, error } of kept) {
-      const counter: Counter = { key, count, error, slot: this.heap.length };
-      this.counters.set(key, counter);
-      this.heap.push(counter);
-      this.siftUp(counter.slot);
-    }
+    for (const hitter of merged.sort((a, b) => b.count - a.count).slice(0, this.capacity)) this.insert(hitter);
   }
 
   summary(): SketchSummary {
     return { capacity: this.capacity, total: this.seen, counters: this.top() };
   }
 
-  /** The sketch a summary was taken of: merged like the original would be. */
   static fromSummary(summary: SketchSummary): SpaceSaving {
     const sketch = new SpaceSaving(summary.capacity);
-    for (const { key, count, error } of summary.counters.slice(0, summary.capacity)) {
-      const counter: Counter = { key, count, error, slot: sketch.heap.length };
-      sketch.counters.set(key, counter);
-      sketch.heap.push(counter);
-      sketch.siftUp(counter.slot);
-    }
+    for (const hitter of summary.counters.slice(0, summary.capacity)) sketch.insert(hitter);
     sketch.seen = summary.total;
     return sketch;
   }
@@ -153,6 +120,13 @@ export class SpaceSaving {
     this.counters.clear();
     this.heap.length = 0;
     this.seen = 0;
+  }
+
+  private insert({ key, count, error }: HeavyHitter): void {
+    const counter: Counter = { key, count, error, slot: this.heap.length };
+    this.counters.set(key, counter);
+    this.heap.push(counter);
+    this.siftUp(counter.slot);
   }
 
   private siftUp(slot: number): void {

@@ -4,26 +4,19 @@ import { ShardlineError } from './errors';
 import { decimalText, ExactNumber, parseDecimal } from './exact-number';
 
 /**
- * Attribute values as shardline holds them, and their JSON form on the wire.
- *
- * In core an attribute value is a string, a boolean, null, an `ExactNumber` (never a
- * double), a `Uint8Array` (DynamoDB's B), a `ValueSet` (SS, NS, BS), a list or a map of
- * those. JSON has no binary and no sets, so the wire spells them as one-key objects:
- *
- * - `{"$binary": "<base64>"}` — binary (B);
- * - `{"$set": [...]}` — a set: all strings (SS), all numbers (NS) or all `$binary` (BS);
- * - `{"$map": {...}}` — a map taken literally, for a map whose only key is one of these
- *   three markers (`{"$map": {"$set": [1]}}` is a map with the attribute `$set`).
- *
- * Only an object with exactly one key, and that key a marker, is read as a typed value;
- * every other object is a map. GET writes a map that would read as a marker wrapped in
- * `$map`, so PUT of what GET returned stores the identical item.
+ * Attribute values in core: a string, a boolean, null, an `ExactNumber` (never a double), a
+ * `Uint8Array` (B), a `ValueSet` (SS, NS, BS), a list or a map of those. JSON has no binary and no
+ * sets, so the wire spells them as one-key objects: `{"$binary": "<base64>"}`, `{"$set": [...]}`
+ * (all strings, all numbers or all `$binary`), and `{"$map": {...}}`, a map taken literally
+ * (`{"$map": {"$set": [1]}}` is a map with the attribute `$set`). Only an object whose one key is
+ * a marker is a typed value. GET wraps a map that would read as one in `$map`, so PUT of what GET
+ * returned stores the identical item.
  */
 
 export type SetKind = 'S' | 'N' | 'B';
 export type SetElement = string | ExactNumber | Uint8Array;
 
-/** A DynamoDB set: non-empty, one element type, no duplicates (elements in the order given or read). */
+/** Non-empty, one element type, no duplicates (elements in the order given or read). */
 export class ValueSet {
   constructor(
     readonly kind: SetKind,
@@ -48,7 +41,7 @@ function markerOf(value: object): string | undefined {
   return only !== undefined && MARKERS.has(only) ? only : undefined;
 }
 
-/** Whether a value is a map (a plain object), not a number, binary or set. */
+/** A map, not a number, binary or set. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (
     typeof value === 'object' &&
@@ -60,10 +53,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   );
 }
 
-/**
- * A parsed JSON body value in core form: markers become binary and sets. `where` names the
- * attribute in the 400 a malformed marker gets (`tags`, `meta.cover`).
- */
+/** `where` names the attribute in the 400 a malformed marker gets (`tags`, `meta.cover`). */
 export function fromWire(value: unknown, where: string): unknown {
   if (Array.isArray(value)) return value.map((element, i) => fromWire(element, `${where}[${i}]`));
   if (!isPlainObject(value)) return value;
@@ -72,33 +62,35 @@ export function fromWire(value: unknown, where: string): unknown {
   if (marker === SET_MARKER) return setFromWire(value[SET_MARKER], where);
   const map = marker === MAP_MARKER ? value[MAP_MARKER] : value;
   if (!isPlainObject(map)) throw badValue(where, `"${MAP_MARKER}" must hold an object`);
-  const out = emptyRecord();
-  for (const [name, element] of Object.entries(map)) setOwn(out, name, fromWire(element, `${where}.${name}`));
-  return out;
+  return mapRecord(map, (element, name) => fromWire(element, `${where}.${name}`));
 }
 
-/** A core value in its JSON form (the inverse of `fromWire`); numbers stay `ExactNumber` for the serializer. */
+/** Numbers stay `ExactNumber` for the serializer. */
 export function toWire(value: unknown): unknown {
   if (value instanceof Uint8Array) return { [BINARY_MARKER]: Buffer.from(value).toString('base64') };
   if (value instanceof ValueSet) return { [SET_MARKER]: value.elements.map(toWire) };
   if (Array.isArray(value)) return value.map(toWire);
   if (!isPlainObject(value)) return value;
-  const out = emptyRecord();
-  for (const [name, element] of Object.entries(value)) setOwn(out, name, toWire(element));
+  const out = mapRecord(value, toWire);
   return markerOf(out) === undefined ? out : { [MAP_MARKER]: out };
 }
 
-/** An item's attributes in JSON form: the item itself is never a marker, its values may be. */
+/** The item itself is never a marker, its values may be. */
 export function itemToWire(item: Record<string, unknown>): Record<string, unknown> {
-  const out = emptyRecord();
-  for (const [name, value] of Object.entries(item)) setOwn(out, name, toWire(value));
-  return out;
+  return mapRecord(item, toWire);
 }
 
-/** An item from its JSON form; every attribute value goes through `fromWire`. */
 export function itemFromWire(item: Record<string, unknown>): Record<string, unknown> {
+  return mapRecord(item, fromWire);
+}
+
+/** Each member converted, into a record without a prototype (`__proto__` kept as a member). */
+function mapRecord(
+  record: Record<string, unknown>,
+  convert: (value: unknown, name: string) => unknown,
+): Record<string, unknown> {
   const out = emptyRecord();
-  for (const [name, value] of Object.entries(item)) setOwn(out, name, fromWire(value, name));
+  for (const [name, value] of Object.entries(record)) setOwn(out, name, convert(value, name));
   return out;
 }
 
@@ -132,11 +124,7 @@ function setKindOf(elements: readonly unknown[]): SetKind | undefined {
   return undefined;
 }
 
-/**
- * One text per value, equal exactly when DynamoDB holds the two values equal: numbers by
- * value (`1.50` = `1.5`), sets regardless of order, maps regardless of key order. The ETag
- * is a hash of it.
- */
+/** Equal exactly when DynamoDB holds two values equal (`1.50` = `1.5`, sets and maps in any order). */
 export function canonicalText(value: unknown): string {
   if (value instanceof ExactNumber || typeof value === 'number') {
     const text = String(value);
@@ -155,7 +143,6 @@ export function canonicalText(value: unknown): string {
   return `{${entries.join(',')}}`;
 }
 
-/** Whether a wire object is a typed value (`{"$set": …}`, …) rather than a map. */
 export function isMarkerObject(value: Record<string, unknown>): boolean {
   return markerOf(value) !== undefined;
 }
@@ -167,34 +154,27 @@ export function setOwn(target: Record<string, unknown>, name: string, value: unk
 }
 
 /**
- * The one attribute name shardline refuses: `__proto__`. DynamoDB stores it, but the AWS SDK's
- * marshalling builds maps by assignment, where that name sets a prototype instead of a member:
- * the attribute would silently vanish (and, read back, stand in for missing members). Every
- * other name — `constructor`, `prototype`, `toString` — is data like any other.
+ * The one attribute name shardline refuses. DynamoDB stores it, but the AWS SDK's marshalling
+ * builds maps by assignment, where it sets a prototype: the attribute would silently vanish (and,
+ * read back, stand in for missing members). `constructor`, `toString` and the like are data.
  */
 export const PROTO = '__proto__';
 
-/** An item or map with no prototype: no name, however spelt, reads or writes anything but its own members. */
+/** No name, however spelt, reads or writes anything but its own members. */
 export function emptyRecord(): Record<string, unknown> {
   return Object.create(null) as Record<string, unknown>;
 }
 
 /**
- * Where a JSON value holds the attribute name `__proto__` (`items[3].meta`; `''` at the top), or undefined. Request
- * bodies are checked whole, before validation (whose records would drop the name silently).
+ * Where a JSON value holds the name `__proto__` (`items[3].meta`; `''` at the top). Request bodies
+ * are checked whole, before validation (whose records would drop the name silently).
  */
 export function protoNameIn(value: unknown, where = ''): string | undefined {
-  if (Array.isArray(value)) {
-    for (const [i, element] of value.entries()) {
-      const found = protoNameIn(element, `${where}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  if (!isPlainObject(value)) return undefined;
+  const array = Array.isArray(value);
+  if (!array && !isPlainObject(value)) return undefined;
   if (Object.hasOwn(value, PROTO)) return where;
   for (const [name, element] of Object.entries(value)) {
-    const found = protoNameIn(element, where ? `${where}.${name}` : name);
+    const found = protoNameIn(element, array ? `${where}[${name}]` : where ? `${where}.${name}` : name);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -4,16 +4,5 @@ import './random';
 import './hash';
 import './range';
 
-export {
-  createStrategy,
-  inWords,
-  registerStrategy,
-  shardCountSchema,
-  sortedStrategyNames,
-  strategyDefinition,
-  strategyDefinitions,
-  strategyFromConfig,
-  strategyNames,
-  type StrategyConfigSchema,
-} from './registry';
+export * from './registry';
 export type { ShardStrategy, StrategyConfig, StrategyKind, ValueBound, ValueRange } from './strategy';

@@ -7,14 +7,13 @@ import { allShards, type ShardStrategy } from './strategy';
  * every read — even of one value — merges all shards.
  */
 export function randomStrategy(shardCount: number): ShardStrategy {
-  const everyShard = allShards(shardCount);
   return {
     kind: 'random',
     config: Object.freeze({ kind: 'random', shards: shardCount }),
     shardCount,
     shardForWrite: (_normalized, random) => Math.floor(random() * shardCount),
-    shardsForValue: () => [...everyShard],
-    groupsForRange: () => [[...everyShard]],
+    shardsForValue: () => allShards(shardCount),
+    groupsForRange: () => [allShards(shardCount)],
   };
 }
 

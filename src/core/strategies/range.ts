@@ -4,14 +4,11 @@ import { registerStrategy } from './registry';
 import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
 
 /**
- * Sorted boundaries chosen by bisect: shard i holds the values in
- * [boundaries[i], boundaries[i + 1]), so shards are ordered and a listing reads
- * them one after another. `bisect_right(boundaries, v) - 1` is the seed's
- * `bisect.bisect(boundaries, v) - 1`.
+ * Shard i holds the values in [boundaries[i], boundaries[i + 1]) (the seed's
+ * `bisect.bisect(boundaries, v) - 1`), so a listing reads shards one after another.
  *
- * A value repeated at indexes i..j is a heavy hitter: one key with more items than
- * a shard holds. Writes of exactly that value spread uniformly over shards i..j, so
- * reading it — or listing across it — merges that run of shards as one group.
+ * A value repeated at indexes i..j is a heavy hitter, one key with more items than a shard
+ * holds: its writes spread uniformly over shards i..j, read as one merged group.
  */
 export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   validateBoundaries(boundaries);
@@ -32,14 +29,12 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   const isHeavy = (shard: number, normalized: string): boolean =>
     runStart[shard] !== runEnd[shard] && boundaries[shard] === normalized;
 
-  /** First shard that may hold a value inside `bound` going up. */
   const firstShard = (bound: ValueBound | undefined): number => {
     if (!bound) return 0;
     const shard = shardOf(bound.value);
     // The bound value itself may sit on any shard of its heavy-hitter run.
     return bound.inclusive && isHeavy(shard, bound.value) ? runStart[shard]! : shard;
   };
-  /** Last shard that may hold a value inside `bound` going down. */
   const lastShard = (bound: ValueBound | undefined): number => {
     if (!bound) return shardCount - 1;
     return bound.inclusive ? shardOf(bound.value) : bisect.bisectLeft(bound.value) - 1;
@@ -101,7 +96,7 @@ export function validateBoundaries(boundaries: readonly string[]): void {
   }
 }
 
-/** The heavy-hitter runs of a boundary list: each repeated value and its shards. */
+/** Each repeated value and its shards. */
 export function heavyHitters(boundaries: readonly string[]): { value: string; shards: number[] }[] {
   const runs: { value: string; shards: number[] }[] = [];
   for (let i = 0; i < boundaries.length; ) {

@@ -5,30 +5,24 @@ import type { ShardStrategy, StrategyConfig } from './strategy';
 export type StrategyConfigSchema = z.ZodObject<{ kind: z.ZodLiteral<string> } & z.ZodRawShape>;
 
 /**
- * Everything shardline knows about one strategy, declared in the strategy's own file
- * (Vitess's vindexes): config validation, the OpenAPI enum and the contract suite
- * all read these rather than a list of kinds.
+ * Declared in the strategy's own file (Vitess's vindexes): config validation, the OpenAPI enum
+ * and the contract suite read these rather than a list of kinds.
  */
 export interface StrategyDefinition<Schema extends StrategyConfigSchema = StrategyConfigSchema> {
   readonly name: string;
   /** One line for people: what it spreads and what a read costs. */
   readonly description: string;
-  /** Validates the strategy's JSON config; `kind` must be `z.literal(name)`. */
+  /** `kind` must be `z.literal(name)`. */
   readonly configSchema: Schema;
-  /** Builds the strategy from a config the schema accepted; throws an Error on values the schema cannot judge. */
+  /** Throws an Error on values the schema cannot judge. */
   create(config: z.output<Schema>): ShardStrategy;
 }
 
-/** Shard counts any strategy accepts. */
 export const shardCountSchema = z.number().int().min(1).max(10_000);
 
 const definitions = new Map<string, StrategyDefinition>();
 
-/**
- * Adds a strategy to the registry and returns its definition. Called once by each
- * strategy file when it is imported (`strategies/index.ts` imports the built-in
- * ones). Throws when the name is taken or the schema's `kind` is not the name.
- */
+/** Called by each strategy file when imported (`strategies/index.ts` imports the built-in ones). */
 export function registerStrategy<Schema extends StrategyConfigSchema>(
   definition: StrategyDefinition<Schema>,
 ): StrategyDefinition<Schema> {
@@ -42,20 +36,16 @@ export function registerStrategy<Schema extends StrategyConfigSchema>(
   return definition;
 }
 
-/** Every registered strategy, in registration order (the built-ins first). */
+/** In registration order (the built-ins first), as are the names. */
 export function strategyDefinitions(): StrategyDefinition[] {
   return [...definitions.values()];
 }
 
-/** The registered names, in registration order. */
 export function strategyNames(): string[] {
   return [...definitions.keys()];
 }
 
-/**
- * The registered names sorted, `first` (a default) ahead of the rest: what usage lines
- * and messages list, so they read the same whichever module registered a strategy first.
- */
+/** Sorted, `first` (a default) ahead: usage lines read the same whichever module registered first. */
 export function sortedStrategyNames(first?: string): string[] {
   const names = strategyNames().sort();
   return first !== undefined && names.includes(first) ? [first, ...names.filter((name) => name !== first)] : names;
@@ -66,17 +56,11 @@ export function inWords(names: readonly string[]): string {
   return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names.join('');
 }
 
-/** The definition registered as `name`, or undefined. */
 export function strategyDefinition(name: string): StrategyDefinition | undefined {
   return definitions.get(name);
 }
 
-/**
- * Rebuilds a strategy from its JSON config (`strategy.config`, a stored shard map,
- * a config file's entry): finds the definition by `kind`, validates with its
- * schema, creates. Throws an Error naming the problem — not an object, unknown
- * kind, a schema violation, or what `create` refuses (e.g. unsorted boundaries).
- */
+/** From `strategy.config`, a stored shard map or a config file's entry; throws an Error naming the problem. */
 export function strategyFromConfig(json: unknown): ShardStrategy {
   const kind =
     typeof json === 'object' && json !== null && !Array.isArray(json) ? Reflect.get(json, 'kind') : undefined;
