@@ -3,7 +3,7 @@ import { ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { canonicalText, isPlainObject } from '../core/values';
 import type { CallContext } from '../store/retry';
-import type { Store } from '../store/store';
+import type { BatchOutcome, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { belongsTo, refusalReason, writeGuard } from './guards';
 import { primaryKeyFrom, projectionFor } from './read-item';
@@ -12,8 +12,6 @@ import { primaryKeyFrom, projectionFor } from './read-item';
 export const MAX_BATCH_GET_KEYS = 100;
 /** DESIGN section 4: a batch-delete names at most 1000 keys. */
 export const MAX_BATCH_DELETE_KEYS = 1000;
-
-type ItemError = { code: string; message: string };
 
 /**
  * Checks and types the keys of a batch request; any malformed or repeated key refuses the
@@ -76,29 +74,25 @@ export async function batchDelete(
   collection: CollectionSpec,
   keys: readonly JsonObject[],
   context: CallContext,
-): Promise<{ deleted: number; failed: { index: number; error: ItemError }[] }> {
+): Promise<{ deleted: number; failed: BatchOutcome['failed'] }> {
   const guard = writeGuard(collection, 'must');
-  const failed: { index: number; error: ItemError }[] = [];
+  const failed: BatchOutcome['failed'] = [];
   let deleted = 0;
+  const fail = (index: number, { code, message }: ShardlineError) => failed.push({ index, error: { code, message } });
   await Promise.all(
     keys.map(async (key, index) => {
       try {
         const outcome = await store.deleteItem(collection.table, key, context, guard);
         if (outcome.applied) deleted++;
         else {
-          const reason = refusalReason(collection, outcome.current, 'must') ?? notDeleted();
-          failed.push({ index, error: { code: reason.code, message: reason.message } });
+          const changed = new ShardlineError('conflict', 'the item changed while it was deleted; try again');
+          fail(index, refusalReason(collection, outcome.current, 'must') ?? changed);
         }
       } catch (error) {
-        const reason = error instanceof ShardlineError ? error : new ShardlineError('unavailable', String(error));
-        failed.push({ index, error: { code: reason.code, message: reason.message } });
+        fail(index, error instanceof ShardlineError ? error : new ShardlineError('unavailable', String(error)));
       }
     }),
   );
   failed.sort((a, b) => a.index - b.index);
   return { deleted, failed };
-}
-
-function notDeleted(): ShardlineError {
-  return new ShardlineError('conflict', 'the item changed while it was deleted; try again');
 }

@@ -49,7 +49,7 @@ export interface ChangeIndexerDeps {
   readonly isReserved: (collection: CollectionSpec, item: JsonObject) => boolean;
   readonly onPoison: (report: PoisonReport) => void;
   readonly random?: () => number;
-  /** Items updated at once. */
+  /** Items updated at once, default 16. */
   readonly concurrency?: number;
   /**
    * How long one change's work (map snapshot, decision, update) may take, like a request's
@@ -96,7 +96,7 @@ export class ChangeIndexer {
           try {
             counts[await this.apply(change, this.deadlineFor(context))]++;
           } catch (caught) {
-            if (isRefusedForGood(caught)) {
+            if ((caught as Error | undefined)?.name === 'ValidationException') {
               // DynamoDB refuses the update itself (e.g. the item would outgrow 400 KB): retrying never helps.
               this.report('*', change, (caught as Error).message);
               counts.poison++;
@@ -112,7 +112,7 @@ export class ChangeIndexer {
   }
 
   /** Indexes one change for every followed collection of its table. */
-  async apply(change: TableChange, context: CallContext): Promise<ChangeOutcome> {
+  private async apply(change: TableChange, context: CallContext): Promise<ChangeOutcome> {
     if (change.kind === 'remove' || !change.image) return 'skipped';
     let outcome: ChangeOutcome = 'skipped';
     for (const collection of this.deps.collections) {
@@ -140,8 +140,7 @@ export class ChangeIndexer {
     context: CallContext,
   ): Promise<ChangeOutcome> {
     const { writes } = await this.deps.maps.snapshot(collection, context);
-    const isReserved = (item: JsonObject) => this.deps.isReserved(collection, item);
-    const decision = decideIndexing(writes, image, isReserved, this.random);
+    const decision = decideIndexing(writes, image, (item) => this.deps.isReserved(collection, item), this.random);
     switch (decision.kind) {
       case 'not-member':
         return 'skipped';
@@ -157,11 +156,6 @@ export class ChangeIndexer {
       }
     }
   }
-}
-
-/** DynamoDB's answer to a request that can never succeed as it is (not throttling, not an outage, not access). */
-function isRefusedForGood(error: unknown): boolean {
-  return (error as Error | undefined)?.name === 'ValidationException';
 }
 
 /** Sequence numbers are decimal strings of one width per shard; order them as numbers. */

@@ -17,15 +17,6 @@ export function belongsTo(collection: CollectionSpec, record: JsonObject): boole
   return collection.indexes.some(({ shardKeyAttribute }) => isShardKeyOf(record[shardKeyAttribute], collection.prefix));
 }
 
-/** The shard key of another collection that a record carries, if any. */
-function foreignShardKey(collection: CollectionSpec, record: JsonObject): string | undefined {
-  for (const { shardKeyAttribute } of collection.indexes) {
-    const key = record[shardKeyAttribute];
-    if (typeof key === 'string' && !isShardKeyOf(key, collection.prefix)) return key;
-  }
-  return undefined;
-}
-
 /**
  * The guard DynamoDB checks in a write through `collection`: the item is this collection's
  * (or, for `may`, absent — or, for a PUT, written by no collection yet), and the request's
@@ -66,17 +57,20 @@ export function refusalReason(
   presence: WriteGuard['presence'],
   preconditions: Preconditions = {},
 ): ShardlineError | undefined {
-  if (current) {
-    const foreign = foreignShardKey(collection, current);
-    if (foreign !== undefined && !belongsTo(collection, current)) {
-      return new ShardlineError(
-        'conflict',
-        `the item belongs to another collection (its shard key is "${foreign}"); ` +
-          `collection "${collection.name}" does not write it`,
-      );
-    }
-  }
   const ours = current !== undefined && belongsTo(collection, current);
+  // The shard key of another collection that the item carries, if any.
+  const foreign = ours
+    ? undefined
+    : collection.indexes
+        .map(({ shardKeyAttribute }) => current?.[shardKeyAttribute])
+        .find((key) => typeof key === 'string' && !isShardKeyOf(key, collection.prefix));
+  if (foreign !== undefined) {
+    return new ShardlineError(
+      'conflict',
+      `the item belongs to another collection (its shard key is "${foreign}"); ` +
+        `collection "${collection.name}" does not write it`,
+    );
+  }
   if (preconditions.ifNoneMatch === '*' && current !== undefined) {
     return new ShardlineError('precondition_failed', 'If-None-Match: * but the item exists');
   }

@@ -4,16 +4,12 @@ import type { RequestContext } from './metrics/request-tally';
 import type { Store } from '../store/store';
 import { ListingExecutor } from './listing/executor';
 import type { Listing } from './listing/listing';
-import type { ReadMemory } from './shard-tails';
-
-export type { Listing } from './listing/listing';
+import type { ShardTails } from './shard-tails';
 
 /**
- * Reads one page of a sorted listing (see ListingExecutor): the page is complete and
- * in order, or an error. `memory` is what listings of this collection's shards
- * remember across requests — owned by the caller (one per collection and shard
- * layout), so that what a page reads depends on the memory it is given, never on
- * which requests this module happened to serve.
+ * Reads one page of a sorted listing (see ListingExecutor): complete and in order, or an error.
+ * `memory` is the caller's (one per collection and shard layout), so that what a page reads
+ * depends on the memory it is given, never on which requests this module happened to serve.
  */
 export function listItems(
   store: Store,
@@ -21,7 +17,7 @@ export function listItems(
   request: ListRequest,
   limit: number,
   context: RequestContext,
-  memory: ReadMemory,
+  memory: ShardTails,
 ): Promise<Listing> {
   return new ListingExecutor({ store, collection, memory, context }, request, limit).run();
 }

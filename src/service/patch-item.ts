@@ -7,7 +7,7 @@ import { canonicalText, isPlainObject } from '../core/values';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from './guards';
-import type { WriteResult } from './write-items';
+import { type WriteResult, writeResult } from './write-items';
 
 /** Attempts of a patch whose item changed between its read and its write (no If-Match given). */
 const PATCH_ATTEMPTS = 3;
@@ -44,7 +44,7 @@ export async function patchItem(
       etag: { attribute: etagAttribute, oneOf: typeof readEtag === 'string' ? [readEtag] : ('absent' as const) },
     };
     const { set, remove } = changes(current, prepared.record);
-    const result = { shard: prepared.shard, shardKey: prepared.shardKey, item: prepared.item, etag: prepared.etag };
+    const result = writeResult(prepared);
     // A patch that changes nothing (every value as it was) writes nothing.
     if (Object.keys(set).length === 0 && remove.length === 0) return result;
     const outcome = await store.updateItem({ table: collection.table, key, set, remove, guard }, context);

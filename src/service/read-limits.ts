@@ -22,25 +22,17 @@ export interface ShardRead {
 }
 
 /**
- * The queries of one wave of a merged group: every shard the merge waits for, plus
- * every other shard that will probably run dry before the page is full — topping
- * those up in the same parallel wave saves the sequential round trip each would
- * cost a moment later. `target` is how many items the group must deliver in this
- * page (the page's remaining items when the group started); `before(a, b)` is the
- * read order of index keys.
+ * The queries of one wave of a merged group: every shard the merge waits for, plus every
+ * other shard that will probably run dry before the page is full — topping those up in the
+ * same parallel wave saves the sequential round trip each would cost a moment later.
+ * `target`: the items the group must deliver in this page; `before(a, b)`: the read order.
  *
- * First wave (nothing read): every shard asks for its share of the target plus
- * a margin — about one binomial standard deviation — never a full page each (that
- * reads N× what is returned).
- *
- * Later waves estimate where the page will end. The shards of a group hold the
- * same distribution of keys (hash, random and heavy-hitter runs all spread items
- * uniformly), so past the point where a shard's reads stop, it is expected to hold
- * as many keys as the shards whose reads reach further do on average. Walking every
- * key read so far in order, with that extrapolation for the shards already passed,
- * gives the key where the group's count reaches `target`; each shard that has more
- * is asked for its expected shortfall up to there, plus the margin. Only a wrong
- * guess costs another wave — never a wrong page: the merge decides what is returned.
+ * Where the page will end is estimated. A group's shards hold the same distribution of keys
+ * (hash, random and heavy-hitter runs spread items uniformly), so past where a shard's reads
+ * stop it is expected to hold as many keys as the shards read further do on average. Walking
+ * the keys read so far in order, with that extrapolation, gives the key where the group
+ * reaches `target`; each shard with more is asked for its shortfall up to there plus a
+ * margin. A wrong guess costs another wave, never a wrong page: the merge decides that.
  */
 export function refillWave(
   shards: readonly ShardProgress[],
@@ -58,7 +50,7 @@ export function refillWave(
   });
 }
 
-/** Every shard that may hold more, asked for its share of `target` plus a margin: a first wave. */
+/** A first wave: each shard that may hold more asks for its share of `target` plus a margin (a page each reads N×). */
 export function evenWave(hasMore: readonly boolean[], target: number): ShardRead[] {
   const live = hasMore.filter(Boolean).length;
   const limit = withMargin(target / Math.max(1, live), FIRST_MARGIN);
@@ -66,11 +58,10 @@ export function evenWave(hasMore: readonly boolean[], target: number): ShardRead
 }
 
 /**
- * The first wave of a merged group from the last page's hint: each shard re-reads the
- * items it held past the cursor, plus what `refillWave` expects it to run short of
- * beyond them — the hint's read order stands in for the keys, which sizing needs only
- * the order of; a shard with nothing there is still read once, as it may have gained
- * items since.
+ * The first wave of a merged group from the last page's hint: each shard re-reads the items
+ * it held past the cursor, plus what `refillWave` expects it to run short of beyond them (the
+ * hint's read order stands in for the keys: sizing needs only their order). A shard with
+ * nothing there is still read once: it may have gained items since.
  */
 export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
   // The page ends by the target-th of them at the latest: items further on are not re-read.
@@ -89,14 +80,8 @@ export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
   }));
 }
 
-/** What wave sizing needs of a shard: how much it gave, not which keys. */
-interface WaveShard {
-  /** Items read from this shard in this page so far. */
-  readonly read: number;
-  readonly hasMore: boolean;
-  readonly waiting: boolean;
-  readonly lastRefill?: number;
-}
+/** What wave sizing needs of a shard: how many items it gave in this page (`read`), not which keys. */
+type WaveShard = Omit<ShardProgress, 'keys'> & { readonly read: number };
 
 /**
  * The wave `refillWave` describes, from counts and `order` — the shard of every item
@@ -111,7 +96,7 @@ function sizeWave(
 ): ShardRead[] {
   if (order.length === 0)
     return evenWave(
-      shards.map((shard) => shard.hasMore),
+      shards.map(({ hasMore }) => hasMore),
       target,
     );
   const shortfall = expectedShortfall(shards, order, target + Math.ceil(margins.end * Math.sqrt(target)));
@@ -129,12 +114,12 @@ function sizeWave(
   return reads;
 }
 
-/** The shard of every key read, in read order (ties, which unique keys never are, by shard). */
-function readOrder(shards: readonly ShardProgress[], before: (a: string, b: string) => boolean): number[] {
-  const all: { key: string; shard: number }[] = [];
-  shards.forEach((shard, index) => {
-    for (const key of shard.keys) all.push({ key, shard: index });
-  });
+/** The shard of every key given, in read order (ties, which unique keys never are, by shard). */
+export function readOrder(
+  shards: readonly { readonly keys: readonly string[] }[],
+  before: (a: string, b: string) => boolean,
+): number[] {
+  const all = shards.flatMap(({ keys }, shard) => keys.map((key) => ({ key, shard })));
   all.sort((a, b) => (before(a.key, b.key) ? -1 : before(b.key, a.key) ? 1 : 0));
   return all.map(({ shard }) => shard);
 }
@@ -210,18 +195,17 @@ function stillNeeded(
 }
 
 /** A shard's expected count plus a margin of about one binomial standard deviation. */
-export function withMargin(expected: number, deviations: number): number {
+function withMargin(expected: number, deviations: number): number {
   return Math.ceil(expected + deviations * Math.sqrt(expected));
 }
 
 /*
- * Margins, in standard deviations, tuned with scripts/bench/sim-listing.ts (21
- * shards, pages of 100) for one round trip: a page waits for its slowest shard, so a
- * second wave costs a whole extra round trip while a few more items per shard cost
- * almost nothing. A first read of share + 1½ σ, and a hinted first wave that places
- * the page's end 1½ σ late and adds 1½ σ to each shard's shortfall, finish 62–83% of
- * hash and random pages in one wave, reading 1.75–1.8× what they return (the budget:
- * 1.8). Refills after that keep the smaller margins: they are rare, and short.
+ * Margins, in standard deviations, tuned with scripts/bench/sim-listing.ts (21 shards, pages
+ * of 100) for one round trip: a page waits for its slowest shard, so a second wave costs a
+ * whole round trip while a few more items per shard cost almost nothing. A first read of
+ * share + 1½ σ, and a hinted first wave that places the page's end 1½ σ late and adds 1½ σ
+ * to each shard's shortfall, finish 62–83% of hash and random pages in one wave, reading
+ * 1.75–1.8× what they return (the budget: 1.8). Refills are rare and short: smaller margins.
  */
 const FIRST_MARGIN = 1.5;
 interface RefillMargins {

@@ -27,10 +27,7 @@ export interface ShardMapsOptions {
   readonly log?: (message: string) => void;
   /** Told which map version each collection is read by, whenever that is (re)learned. */
   readonly onReadVersion?: (collection: string, version: number) => void;
-  /**
-   * Called (once at a time, at most every few seconds) when a table that holds the maps is gone:
-   * where shardline created the tables at start, it creates them and their maps again.
-   */
+  /** Called (once at a time, at most every 5 s) when a table holding the maps is gone, to create it and its maps. */
   readonly onTableMissing?: () => Promise<void>;
 }
 
@@ -44,19 +41,17 @@ interface Cached {
 }
 
 /**
- * The routers' view of the shard maps: every collection's pointer, cached for at most
- * `ttlMs` (all collections refreshed by one read), and the immutable versions it names.
+ * The routers' view of the shard maps: every collection's pointer, cached for at most `ttlMs`
+ * (all refreshed by one read), and the immutable versions it names.
  *
- * A router that cannot refresh keeps routing by what it has for up to 3 × TTL, then
- * answers 503 `map_stale` rather than route by a map it can no longer trust: the
- * orchestrator waits that long (plus a request deadline) after each change, so by then
- * every request routed by an older pointer has finished.
+ * A router that cannot refresh keeps routing by what it has for up to 3 × TTL, then answers
+ * 503 `map_stale` rather than route by a map it can no longer trust: the orchestrator waits
+ * that long (plus a request deadline) after each change, so by then every request routed by
+ * an older pointer has finished.
  *
- * Only values are shared between requests, never a promise: a request whose cached pointer
- * is stale reads for itself. On workerd a request may not wait on I/O another request
- * started (that request's end cancels it, and the waiter would hang), and a pointer read
- * is one small GetItem per TTL per request in flight, so coalescing is not worth a
- * runtime-specific switch.
+ * Only values are shared between requests, never a promise: on workerd a request may not wait
+ * on I/O another request started (that request's end cancels it and the waiter hangs), and a
+ * pointer read is one small GetItem per TTL per request in flight: not worth coalescing.
  */
 export class ShardMaps implements MapSource {
   private cached: Cached | undefined;
@@ -77,11 +72,10 @@ export class ShardMaps implements MapSource {
   }
 
   /**
-   * Writes each collection's first map (its config strategy, version 1 in the first
-   * index) where the table holds none. Safe to run from many instances at once: the
-   * first writer wins and the others adopt what it wrote. A config whose strategy
-   * differs from the stored read map is reported, never applied (`npm run reshard`
-   * changes maps).
+   * Writes each collection's first map (its config strategy, version 1 in the first index)
+   * where the table holds none. Safe from many instances at once: the first writer wins, the
+   * others adopt what it wrote. A config strategy that differs from the stored read map is
+   * reported, never applied (`npm run reshard` changes maps).
    */
   async initialize(context: CallContext): Promise<void> {
     const readAt = this.now();
@@ -91,11 +85,8 @@ export class ShardMaps implements MapSource {
       let pointer = pointers[i];
       if (!pointer) {
         const createdAt = new Date(this.now()).toISOString();
-        await this.store.createVersion(
-          collection,
-          { version: 1, strategy: collection.initialStrategy.config, createdAt },
-          context,
-        );
+        const first = { version: 1, strategy: collection.initialStrategy.config, createdAt };
+        await this.store.createVersion(collection, first, context);
         const fresh = initialPointer(this.now());
         pointer = (await this.store.createPointer(collection, fresh, context))
           ? fresh

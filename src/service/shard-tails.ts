@@ -1,8 +1,8 @@
 import { partitionPoint } from '../core/partition-point';
+
 /** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
 const TAIL_KEYS = 256;
 
-/** What ShardTails needs of a plan: its order and its key range. */
 interface PlanShape {
   readonly order: 'asc' | 'desc';
   readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
@@ -16,21 +16,13 @@ interface Tail {
 }
 
 /**
- * What listings remember across requests to size their reads: never a source of
- * results, so losing it (a new instance, another collection version) costs reads,
- * never items. Owned by whoever serves the listings and passed to each one; ShardTails
- * is the one kind there is.
- */
-export type ReadMemory = Pick<ShardTails, 'record' | 'remainingAfter'>;
-
-/**
- * The last keys of each shard, in read order, as seen the last time a listing read a
- * shard to its end — a hint for prefetching the next range shard, never a source of
- * results. A page that starts near the end of its shard is known to cross into the
- * next shard, so that shard's query can go out in the same round trip. A stale hint
- * costs one wasted or one late query: the shard itself is always read. Only listings
- * unbounded on the side they read towards use it (elsewhere a read's end is the
- * range's end, not the shard's).
+ * What listings remember across requests to size their reads: the last keys of each shard, in
+ * read order, as seen the last time a listing read a shard to its end. A page that starts near
+ * the end of its shard is known to cross into the next, so that shard's query can go out in
+ * the same round trip. Never a source of results: a stale or lost memory (a new instance,
+ * another map version) costs one wasted or late query, never items. Only listings unbounded
+ * on the side they read towards use it (elsewhere a read ends at the range's end, not the
+ * shard's). Owned by whoever serves the listings and passed to each one.
  */
 export class ShardTails {
   private readonly tails = new Map<string, Tail>();
@@ -87,11 +79,8 @@ export class ReadMemories {
 
   /** The memory of the collection named `name`, created empty on first use. */
   of(name: string): ShardTails {
-    let tails = this.byName.get(name);
-    if (!tails) {
-      tails = new ShardTails();
-      this.byName.set(name, tails);
-    }
+    const tails = this.byName.get(name) ?? new ShardTails();
+    this.byName.set(name, tails);
     return tails;
   }
 }

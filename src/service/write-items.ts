@@ -1,21 +1,20 @@
 import type { RoutedCollection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { valueOfIndexKey } from '../core/index-key';
-import { prepareItem, type JsonObject, type PreparedItem } from '../core/item';
-import type { CallContext } from '../store/retry';
+import { prepareItem, type PreparedItem } from '../core/item';
 import type { BatchOutcome, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { writeGuard, writeGuarded, type Preconditions } from './guards';
-import { type RequestContext, shardObserver, type RequestTally } from './metrics/request-tally';
+import { type RequestContext, shardObserver } from './metrics/request-tally';
 
 /** DESIGN section 4: a batch carries at most 1000 items. */
 export const MAX_BATCH_ITEMS = 1000;
 
-export interface WriteResult {
-  readonly shard: number;
-  readonly shardKey: string;
-  readonly item: JsonObject;
-  readonly etag: string;
+export type WriteResult = Pick<PreparedItem, 'shard' | 'shardKey' | 'item' | 'etag'>;
+
+/** Only these fields: the item routes answer with the result as it is. */
+export function writeResult({ shard, shardKey, item, etag }: WriteResult): WriteResult {
+  return { shard, shardKey, item, etag };
 }
 
 /**
@@ -34,13 +33,8 @@ export async function putItem(
 ): Promise<WriteResult> {
   const [collection, ...also] = maps as [RoutedCollection, ...RoutedCollection[]];
   const prepared = prepareItem(collection, input, random, also);
-  const tally = context.tally;
-  const guard = writeGuard(collection, 'may', preconditions);
-  await writeGuarded(collection, 'may', preconditions, () =>
-    store.putItem(collection.table, prepared.record, observed(context, collection.name, prepared.shard), guard),
-  );
-  countWritten(tally, collection.name, prepared);
-  return { shard: prepared.shard, shardKey: prepared.shardKey, item: prepared.item, etag: prepared.etag };
+  await putPrepared(store, collection, prepared, context, preconditions);
+  return writeResult(prepared);
 }
 
 /**
@@ -86,17 +80,11 @@ async function putGuarded(
   prepared: readonly PreparedItem[],
   context: RequestContext,
 ): Promise<BatchOutcome> {
-  const guard = writeGuard(collection, 'may');
-  const tally = context.tally;
   const outcome: BatchOutcome = { written: [], failed: [] };
   await Promise.all(
     prepared.map(async (item, index) => {
       try {
-        const itemContext = observed(context, collection.name, item.shard);
-        await writeGuarded(collection, 'may', {}, () =>
-          store.putItem(collection.table, item.record, itemContext, guard),
-        );
-        countWritten(tally, collection.name, item);
+        await putPrepared(store, collection, item, context);
         outcome.written.push(index);
       } catch (error) {
         const failure =
@@ -115,15 +103,22 @@ async function putGuarded(
   return outcome;
 }
 
-/** The context whose retries and throttles count for the request and for the item's shard. */
-function observed(context: RequestContext, collection: string, shard: number): CallContext {
-  const tally = context.tally;
-  return tally ? { ...context, observer: shardObserver(tally, collection, shard) } : context;
-}
-
-/** One written item in the request's figures and its shard's (its value feeds the hot keys). */
-function countWritten(tally: RequestTally | undefined, collection: string, item: PreparedItem): void {
+/** Writes one item under its guard, counted in the request's figures and its shard's (its value feeds the hot keys). */
+async function putPrepared(
+  store: Store,
+  collection: RoutedCollection,
+  item: PreparedItem,
+  context: RequestContext,
+  preconditions: Preconditions = {},
+): Promise<void> {
+  const guard = writeGuard(collection, 'may', preconditions);
+  const { tally } = context;
+  // Retries and throttles count for the request and for the item's shard.
+  const itemContext = tally ? { ...context, observer: shardObserver(tally, collection.name, item.shard) } : context;
+  await writeGuarded(collection, 'may', preconditions, () =>
+    store.putItem(collection.table, item.record, itemContext, guard),
+  );
   if (!tally) return;
   tally.itemsWritten++;
-  tally.recorder.shardWritten(collection, item.shard, valueOfIndexKey(item.indexKey));
+  tally.recorder.shardWritten(collection.name, item.shard, valueOfIndexKey(item.indexKey));
 }

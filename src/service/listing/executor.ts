@@ -6,8 +6,8 @@ import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
 import type { ReadHint } from '../../core/read-hint';
 import type { ShardPage, Store } from '../../store/store';
 import type { ShardRead } from '../read-limits';
-import type { ReadMemory } from '../shard-tails';
-import { type RequestContext, type RequestTally, shardObserver } from '../metrics/request-tally';
+import type { ShardTails } from '../shard-tails';
+import { type RequestContext, shardObserver } from '../metrics/request-tally';
 import { GroupReads } from './group-reads';
 import type { Listing, ListingStats } from './listing';
 import { ADAPTIVE_READS, type ReadPolicy } from './read-policy';
@@ -18,21 +18,19 @@ export interface ListingInputs {
   readonly store: Store;
   /** The collection as this request sees it (its table, index, attributes and strategy). */
   readonly collection: RoutedCollection;
-  /** What listings of this collection's shards remember across requests (see ReadMemory). */
-  readonly memory: ReadMemory;
-  /** The request's abort signal and deadline. */
+  /** What listings of this collection's shards remember across requests (see ShardTails). */
+  readonly memory: ShardTails;
   readonly context: RequestContext;
   /** How much each query asks for; ADAPTIVE_READS unless given. */
   readonly policy?: ReadPolicy;
 }
 
 /**
- * Reads one page of a sorted listing; built per request, used once. Plans the shard
- * groups, then for each group in order runs a lazy k-way merge whose shard queries go
- * out in parallel waves sized by the read policy. One item beyond the page is read (it
- * is usually buffered already) so that the last page is known to be the last. If any
- * shard query fails, the others are aborted and the error propagates: a page is
- * complete or it is not returned.
+ * Reads one page of a sorted listing; built per request, used once. Plans the shard groups,
+ * then for each in order runs a lazy k-way merge whose shard queries go out in parallel
+ * waves sized by the read policy. One item beyond the page is read (usually buffered
+ * already) so that the last page is known to be the last. If any shard query fails, the
+ * others are aborted and the error propagates: a page is complete or not returned.
  */
 export class ListingExecutor {
   readonly stats: ListingStats = {
@@ -50,9 +48,6 @@ export class ListingExecutor {
   private readonly want: number;
   /** Aborts this page's queries still in flight once one has failed. */
   private readonly controller = new AbortController();
-  private readonly signal: AbortSignal;
-  /** The request's figures and metrics recorder, when an HTTP request keeps them. */
-  private readonly tally: RequestTally | undefined;
 
   constructor(
     private readonly inputs: ListingInputs,
@@ -62,12 +57,10 @@ export class ListingExecutor {
     this.plan = planListing(inputs.collection.map.strategy, request);
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
-    this.signal = this.controller.signal;
-    this.tally = inputs.context.tally;
     // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
     // (Not a signal per query from AbortSignal.any: on Node 20 each costs a WeakRef and a
     // FinalizationRegistry entry, which doubled the router's CPU per page.)
-    setMaxListeners(0, this.signal);
+    setMaxListeners(0, this.controller.signal);
   }
 
   async run(): Promise<Listing> {
@@ -204,37 +197,30 @@ export class ListingExecutor {
     });
   }
 
-  /** Sends one shard query under this page's abort signal. */
   private query(shard: number, resumeAfter: string | undefined, limit: number): Promise<ShardPage> {
     const { collection, context, store } = this.inputs;
-    const tally = this.tally;
     const query = shardQuery(collection, this.plan, shard, resumeAfter, limit, this.request.attributes);
     return store.queryShard(query, {
-      signal: this.signal,
+      signal: this.controller.signal,
       ...(context.deadline !== undefined && { deadline: context.deadline }),
       // Retries and throttles of this query are the request's and this shard's.
-      ...(tally && { observer: shardObserver(tally, collection.name, shard) }),
+      ...(context.tally && { observer: shardObserver(context.tally, collection.name, shard) }),
     });
   }
 
   private count(page: ShardPage, shard: number): void {
-    const stats = this.stats;
+    const { stats } = this;
     stats.shardQueries++;
     if (page.hedged) stats.hedges++;
     stats.itemsRead += page.itemsRead;
-    const tally = this.tally;
-    if (tally) {
-      tally.shardQueries++;
-      tally.itemsRead += page.itemsRead;
-      const first = page.items[0]?.[this.inputs.collection.map.index.indexKeyAttribute];
-      tally.recorder.shardQueried(
-        this.inputs.collection.name,
-        shard,
-        page.itemsRead,
-        typeof first === 'string' ? first : undefined,
-      );
-    }
     if (page.consumedCapacity !== undefined)
       stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
+    const { collection } = this.inputs;
+    const { tally } = this.inputs.context;
+    if (!tally) return;
+    tally.shardQueries++;
+    tally.itemsRead += page.itemsRead;
+    const first = page.items[0]?.[collection.map.index.indexKeyAttribute];
+    tally.recorder.shardQueried(collection.name, shard, page.itemsRead, typeof first === 'string' ? first : undefined);
   }
 }

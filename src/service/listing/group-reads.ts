@@ -3,7 +3,7 @@ import type { JsonObject } from '../../core/item';
 import { KWayMerge } from '../../core/merge';
 import type { SortOrder } from '../../core/plan';
 import { MAX_AHEAD, type ReadHint } from '../../core/read-hint';
-import type { ShardProgress } from '../read-limits';
+import { readOrder, type ShardProgress } from '../read-limits';
 
 interface ShardState {
   /** Index sort key the shard's next page starts after (in read order). */
@@ -71,15 +71,10 @@ export class GroupReads {
 
   /** The hint for the next page: the shards of the keys read past `end`, in read order. */
   readPastEnd(end: string): ReadHint {
-    const before = this.before;
-    const past: { key: string; shard: number }[] = [];
-    this.shards.forEach((state, shard) => {
-      for (const key of state.keys) if (before(end, key)) past.push({ key, shard });
-    });
-    past.sort((a, b) => (before(a.key, b.key) ? -1 : 1));
+    const past = this.shards.map(({ keys }) => ({ keys: keys.filter((key) => this.before(end, key)) }));
     return {
       more: this.shards.map((_, source) => this.merge.hasMore(source)),
-      ahead: past.slice(0, MAX_AHEAD).map(({ shard }) => shard),
+      ahead: readOrder(past, this.before).slice(0, MAX_AHEAD),
     };
   }
 }

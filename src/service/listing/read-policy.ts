@@ -8,45 +8,38 @@ export interface PrefetchRead {
 }
 
 /**
- * How much a listing asks each shard for. A policy only sizes queries: every shard
- * a group needs is still read to the page's end and the merge decides what is
- * returned, so a poor guess costs reads or round trips, never items. Limits are at
- * least 1 and at most MAX_QUERY_LIMIT.
+ * How much a listing asks each shard for. A policy only sizes queries: every shard a group
+ * needs is still read to the page's end and the merge decides what is returned, so a poor
+ * guess costs reads or round trips, never items. Limits are 1 to MAX_QUERY_LIMIT.
  */
 export interface ReadPolicy {
   /** The limit of a one-shard group's next query, when the page still needs `remaining` (> 0) items. */
   singleRead(remaining: number): number;
 
   /**
-   * The first wave of a merged group of `shards` shards, nothing read yet: every shard,
-   * as the merge needs a head from each. `target` is what the group must deliver to
-   * fill the page; `hint`, when given, is what the last page read past its end in
-   * this group (its `more` has one entry per shard).
+   * The first wave of a merged group of `shards` shards: every shard, as the merge needs a
+   * head from each. `target`: what the group must deliver to fill the page; `hint`: what the
+   * last page read past its end in this group (its `more` has one entry per shard).
    */
   firstWave(shards: number, target: number, hint: ReadHint | undefined): ShardRead[];
 
-  /**
-   * A later wave of a merged group: every shard the merge waits for (`waiting`), and
-   * any other it chooses to top up. `before(a, b)` is the read order of index keys.
-   */
+  /** A later wave of a merged group: every shard the merge waits for (`waiting`), and any it chooses to top up. */
   nextWave(progress: readonly ShardProgress[], target: number, before: (a: string, b: string) => boolean): ShardRead[];
 
   /**
-   * Range listings read one-shard groups one after another. `held(group)` is how many
-   * items one-shard group `group` holds for the page and is followed by another
-   * one-shard group, or undefined when unknown or not so. Returns the groups whose
-   * first query should go out with the first group's, in plan order, each with its
-   * limit: what the page will still need there.
+   * Range listings read one-shard groups one after another. `held(group)`: the items one-shard
+   * group `group` holds for the page when another one-shard group follows it, else undefined.
+   * Returns the groups whose first query goes out with the first group's, in plan order, each
+   * limited to what the page will still need there.
    */
   prefetch(want: number, held: (group: number) => number | undefined): PrefetchRead[];
 }
 
 /**
- * The policy tuned with scripts/bench/sim-listing.ts (see read-limits): a one-shard
- * group reads what the page still needs in one query; merged groups go out in waves
- * sized by `refillWave`, the first from the last page's hint when there is one
- * (`hintedWave`), else an even share each; range shards are prefetched while the
- * remembered shard ends say the page will run past them.
+ * The policy tuned with scripts/bench/sim-listing.ts (see read-limits): a one-shard group reads
+ * what the page still needs in one query; merged groups read in waves (the first from the last
+ * page's hint, else an even share); range shards are prefetched while the remembered shard
+ * ends say the page will run past them.
  */
 export const ADAPTIVE_READS: ReadPolicy = {
   singleRead: (remaining) => Math.min(remaining, MAX_QUERY_LIMIT),

@@ -1,12 +1,5 @@
 import type { RetryOperation, RetryReason } from '../../store/retry';
-import {
-  type HedgeCount,
-  HedgeCounts,
-  type MetricsRecorder,
-  type RequestRecord,
-  type RetryCount,
-  RetryCounts,
-} from './recorder';
+import { CallCounts, type HedgeCount, type MetricsRecorder, type RequestRecord, type RetryCount } from './recorder';
 
 /** One collection and shard's counts since the last flush. */
 export interface ShardDelta {
@@ -36,8 +29,7 @@ export interface Deltas {
 export class DeltaRecorder implements MetricsRecorder {
   readonly enabled = true;
   private shards = new Map<string, ShardDelta>();
-  private retryCounts = new RetryCounts();
-  private hedgeCounts = new HedgeCounts();
+  private calls = new CallCounts();
   private versions = new Map<string, number>();
   private readonly flushed = new Map<string, number>();
 
@@ -58,11 +50,11 @@ export class DeltaRecorder implements MetricsRecorder {
   }
 
   retried(operation: RetryOperation, reason: RetryReason): void {
-    this.retryCounts.add(operation, reason);
+    this.calls.retried(operation, reason);
   }
 
   hedged(collection: string, won: boolean): void {
-    this.hedgeCounts.add(collection, won);
+    this.calls.hedged(collection, won);
   }
 
   mapVersion(collection: string, version: number): void {
@@ -73,15 +65,14 @@ export class DeltaRecorder implements MetricsRecorder {
   requestDone(request: RequestRecord): void {
     const deltas: Deltas = {
       shards: [...this.shards.values()],
-      retries: this.retryCounts.list(),
-      hedges: this.hedgeCounts.list(),
+      retries: this.calls.retries(),
+      hedges: this.calls.hedges(),
       mapVersions: [...this.versions].map(([collection, version]) => ({ collection, version })),
       request,
     };
     for (const { collection, version } of deltas.mapVersions) this.flushed.set(collection, version);
     this.shards = new Map();
-    this.retryCounts = new RetryCounts();
-    this.hedgeCounts = new HedgeCounts();
+    this.calls = new CallCounts();
     this.versions = new Map();
     try {
       this.flush(deltas);
@@ -92,11 +83,8 @@ export class DeltaRecorder implements MetricsRecorder {
 
   private of(collection: string, shard: number): ShardDelta {
     const key = `${shard} ${collection}`;
-    let delta = this.shards.get(key);
-    if (!delta) {
-      delta = { collection, shard, writes: 0, queries: 0, itemsRead: 0, throttles: 0 };
-      this.shards.set(key, delta);
-    }
+    const delta = this.shards.get(key) ?? { collection, shard, writes: 0, queries: 0, itemsRead: 0, throttles: 0 };
+    this.shards.set(key, delta);
     return delta;
   }
 }

@@ -54,29 +54,20 @@ export function fanOut(recorders: readonly MetricsRecorder[]): MetricsRecorder {
   const live = recorders.filter((recorder) => recorder.enabled);
   if (live.length === 0) return NO_METRICS;
   if (live.length === 1) return live[0]!;
+  const each =
+    <M extends Exclude<keyof MetricsRecorder, 'enabled'>>(method: M) =>
+    (...args: Parameters<MetricsRecorder[M]>): void => {
+      for (const recorder of live) (recorder[method] as (...args: Parameters<MetricsRecorder[M]>) => void)(...args);
+    };
   return {
     enabled: true,
-    shardQueried: (c, s, n, k) => {
-      for (const r of live) r.shardQueried(c, s, n, k);
-    },
-    shardWritten: (c, s, v) => {
-      for (const r of live) r.shardWritten(c, s, v);
-    },
-    shardThrottled: (c, s) => {
-      for (const r of live) r.shardThrottled(c, s);
-    },
-    retried: (o, why) => {
-      for (const r of live) r.retried(o, why);
-    },
-    hedged: (c, won) => {
-      for (const r of live) r.hedged(c, won);
-    },
-    mapVersion: (c, v) => {
-      for (const r of live) r.mapVersion(c, v);
-    },
-    requestDone: (request) => {
-      for (const r of live) r.requestDone(request);
-    },
+    shardQueried: each('shardQueried'),
+    shardWritten: each('shardWritten'),
+    shardThrottled: each('shardThrottled'),
+    retried: each('retried'),
+    hedged: each('hedged'),
+    mapVersion: each('mapVersion'),
+    requestDone: each('requestDone'),
   };
 }
 
@@ -87,25 +78,6 @@ export interface HedgeCount {
   lost: number;
 }
 
-/** Hedge counts per collection. */
-export class HedgeCounts {
-  private readonly counts = new Map<string, HedgeCount>();
-
-  add(collection: string, won: boolean): void {
-    let known = this.counts.get(collection);
-    if (!known) {
-      known = { collection, won: 0, lost: 0 };
-      this.counts.set(collection, known);
-    }
-    if (won) known.won++;
-    else known.lost++;
-  }
-
-  list(): HedgeCount[] {
-    return [...this.counts.values()];
-  }
-}
-
 /** How many retries one operation took for one reason. */
 export interface RetryCount {
   readonly operation: RetryOperation;
@@ -113,18 +85,30 @@ export interface RetryCount {
   count: number;
 }
 
-/** Retries counted by operation and reason (a handful of pairs, whatever the traffic). */
-export class RetryCounts {
-  private readonly counts = new Map<string, RetryCount>();
+/** Retries by operation and reason, hedges by collection: a handful of entries, whatever the traffic. */
+export class CallCounts {
+  private readonly retryCounts = new Map<string, RetryCount>();
+  private readonly hedgeCounts = new Map<string, HedgeCount>();
 
-  add(operation: RetryOperation, reason: RetryReason): void {
+  retried(operation: RetryOperation, reason: RetryReason): void {
     const key = `${operation} ${reason}`;
-    const known = this.counts.get(key);
+    const known = this.retryCounts.get(key);
     if (known) known.count++;
-    else this.counts.set(key, { operation, reason, count: 1 });
+    else this.retryCounts.set(key, { operation, reason, count: 1 });
   }
 
-  list(): RetryCount[] {
-    return [...this.counts.values()];
+  hedged(collection: string, won: boolean): void {
+    const known = this.hedgeCounts.get(collection) ?? { collection, won: 0, lost: 0 };
+    this.hedgeCounts.set(collection, known);
+    if (won) known.won++;
+    else known.lost++;
+  }
+
+  retries(): RetryCount[] {
+    return [...this.retryCounts.values()];
+  }
+
+  hedges(): HedgeCount[] {
+    return [...this.hedgeCounts.values()];
   }
 }

@@ -1,6 +1,5 @@
 import type { HeavyHitter } from '../../core/space-saving';
-import type { RetryOperation, RetryReason } from '../../store/retry';
-import { type HedgeCount, HedgeCounts, type MetricsRecorder, type RetryCount, RetryCounts } from './recorder';
+import { CallCounts, type MetricsRecorder } from './recorder';
 import { ShardCounters, type ShardFigures } from './shard-counters';
 
 export interface RouterMetricsOptions {
@@ -53,48 +52,33 @@ export interface VersionTotals {
  * the map version each collection is read by. /stats, /heat and /metrics read it. Memory is
  * bounded: per collection one set of shard counters and k sketch counters, times seven.
  */
-export class RouterMetrics implements MetricsRecorder {
+export class RouterMetrics extends CallCounts implements MetricsRecorder {
   readonly enabled = true;
   readonly startedAt: number;
   readonly hotKeyCapacity: number;
   private readonly now: () => number;
   private readonly collections = new Map<string, CollectionCounters>();
-  private readonly retryCounts = new RetryCounts();
-  private readonly hedgeCounts = new HedgeCounts();
   private readonly versions = new Map<string, number>();
   /** The totals under each collection's previous map, kept for exporters after a map change. */
   private readonly earlier = new Map<string, VersionTotals>();
 
   constructor(options: RouterMetricsOptions = {}) {
+    super();
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     this.hotKeyCapacity = options.hotKeys ?? DEFAULT_HOT_KEYS;
   }
 
   shardQueried(collection: string, shard: number, itemsRead: number): void {
-    const counters = this.of(collection);
-    counters.total.queried(shard, itemsRead);
-    this.bucket(counters).queried(shard, itemsRead);
+    this.count(collection, (counters) => counters.queried(shard, itemsRead));
   }
 
   shardWritten(collection: string, shard: number, value: string): void {
-    const counters = this.of(collection);
-    counters.total.written(shard, value);
-    this.bucket(counters).written(shard, value);
+    this.count(collection, (counters) => counters.written(shard, value));
   }
 
   shardThrottled(collection: string, shard: number): void {
-    const counters = this.of(collection);
-    counters.total.throttled(shard);
-    this.bucket(counters).throttled(shard);
-  }
-
-  retried(operation: RetryOperation, reason: RetryReason): void {
-    this.retryCounts.add(operation, reason);
-  }
-
-  hedged(collection: string, won: boolean): void {
-    this.hedgeCounts.add(collection, won);
+    this.count(collection, (counters) => counters.throttled(shard));
   }
 
   /**
@@ -136,24 +120,20 @@ export class RouterMetrics implements MetricsRecorder {
     return [...current, ...this.earlier.values()];
   }
 
-  retries(): RetryCount[] {
-    return this.retryCounts.list();
-  }
-
-  hedges(): HedgeCount[] {
-    return this.hedgeCounts.list();
-  }
-
   mapVersions(): ReadonlyMap<string, number> {
     return this.versions;
   }
 
+  /** Counts into the collection's totals and the current 10 seconds' bucket. */
+  private count(collection: string, add: (counters: ShardCounters) => void): void {
+    const counters = this.of(collection);
+    add(counters.total);
+    add(this.bucket(counters));
+  }
+
   private of(collection: string): CollectionCounters {
-    let counters = this.collections.get(collection);
-    if (!counters) {
-      counters = this.fresh(this.versions.get(collection));
-      this.collections.set(collection, counters);
-    }
+    const counters = this.collections.get(collection) ?? this.fresh(this.versions.get(collection));
+    this.collections.set(collection, counters);
     return counters;
   }
 
@@ -191,7 +171,7 @@ function span(counters: ShardCounters, shardCount: number, seconds: number): Spa
     writes,
     shards,
     imbalance: mean === 0 ? null : largest / mean,
-    hotKeys: counters.hotKeys(),
+    hotKeys: counters.hot.top(),
     hotKeyErrorBound: counters.hot.errorBound,
   };
 }

@@ -1,4 +1,4 @@
-import { type HeavyHitter, SpaceSaving } from '../../core/space-saving';
+import { SpaceSaving } from '../../core/space-saving';
 
 /** One shard's figures, as /stats reports them. */
 export interface ShardFigures {
@@ -8,6 +8,8 @@ export interface ShardFigures {
   readonly queries: number;
   readonly throttles: number;
 }
+
+const COUNTS = ['writes', 'itemsRead', 'queries', 'throttles'] as const;
 
 /**
  * Per-shard counters of one collection over some span of time, and the values written
@@ -42,31 +44,25 @@ export class ShardCounters {
 
   /** Adds `other`'s counts (and merges its sketch) into these. */
   add(other: ShardCounters): void {
-    for (const name of ['writes', 'itemsRead', 'queries', 'throttles'] as const) {
-      for (const [shard, n] of other[name].entries()) bump(this[name], shard, n);
-    }
+    for (const name of COUNTS) for (const [shard, n] of other[name].entries()) bump(this[name], shard, n);
     this.hot.merge(other.hot);
   }
 
   clear(): void {
-    for (const name of ['writes', 'itemsRead', 'queries', 'throttles'] as const) this[name].length = 0;
+    for (const name of COUNTS) this[name].length = 0;
     this.hot.clear();
   }
 
   /** Figures for shards 0 … shardCount − 1 (and any higher shard that saw traffic). */
   figures(shardCount: number): ShardFigures[] {
-    const n = Math.max(shardCount, this.writes.length, this.itemsRead.length, this.queries.length);
-    return Array.from({ length: Math.max(n, this.throttles.length) }, (_, shard) => ({
+    const length = Math.max(shardCount, ...COUNTS.map((name) => this[name].length));
+    return Array.from({ length }, (_, shard) => ({
       shard,
       writes: this.writes[shard] ?? 0,
       itemsRead: this.itemsRead[shard] ?? 0,
       queries: this.queries[shard] ?? 0,
       throttles: this.throttles[shard] ?? 0,
     }));
-  }
-
-  hotKeys(): HeavyHitter[] {
-    return this.hot.top();
   }
 }
 
