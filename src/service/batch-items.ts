@@ -13,10 +13,7 @@ export const MAX_BATCH_GET_KEYS = 100;
 /** DESIGN section 4: a batch-delete names at most 1000 keys. */
 export const MAX_BATCH_DELETE_KEYS = 1000;
 
-/**
- * Checks and types the keys of a batch request; any malformed or repeated key refuses the
- * whole request (400, every bad index listed), before anything is read or deleted.
- */
+/** Checks and types a batch's keys: any malformed or repeated key refuses the whole request before any call. */
 export function batchKeys(collection: CollectionSpec, inputs: readonly unknown[]): JsonObject[] {
   return readBatch(
     inputs,
@@ -49,25 +46,19 @@ export async function batchGet(
     context,
     attributes ? { attributes: [...attributes, ...collection.primaryKey.map(({ name }) => name)] } : {},
   );
-  const byKey = new Map<string, JsonObject>();
-  for (const record of read) {
-    if (belongsTo(collection, record)) byKey.set(canonicalText(primaryKeyFrom(collection, record)), record);
-  }
-  const records: JsonObject[] = [];
-  const missing: JsonObject[] = [];
-  for (const key of keys) {
-    const record = byKey.get(canonicalText(key));
-    if (record) records.push(record);
-    else missing.push(key);
-  }
-  return { records, missing };
+  const ours = read.filter((record) => belongsTo(collection, record));
+  const byKey = new Map(ours.map((record) => [canonicalText(primaryKeyFrom(collection, record)), record]));
+  const found = keys.map((key) => byKey.get(canonicalText(key)));
+  return {
+    records: found.filter((record) => record !== undefined),
+    missing: keys.filter((_, index) => !found[index]),
+  };
 }
 
 /**
- * Deletes each key's item of the collection with its own conditional DeleteItem (DynamoDB's
- * BatchWriteItem takes no conditions, and another collection's item must never be deleted
- * through this one). Every key ends up deleted or listed as failed: absent (404), another
- * collection's (409), or DynamoDB's error.
+ * Deletes each key's item with its own conditional DeleteItem (BatchWriteItem takes no conditions,
+ * and another collection's item must never be deleted through this one). Every key ends up
+ * deleted or failed: absent (404), another collection's (409), or DynamoDB's error.
  */
 export async function batchDelete(
   store: Store,

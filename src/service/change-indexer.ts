@@ -9,7 +9,6 @@ import type { MapSource } from './map-source';
 
 /** What became of one change, for one collection of its table (the most telling one when several). */
 export type ChangeOutcome =
-  /** Index attributes set. */
   | 'indexed'
   /** A member already indexed as its ordered field says (shardline's own writes, and its own updates). */
   | 'current'
@@ -48,36 +47,24 @@ export interface ChangeIndexerDeps {
   /** shardline's own items in a collection's table (never members). */
   readonly isReserved: (collection: CollectionSpec, item: JsonObject) => boolean;
   readonly onPoison: (report: PoisonReport) => void;
-  readonly random?: () => number;
-  /** Items updated at once, default 16. */
-  readonly concurrency?: number;
-  /**
-   * How long one change's work (map snapshot, decision, update) may take, like a request's
-   * REQUEST_TIMEOUT_MS: an online reshard waits that long for writes routed by an older map.
-   */
+  /** How long one change's work may take: an online reshard waits that long for writes routed by an older map. */
   readonly changeDeadlineMs?: number;
 }
 
 const RANK: Record<ChangeOutcome, number> = { skipped: 0, current: 1, poison: 2, indexed: 3 };
 
 /**
- * Carries out `decideIndexing` for a batch of stream changes, for every collection of
- * each change's table, against the shard maps writes use now (both during an online
- * reshard). Used by the Lambda's Streams handler and by `npm run follow`.
- *
- * Within a batch only an item's last change matters (each decision reads the whole new
- * image, and its update is conditional on it), so earlier ones are counted, not applied.
- * Different items are updated concurrently. Failing to reach DynamoDB fails the change
- * (listed in `failed`, to be retried); a member that cannot be indexed never does.
+ * Carries out `decideIndexing` for a batch of stream changes (the Lambda's Streams handler,
+ * `npm run follow`), for every collection of each change's table, against the maps writes
+ * use now. Only an item's last change in a batch matters (each decision reads the whole new
+ * image and its update is conditional on it): earlier ones are counted, not applied. Failing
+ * to reach DynamoDB fails the change (to be retried); a member that cannot be indexed never does.
  */
 export class ChangeIndexer {
-  private readonly limit: ReturnType<typeof pLimit>;
-  private readonly random: () => number;
+  /** Items updated at once. */
+  private readonly limit = pLimit(16);
 
-  constructor(private readonly deps: ChangeIndexerDeps) {
-    this.limit = pLimit(deps.concurrency ?? 16);
-    this.random = deps.random ?? Math.random;
-  }
+  constructor(private readonly deps: ChangeIndexerDeps) {}
 
   async applyBatch(changes: readonly TableChange[], context: CallContext = {}): Promise<BatchResult> {
     const counts: Record<ChangeOutcome, number> = { indexed: 0, current: 0, skipped: 0, poison: 0 };
@@ -140,7 +127,7 @@ export class ChangeIndexer {
     context: CallContext,
   ): Promise<ChangeOutcome> {
     const { writes } = await this.deps.maps.snapshot(collection, context);
-    const decision = decideIndexing(writes, image, (item) => this.deps.isReserved(collection, item), this.random);
+    const decision = decideIndexing(writes, image, (item) => this.deps.isReserved(collection, item), Math.random);
     switch (decision.kind) {
       case 'not-member':
         return 'skipped';

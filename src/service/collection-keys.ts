@@ -17,18 +17,13 @@ export interface KeyScanResult {
   /** Normalized value → index entries. */
   readonly counts: Map<string, number>;
   readonly entries: number;
-  readonly pages: number;
 }
 
 /**
- * Counts the normalized values a live collection holds by a parallel Scan of the index
- * its map lives in (`view`: the collection as its read map sees it), reading only the
- * index keys.
- *
- * The index is sparse and may be shared by several collections, so a filter keeps the
- * entries whose shard key starts with `<prefix>#` (checked again here: another
- * collection's prefix may extend this one's, e.g. `albums` and `albums-hash`, but never
- * `albums#`). The index sort key already holds the normalized value.
+ * Counts the normalized values (the index sort keys hold them) a live collection holds, by a
+ * parallel Scan of the index keys its read map (`view`) lives in. The index is sparse and may
+ * be shared, so a filter keeps shard keys starting `<prefix>#`, checked again here: another
+ * collection's prefix may extend this one's (`albums`, `albums-hash`), but never `albums#`.
  */
 export async function scanCollectionKeys(
   scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>,
@@ -38,40 +33,34 @@ export async function scanCollectionKeys(
   const segments = options.segments ?? 8;
   const limit = pLimit(options.concurrency ?? 4);
   const counts = new Map<string, number>();
-  const shardPrefix = shardKeyPrefix(view.prefix);
+  const { index } = view.map;
+  const request = {
+    table: view.table,
+    index: index.name,
+    segments,
+    limit: 1000,
+    anyOf: [{ kind: 'beginsWith' as const, attribute: index.shardKeyAttribute, prefix: shardKeyPrefix(view.prefix) }],
+    attributes: [index.shardKeyAttribute, index.indexKeyAttribute],
+  };
   let entries = 0;
-  let pages = 0;
 
   const scanSegment = async (segment: number): Promise<void> => {
     let after: Record<string, unknown> | undefined;
     do {
-      const page = await scanPage(
-        {
-          table: view.table,
-          index: view.map.index.name,
-          segment,
-          segments,
-          limit: 1000,
-          anyOf: [{ kind: 'beginsWith', attribute: view.map.index.shardKeyAttribute, prefix: shardPrefix }],
-          attributes: [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute],
-          ...(after && { after }),
-        },
-        {},
-      );
+      const page = await scanPage({ ...request, segment, ...(after && { after }) }, {});
       for (const item of page.items) {
-        const shardKey = item[view.map.index.shardKeyAttribute];
-        const indexKey = item[view.map.index.indexKeyAttribute];
+        const shardKey = item[index.shardKeyAttribute];
+        const indexKey = item[index.indexKeyAttribute];
         if (!isShardKeyOf(shardKey, view.prefix) || typeof indexKey !== 'string') continue;
         const value = valueOfIndexKey(indexKey);
         counts.set(value, (counts.get(value) ?? 0) + 1);
         entries++;
       }
-      pages++;
       options.onProgress?.(entries);
       after = page.next;
     } while (after);
   };
 
   await Promise.all(Array.from({ length: segments }, (_, segment) => limit(() => scanSegment(segment))));
-  return { counts, entries, pages };
+  return { counts, entries };
 }

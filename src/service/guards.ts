@@ -18,9 +18,9 @@ export function belongsTo(collection: CollectionSpec, record: JsonObject): boole
 }
 
 /**
- * The guard DynamoDB checks in a write through `collection`: the item is this collection's
- * (or, for `may`, absent — or, for a PUT, written by no collection yet), and the request's
- * preconditions hold. An item of another collection is never written: a 409, not a move.
+ * The guard DynamoDB checks in a write through `collection`: the item is this collection's (or,
+ * for `may`, absent or written by no collection yet) and the preconditions hold. Another
+ * collection's item is never written: a 409, not a move.
  */
 export function writeGuard(
   collection: CollectionSpec,
@@ -47,9 +47,8 @@ export function writeGuard(
 
 /**
  * Why a guarded write was refused, from the item as it stood right after: 409 for another
- * collection's item, 412 for a precondition that does not hold, 404 for no item of this
- * collection. `undefined` when the item now satisfies the guard (it changed in between:
- * the caller may try again).
+ * collection's item, 412 for a failed precondition, 404 for none of this collection; undefined
+ * when the item now satisfies the guard (it changed in between: the caller may try again).
  */
 export function refusalReason(
   collection: CollectionSpec,
@@ -93,15 +92,16 @@ export function notFound(collection: CollectionSpec): ShardlineError {
 /** Attempts of a guarded write whose refusal the item no longer explains (it changed in between). */
 const GUARDED_ATTEMPTS = 3;
 
-/** Runs a guarded write until it lands or its refusal has a reason (thrown as a 404, 409 or 412). */
+/** Runs a write under its guard until it lands or its refusal has a reason (thrown as a 404, 409 or 412). */
 export async function writeGuarded(
   collection: CollectionSpec,
   presence: WriteGuard['presence'],
   preconditions: Preconditions,
-  write: () => Promise<WriteOutcome>,
+  write: (guard: WriteGuard) => Promise<WriteOutcome>,
 ): Promise<void> {
+  const guard = writeGuard(collection, presence, preconditions);
   for (let attempt = 0; attempt < GUARDED_ATTEMPTS; attempt++) {
-    const outcome = await write();
+    const outcome = await write(guard);
     if (outcome.applied) return;
     const reason = refusalReason(collection, outcome.current, presence, preconditions);
     if (reason) throw reason;

@@ -8,10 +8,7 @@ export interface MapSource {
   snapshot(collection: CollectionSpec, context: CallContext): Promise<MapSnapshot>;
 }
 
-/**
- * The config's strategies as version 1 in the first index, never changing: for tests
- * of the HTTP layer over a fake store. A service over a table uses `ShardMaps`.
- */
+/** The config's strategies as version 1 in the first index, never changing: for tests over a fake store. */
 export function configMaps(): MapSource {
   const pointer = initialPointer(0);
   return {

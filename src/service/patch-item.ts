@@ -13,12 +13,10 @@ import { type WriteResult, writeResult } from './write-items';
 const PATCH_ATTEMPTS = 3;
 
 /**
- * Applies a JSON merge patch (RFC 7396) to one item of the collection. The item is read,
- * patched and checked like a PUT, then written with one UpdateItem that sets what changed
- * — index attributes of every write map included, so a new ordered value moves the item in
- * the order in the same write — under a condition that the item still has the ETag it was
- * read with. A concurrent write in between makes DynamoDB refuse it: with `If-Match` that
- * is a 412, without it the patch is applied again to the new item.
+ * Applies a JSON merge patch (RFC 7396) to one item: read, patched and checked like a PUT, then
+ * one UpdateItem sets what changed (every write map's index attributes too: a new ordered value
+ * moves the item in the same write) on condition of the ETag it was read with. A concurrent
+ * write in between is a 412 with `If-Match`; without it the patch is applied to the new item.
  */
 export async function patchItem(
   store: Store,

@@ -4,12 +4,9 @@ import { ExactNumber } from '../core/exact-number';
 import { readPrimaryKey, type JsonObject } from '../core/item';
 import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
-import { belongsTo, notFound, type Preconditions, writeGuard, writeGuarded } from './guards';
+import { belongsTo, notFound, type Preconditions, writeGuarded } from './guards';
 
-/**
- * The primary key named by query parameters, typed by the table's key schema
- * (`?pk=…&sk=…`; a number keeps all its digits); a missing or malformed attribute is a 400.
- */
+/** The primary key named by query parameters (`?pk=…&sk=…`, a number keeps all its digits), or a 400. */
 export function primaryKeyFromParams(
   collection: CollectionSpec,
   params: Record<string, string | undefined>,
@@ -30,10 +27,7 @@ export function primaryKeyFrom(collection: CollectionSpec, source: JsonObject): 
   return Object.fromEntries(collection.primaryKey.map(({ name }, i) => [name, values[i]]));
 }
 
-/**
- * The attributes a projection (`fields=`) reads: the fields asked for, plus what shardline
- * needs to answer — the shard keys (is the item this collection's?) and the ETag.
- */
+/** What a projection (`fields=`) reads: the fields, the shard keys (is it this collection's?) and the ETag. */
 export function projectionFor(collection: CollectionSpec, fields: readonly string[] | undefined): string[] | undefined {
   if (!fields) return undefined;
   const needed = collection.indexes.map(({ shardKeyAttribute }) => shardKeyAttribute);
@@ -62,6 +56,7 @@ export async function deleteItem(
   context: CallContext,
   preconditions: Preconditions = {},
 ): Promise<void> {
-  const guard = writeGuard(collection, 'must', preconditions);
-  await writeGuarded(collection, 'must', preconditions, () => store.deleteItem(collection.table, key, context, guard));
+  await writeGuarded(collection, 'must', preconditions, (guard) =>
+    store.deleteItem(collection.table, key, context, guard),
+  );
 }

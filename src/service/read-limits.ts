@@ -169,16 +169,15 @@ function expectedShortfall(shards: readonly WaveShard[], order: readonly number[
 }
 
 /**
- * Whether a shard's reads end in RUN_LENGTH or more index keys of one value that no
- * other shard's reads hold. (Where the value is spread over the shards — random
- * suffixes, a range heavy hitter — every shard meets it alike and the usual estimate holds.)
+ * Whether a shard's reads end in RUN_LENGTH or more index keys of one value no other shard's
+ * reads hold. (A value spread over the shards, by random suffixes or as a range heavy hitter,
+ * meets every shard alike: the usual estimate holds.)
  */
 function runOfItsOwn(shards: readonly ShardProgress[], source: number): boolean {
   const keys = shards[source]!.keys;
   if (keys.length < RUN_LENGTH) return false;
   const value = valueOfIndexKey(keys[keys.length - 1]!);
-  for (let i = keys.length - RUN_LENGTH; i < keys.length - 1; i++)
-    if (valueOfIndexKey(keys[i]!) !== value) return false;
+  if (!keys.slice(-RUN_LENGTH).every((key) => valueOfIndexKey(key) === value)) return false;
   return shards.every((shard, other) => other === source || !shard.keys.some((key) => valueOfIndexKey(key) === value));
 }
 

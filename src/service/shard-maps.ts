@@ -31,7 +31,6 @@ export interface ShardMapsOptions {
   readonly onTableMissing?: () => Promise<void>;
 }
 
-/** Missing tables are created again at most this often. */
 const RECREATE_EVERY_MS = 5000;
 
 interface Cached {

@@ -27,10 +27,7 @@ interface Tail {
 export class ShardTails {
   private readonly tails = new Map<string, Tail>();
 
-  /**
-   * Records a read that reached the end of `shard`: `items` are all the shard holds
-   * after `after` (the read's near bound; undefined when it started at the shard's start).
-   */
+  /** Records a read that reached the end of `shard`: `items` are all it holds after `after` (undefined: all). */
   record(
     plan: PlanShape,
     shard: number,
@@ -44,10 +41,7 @@ export class ShardTails {
     this.tails.set(`${plan.order}#${shard}`, { keys: kept.map((item) => item[key] as string), after: from });
   }
 
-  /**
-   * How many keys the shard holds after `position` (read order; undefined: from its
-   * start), or undefined when the known tail does not reach back that far.
-   */
+  /** How many keys the shard holds after `position` (undefined: from its start), if its known tail reaches back. */
   remainingAfter(
     plan: PlanShape,
     shard: number,
@@ -69,11 +63,7 @@ function towardsShardEnd(plan: PlanShape): boolean {
   return plan.order === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
 }
 
-/**
- * One ShardTails per collection name, for a service instance to own: tails describe
- * one collection's shards, so collections never share one. (Keyed by name while a
- * collection's shards are fixed by its config.)
- */
+/** One ShardTails per collection (and map) name, for a service instance to own: tails describe one's shards. */
 export class ReadMemories {
   private readonly byName = new Map<string, ShardTails>();
 

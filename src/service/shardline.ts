@@ -44,10 +44,9 @@ export interface Page {
 }
 
 /**
- * The service: what shardline does with a collection's items, by collection name, over
- * one store and the shard maps in force. Every call takes the request's context (its
- * deadline, abort signal and tally). The HTTP routes translate requests into these calls
- * and their results into responses, nothing more.
+ * The service: what shardline does with a collection's items, by collection name, over one
+ * store and the shard maps in force; every call takes the request's context. The HTTP routes
+ * only translate requests into these calls and their results into responses.
  */
 export function createShardline(deps: ShardlineDeps) {
   const { store, maps, cursorSecret } = deps;
@@ -97,10 +96,9 @@ export function createShardline(deps: ShardlineDeps) {
       batchDelete(store, collection(name), keys, context),
 
     /**
-     * One page of the collection in order. The cursor is checked against the listing it
-     * came from (collection, order, filter); one snapshot means one index, so a page never
-     * mixes two maps, and the index key is the same in both: a cursor from before a switch
-     * of maps resumes exactly after it.
+     * One page in order. The cursor is checked against its listing (collection, order, filter).
+     * One snapshot means one index, so a page never mixes two maps; the index key is the same
+     * in both, so a cursor from before a switch of maps resumes exactly after it.
      */
     async list(name: string, request: PageRequest, context: RequestContext): Promise<Page> {
       const spec = collection(name);

@@ -4,7 +4,7 @@ import { valueOfIndexKey } from '../core/index-key';
 import { prepareItem, type PreparedItem } from '../core/item';
 import type { BatchOutcome, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
-import { writeGuard, writeGuarded, type Preconditions } from './guards';
+import { writeGuarded, type Preconditions } from './guards';
 import { type RequestContext, shardObserver } from './metrics/request-tally';
 
 /** DESIGN section 4: a batch carries at most 1000 items. */
@@ -18,10 +18,9 @@ export function writeResult({ shard, shardKey, item, etag }: WriteResult): Write
 }
 
 /**
- * Assigns the item's shard under every map writes set (`maps`: the collection as each
- * shard map sees it, the read map first) and writes it once, under a guard DynamoDB
- * checks: an item of another collection is a 409, a failed precondition a 412. Invalid
- * items are refused before any write. The result names the shard of the first map.
+ * Assigns the item's shard under every map writes set (`maps`, the read map first) and writes it
+ * once under a guard DynamoDB checks: another collection's item is a 409, a failed precondition
+ * a 412. The result names the shard of the first map.
  */
 export async function putItem(
   store: Store,
@@ -38,10 +37,9 @@ export async function putItem(
 }
 
 /**
- * Writes a batch. Every item is checked first: if any is invalid, or two share a
- * primary key, the whole batch is refused (400, every bad index listed) and nothing
- * is written. Otherwise each item ends up written or listed as failed by index —
- * an item of another collection as `conflict`, never moved.
+ * Writes a batch. If any item is invalid or two share a primary key, nothing is written (400,
+ * every bad index listed); else each ends up written or failed by index (another collection's
+ * item as `conflict`, never moved).
  */
 export async function putBatch(
   store: Store,
@@ -70,9 +68,8 @@ export async function putBatch(
 const CUT_OFF = 'the request deadline cut off the write; it may or may not have been written';
 
 /**
- * Each item with its own conditional PutItem, in parallel under the store's bound on calls
- * in flight: DynamoDB's BatchWriteItem takes no conditions, so it cannot refuse another
- * collection's item. Every index ends up written or failed with its reason.
+ * Each item with its own conditional PutItem, in parallel under the store's bound on calls in
+ * flight: BatchWriteItem takes no conditions, so it cannot refuse another collection's item.
  */
 async function putGuarded(
   store: Store,
@@ -111,11 +108,10 @@ async function putPrepared(
   context: RequestContext,
   preconditions: Preconditions = {},
 ): Promise<void> {
-  const guard = writeGuard(collection, 'may', preconditions);
   const { tally } = context;
   // Retries and throttles count for the request and for the item's shard.
   const itemContext = tally ? { ...context, observer: shardObserver(tally, collection.name, item.shard) } : context;
-  await writeGuarded(collection, 'may', preconditions, () =>
+  await writeGuarded(collection, 'may', preconditions, (guard) =>
     store.putItem(collection.table, item.record, itemContext, guard),
   );
   if (!tally) return;

@@ -107,9 +107,8 @@ export class ListingExecutor {
   }
 
   /**
-   * Range listings read one shard after another. Where the remembered shard ends say
-   * the page will run past the end of a shard, the next shard's first query goes out
-   * now, in parallel — instead of one round trip later. Returns them by group index.
+   * Range listings read one shard after another: where the remembered shard ends say the page
+   * will run past a shard's end, the next one's first query goes out now, not a round trip later.
    */
   private prefetches(): Map<number, Promise<ShardPage>> {
     const { plan, inputs } = this;
@@ -129,10 +128,9 @@ export class ListingExecutor {
   }
 
   /**
-   * Merges one shard group into the page until it has `want` items or the group is
-   * done, a wave of queries at a time. `prefetched`, when given, is this one-shard
-   * group's first page, already in flight; `hint` sizes a merged group's first wave.
-   * Returns what a merged group read past the page's end, when the page is full.
+   * Merges one shard group into the page, a wave of queries at a time, until it has `want` items
+   * or the group is done. `prefetched`: a one-shard group's first page, already in flight; `hint`
+   * sizes a merged group's first wave. Returns what a merged group read past a full page's end.
    */
   private async drain(
     index: number,
@@ -160,9 +158,8 @@ export class ListingExecutor {
   }
 
   /**
-   * Sends one wave of a group's queries in parallel and hands their pages to the
-   * merge; `prefetched` stands in for the wave's one query. A one-shard group's read
-   * that reaches its shard's end is remembered (see ShardTails).
+   * Sends one wave of a group's queries in parallel (`prefetched` stands in for its one query)
+   * into the merge. A one-shard group's read that reaches its shard's end is remembered.
    */
   private async readWave(
     index: number,

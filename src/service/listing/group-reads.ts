@@ -15,9 +15,8 @@ interface ShardState {
 }
 
 /**
- * What one shard group has read in one page: the merge of its shards and, per shard,
- * where its next query resumes and what it gave — the state a wave is sized from.
- * `source` is a shard's position in its group.
+ * What one shard group has read in one page, the state waves are sized from: the merge of its
+ * shards and, per shard (`source`: its position in the group), where it resumes and what it gave.
  */
 export class GroupReads {
   readonly merge: KWayMerge<JsonObject>;
@@ -47,10 +46,7 @@ export class GroupReads {
     if (state.resumeAfter !== undefined) state.lastRefill = limit;
   }
 
-  /**
-   * Takes the next page of `source` (`resumeAfter` undefined: the shard is read to its
-   * end) into the merge; `remember` keeps its keys for sizing later waves.
-   */
+  /** Takes `source`'s next page into the merge (`resumeAfter` undefined: read to its end); `remember` its keys. */
   take(source: number, items: JsonObject[], resumeAfter: string | undefined, remember: boolean): void {
     const state = this.shards[source]!;
     state.resumeAfter = resumeAfter;

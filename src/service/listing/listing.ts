@@ -14,7 +14,6 @@ export interface ListingStats {
   dynamoMs: number;
 }
 
-/** One page of a sorted listing. */
 export interface Listing {
   /** Stored records in listing order (index attributes included). */
   readonly records: JsonObject[];

@@ -21,10 +21,9 @@ export interface Deltas {
 }
 
 /**
- * A recorder for push-style sinks (CloudWatch EMF lines on Lambda, Workers Analytics Engine):
- * it sums what the service reports and hands the sums to `flush` when a request ends, so a
- * request costs one flush however many shards it touched. With requests running side by
- * side (a Worker isolate) one flush may carry another's counts: the sums stay right.
+ * A recorder for push-style sinks (CloudWatch EMF on Lambda, Workers Analytics Engine): sums
+ * handed to `flush` when a request ends, one flush however many shards it touched. With requests
+ * side by side (a Worker isolate) one flush may carry another's counts: the sums stay right.
  */
 export class DeltaRecorder implements MetricsRecorder {
   readonly enabled = true;

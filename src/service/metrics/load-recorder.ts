@@ -6,18 +6,16 @@ import type { LoadStore } from '../../store/load-store';
 import { NO_METRICS, type MetricsRecorder } from './recorder';
 
 /**
- * A read of up to 4 KB costs half a read unit (eventually consistent); shardline's index
- * entries are small, so a query's units are estimated from its items at ~400 bytes each,
- * never below the half unit DynamoDB charges for any query.
+ * A read of up to 4 KB costs half a unit (eventually consistent): a query's units are estimated
+ * from its small index entries at ~400 bytes each, never below the half unit any query costs.
  */
 const ITEMS_PER_READ_UNIT = 20;
 /** A write of up to 1 KB costs one unit, and the index entry it makes another. */
 const UNITS_PER_WRITE = 2;
 
 /**
- * What a router contributes to the fleet's load (DESIGN §12): it listens on the serving
- * path like the statistics do, counts per collection per minute in a LoadMeter, and
- * `flush` writes every ended minute, one item per collection, to the collection's table.
+ * What a router contributes to the fleet's load (DESIGN §12): counts per collection per minute,
+ * which `flush` writes, one item per collection and ended minute, to the collection's table.
  * Runtimes call `flush` (Node: on a timer; Lambda: after an invocation; Worker: waitUntil).
  */
 export class LoadRecorder {
@@ -30,13 +28,11 @@ export class LoadRecorder {
     readonly store: LoadStore,
     private readonly collections: readonly CollectionSpec[],
     readonly minuteMs: number,
-    private readonly now: () => number = Date.now,
   ) {
     this.meter = new LoadMeter(this.router, minuteMs);
-    this.lastFlush = now();
+    this.lastFlush = Date.now();
   }
 
-  /** The recorder the serving path reports to. */
   readonly recorder: MetricsRecorder = {
     ...NO_METRICS,
     enabled: true,
@@ -49,23 +45,23 @@ export class LoadRecorder {
         Math.max(0.5, itemsRead / ITEMS_PER_READ_UNIT),
         // A query counts once, at the value where it began reading: a key listed again and again is hot.
         firstKey === undefined ? [] : [valueOfIndexKey(firstKey)],
-        this.now(),
+        Date.now(),
       ),
     shardWritten: (collection, shard, value) =>
-      this.meter.wrote(collection, this.version(collection), shard, value, UNITS_PER_WRITE, this.now()),
+      this.meter.wrote(collection, this.version(collection), shard, value, UNITS_PER_WRITE, Date.now()),
     shardThrottled: (collection, shard) =>
-      this.meter.throttled(collection, this.version(collection), shard, this.now()),
+      this.meter.throttled(collection, this.version(collection), shard, Date.now()),
     mapVersion: (collection, version) => void this.versions.set(collection, version),
   };
 
   /** Whether a minute has ended since the last flush (Lambda flushes only then). */
   due(): boolean {
-    return Math.floor(this.now() / this.minuteMs) > Math.floor(this.lastFlush / this.minuteMs);
+    return Math.floor(Date.now() / this.minuteMs) > Math.floor(this.lastFlush / this.minuteMs);
   }
 
   /** Writes every ended minute's records; a failed write is logged, not retried later (the next minute goes on). */
-  async flush(log: (message: string) => void = console.warn): Promise<number> {
-    this.lastFlush = this.now();
+  async flush(): Promise<number> {
+    this.lastFlush = Date.now();
     const records = this.meter.take(this.lastFlush);
     const byName = new Map(this.collections.map((collection) => [collection.name, collection]));
     const writes = records.map(async (record) => {
@@ -74,7 +70,7 @@ export class LoadRecorder {
       try {
         await this.store.write(collection, record);
       } catch (error) {
-        log(`shardline: load record of ${record.collection} not written (${(error as Error).message})`);
+        console.warn(`shardline: load record of ${record.collection} not written (${(error as Error).message})`);
       }
     });
     await Promise.all(writes);

@@ -10,18 +10,14 @@ export interface RequestRecord {
 }
 
 /**
- * Where the serving path reports what it did, per collection and shard. The listing
- * executor, the write path and the retry layer call it; each runtime decides who listens
- * (the in-memory statistics behind /stats and /metrics, CloudWatch EMF lines, Workers
- * Analytics Engine). Calls must be cheap and must never throw: they sit on hot paths.
- * `enabled` is false for NO_METRICS, so callers can skip building arguments.
+ * Where the serving path reports what it did, per collection and shard; each runtime decides
+ * who listens (the statistics behind /stats and /metrics, CloudWatch EMF, Workers Analytics
+ * Engine). Calls must be cheap and never throw: they sit on hot paths. `enabled` is false for
+ * NO_METRICS, so callers can skip building arguments.
  */
 export interface MetricsRecorder {
   readonly enabled: boolean;
-  /**
-   * One shard query answered, having read `itemsRead` items, the first of them at index
-   * sort key `firstKey` (where the read landed: the fleet's hot reads count it).
-   */
+  /** One shard query answered; `firstKey`: the index key where it landed (the fleet's hot reads count it). */
   shardQueried(collection: string, shard: number, itemsRead: number, firstKey?: string): void;
   /** One item written to `shard`; `value` is its normalized ordered value (for hot keys). */
   shardWritten(collection: string, shard: number, value: string): void;

@@ -2,10 +2,9 @@ import type { CallContext, RetryObserver, RetryOperation, RetryReason } from '..
 import { NO_METRICS, type MetricsRecorder } from './recorder';
 
 /**
- * What one request did, for its log line, and the door through which the service layers
- * reach the process's recorder: it travels in the request's context (`RequestContext.tally`,
- * and as the store's retry observer), so the listing executor, the write path and the retry
- * layer find it without new parameters. Retries are counted here and passed on to the recorder.
+ * What one request did, for its log line, and the service layers' door to the process's
+ * recorder: it travels in the request's context (and as the store's retry observer), so the
+ * listing executor, the write path and the retry layer find it without new parameters.
  */
 export class RequestTally implements RetryObserver {
   shardQueries = 0;

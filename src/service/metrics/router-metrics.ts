@@ -47,9 +47,7 @@ export interface VersionTotals {
 }
 
 /**
- * What this router saw since it started, in memory: per collection and shard the writes,
- * queries, items read and throttles, the hot keys, retries by operation and reason, and
- * the map version each collection is read by. /stats, /heat and /metrics read it. Memory is
+ * What this router saw since it started, in memory, for /stats, /heat and /metrics. Memory is
  * bounded: per collection one set of shard counters and k sketch counters, times seven.
  */
 export class RouterMetrics extends CallCounts implements MetricsRecorder {
@@ -81,10 +79,7 @@ export class RouterMetrics extends CallCounts implements MetricsRecorder {
     this.count(collection, (counters) => counters.throttled(shard));
   }
 
-  /**
-   * A map change starts the collection's figures afresh: shard 3 of the new map is not shard 3
-   * of the old one, so sums across the change would describe neither map.
-   */
+  /** A map change starts the figures afresh: shard 3 of the new map is not shard 3 of the old one. */
   mapVersion(collection: string, version: number): void {
     this.versions.set(collection, version);
     const counters = this.of(collection);

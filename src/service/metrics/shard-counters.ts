@@ -12,10 +12,9 @@ export interface ShardFigures {
 const COUNTS = ['writes', 'itemsRead', 'queries', 'throttles'] as const;
 
 /**
- * Per-shard counters of one collection over some span of time, and the values written
- * most often in it (a Space-Saving sketch of `hotKeys` counters: memory bounded by k
- * whatever the number of distinct values). Shard arrays grow to the largest shard seen,
- * so a reshard to more shards needs nothing special.
+ * Per-shard counters of one collection over a span of time, and its most written values (a
+ * Space-Saving sketch: memory bounded by k whatever the distinct values). Shard arrays grow
+ * to the largest shard seen, so a reshard to more shards needs nothing special.
  */
 export class ShardCounters {
   readonly writes: number[] = [];
