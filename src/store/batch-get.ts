@@ -10,14 +10,14 @@ import {
   type CallContext,
   type RetryOperation,
   type RetryPolicy,
+  type Send,
 } from './retry';
 import type { ReadOptions } from './store';
 import { recordFromSdk, recordToSdk } from './values';
 
-type Send = <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) => Promise<T>;
 type Key = Record<string, unknown>;
 
-/** What one table's part of a BatchGetItem asks for (as DynamoDB's `KeysAndAttributes`). */
+/** One table's part of a BatchGetItem (DynamoDB's `KeysAndAttributes`). */
 export interface TableRead {
   readonly Keys: Key[];
   readonly ConsistentRead?: boolean;
@@ -25,31 +25,26 @@ export interface TableRead {
   readonly ExpressionAttributeNames?: Record<string, string>;
 }
 
-/** How a batch read is sent and retried. */
 export interface BatchRead {
   /** Names the read in errors (`a read of the shard maps`). */
   readonly what: string;
   readonly context: CallContext;
   readonly policy: RetryPolicy;
-  /**
-   * Sends one call with its retries; by default `withRetries` under `policy`. The item store's
-   * adds its in-flight limit and its operation label; it must retry under the same policy.
-   */
+  /** Sends one call with its retries (by default `withRetries`); it must retry under `policy`. */
   readonly send?: Send;
-  /** The label a resend of unprocessed keys is reported under (items: `batch_get`); unreported when unset. */
+  /** The label a resend of unprocessed keys is reported under; unreported when unset. */
   readonly operation?: RetryOperation;
   /** Readies unprocessed keys to go out again (shardline's reserved numbers: `resendable`). */
   readonly again?: (keys: Key[]) => Key[];
 }
 
 /**
- * The items of one BatchGetItem (up to 100 keys, of one table or several), then again for the
- * keys DynamoDB hands back unprocessed (throttled, or past 16 MB) until every key is answered:
- * an item not returned then does not exist. Each call is retried on its own (`send`); between
- * resends the wait is the retry policy's backoff with full jitter, so many readers left
- * unprocessed at once do not come back at once. An answer that returns something resets the
- * backoff; `policy.maxAttempts` answers in a row that process nothing give up like a call out
- * of retries (`unavailable`, throttled), and a deadline the wait would pass becomes `timeout`.
+ * The items of one BatchGetItem (up to 100 keys, of one table or several), asked again for the
+ * keys DynamoDB leaves unprocessed (throttled, or past 16 MB) until every key is answered: an
+ * item not returned then does not exist. Between resends the wait is the policy's backoff with
+ * full jitter, so many readers left unprocessed at once do not come back at once. An answer that
+ * returns something resets the backoff; `policy.maxAttempts` fruitless answers in a row give up
+ * as a throttled `unavailable`, and a deadline the wait would pass becomes `timeout`.
  */
 export async function batchGetAll(
   doc: DynamoDBDocumentClient,
@@ -59,26 +54,22 @@ export async function batchGetAll(
   const { what, context, policy } = read;
   const send: Send = read.send ?? ((name, run) => withRetries(name, run, context, policy));
   const found: Key[] = [];
-  let pending: Record<string, TableRead> = nonEmpty(requests);
+  let pending = Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
     const request = pending;
     const response = await send(what, (abortSignal) =>
       doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
     );
-    let returned = 0;
-    for (const items of Object.values(response.Responses ?? {})) {
-      returned += items.length;
-      found.push(...items);
-    }
-    const left: Record<string, TableRead> = {};
+    const items = Object.values(response.Responses ?? {}).flat();
+    found.push(...items);
+    pending = {};
     for (const [table, unprocessed] of Object.entries(response.UnprocessedKeys ?? {})) {
       const keys = (unprocessed.Keys ?? []) as Key[];
       // The table's own read again (consistency, projection), for the keys still to answer.
-      if (keys.length > 0) left[table] = { ...requests[table]!, Keys: read.again ? read.again(keys) : keys };
+      if (keys.length > 0) pending[table] = { ...requests[table]!, Keys: read.again ? read.again(keys) : keys };
     }
-    fruitless = returned > 0 || keyCount(left) < keyCount(request) ? 0 : fruitless + 1;
-    pending = left;
-    if (keyCount(pending) === 0) break;
+    if (Object.keys(pending).length === 0) break;
+    fruitless = items.length > 0 || keyCount(pending) < keyCount(request) ? 0 : fruitless + 1;
     if (fruitless >= policy.maxAttempts) {
       throw unavailable(what, Object.assign(new Error('unprocessed keys'), { name: 'ThrottlingException' }));
     }
@@ -90,9 +81,19 @@ export async function batchGetAll(
   return found;
 }
 
+/** A read's consistency and projection, as GetItem and BatchGetItem take them. */
+export function readParameters(options: ReadOptions) {
+  const builder = new ExpressionBuilder();
+  const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
+  return {
+    ...(options.consistent && { ConsistentRead: true }),
+    ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
+  };
+}
+
 /**
- * The items of up to 100 keys of one table that exist (`batchGetAll`), as records; unprocessed
- * keys go out again as they came back (the exact client reads numbers back exactly).
+ * The items of up to 100 keys of one table that exist, as records; unprocessed keys go out
+ * again as they came back (the exact client reads numbers back exactly).
  */
 export async function batchGetItems(
   doc: DynamoDBDocumentClient,
@@ -104,20 +105,9 @@ export async function batchGetItems(
   options: ReadOptions = {},
 ): Promise<JsonObject[]> {
   if (keys.length === 0) return [];
-  const builder = new ExpressionBuilder();
-  const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
-  const request: TableRead = {
-    Keys: keys.map(recordToSdk),
-    ...(options.consistent && { ConsistentRead: true }),
-    ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
-  };
+  const request: TableRead = { Keys: keys.map(recordToSdk), ...readParameters(options) };
   const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
-  const items = await batchGetAll(doc, { [table]: request }, read);
-  return items.map(recordFromSdk);
-}
-
-function nonEmpty(requests: Readonly<Record<string, TableRead>>): Record<string, TableRead> {
-  return Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
+  return (await batchGetAll(doc, { [table]: request }, read)).map(recordFromSdk);
 }
 
 function keyCount(requests: Readonly<Record<string, TableRead>>): number {

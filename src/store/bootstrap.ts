@@ -3,7 +3,6 @@ import {
   DescribeTimeToLiveCommand,
   CreateTableCommand,
   DescribeTableCommand,
-  ResourceNotFoundException,
   UpdateTableCommand,
   type DynamoDBClient,
   type GlobalSecondaryIndex,
@@ -21,16 +20,13 @@ export interface TableSpec {
   readonly indexes: readonly [IndexSpec, IndexSpec];
 }
 
-/** How long table and index creation may take before bootstrap gives up. */
 const ACTIVE_WITHIN_MS = 120_000;
 
 /**
- * Creates the table with both indexes when it is missing (on-demand billing,
- * projection ALL so listings need no second read, a stream of new and old images
- * for the change followers unless `stream` is false; engines without Streams ignore
- * it), and waits until the table and its
- * indexes are ACTIVE. An existing table must have the first index; the second is
- * added by the first reshard that needs it (`addIndex`), never at start.
+ * Creates the table with both indexes when it is missing (projection ALL, so listings need no
+ * second read; a stream for the change followers unless `stream` is false, which engines without
+ * Streams ignore) and waits until all is ACTIVE. An existing table must have the first index; the
+ * second is added by the first reshard that needs it (`addIndex`), never at start.
  */
 export async function ensureTable(
   client: DynamoDBClient,
@@ -51,10 +47,8 @@ export async function ensureTable(
 }
 
 /**
- * DynamoDB TTL on the attribute shardline's load records carry (src/store/load-store.ts),
- * for a table shardline created: they then go away after SHARDLINE_LOAD_TTL_H. An engine
- * without the TimeToLive API (dynalite) keeps them; a table has one TTL attribute, so a
- * table made elsewhere is left as its owner set it (docs/autopilot.md).
+ * DynamoDB TTL on the load records' attribute, for a table shardline created (a table has one TTL
+ * attribute: one made elsewhere is left as its owner set it). dynalite, without the API, keeps them.
  */
 export async function expireLoadRecords(client: DynamoDBClient, table: string): Promise<void> {
   try {
@@ -86,9 +80,8 @@ export async function hasIndex(client: DynamoDBClient, table: string, index: str
 }
 
 /**
- * Adds one of the spec's indexes to an existing table (UpdateTable) and waits until
- * DynamoDB has built it. Engines that accept the call without building the index
- * (dynalite) are reported, not waited for forever.
+ * Adds an index to an existing table and waits until DynamoDB has built it. Engines that accept
+ * the call without building the index (dynalite) are reported, not waited for forever.
  */
 export async function addIndex(
   client: DynamoDBClient,
@@ -149,9 +142,8 @@ async function describe(client: DynamoDBClient, table: string): Promise<TableDes
   try {
     return (await client.send(new DescribeTableCommand({ TableName: table }))).Table;
   } catch (error) {
-    if (error instanceof ResourceNotFoundException || (error as Error).name === 'ResourceNotFoundException')
-      return undefined;
-    throw error;
+    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    return undefined;
   }
 }
 
@@ -168,9 +160,8 @@ function indexDefinition(index: IndexSpec): GlobalSecondaryIndex {
 
 async function createTable(client: DynamoDBClient, spec: TableSpec, stream: boolean): Promise<void> {
   const attributes = new Map<string, 'S' | 'N'>(spec.primaryKey.map((key) => [key.name, key.type]));
-  for (const index of spec.indexes) {
-    attributes.set(index.shardKeyAttribute, 'S');
-    attributes.set(index.indexKeyAttribute, 'S');
+  for (const { shardKeyAttribute, indexKeyAttribute } of spec.indexes) {
+    attributes.set(shardKeyAttribute, 'S').set(indexKeyAttribute, 'S');
   }
   try {
     await client.send(

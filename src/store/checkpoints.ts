@@ -7,7 +7,7 @@ import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy }
 
 /** How far a follower got in one stream shard. */
 export interface ShardCheckpoint {
-  /** The last record handled (undefined: none yet). */
+  /** The last record handled. */
   readonly sequence?: string;
   /** Read to its end (a closed shard): its children may start. */
   readonly done: boolean;
@@ -16,32 +16,27 @@ export interface ShardCheckpoint {
 const FOLLOW_OWNER = 'follow#';
 
 /**
- * A follower's checkpoints, one reserved item per stream shard in the followed table
- * itself (like the shard maps), so a restarted follower resumes where it stopped.
- * `follower` names who follows (the collections), `stream` the stream's label: a
- * re-enabled stream, or a follower of other collections, starts afresh.
+ * A follower's checkpoints, one reserved item per stream shard in the followed table, so a restarted
+ * follower resumes where it stopped. `follower` names the collections followed, `stream` the stream's
+ * label: a re-enabled stream, or a follower of other collections, starts afresh.
  */
 export class CheckpointStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
-    /** Any collection of the table: its table and primary key. */
+    /** Any collection of the table. */
     private readonly collection: CollectionSpec,
     private readonly follower: string,
     private readonly stream: string,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {}
 
-  /** The checkpoints of these shards (those without one are absent). */
   async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
     const found = new Map<string, ShardCheckpoint>();
     const table = this.collection.table;
     for (let start = 0; start < shards.length; start += 100) {
       const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
-      const items = await batchGetAll(
-        this.doc,
-        { [table]: { Keys: keys, ConsistentRead: true } },
-        { what: 'a read of the follower checkpoints', context, policy: this.retry, again: resendable },
-      );
+      const read = { what: 'a read of the follower checkpoints', context, policy: this.retry, again: resendable };
+      const items = await batchGetAll(this.doc, { [table]: { Keys: keys, ConsistentRead: true } }, read);
       for (const item of items) {
         found.set(String(item.shard), {
           ...(typeof item.sequence === 'string' && { sequence: item.sequence }),
@@ -68,11 +63,7 @@ export class CheckpointStore {
     );
   }
 
-  /**
-   * The primary key of one shard's checkpoint: the partition key names it whole
-   * (`__shardline#follow#<follower>#<stream>#<shard>`, or that name's reserved number), so
-   * any key schema holds it; a sort key gets `checkpoint` (string) or 0 (number).
-   */
+  /** The partition key names the checkpoint whole, so any key schema holds it; a sort key gets `checkpoint` or 0. */
   private key(shard: string): JsonObject {
     const [partition, sort] = this.collection.primaryKey;
     const owner = `${FOLLOW_OWNER}${this.follower}#${this.stream}#${shard}`;
@@ -83,9 +74,8 @@ export class CheckpointStore {
 }
 
 /**
- * Whether a changed item is a follower's checkpoint (whose own changes need no checkpoint).
- * A numeric key does not say which reserved item it is: any counts (shard maps need no
- * checkpoint of their own either).
+ * Whether a changed item is a follower's checkpoint (whose own changes need none). A numeric key
+ * does not say which reserved item it is: any counts (shard maps need no checkpoint either).
  */
 export function isCheckpointItem(collection: CollectionSpec, key: JsonObject): boolean {
   const owner = reservedOwner(collection, key);

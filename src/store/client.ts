@@ -22,9 +22,8 @@ export interface DynamoClients {
 }
 
 /**
- * One SDK client per process, reused by every request (connection reuse is most of
- * a query's latency). SDK retries are off: shardline retries itself, within the
- * request deadline, and reports per item what a batch could not write.
+ * One SDK client per process, reused by every request (connection reuse is most of a query's latency).
+ * SDK retries are off: shardline retries itself, within the request deadline.
  */
 export function createDynamoClients(options: ClientOptions): DynamoClients {
   const raw = new DynamoDBClient({
@@ -34,9 +33,8 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     ...(options.credentials && { credentials: options.credentials }),
     ...options.sdk,
   });
-  // The SDK's logger middleware copies every response through its sensitive-data filter
-  // for logger.info, even when the logger drops it: about a tenth of a query's CPU.
-  // shardline logs for itself and never hands the SDK a logger.
+  // The SDK's logger middleware copies every response through its sensitive-data filter even when the
+  // logger drops it: about a tenth of a query's CPU. shardline never hands the SDK a logger.
   raw.middlewareStack.remove('loggerMiddleware');
   const doc = DynamoDBDocumentClient.from(raw, {
     // JSON numbers are doubles; store them as JSON prints them and read them back alike.

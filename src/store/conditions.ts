@@ -1,10 +1,6 @@
 import { valueToSdk } from './values';
 
-/**
- * Conditions on one item's attributes, as the maintenance scans need them, and their
- * DynamoDB expression form. Names and values always go through placeholders, so any
- * attribute name or value is safe.
- */
+/** Conditions on one item's attributes. Names and values always go through placeholders: any of them is safe. */
 export type Condition =
   | { readonly kind: 'equals'; readonly attribute: string; readonly value: unknown }
   | { readonly kind: 'absent'; readonly attribute: string }
@@ -42,9 +38,9 @@ export class ExpressionBuilder {
     }
   }
 
-  /** Every condition holds. */
-  all(conditions: readonly Condition[]): string {
-    return conditions.map((c) => `(${this.condition(c)})`).join(' AND ');
+  /** Every condition holds (AND), or at least one (OR). */
+  join(conditions: readonly Condition[], operator: 'AND' | 'OR'): string {
+    return conditions.map((c) => `(${this.condition(c)})`).join(` ${operator} `);
   }
 
   /** An UpdateExpression: `SET` each of `set` (values in the API's form), `REMOVE` each of `remove`. */
@@ -57,18 +53,10 @@ export class ExpressionBuilder {
   }
 
   /** The request's placeholder maps, each only when used: DynamoDB refuses empty ones. */
-  placeholders(): {
-    ExpressionAttributeNames?: Record<string, string>;
-    ExpressionAttributeValues?: Record<string, unknown>;
-  } {
+  placeholders() {
     return {
       ...(Object.keys(this.names).length > 0 && { ExpressionAttributeNames: this.names }),
       ...(Object.keys(this.values).length > 0 && { ExpressionAttributeValues: this.values }),
     };
-  }
-
-  /** At least one condition holds. */
-  any(conditions: readonly Condition[]): string {
-    return conditions.map((c) => `(${this.condition(c)})`).join(' OR ');
   }
 }

@@ -15,10 +15,9 @@ export class DecisionLog {
   constructor(private readonly doc: DynamoDBDocumentClient) {}
 
   async read(collection: CollectionSpec): Promise<JsonObject[]> {
+    const get = new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true });
     const answer = await withRetries('a read of the autopilot log', (abortSignal) =>
-      this.doc.send(new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true }), {
-        abortSignal,
-      }),
+      this.doc.send(get, { abortSignal }),
     );
     const item = answer.Item;
     if (!item || item.autopilotOf !== collection.name || typeof item.decisions !== 'string') return [];

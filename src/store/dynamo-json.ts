@@ -6,11 +6,9 @@ import { emptyRecord, type SetElement, ValueSet } from '../core/values';
 export type AttributeJson = Readonly<Record<string, unknown>>;
 
 /**
- * An item in DynamoDB's wire JSON (what the service answers, what Lambda stream events carry)
- * as a core record, in one pass: numbers keep their decimal text (`ExactNumber`), binary is
- * bytes, sets are `ValueSet`s, maps are records with no prototype. The same result as the
- * SDK's deserializer, the document client's `unmarshall` with `wrapNumbers` and `recordFromSdk`
- * in turn, without building the two shapes in between (test/unit/dynamo-json.test.ts).
+ * An item in DynamoDB's wire JSON as a core record, in one pass: the same result as the SDK's
+ * deserializer, `unmarshall` with `wrapNumbers` and `recordFromSdk` in turn, without building the
+ * two shapes in between (test/unit/dynamo-json.test.ts).
  */
 export function recordFromDynamoJson(item: Readonly<Record<string, AttributeJson>>): JsonObject {
   const out = emptyRecord();
@@ -38,7 +36,7 @@ function valueFromDynamoJson(attribute: AttributeJson): unknown {
 }
 
 /** Binary is base64 text in JSON; bytes already decoded are taken as they are. */
-function bytesOf(value: unknown): Uint8Array {
+export function bytesOf(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value;
   return Uint8Array.from(atob(value as string), (c) => c.charCodeAt(0));
 }

@@ -4,11 +4,17 @@ import pLimit from 'p-limit';
 import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
-import { batchGetItems } from './batch-get';
-import { ExpressionBuilder } from './conditions';
+import { batchGetItems, readParameters } from './batch-get';
 import { guardedDelete, guardedPut, guardedUpdate } from './item-writes';
 import type { DynamoClients } from './client';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
+import {
+  DEFAULT_RETRY_POLICY,
+  withRetries,
+  type CallContext,
+  type RetryOperation,
+  type RetryPolicy,
+  type Send,
+} from './retry';
 import { hedgedSend } from './hedged-send';
 import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
 import { onTable } from './missing-table';
@@ -32,10 +38,7 @@ export interface DynamoStoreOptions {
   readonly hedge?: HedgePolicy;
 }
 
-/**
- * The Store over DynamoDB (or anything that speaks its API). Items go through the exact
- * document client: numbers are their decimal text both ways (see ./values).
- */
+/** The Store over DynamoDB. Items go through the exact document client: numbers are their decimal text both ways. */
 export class DynamoStore implements Store {
   private readonly doc: DynamoDBDocumentClient;
   private readonly limit: ReturnType<typeof pLimit>;
@@ -55,41 +58,39 @@ export class DynamoStore implements Store {
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
     if (!input) return { items: [], itemsRead: 0 };
-    const send = (signal: AbortSignal | undefined) => this.clients.queries.send(input, signal);
+    const send = (signal: AbortSignal | undefined) => this.limit(() => this.clients.queries.send(input, signal));
     const hedge = this.options.hedge;
     let hedged = false;
     let attempts = 0;
-    const response = hedge
-      ? await onTable(
-          query.table,
-          withRetries(
-            `a query of shard ${query.shardKey}`,
-            async (signal) => {
-              const group = query.latencyGroup ?? query.index;
-              const started = performance.now();
-              // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
-              const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
-              const answer = await hedgedSend((own) => this.limit(() => send(own)), signal, delay, hedge);
-              hedge.answered(group, performance.now() - started);
-              if (answer.hedged) {
-                hedged = true;
-                context.observer?.hedged?.(answer.hedgeWon);
-              }
-              return answer.value;
-            },
-            context,
-            this.retry,
-            'query',
-          ),
-        )
-      : await this.call(`a query of shard ${query.shardKey}`, 'query', context, send, query.table);
+    const response = await onTable(
+      query.table,
+      withRetries(
+        `a query of shard ${query.shardKey}`,
+        async (signal) => {
+          if (!hedge) return send(signal);
+          const group = query.latencyGroup ?? query.index;
+          const started = performance.now();
+          // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
+          const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
+          const answer = await hedgedSend(send, signal, delay, hedge);
+          hedge.answered(group, performance.now() - started);
+          if (answer.hedged) {
+            hedged = true;
+            context.observer?.hedged?.(answer.hedgeWon);
+          }
+          return answer.value;
+        },
+        context,
+        this.retry,
+        'query',
+      ),
+    );
     this.answeredAt.set(query.table, Date.now());
     const read = (response.Items ?? []).map(recordFromDynamoJson);
-    const items: JsonObject[] = [];
-    for (const item of read) {
+    const items = read.filter((item) => {
       const key = item[query.indexKeyAttribute];
-      if (typeof key === 'string' && inRange(key, query.range)) items.push(item);
-    }
+      return typeof key === 'string' && inRange(key, query.range);
+    });
     // Once the read has passed the far end of the range, nothing more of this shard belongs to it.
     const resumeAfter = passedFarEnd(read, query) ? undefined : response.LastEvaluatedKey?.[query.indexKeyAttribute]?.S;
     return {
@@ -104,15 +105,15 @@ export class DynamoStore implements Store {
   }
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedPut(this.doc, this.sender(context, 'put', table), table, record, guard);
+    return guardedPut({ doc: this.doc, send: this.sender(context, 'put', table) }, table, record, guard);
   }
 
   updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedUpdate(this.doc, this.sender(context, 'update', update.table), update);
+    return guardedUpdate({ doc: this.doc, send: this.sender(context, 'update', update.table) }, update);
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedDelete(this.doc, this.sender(context, 'delete', table), table, key, guard);
+    return guardedDelete({ doc: this.doc, send: this.sender(context, 'delete', table) }, table, key, guard);
   }
 
   batchGet(
@@ -130,100 +131,59 @@ export class DynamoStore implements Store {
     context: CallContext,
     options: ReadOptions = {},
   ): Promise<JsonObject | undefined> {
-    const builder = new ExpressionBuilder();
-    const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
-    const response = await this.call(
-      'a read',
-      'get',
-      context,
-      (abortSignal) =>
-        this.doc.send(
-          new GetCommand({
-            TableName: table,
-            Key: recordToSdk(key),
-            ...(options.consistent && { ConsistentRead: true }),
-            ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),
-          }),
-          { abortSignal },
-        ),
-      table,
-    );
+    const command = new GetCommand({ TableName: table, Key: recordToSdk(key), ...readParameters(options) });
+    const send = this.sender(context, 'get', table);
+    const response = await send('a read', (abortSignal) => this.doc.send(command, { abortSignal }));
     return response.Item && recordFromSdk(response.Item);
   }
 
-  /** One page of one segment of a parallel scan (retried like every call). */
   scanPage(request: ScanRequest, context: CallContext): Promise<ScanPage> {
-    return this.call(
-      `a scan of ${request.table} (segment ${request.segment})`,
-      'scan',
-      context,
-      (signal) => sendScan(this.doc, request, signal),
-      request.table,
+    const send = this.sender(context, 'scan', request.table);
+    return send(`a scan of ${request.table} (segment ${request.segment})`, (signal) =>
+      sendScan(this.doc, request, signal),
     );
   }
 
-  /**
-   * A conditional change of one item's attributes. Safe to retry: it sets fixed values
-   * under conditions that a landed first attempt leaves true, or that fail harmlessly.
-   */
+  /** Safe to retry: it sets fixed values under conditions a landed first attempt leaves true, or fail harmlessly. */
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome> {
-    return this.call(
-      'a conditional update',
-      'update',
-      context,
-      (signal) => sendUpdate(this.doc, update, signal),
-      update.table,
-    );
+    const send = this.sender(context, 'update', update.table);
+    return send('a conditional update', (signal) => sendUpdate(this.doc, update, signal));
   }
 
   /** DynamoDB's item count of the table (refreshed by DynamoDB about every six hours: an estimate). */
   async approximateItemCount(table: string, context: CallContext): Promise<number> {
-    const response = await this.call(
-      'a table description',
-      'describe',
-      context,
-      (abortSignal) => this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
-      table,
-    );
+    const send = this.sender(context, 'describe', table);
+    const response = await send('a table description', (signal) => this.describe(table, signal));
     return response.Table?.ItemCount ?? 0;
   }
 
   /**
-   * Whether the table answers. A query of it answered within the last second says so already;
-   * otherwise one DescribeTable, outside the in-flight limit: a health probe must not queue
-   * behind the very work whose overload it is asked about.
+   * A query answered within the last second says the table answers; else one DescribeTable, outside the
+   * in-flight limit: a health probe must not queue behind the very work whose overload it is asked about.
    */
   async ping(table: string, context: CallContext): Promise<void> {
     if (Date.now() - (this.answeredAt.get(table) ?? Number.NEGATIVE_INFINITY) < RECENT_ANSWER_MS) return;
-    await onTable(
-      table,
-      withRetries(
-        'a table check',
-        (abortSignal) => this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
-        context,
-        this.retry,
-        'describe',
-      ),
+    const check = withRetries(
+      'a table check',
+      (signal) => this.describe(table, signal),
+      context,
+      this.retry,
+      'describe',
     );
+    await onTable(table, check);
   }
 
-  /** `call` bound to one request's context, for the helpers that send several calls. */
-  private sender(context: CallContext, operation: RetryOperation, table: string) {
-    return <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) =>
-      this.call(what, operation, context, run, table);
+  /** Sends one request's calls: retried, within the in-flight limit, a missing table named. */
+  private sender(context: CallContext, operation: RetryOperation, table: string): Send {
+    return (what, run) =>
+      onTable(
+        table,
+        withRetries(what, (signal) => this.limit(() => run(signal)), context, this.retry, operation),
+      );
   }
 
-  private call<T>(
-    what: string,
-    operation: RetryOperation,
-    context: CallContext,
-    send: (signal: AbortSignal | undefined) => Promise<T>,
-    table: string,
-  ): Promise<T> {
-    return onTable(
-      table,
-      withRetries(what, (signal) => this.limit(() => send(signal)), context, this.retry, operation),
-    );
+  private describe(table: string, abortSignal: AbortSignal | undefined) {
+    return this.clients.raw.send(new DescribeTableCommand({ TableName: table }), { abortSignal });
   }
 }
 

@@ -9,11 +9,10 @@ export interface HedgedAnswer<T> {
 }
 
 /**
- * Sends a read, and the same read again if the first has not answered after `delayMs` and the
- * policy has a token. The first answer wins; the other request is aborted and whatever it brings is
- * dropped, so nothing is counted twice. A failure waits for the other request while one is still
- * out; a failure before any hedge (a throttle, above all) is returned as it is: a throttled call is
- * never hedged, its retry backs off instead. Only for reads: a write sent twice could land twice.
+ * Sends a read, and again if the first has not answered after `delayMs` and the policy has a token.
+ * The first answer wins; the other is aborted and dropped, so nothing is counted twice. A failure
+ * waits for a request still out; one before any hedge (a throttle, above all) is returned as it is,
+ * so its retry backs off instead. Only for reads: a write sent twice could land twice.
  */
 export function hedgedSend<T>(
   send: (signal: AbortSignal) => Promise<T>,
@@ -48,8 +47,7 @@ export function hedgedSend<T>(
         },
         (error: unknown) => {
           if (settled) return;
-          failures++;
-          if (failures === 1) firstError = error;
+          if (failures++ === 0) firstError = error;
           if (failures < controllers.length) return;
           settle();
           reject(firstError);

@@ -7,16 +7,15 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { JsonObject } from '../core/item';
 import { ExpressionBuilder } from './conditions';
+import type { Send } from './retry';
 import type { ItemUpdate, WriteGuard, WriteOutcome } from './store';
 import { recordFromSdk, recordToSdk } from './values';
 
 /**
- * Single-item writes under a guard that DynamoDB itself checks (a ConditionExpression in
- * the write): ownership, presence and the ETag. Nothing here reads first and decides; a
- * read happens only after a refused write, to tell the caller why (404, 409 or 412).
+ * Single-item writes under a guard that DynamoDB itself checks (a ConditionExpression in the
+ * write). Nothing here reads first and decides; a refused write is read, to tell why (404, 409, 412).
  */
 
-/** The ConditionExpression of a guard, with its placeholders in `builder`. */
 export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): string {
   // Placeholders only for what the expression uses: DynamoDB refuses unused ones.
   const absent = () => `attribute_not_exists(${builder.name(guard.keyAttributes[0] ?? '')})`;
@@ -39,87 +38,66 @@ export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): 
   return `(${presence}) AND ${matches}`;
 }
 
-type Send = <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) => Promise<T>;
+/** The exact document client, and how one request sends through it (retried, within the in-flight limit). */
+export interface ItemClient {
+  readonly doc: DynamoDBDocumentClient;
+  readonly send: Send;
+}
 
-export async function guardedPut(
-  doc: DynamoDBDocumentClient,
-  send: Send,
-  table: string,
-  record: JsonObject,
-  guard: WriteGuard,
-): Promise<WriteOutcome> {
+export function guardedPut(client: ItemClient, table: string, record: JsonObject, guard: WriteGuard) {
   const builder = new ExpressionBuilder();
-  const condition = guardExpression(guard, builder);
   const command = new PutCommand({
     TableName: table,
     Item: recordToSdk(record),
-    ConditionExpression: condition,
+    ConditionExpression: guardExpression(guard, builder),
     ...builder.placeholders(),
   });
-  return explainRefusal(doc, send, table, keyOf(record, guard), () =>
-    send('a write', (abortSignal) => doc.send(command, { abortSignal })),
+  return explainRefusal(client, table, keyOf(record, guard), 'a write', (abortSignal) =>
+    client.doc.send(command, { abortSignal }),
   );
 }
 
-export async function guardedUpdate(
-  doc: DynamoDBDocumentClient,
-  send: Send,
-  update: ItemUpdate,
-): Promise<WriteOutcome> {
+export function guardedUpdate(client: ItemClient, update: ItemUpdate) {
   const builder = new ExpressionBuilder();
-  const updateExpression = builder.update(update.set, update.remove);
   const command = new UpdateCommand({
     TableName: update.table,
     Key: recordToSdk(update.key),
-    UpdateExpression: updateExpression,
+    UpdateExpression: builder.update(update.set, update.remove),
     ConditionExpression: guardExpression(update.guard, builder),
     ...builder.placeholders(),
   });
-  return explainRefusal(doc, send, update.table, update.key, () =>
-    send('an update', (abortSignal) => doc.send(command, { abortSignal })),
+  return explainRefusal(client, update.table, update.key, 'an update', (abortSignal) =>
+    client.doc.send(command, { abortSignal }),
   );
 }
 
-export async function guardedDelete(
-  doc: DynamoDBDocumentClient,
-  send: Send,
-  table: string,
-  key: JsonObject,
-  guard: WriteGuard,
-): Promise<WriteOutcome> {
+export function guardedDelete(client: ItemClient, table: string, key: JsonObject, guard: WriteGuard) {
   const builder = new ExpressionBuilder();
-  const condition = guardExpression(guard, builder);
   const command = new DeleteCommand({
     TableName: table,
     Key: recordToSdk(key),
-    ConditionExpression: condition,
+    ConditionExpression: guardExpression(guard, builder),
     ...builder.placeholders(),
   });
-  return explainRefusal(doc, send, table, key, () =>
-    send('a delete', (abortSignal) => doc.send(command, { abortSignal })),
-  );
+  return explainRefusal(client, table, key, 'a delete', (abortSignal) => client.doc.send(command, { abortSignal }));
 }
 
-/**
- * Runs a guarded write; when DynamoDB refuses it, reads the item (strongly consistent) so
- * the caller can say why. The read explains a refusal, it never decides a write.
- */
+/** Sends a guarded write; when DynamoDB refuses it, reads the item (strongly consistent) so the caller can say why. */
 async function explainRefusal(
-  doc: DynamoDBDocumentClient,
-  send: Send,
+  { doc, send }: ItemClient,
   table: string,
   key: JsonObject,
-  write: () => Promise<unknown>,
+  what: string,
+  write: (signal: AbortSignal | undefined) => Promise<unknown>,
 ): Promise<WriteOutcome> {
   try {
-    await write();
+    await send(what, write);
     return { applied: true };
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
-  const response = await send('a read', (abortSignal) =>
-    doc.send(new GetCommand({ TableName: table, Key: recordToSdk(key), ConsistentRead: true }), { abortSignal }),
-  );
+  const get = new GetCommand({ TableName: table, Key: recordToSdk(key), ConsistentRead: true });
+  const response = await send('a read', (abortSignal) => doc.send(get, { abortSignal }));
   return { applied: false, current: response.Item && recordFromSdk(response.Item) };
 }
 

@@ -10,7 +10,7 @@ export interface ScanRequest {
   readonly index?: string;
   readonly segment: number;
   readonly segments: number;
-  /** Where the segment's previous page stopped (its LastEvaluatedKey). */
+  /** The segment's previous page's LastEvaluatedKey. */
   readonly after?: Record<string, unknown>;
   /** Items DynamoDB evaluates for this page (before the filter). */
   readonly limit: number;
@@ -18,7 +18,7 @@ export interface ScanRequest {
   readonly anyOf?: readonly Condition[];
   /** Attributes to return; all when unset. */
   readonly attributes?: readonly string[];
-  /** A strongly consistent read (tables only). */
+  /** Tables only. */
   readonly consistent?: boolean;
 }
 
@@ -26,7 +26,7 @@ export interface ScanPage {
   readonly items: JsonObject[];
   /** Items DynamoDB read for the page, before the filter. */
   readonly scanned: number;
-  /** Where the next page of this segment starts; undefined when the segment is done. */
+  /** Undefined when the segment is done. */
   readonly next?: Record<string, unknown>;
 }
 
@@ -36,7 +36,6 @@ export interface AttributeUpdate {
   readonly key: JsonObject;
   readonly set?: JsonObject;
   readonly remove?: readonly string[];
-  /** Every condition must hold, or nothing changes. */
   readonly when: readonly Condition[];
 }
 
@@ -49,7 +48,7 @@ export interface UpdateOutcome {
 
 export function scanCommand(request: ScanRequest): ScanCommand {
   const builder = new ExpressionBuilder();
-  const filter = request.anyOf && request.anyOf.length > 0 ? builder.any(request.anyOf) : undefined;
+  const filter = request.anyOf && request.anyOf.length > 0 ? builder.join(request.anyOf, 'OR') : undefined;
   const projection = request.attributes?.map((attribute) => builder.name(attribute)).join(', ');
   return new ScanCommand({
     TableName: request.table,
@@ -84,15 +83,13 @@ export async function sendUpdate(
   signal: AbortSignal | undefined,
 ): Promise<UpdateOutcome> {
   const builder = new ExpressionBuilder();
-  const updateExpression = builder.update(update.set ?? {}, update.remove);
-  const condition = builder.all(update.when);
   try {
     const response = await doc.send(
       new UpdateCommand({
         TableName: update.table,
         Key: recordToSdk(update.key),
-        UpdateExpression: updateExpression,
-        ConditionExpression: condition,
+        UpdateExpression: builder.update(update.set ?? {}, update.remove),
+        ConditionExpression: builder.join(update.when, 'AND'),
         ...builder.placeholders(),
         ReturnConsumedCapacity: 'TOTAL',
       }),

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { parsePointer, type MapPointer } from '../core/shard-map';
@@ -14,9 +14,8 @@ export interface StoredVersion {
 }
 
 /**
- * Shard-map pointers and versions, kept in the collection's own table: one pointer
- * item per collection, one item per version. Every pointer change is conditional on
- * the revision it replaces, so two writers can never both win.
+ * Shard-map pointers and versions, one item each in the collection's own table. Every pointer change
+ * is conditional on the revision it replaces, so two writers can never both win.
  */
 export interface MapStore {
   /** The pointers of these collections, read strongly consistent (undefined: none yet). */
@@ -26,10 +25,7 @@ export interface MapStore {
   createVersion(collection: CollectionSpec, version: StoredVersion, context: CallContext): Promise<boolean>;
   /** Writes the first pointer; false when the collection has one already. */
   createPointer(collection: CollectionSpec, pointer: MapPointer, context: CallContext): Promise<boolean>;
-  /**
-   * Replaces the pointer if its revision is still `expected` (the new one must carry
-   * `expected + 1`); false when someone else changed it first.
-   */
+  /** Replaces the pointer if still at revision `expected` (the new one carries the next); false if beaten to it. */
   replacePointer(
     collection: CollectionSpec,
     expected: number,
@@ -65,7 +61,7 @@ export class DynamoMapStore implements MapStore {
       });
       for (const item of items) found.set(String(item.mapOf), parsePointer(JSON.parse(String(item.pointer))));
     }
-    return collections.map((collection) => found.get(mapOwner(collection)));
+    return collections.map((collection) => found.get(collection.name));
   }
 
   async readVersion(
@@ -85,7 +81,7 @@ export class DynamoMapStore implements MapStore {
     );
     const item = response.Item;
     // A reserved number is a hash of its name: the item says whose it is.
-    if (!item || item.mapOf !== mapOwner(collection)) return undefined;
+    if (!item || item.mapOf !== collection.name) return undefined;
     return { version, strategy: JSON.parse(String(item.strategy)), createdAt: String(item.createdAt) };
   }
 
@@ -108,20 +104,16 @@ export class DynamoMapStore implements MapStore {
     context: CallContext,
   ): Promise<boolean> {
     if (pointer.revision !== expected + 1) throw new Error('a replaced pointer carries the next revision');
-    return this.conditionalPut(
-      collection,
-      'pointer',
-      context,
-      pointerAttributes(pointer),
-      '#revision = :expected',
-      { '#revision': 'revision' },
-      { ':expected': expected },
-      // A retried put whose first attempt landed fails its condition: it landed if the stored one is ours.
-      async () => {
-        const [stored] = await this.readPointers([collection], context);
-        return stored !== undefined && JSON.stringify(stored) === JSON.stringify(pointer);
-      },
-    );
+    const condition = {
+      ConditionExpression: '#revision = :expected',
+      ExpressionAttributeNames: { '#revision': 'revision' },
+      ExpressionAttributeValues: { ':expected': expected },
+    };
+    // A retried put whose first attempt landed fails its condition: it landed if the stored one is ours.
+    return this.conditionalPut(collection, 'pointer', context, pointerAttributes(pointer), condition, async () => {
+      const [stored] = await this.readPointers([collection], context);
+      return stored !== undefined && JSON.stringify(stored) === JSON.stringify(pointer);
+    });
   }
 
   private putIfAbsent(
@@ -130,17 +122,9 @@ export class DynamoMapStore implements MapStore {
     context: CallContext,
     attributes: JsonObject,
   ): Promise<boolean> {
-    const partition = collection.primaryKey[0]!.name;
-    return this.conditionalPut(
-      collection,
-      which,
-      context,
-      attributes,
-      'attribute_not_exists(#pk)',
-      { '#pk': partition },
-      undefined,
-      async () => false,
-    );
+    const names = { '#pk': collection.primaryKey[0]!.name };
+    const condition = { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: names };
+    return this.conditionalPut(collection, which, context, attributes, condition, async () => false);
   }
 
   private async conditionalPut(
@@ -148,27 +132,17 @@ export class DynamoMapStore implements MapStore {
     which: 'pointer' | number,
     context: CallContext,
     attributes: JsonObject,
-    condition: string,
-    names: Record<string, string>,
-    values: Record<string, unknown> | undefined,
+    condition: Pick<PutCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
     landedBefore: () => Promise<boolean>,
   ): Promise<boolean> {
+    const Item = { ...mapKey(collection, which), mapOf: collection.name, ...attributes };
     let attempts = 0;
     try {
       await withRetries(
         'a write of the shard maps',
         (abortSignal) => {
           attempts++;
-          return this.doc.send(
-            new PutCommand({
-              TableName: collection.table,
-              Item: { ...mapKey(collection, which), mapOf: mapOwner(collection), ...attributes },
-              ConditionExpression: condition,
-              ExpressionAttributeNames: names,
-              ...(values && { ExpressionAttributeValues: values }),
-            }),
-            { abortSignal },
-          );
+          return this.doc.send(new PutCommand({ TableName: collection.table, Item, ...condition }), { abortSignal });
         },
         context,
         this.retry,
@@ -185,14 +159,8 @@ function pointerAttributes(pointer: MapPointer): JsonObject {
   return { revision: pointer.revision, pointer: JSON.stringify(pointer) };
 }
 
-/** The collection a map item belongs to, as stored in it. */
-function mapOwner(collection: CollectionSpec): string {
-  return collection.name;
-}
-
 /**
- * The primary key of a collection's pointer or of one of its versions, in the reserved key
- * space (src/store/reserved-keys.ts: `__shardline#map#<collection>`, or a reserved number);
+ * The reserved key of a collection's pointer or of one of its versions (`__shardline#map#<collection>`);
  * a string sort key holds `pointer` / `v<version>`, a numeric one 0 / the version.
  */
 export function mapKey(collection: CollectionSpec, which: 'pointer' | number): JsonObject {

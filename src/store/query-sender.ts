@@ -11,26 +11,16 @@ export interface RawQueryOutput {
 type Config = DynamoDBClient['config'];
 type HttpRequest = Parameters<Config['requestHandler']['handle']>[0];
 type HttpResponse = Awaited<ReturnType<Config['requestHandler']['handle']>>['response'];
-interface Signer {
-  sign(request: HttpRequest): Promise<HttpRequest>;
-}
-interface Endpoint {
-  readonly protocol: string;
-  readonly hostname: string;
-  readonly port?: number;
-  readonly path: string;
-}
+type Signer = { sign(request: HttpRequest): Promise<HttpRequest> };
+type Endpoint = { readonly protocol: string; readonly hostname: string; readonly port?: number; readonly path: string };
 
 /**
- * Sends listing pages' shard queries with the SDK client's own parts — its signer (and so its
- * credentials, refreshed as they expire), its endpoint, its request handler (the same
- * connections) and, for an error, its protocol's reader (the same typed errors: throttles, a
- * missing table) — but not through its command pipeline. A page sends up to a few dozen
- * queries, and the pipeline (schema serializer, middleware stack, endpoint rules, reading every
- * attribute value against its schema, then the document client's second walk) cost about
- * 0.28 ms of CPU a query against 0.07 ms for this, before a single item is read (DESIGN §13).
- * The answer is handed over as DynamoDB's JSON (item values are strings there, numbers too, so
- * `JSON.parse` loses nothing) and the store converts it once (`recordFromDynamoJson`).
+ * Sends listing pages' shard queries with the SDK client's own signer (credentials refreshed as
+ * they expire), endpoint, request handler (the same connections) and error reader (the same typed
+ * errors), but not through its command pipeline: a page sends up to a few dozen queries, and the
+ * pipeline and the document client's second walk cost about 0.28 ms of CPU a query against 0.07 ms
+ * for this (DESIGN §13). The answer stays DynamoDB's JSON (numbers are strings there, so
+ * `JSON.parse` loses nothing) for the store to convert once (`recordFromDynamoJson`).
  */
 export class QuerySender {
   private prepared: Promise<{ signer: Signer; endpoint: Endpoint }> | undefined;
@@ -60,7 +50,7 @@ export class QuerySender {
     return (text.length > 0 ? JSON.parse(text) : {}) as RawQueryOutput;
   }
 
-  /** The signer and endpoint, resolved once (again after a failure: a credential source may recover). */
+  /** Resolved once (again after a failure: a credential source may recover). */
   private prepare() {
     this.prepared ??= resolveParts(this.client.config).catch((error: unknown) => {
       this.prepared = undefined;
@@ -69,7 +59,7 @@ export class QuerySender {
     return this.prepared;
   }
 
-  /** The error the SDK would have thrown for this answer, read by its own protocol. */
+  /** The error the SDK would have thrown for this answer. */
   private async errorOf(response: HttpResponse): Promise<unknown> {
     const [, namespace, name, traits, input, output] = Query$;
     const operation = { namespace, name, traits, input, output };
@@ -97,29 +87,18 @@ async function resolveParts(config: Config): Promise<{ signer: Signer; endpoint:
     UseFIPS: await config.useFipsEndpoint(),
     AccountIdEndpointMode: 'disabled',
   });
-  return {
-    signer,
-    endpoint: {
-      protocol: url.protocol,
-      hostname: url.hostname,
-      ...(url.port !== '' && { port: Number(url.port) }),
-      path: url.pathname,
-    },
-  };
+  const { protocol, hostname, port, pathname: path } = url;
+  return { signer, endpoint: { protocol, hostname, ...(port !== '' && { port: Number(port) }), path } };
 }
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** A Node stream's own reader: what `setEncoding` and `for await` need of it. */
-interface TextStream extends AsyncIterable<string> {
-  setEncoding(encoding: 'utf8'): unknown;
-}
+type TextStream = AsyncIterable<string> & { setEncoding(encoding: 'utf8'): unknown };
 
 /**
- * The answer's text. On Node the body is the response stream, read as UTF-8 text chunk by chunk:
- * the SDK's collector (a piped stream, a copy into one array, then a decode) cost about 0.3 ms
- * more for a page's answer of 100 items. Fetch-based handlers (Workers) give a web stream: collected.
+ * On Node the body is the response stream, read as UTF-8 chunk by chunk: the SDK's collector cost
+ * about 0.3 ms more for an answer of 100 items. Fetch-based handlers (Workers) give a web stream: collected.
  */
 async function bodyText(config: Config, response: HttpResponse): Promise<string> {
   const body: unknown = response.body;

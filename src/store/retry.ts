@@ -16,11 +16,8 @@ export type RetryReason = 'throttled' | 'unprocessed' | 'server_error' | 'networ
 export type RetryOperation = 'query' | 'put' | 'get' | 'batch_get' | 'delete' | 'scan' | 'update' | 'describe';
 
 export interface RetryObserver {
-  /**
-   * One more attempt is about to be made. `records`, for writes, are the items the failed
-   * attempt carried (a batch's unprocessed items), so a listener can tell their shards.
-   */
-  retried(operation: RetryOperation, reason: RetryReason, records?: readonly Record<string, unknown>[]): void;
+  /** One more attempt is about to be made. */
+  retried(operation: RetryOperation, reason: RetryReason): void;
   /** A read was sent a second time because the first was slow; `won` when the second answered first. */
   hedged?(won: boolean): void;
 }
@@ -34,38 +31,28 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 8, baseDelayMs: 25, maxDelayMs: 2000 };
 
+/** Sends one call with its retries, under one request's context. */
+export type Send = <T>(what: string, run: (signal: AbortSignal | undefined) => Promise<T>) => Promise<T>;
+
 const THROTTLES = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
   'TooManyRequestsException',
 ]);
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'UND_ERR_SOCKET',
-]);
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND']);
 
 interface AwsLikeError {
   name?: string;
   code?: string;
-  $fault?: string;
   $metadata?: { httpStatusCode?: number };
   $retryable?: unknown;
   cause?: unknown;
 }
 
-/**
- * The embedded engine could not write to its disk (src/runtime/engine-storage.ts). Not
- * retried: a full disk stays full for longer than a request waits.
- */
+/** The embedded engine could not write to its disk. Not retried: a full disk stays full longer than a request waits. */
 export const STORAGE_UNAVAILABLE = 'StorageUnavailableException';
 
-/** Which RetryReason a retryable error counts as. */
 export function retryReason(error: unknown): RetryReason {
   if (isThrottle(error)) return 'throttled';
   const status = (error as AwsLikeError | undefined)?.$metadata?.httpStatusCode;
@@ -85,9 +72,8 @@ export function isRetryable(error: unknown): boolean {
   if (status === 429 || status === 408) return true;
   if (status !== undefined && status >= 400) return false;
   if (e.code && NETWORK_CODES.has(e.code)) return true;
-  // An answer that is not DynamoDB's JSON (truncated, or some proxy's HTML page): the SDK
-  // fails to parse it. The request itself was fine, and every call shardline makes is
-  // idempotent (puts of whole items, deletes, reads), so asking again is safe.
+  // An answer that is not DynamoDB's JSON (truncated, a proxy's HTML page) fails to parse; every
+  // call shardline makes is idempotent (puts of whole items, deletes, reads), so asking again is safe.
   if (e.name === 'SyntaxError') return true;
   // Node's HTTP parser rejecting a garbled answer (HPE_*): the connection was bad, not the request.
   if (e.code?.startsWith('HPE_') || e.code?.startsWith('UND_ERR_')) return true;
@@ -101,11 +87,8 @@ export function isThrottle(error: unknown): boolean {
 }
 
 /**
- * Runs `attempt` until it succeeds, fails with a non-retryable error, runs out of
- * attempts or reaches the deadline. Waits between attempts use capped exponential
- * backoff with full jitter (a uniform wait in [0, min(cap, base * 2^n)]), which
- * spreads retries of many concurrent callers instead of synchronizing them.
- * Exhausted retries become `unavailable` (503); the deadline becomes `timeout` (504).
+ * Runs `attempt` until it succeeds, fails for good, runs out of attempts or reaches the deadline
+ * (then `unavailable`, 503, or `timeout`, 504). Waits use `backoffDelay`.
  */
 export async function withRetries<T>(
   what: string,
@@ -114,7 +97,6 @@ export async function withRetries<T>(
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   operation?: RetryOperation,
 ): Promise<T> {
-  const random = policy.random ?? Math.random;
   for (let n = 0; ; n++) {
     throwIfExpired(what, context);
     try {
@@ -124,7 +106,7 @@ export async function withRetries<T>(
       if (isStorageUnavailable(error)) throw storageUnavailable(error);
       if (!isRetryable(error)) throw error;
       if (n + 1 >= policy.maxAttempts) throw unavailable(what, error);
-      const wait = backoffDelay(n, policy, random);
+      const wait = backoffDelay(n, policy);
       if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
       if (operation) context.observer?.retried(operation, retryReason(error));
       await sleep(wait, context.signal);
@@ -133,21 +115,14 @@ export async function withRetries<T>(
 }
 
 /**
- * Full jitter: a uniform wait in [0, min(cap, base * 2^n)] before retry n+1
- * (n = 0 for the first retry).
+ * Capped exponential backoff with full jitter, a uniform wait in [0, min(cap, base * 2^n)] before
+ * retry n+1: it spreads the retries of many concurrent callers instead of synchronizing them.
  */
-export function backoffDelay(
-  n: number,
-  policy: RetryPolicy,
-  random: () => number = policy.random ?? Math.random,
-): number {
-  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
+export function backoffDelay(n: number, policy: RetryPolicy): number {
+  return (policy.random ?? Math.random)() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
 }
 
-/**
- * Retries ran out: a 503 whose `reason` says whether DynamoDB kept throttling
- * (`throttled`: capacity, a hot partition) or kept failing (`failed`: 5xx, resets).
- */
+/** Retries ran out: a 503 whose `reason` is `throttled` (capacity, a hot partition) or `failed` (5xx, resets). */
 export function unavailable(what: string, cause: unknown): ShardlineError {
   const name = (cause as AwsLikeError | undefined)?.name ?? 'Error';
   return new ShardlineError('unavailable', `DynamoDB did not complete ${what} after retries (${name})`, {

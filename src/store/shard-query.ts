@@ -22,17 +22,12 @@ export interface ShardQuery {
 }
 
 /**
- * The DynamoDB Query for a shard query, or undefined when the range is empty. It is in the
- * wire form (`{ S: … }`) the listing's query client sends as it is: every value is a string.
- *
- * A key condition holds one comparison on the sort key, so the range becomes:
- * `>`/`>=` or `<`/`<=` for one side, `BETWEEN` for two. BETWEEN is inclusive; an
- * exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly); an
- * exclusive upper bound stays inclusive in the query and the store drops the item
- * equal to it (read first when descending, so the page is one longer). dynalite refuses a
- * BETWEEN whose bounds disagree in UTF-16 order (U+E000–U+FFFF against emoji), so then only
- * the side the read starts from goes into the query.
- * The store re-checks every item against the range (`inRange`) either way.
+ * The Query in wire form (`{ S: … }`, sent as it is), or undefined when the range is empty. A
+ * key condition holds one comparison on the sort key: one side, or `BETWEEN` (inclusive) for
+ * two. An exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly); an
+ * exclusive upper bound stays inclusive and the store drops the item equal to it. dynalite
+ * refuses a BETWEEN whose bounds disagree in UTF-16 order (U+E000–U+FFFF against emoji): then
+ * only the side the read starts from goes in. The store re-checks every item (`inRange`).
  */
 export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {
   if (isEmptyRange(query.range)) return undefined;
@@ -60,16 +55,10 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
     condition += upper.inclusive ? ' AND #key <= :upper' : ' AND #key < :upper';
   }
 
-  let projection: string | undefined;
-  if (query.attributes) {
-    const wanted = new Set([query.shardKeyAttribute, query.indexKeyAttribute, ...query.attributes]);
-    projection = [...wanted]
-      .map((attribute, i) => {
-        names[`#p${i}`] = attribute;
-        return `#p${i}`;
-      })
-      .join(', ');
-  }
+  const { shardKeyAttribute, indexKeyAttribute, attributes } = query;
+  const projected = attributes && [...new Set([shardKeyAttribute, indexKeyAttribute, ...attributes])];
+  for (const [i, attribute] of (projected ?? []).entries()) names[`#p${i}`] = attribute;
+  const projection = projected?.map((_, i) => `#p${i}`).join(', ');
   return {
     TableName: query.table,
     IndexName: query.index,
@@ -90,10 +79,7 @@ function agreeInUtf16(lower: string, upper: string): boolean {
   return lower <= upper && compareKeys(lower, upper) <= 0;
 }
 
-/**
- * Whether the read went past the end of the range it walks towards (it can, where
- * the key condition holds only the near side), so nothing more of the shard belongs to it.
- */
+/** Whether the read went past the far end of the range (where the key condition holds only the near side). */
 export function passedFarEnd(read: JsonObject[], query: ShardQuery): boolean {
   const last = read[read.length - 1]?.[query.indexKeyAttribute];
   if (typeof last !== 'string') return false;

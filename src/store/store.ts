@@ -7,13 +7,10 @@ export interface ShardPage {
   readonly items: JsonObject[];
   /** Items DynamoDB read for this page (what it bills). */
   readonly itemsRead: number;
-  /**
-   * When more items may follow in this shard: the index sort key the next page
-   * resumes after (exclusive, in the query's order). Undefined when the shard is done.
-   */
+  /** The index sort key the next page resumes after (in the query's order); undefined when the shard is done. */
   readonly resumeAfter?: string;
   readonly consumedCapacity?: number;
-  /** The query was sent twice (hedged): see store/hedged-send. */
+  /** The query was sent twice (store/hedged-send). */
   readonly hedged?: boolean;
 }
 
@@ -34,9 +31,8 @@ export interface Owner {
  * itself (a condition expression), so no other write can come between a check and the write.
  */
 export interface WriteGuard {
-  /** The table's primary key attributes, partition key first. */
+  /** Partition key first. */
   readonly keyAttributes: readonly string[];
-  /** The collection the item must belong to when it exists. */
   readonly owner: Owner;
   /** `may`: absent or the owner's; `must`: the owner's; `mustNot`: absent (`If-None-Match: *`). */
   readonly presence: 'may' | 'must' | 'mustNot';
@@ -46,7 +42,7 @@ export interface WriteGuard {
   readonly etag?: { readonly attribute: string; readonly oneOf: readonly string[] | 'absent' };
 }
 
-/** A guarded write: applied, or refused with the item as it stood just after (undefined: absent). */
+/** A refused write has the item as it stood just after (undefined: absent). */
 export type WriteOutcome =
   | { readonly applied: true }
   | { readonly applied: false; readonly current: JsonObject | undefined };
@@ -60,17 +56,13 @@ export interface ItemUpdate {
   readonly guard: WriteGuard;
 }
 
-/** Which attributes a read returns (a projection); all when unset. */
 export interface ReadOptions {
+  /** All when unset. */
   readonly attributes?: readonly string[];
   readonly consistent?: boolean;
 }
 
-/**
- * What the item and listing paths ask of DynamoDB (shard maps, load records, scans and
- * table setup have their own modules in store/). The one implementation that talks to
- * DynamoDB is `DynamoStore`; tests of the service may use a fake.
- */
+/** What the item and listing paths ask of DynamoDB (`DynamoStore`; tests of the service may use a fake). */
 export interface Store {
   queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage>;
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome>;
@@ -84,6 +76,5 @@ export interface Store {
     options?: ReadOptions,
   ): Promise<JsonObject[]>;
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome>;
-  /** Resolves once the table answers. */
   ping(table: string, context: CallContext): Promise<void>;
 }

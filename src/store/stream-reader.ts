@@ -19,9 +19,9 @@ export interface TableStream {
 /** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
 export interface StreamShard {
   readonly id: string;
-  /** The shard it continues: all of the parent's records come before any of its own. */
+  /** All of the parent's records come before any of its own. */
   readonly parent?: string;
-  /** Closed: it takes no new records (it is done once read to its end). */
+  /** It takes no new records (it is done once read to its end). */
   readonly closed: boolean;
 }
 
@@ -42,9 +42,8 @@ export async function tableStream(client: DynamoDBClient, table: string): Promis
 }
 
 /**
- * A Streams client that reaches the same place and as the same identity as `client`:
- * the same local engine (DynamoDB Local serves both APIs on one endpoint), or AWS's
- * Streams endpoint of the same region.
+ * A Streams client reaching the same place as the same identity as `client`: the same local engine
+ * (DynamoDB Local serves both APIs on one endpoint), or AWS's Streams endpoint of the same region.
  */
 export function streamsClientFor(client: DynamoDBClient, endpoint: string | undefined): DynamoDBStreamsClient {
   return new DynamoDBStreamsClient({
@@ -68,16 +67,12 @@ export class StreamReader {
     const shards: Shard[] = [];
     let after: string | undefined;
     do {
-      const start = after;
-      const page = await withRetries(
-        'a description of the stream',
-        (abortSignal) =>
-          this.client.send(
-            new DescribeStreamCommand({ StreamArn: this.arn, ...(start && { ExclusiveStartShardId: start }) }),
-            { abortSignal },
-          ),
-        context,
-        this.retry,
+      const describe = new DescribeStreamCommand({
+        StreamArn: this.arn,
+        ...(after && { ExclusiveStartShardId: after }),
+      });
+      const page = await this.call('a description of the stream', context, (abortSignal) =>
+        this.client.send(describe, { abortSignal }),
       );
       shards.push(...(page.StreamDescription?.Shards ?? []));
       after = page.StreamDescription?.LastEvaluatedShardId;
@@ -94,22 +89,16 @@ export class StreamReader {
    * record. 'trimmed' when `after` is older than the stream keeps (24 hours).
    */
   async iterator(shard: string, after: string | undefined, context: CallContext = {}): Promise<string | 'trimmed'> {
+    const command = new GetShardIteratorCommand({
+      StreamArn: this.arn,
+      ShardId: shard,
+      ...(after
+        ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+        : { ShardIteratorType: 'TRIM_HORIZON' }),
+    });
     try {
-      const answer = await withRetries(
-        `an iterator of stream shard ${shard}`,
-        (abortSignal) =>
-          this.client.send(
-            new GetShardIteratorCommand({
-              StreamArn: this.arn,
-              ShardId: shard,
-              ...(after
-                ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
-                : { ShardIteratorType: 'TRIM_HORIZON' }),
-            }),
-            { abortSignal },
-          ),
-        context,
-        this.retry,
+      const answer = await this.call(`an iterator of stream shard ${shard}`, context, (abortSignal) =>
+        this.client.send(command, { abortSignal }),
       );
       return answer.ShardIterator!;
     } catch (error) {
@@ -120,13 +109,10 @@ export class StreamReader {
 
   /** The next records after `iterator` (at most `limit`); 'expired' when the iterator is (15 minutes). */
   async read(iterator: string, limit: number, context: CallContext = {}): Promise<RecordsPage | 'expired'> {
+    const command = new GetRecordsCommand({ ShardIterator: iterator, Limit: limit });
     try {
-      const answer = await withRetries(
-        'a read of the stream',
-        (abortSignal) =>
-          this.client.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: limit }), { abortSignal }),
-        context,
-        this.retry,
+      const answer = await this.call('a read of the stream', context, (abortSignal) =>
+        this.client.send(command, { abortSignal }),
       );
       return {
         records: (answer.Records ?? []) as StreamRecordLike[],
@@ -140,5 +126,9 @@ export class StreamReader {
 
   close(): void {
     this.client.destroy();
+  }
+
+  private call<T>(what: string, context: CallContext, run: (signal: AbortSignal | undefined) => Promise<T>) {
+    return withRetries(what, run, context, this.retry);
   }
 }

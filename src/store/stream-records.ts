@@ -2,13 +2,12 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import type { JsonObject } from '../core/item';
+import { bytesOf } from './dynamo-json';
 import { recordFromSdk } from './values';
 
 /**
- * DynamoDB Streams records as shardline reads them, from either source: `GetRecords`
- * answers (the SDK's shape: binary as bytes, times as `Date`) and the records of a
- * Lambda event (JSON: binary as base64, times in epoch seconds, plus `eventSourceARN`).
- * Images are unmarshalled exactly as the document client unmarshalls items.
+ * DynamoDB Streams records from either source: `GetRecords` answers (the SDK's shape: binary as
+ * bytes, times as `Date`) and Lambda events (JSON: binary as base64, epoch seconds, `eventSourceARN`).
  */
 
 /** One change of one table item, as a stream delivers it. */
@@ -18,7 +17,7 @@ export interface TableChange {
   readonly kind: 'put' | 'remove';
   readonly key: JsonObject;
   readonly image?: JsonObject;
-  /** The record's sequence number in its stream shard (Lambda's batch item identifier). */
+  /** In its stream shard (Lambda's batch item identifier). */
   readonly sequence: string;
   /** When DynamoDB made the change (epoch ms; DynamoDB rounds it), for the follower's lag. */
   readonly changedAt?: number;
@@ -26,7 +25,7 @@ export interface TableChange {
 
 type Image = Record<string, unknown>;
 
-/** A stream record in either shape (only the fields shardline reads). */
+/** Only the fields shardline reads. */
 export interface StreamRecordLike {
   readonly eventName?: string;
   readonly eventSource?: string;
@@ -68,8 +67,7 @@ export function changeOfRecord(
   const data = record.dynamodb;
   const named = tableOfStreamArn(record.eventSourceARN) ?? table;
   if (!data?.Keys || !data.SequenceNumber || !named) throw new Error('not a DynamoDB Streams record');
-  // Images read as items do, into core's values (exact numbers, sets): the one conversion every door
-  // shares, so a typed order sees a stream's number as the number it is.
+  // Images read as items do (exact numbers, sets), so a typed order sees a stream's number as the number it is.
   const read = (image: Image) =>
     recordFromSdk(unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, options));
   const removed = record.eventName === 'REMOVE';
@@ -94,23 +92,16 @@ function timeOf(value: Date | number | string | undefined): number | undefined {
   return undefined;
 }
 
-/**
- * Lambda events carry binary values (B, BS, inside maps and lists too) as base64 text;
- * the SDK's shape has bytes. Everything else is the same in both.
- */
+/** Lambda events carry binary values (B, BS, inside maps and lists too) as base64 text; the SDK's shape has bytes. */
 function fromJsonShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(fromJsonShape);
   if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
   const out: Record<string, unknown> = {};
   for (const [name, inner] of Object.entries(value)) {
-    if (name === 'B' && typeof inner === 'string') out[name] = base64Bytes(inner);
+    if (name === 'B' && typeof inner === 'string') out[name] = bytesOf(inner);
     else if (name === 'BS' && Array.isArray(inner))
-      out[name] = inner.map((b) => (typeof b === 'string' ? base64Bytes(b) : b));
+      out[name] = inner.map((b) => (typeof b === 'string' ? bytesOf(b) : b));
     else out[name] = fromJsonShape(inner);
   }
   return out;
-}
-
-function base64Bytes(text: string): Uint8Array {
-  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }

@@ -4,17 +4,14 @@ import type { JsonObject } from '../core/item';
 import { emptyRecord, type SetElement, type SetKind, ValueSet } from '../core/values';
 
 /**
- * The store boundary for attribute values: core's `ExactNumber` and `ValueSet` become the
- * SDK's `NumberValue` and JS `Set` on the way in, and back on the way out (the item client
- * reads with `wrapNumbers: true`, so no number passes through a double). Binary is a
- * `Uint8Array` on both sides. Core never sees an SDK type.
+ * The store boundary for attribute values: core's `ExactNumber` and `ValueSet` become the SDK's
+ * `NumberValue` and `Set` and back (the item client reads with `wrapNumbers: true`, so no number
+ * passes through a double). Core never sees an SDK type.
  */
 
 /**
- * A record (or key) as the SDK's document client marshals it. Its maps become `Map`s: the
- * marshaller takes an object for a map only when its `constructor` is Object's, so a map
- * with an attribute named `constructor` would be refused as a class instance (a 500); a Map
- * it reads as entries. (The record itself is marshalled attribute by attribute.)
+ * Maps become `Map`s: the marshaller takes an object for a map only when its `constructor` is
+ * Object's, so a map with an attribute named `constructor` would be refused (a 500).
  */
 export function recordToSdk(record: JsonObject): JsonObject {
   const out = emptyRecord();
@@ -22,7 +19,7 @@ export function recordToSdk(record: JsonObject): JsonObject {
   return out;
 }
 
-/** A record as the document client read it, in core form (with no prototype: names are only data). */
+/** With no prototype: names are only data. */
 export function recordFromSdk(record: Record<string, unknown>): JsonObject {
   const out = emptyRecord();
   for (const name of Object.keys(record)) out[name] = valueFromSdk(record[name]);
