@@ -91,10 +91,7 @@ export function readParameters(options: ReadOptions) {
   };
 }
 
-/**
- * The items of up to 100 keys of one table that exist, as records; unprocessed keys go out
- * again as they came back (the exact client reads numbers back exactly).
- */
+/** Up to 100 keys of one table; unprocessed keys go out as they came back (the exact client keeps numbers exact). */
 export async function batchGetItems(
   doc: DynamoDBDocumentClient,
   send: Send,

@@ -32,11 +32,14 @@ export class CheckpointStore {
 
   async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
     const found = new Map<string, ShardCheckpoint>();
-    const table = this.collection.table;
     for (let start = 0; start < shards.length; start += 100) {
       const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
       const read = { what: 'a read of the follower checkpoints', context, policy: this.retry, again: resendable };
-      const items = await batchGetAll(this.doc, { [table]: { Keys: keys, ConsistentRead: true } }, read);
+      const items = await batchGetAll(
+        this.doc,
+        { [this.collection.table]: { Keys: keys, ConsistentRead: true } },
+        read,
+      );
       for (const item of items) {
         found.set(String(item.shard), {
           ...(typeof item.sequence === 'string' && { sequence: item.sequence }),

@@ -1,6 +1,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
+import { ShardlineError } from '../core/errors';
 import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
@@ -17,7 +18,6 @@ import {
 } from './retry';
 import { hedgedSend } from './hedged-send';
 import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
-import { onTable } from './missing-table';
 import {
   sendScan,
   sendUpdate,
@@ -93,13 +93,12 @@ export class DynamoStore implements Store {
     });
     // Once the read has passed the far end of the range, nothing more of this shard belongs to it.
     const resumeAfter = passedFarEnd(read, query) ? undefined : response.LastEvaluatedKey?.[query.indexKeyAttribute]?.S;
+    const units = response.ConsumedCapacity?.CapacityUnits;
     return {
       items,
       itemsRead: read.length,
       ...(typeof resumeAfter === 'string' && { resumeAfter }),
-      ...(response.ConsumedCapacity?.CapacityUnits !== undefined && {
-        consumedCapacity: response.ConsumedCapacity.CapacityUnits,
-      }),
+      ...(units !== undefined && { consumedCapacity: units }),
       ...(hedged ? { hedged: true } : {}),
     };
   }
@@ -188,3 +187,12 @@ export class DynamoStore implements Store {
 }
 
 const RECENT_ANSWER_MS = 1000;
+
+/** A call's outcome, with DynamoDB's "no such table" as the 503 `table_missing` that names it. */
+function onTable<T>(table: string, sent: Promise<T>): Promise<T> {
+  return sent.catch((error: unknown) => {
+    if ((error as Error | undefined)?.name !== 'ResourceNotFoundException') throw error;
+    const message = `table ${JSON.stringify(table)} is missing or not active`;
+    throw new ShardlineError('table_missing', message, { tables: [table], retryable: true });
+  });
+}

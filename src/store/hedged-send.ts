@@ -4,7 +4,6 @@ export interface HedgedAnswer<T> {
   readonly value: T;
   /** A second, identical request was sent. */
   readonly hedged: boolean;
-  /** The second request's answer was the one taken. */
   readonly hedgeWon: boolean;
 }
 

@@ -49,16 +49,11 @@ export class DynamoMapStore implements MapStore {
     for (let start = 0; start < collections.length; start += 100) {
       const requests: Record<string, TableRead> = {};
       for (const collection of collections.slice(start, start + 100)) {
-        const keys = requests[collection.table]?.Keys ?? [];
-        keys.push(mapKey(collection, 'pointer'));
+        const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, 'pointer')];
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      const items = await batchGetAll(this.doc, requests, {
-        what: 'a read of the shard maps',
-        context,
-        policy: this.retry,
-        again: resendable,
-      });
+      const read = { what: 'a read of the shard maps', context, policy: this.retry, again: resendable };
+      const items = await batchGetAll(this.doc, requests, read);
       for (const item of items) found.set(String(item.mapOf), parsePointer(JSON.parse(String(item.pointer))));
     }
     return collections.map((collection) => found.get(collection.name));

@@ -98,7 +98,9 @@ export async function withRetries<T>(
   operation?: RetryOperation,
 ): Promise<T> {
   for (let n = 0; ; n++) {
-    throwIfExpired(what, context);
+    if (context.signal?.aborted || (context.deadline !== undefined && Date.now() >= context.deadline)) {
+      throw timeoutError(what);
+    }
     try {
       return await attempt(context.signal);
     } catch (error) {
@@ -143,12 +145,6 @@ export function storageUnavailable(cause: unknown): ShardlineError {
 
 export function timeoutError(what: string): ShardlineError {
   return new ShardlineError('timeout', `the request deadline passed during ${what}`);
-}
-
-function throwIfExpired(what: string, context: CallContext): void {
-  if (context.signal?.aborted || (context.deadline !== undefined && Date.now() >= context.deadline)) {
-    throw timeoutError(what);
-  }
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
