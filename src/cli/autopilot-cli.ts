@@ -3,7 +3,7 @@ import { autopilotStep, type StepRecord } from '../autopilot/step';
 import type { CollectionSpec } from '../core/collection';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { DecisionLog } from '../store/decision-log';
-import { readCommandLine, UsageError } from './command-line';
+import { readCommandLine, readOptions, type ScriptIO, UsageError } from './command-line';
 
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
        npm run autopilot -- --status [--collection NAME] [--json]
@@ -27,30 +27,19 @@ const SPEC = {
   },
 } as const;
 
-export interface AutopilotIO {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Record<string, string | undefined>;
+export interface AutopilotIO extends ScriptIO {
   /** Aborted on SIGINT/SIGTERM: the loop ends after the step under way. */
   readonly stop?: AbortSignal;
 }
 
 /** `npm run autopilot`: exit 0, 2 on a usage mistake, 1 when a step failed. */
 export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<number> {
-  let line: Exclude<ReturnType<typeof readCommandLine<typeof SPEC>>, 'help'>;
-  try {
+  const line = readOptions('autopilot', USAGE, io, () => {
     const read = readCommandLine(SPEC, argv);
-    if (read === 'help') {
-      io.stdout(`${USAGE}\n`);
-      return 0;
-    }
-    line = read;
-    if (line.values.json && !line.values.status) throw new UsageError('--json goes with --status');
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`autopilot: ${error.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+    if (read !== 'help' && read.values.json && !read.values.status) throw new UsageError('--json goes with --status');
+    return read;
+  });
+  if (typeof line === 'number') return line;
   const { values } = line;
   const opened = await openEnvironment(io.env);
   try {

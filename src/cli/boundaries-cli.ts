@@ -10,31 +10,19 @@ import { parseOptions, USAGE, type Options } from './boundaries-options';
 import { type BoundariesSummary, formatReport } from './boundaries-report';
 import { readSource } from './key-source';
 import { reshardVerdict } from './reshard-verdict';
+import { readOptions, type ScriptIO } from './command-line';
 import { createProgress, formatAmount, type Progress } from './progress';
 import { shardChart } from './shard-chart';
 
-/** Where the CLI writes and what it reads from its process: injected so tests run it in-process. */
-export interface CliIO {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
+export interface CliIO extends ScriptIO {
   /** Draw a progress bar (when stderr is a terminal). */
   readonly progress: boolean;
-  readonly env: Record<string, string | undefined>;
 }
 
 /** `npm run boundaries`: returns the exit code (0 ok, 1 failure, 2 usage). */
 export async function boundariesCli(argv: string[], io: CliIO): Promise<number> {
-  let options: Options | 'help';
-  try {
-    options = parseOptions(argv);
-  } catch (error) {
-    io.stderr(`boundaries: ${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (options === 'help') {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
+  const options = readOptions('boundaries', USAGE, io, () => parseOptions(argv));
+  if (typeof options === 'number') return options;
   const progress = createProgress(io.progress && !options.quiet);
   try {
     return await run(options, io, progress);
@@ -92,16 +80,17 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     compare = { file: options.compare, cost, verdict, ...(note && { note }) };
   }
 
-  // A typed collection's are tuples of field values (config/typed-boundaries.ts), shown as
-  // such everywhere; its string fields carry their own normalizations in the config.
+  // A typed collection's are tuples, shown as such everywhere; its string fields carry their own normalizations.
   const shownBoundaries = source.order ? boundaryTuples(source.order, cut.boundaries, keys.values) : cut.boundaries;
+  const keyCount = source.load ? source.keys : sketch ? sketch.items : keys.total;
+  const sketched = sketch && sketchSummary(sketch, options.shards);
   const file = {
     boundaries: shownBoundaries,
     ...(!source.order && { normalization: source.normalization }),
     source: source.source,
     // `npm run reshard` refuses a file cut from another collection's keys.
     ...(source.collection !== undefined && { collection: source.collection }),
-    keyCount: source.load ? source.keys : sketch ? sketch.items : keys.total,
+    keyCount,
     // --weight load: the counts were load shares, the balance is the predicted load's.
     ...(source.load && {
       weight: {
@@ -113,7 +102,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
       },
     }),
     // A sketch holds a sample of the keys, not the distinct ones: it states its error instead.
-    ...(sketch ? { sketch: sketchSummary(sketch, options.shards) } : { distinctKeys: keys.values.length }),
+    ...(sketched ? { sketch: sketched } : { distinctKeys: keys.values.length }),
     shardCount: options.shards,
     createdAt: new Date().toISOString(),
     balance: {
@@ -135,23 +124,15 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   const json = `${JSON.stringify(file, null, 2)}\n`;
   if (options.out === undefined || options.out === '-') io.stdout(json);
   else writeFileSync(options.out, json);
-  if (options.chart !== undefined) {
-    writeFileSync(
-      options.chart,
-      shardChart(
-        loads,
-        shownBoundaries,
-        `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`,
-      ),
-    );
-  }
+  const title = `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`;
+  if (options.chart !== undefined) writeFileSync(options.chart, shardChart(loads, shownBoundaries, title));
 
   io.stderr(
     formatReport({
       shards: options.shards,
-      keys: source.load ? source.keys : sketch ? sketch.items : keys.total,
+      keys: keyCount,
       distinct: sketch ? undefined : keys.values.length,
-      ...(sketch && { sketch: sketchSummary(sketch, options.shards) }),
+      ...(sketched && { sketch: sketched }),
       keyForm: source.order ? orderForm(source.order) : `normalization ${source.normalization}`,
       source: source.source,
       boundaries: shownBoundaries,

@@ -42,28 +42,9 @@ Output:
   --quiet                no progress bar
   --help`;
 
-export interface Options {
-  readonly shards: number;
-  readonly input?: string;
-  readonly collection?: string;
-  readonly format: InputFormat;
-  readonly column?: number;
-  readonly field?: string;
-  readonly header: boolean;
-  readonly normalization: Normalization;
-  readonly out?: string;
-  readonly chart?: string;
-  readonly compare?: string;
-  readonly tolerance: number;
-  readonly quiet: boolean;
-  /** Cut from a sketch within this budget (--max-memory). */
-  readonly maxMemoryMiB?: number;
-  /** --weight load: balance the fleet's recorded load over these minutes. */
-  readonly loadMinutes?: number;
-}
+export type Options = Exclude<ReturnType<typeof parseOptions>, 'help'>;
 
-/** Parses and checks `npm run boundaries` arguments; 'help' for --help. */
-export function parseOptions(argv: string[]): Options | 'help' {
+export function parseOptions(argv: string[]) {
   const line = readCommandLine(
     {
       options: {
@@ -89,12 +70,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
   );
   if (line === 'help') return 'help';
   const { values } = line;
-  const shards = Number(values.shards);
-  if (values.shards === undefined || !Number.isInteger(shards) || shards < 1 || shards > 10_000) {
-    throw new UsageError(
-      `--shards must be a whole number from 1 to 10000${values.shards === undefined ? '' : `, not ${values.shards}`}`,
-    );
-  }
+  const shards = whole('shards', values.shards, 10_000);
   if ((values.input === undefined) === (values.collection === undefined)) {
     throw new UsageError('give exactly one source: --input FILE or --collection NAME');
   }
@@ -126,27 +102,28 @@ export function parseOptions(argv: string[]): Options | 'help' {
   const byLoad = values.weight === 'load';
   if (byLoad && values.collection === undefined) throw new UsageError('--weight load goes with --collection');
   if (values.minutes !== undefined && !byLoad) throw new UsageError('--minutes goes with --weight load');
-  const loadMinutes = values.minutes === undefined ? 10 : Number(values.minutes);
-  if (!Number.isInteger(loadMinutes) || loadMinutes < 1 || loadMinutes > 1440)
-    throw new UsageError(`--minutes must be a whole number from 1 to 1440, not ${values.minutes}`);
+  const loadMinutes = whole('minutes', values.minutes ?? '10', 1440);
   const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
   if (!(tolerance >= 0 && tolerance <= 1))
     throw new UsageError(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
   return {
+    ...values,
     shards,
     format,
-    header: values.header,
     normalization: values.normalization as Normalization,
     tolerance,
-    quiet: values.quiet,
-    ...(values.input !== undefined && { input: values.input }),
-    ...(values.collection !== undefined && { collection: values.collection }),
-    ...(column !== undefined && { column }),
-    ...(values.field !== undefined && { field: values.field }),
-    ...(values.out !== undefined && { out: values.out }),
-    ...(values.chart !== undefined && { chart: values.chart }),
-    ...(values.compare !== undefined && { compare: values.compare }),
-    ...(maxMemory !== undefined && { maxMemoryMiB: maxMemory }),
-    ...(byLoad && { loadMinutes }),
+    column,
+    /** Cut from a sketch within this budget (--max-memory). */
+    maxMemoryMiB: maxMemory,
+    /** --weight load: balance the fleet's recorded load over these minutes. */
+    loadMinutes: byLoad ? loadMinutes : undefined,
   };
+}
+
+/** A count from 1 to `max` (the value unquoted, unlike `numberArg`'s). */
+function whole(flag: string, raw: string | undefined, max: number): number {
+  const value = Number(raw);
+  if (raw === undefined || !Number.isInteger(value) || value < 1 || value > max)
+    throw new UsageError(`--${flag} must be a whole number from 1 to ${max}${raw === undefined ? '' : `, not ${raw}`}`);
+  return value;
 }

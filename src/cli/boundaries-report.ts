@@ -3,7 +3,6 @@ import type { ReshardCost } from '../boundaries/reshard-cost';
 import { textBar } from './charts';
 import type { ReshardVerdict } from './reshard-verdict';
 
-/** Everything the stderr report shows about one run of `npm run boundaries`. */
 export interface BoundariesSummary {
   readonly shards: number;
   readonly keys: number;
@@ -35,14 +34,12 @@ export interface BoundariesSummary {
 const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const MAX_ROWS = 64;
 
-/** The human report: totals, balance, heavy hitters, a bar per shard (or the extremes), reshard cost. */
 export function formatReport(s: BoundariesSummary): string {
-  const lines: string[] = [];
-  lines.push(
+  const lines = [
     `${s.shards} shards over ${int(s.keys)} keys (` +
       `${s.distinct === undefined ? 'sketched' : `${int(s.distinct)} distinct`}, ${s.keyForm})` +
       ` from ${s.source}`,
-  );
+  ];
   for (const [reason, count] of s.skipped) lines.push(`  skipped ${int(count)} records: ${reason}`);
   lines.push(
     `balance: largest ${int(s.balance.max)} / mean ${int(s.balance.mean)} = ${s.balance.maxOverMean.toFixed(4)} ` +
@@ -61,10 +58,8 @@ export function formatReport(s: BoundariesSummary): string {
   else {
     lines.push(`heavy hitters (${s.heavyHitters.length}): repeated boundaries, items spread evenly over the run`);
     for (const h of s.heavyHitters.slice(0, 20)) {
-      const first = h.shards[0]!;
-      const last = h.shards[h.shards.length - 1]!;
       lines.push(
-        `  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${first}–${last}` +
+        `  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${h.shards[0]}–${h.shards.at(-1)}` +
           ` (${int(h.count / h.shards.length)} each)`,
       );
     }
@@ -76,12 +71,10 @@ export function formatReport(s: BoundariesSummary): string {
     lines.push(
       `reshard from ${file}: ${int(cost.moved)} of ${int(cost.total)} items (${(cost.fraction * 100).toFixed(2)} %)` +
         ` would move to another shard`,
-    );
-    lines.push(
       `  balance now ${verdict.current.toFixed(4)} (largest / mean under ${file}),` +
         ` achievable ${verdict.achievable.toFixed(4)}`,
+      `  ${verdict.line}`,
     );
-    lines.push(`  ${verdict.line}`);
     if (note) lines.push(`  note: ${note}`);
   }
   lines.push(

@@ -1,8 +1,6 @@
-/**
- * What every chart of the benches and scripts is made of: plain SVG with no
- * dependencies (so runs compare side by side in a browser), and text bars for the
- * terminal. The charts themselves (shard loads, bench latencies) sit with their
- * scripts; only the drawing lives here.
+/*
+ * What every chart of the benches and scripts is made of: plain SVG with no dependencies
+ * (so runs compare side by side in a browser), and text bars for the terminal.
  */
 
 /** Text for SVG content and attributes: the five XML specials as character references. */

@@ -1,25 +1,18 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/**
- * One way for every `npm run …` script to read its arguments: `node:util` parseArgs,
- * strict (an unknown flag, a missing value or a stray positional is a mistake), with
- * `--help`/`-h` added to every script.
- */
-
 /** A mistake in the command line: the script prints it with its usage text and exits 2. */
 export class UsageError extends Error {}
 
 /** A script's options and whether it takes positionals; `--help` is added, `args` and `strict` are set here. */
 export type CommandLineSpec = Omit<ParseArgsConfig, 'args' | 'strict' | 'tokens'>;
 
-/** What parseArgs makes of `Spec` (values typed from the options, positionals). */
 export type CommandLine<Spec extends CommandLineSpec> = ReturnType<typeof parseArgs<Spec & { strict: true }>>;
 
 const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
 /**
- * Parses `argv` by `spec`: 'help' when `--help` is among them, else the values and
- * positionals. Throws UsageError for what parseArgs rejects, in its own words.
+ * Every `npm run …` script's arguments: strict (an unknown flag, a missing value or a stray
+ * positional is a UsageError, in parseArgs' words), with `--help`/`-h` added ('help').
  */
 export function readCommandLine<Spec extends CommandLineSpec>(
   spec: Spec,
@@ -36,11 +29,39 @@ export function readCommandLine<Spec extends CommandLineSpec>(
   return parsed as unknown as CommandLine<Spec>;
 }
 
+/** Where an in-process script writes and what it reads of its process: tests inject them. */
+export interface ScriptIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Record<string, string | undefined>;
+}
+
 /**
- * The command line of the script `name` (process.argv unless `argv` is given), read
- * by `spec` and turned into the script's options by `interpret`. `--help` prints
- * `usage` and exits 0; a UsageError (from parsing, or thrown by `interpret` for a
- * value it cannot use) prints `name: message` and `usage` on stderr and exits 2.
+ * The options `read` makes of a command line, or the exit code once `--help` printed `usage`
+ * on stdout (0) or a UsageError printed `name: message` and `usage` on stderr (2).
+ */
+export function readOptions<Options extends object>(
+  name: string,
+  usage: string,
+  io: Pick<ScriptIO, 'stdout' | 'stderr'>,
+  read: () => Options | 'help',
+): Options | number {
+  try {
+    const options = read();
+    if (options !== 'help') return options;
+    io.stdout(`${usage}\n`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`${name}: ${error.message}\n\n${usage}\n`);
+    return 2;
+  }
+}
+
+/**
+ * The command line of the script `name` (process.argv unless `argv` is given), read by
+ * `spec` and turned into the script's options by `interpret` (which may throw UsageError);
+ * exits as `readOptions` says on `--help` or a mistake.
  */
 export function parseCommandLine<Spec extends CommandLineSpec, Options>(
   name: string,
@@ -49,22 +70,19 @@ export function parseCommandLine<Spec extends CommandLineSpec, Options>(
   interpret: (line: CommandLine<Spec>) => Options,
   argv: readonly string[] = process.argv.slice(2),
 ): Options {
-  try {
+  const io = {
+    stdout: (text: string) => process.stdout.write(text),
+    stderr: (text: string) => process.stderr.write(text),
+  };
+  const options = readOptions(name, usage, io, () => {
     const line = readCommandLine(spec, argv);
-    if (line !== 'help') return interpret(line);
-    process.stdout.write(`${usage}\n`);
-    process.exit(0);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`${name}: ${error.message}\n\n${usage}\n`);
-    process.exit(2);
-  }
+    return line === 'help' ? 'help' : { interpreted: interpret(line) };
+  });
+  if (typeof options === 'number') process.exit(options);
+  return options.interpreted;
 }
 
-/**
- * The value of `--flag` as a number from `min` (default 0) to `max` (default none), whole
- * if `integer`; a UsageError otherwise.
- */
+/** `--flag` as a number from `min` to `max`, whole if `integer`; a UsageError otherwise. */
 export function numberArg(
   flag: string,
   raw: string | undefined,
@@ -87,4 +105,16 @@ export function numberArg(
     throw new UsageError(`--${flag} must be ${kind} ${range}${given}`);
   }
   return value;
+}
+
+/** The collection `--collection` names, or a `Refusal` naming those the config has. */
+export function namedCollection<Collection extends { readonly name: string }>(
+  collections: readonly Collection[],
+  name: string,
+  Refusal: new (message: string) => Error = Error,
+): Collection {
+  const collection = collections.find((c) => c.name === name);
+  if (collection) return collection;
+  const names = collections.map((c) => c.name).join(', ');
+  throw new Refusal(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
 }

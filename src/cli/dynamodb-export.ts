@@ -2,10 +2,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
- * The data files of one DynamoDB S3 export (`AWSDynamoDB/<export id>/data/*.json.gz`,
- * DynamoDB JSON, one item per line), given the folder it was copied to: the
- * `AWSDynamoDB` folder, the export's folder, its `data` folder or anything above.
- * Sorted by name, so every run reads them in the same order.
+ * The data files of one DynamoDB S3 export (DynamoDB JSON, one item per line) in the folder it was
+ * copied to or any above, sorted by name, so every run reads them in the same order.
  */
 export function exportDataFiles(folder: string): string[] {
   if (!statSync(folder).isDirectory()) throw new Error(`${folder} is not a folder: give the folder of the export`);

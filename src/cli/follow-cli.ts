@@ -1,4 +1,3 @@
-import type { CollectionSpec } from '../core/collection';
 import { Follower, type FollowStats } from '../follow/follower';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { readSettings, wantsEmbeddedEngine } from '../runtime/settings';
@@ -8,7 +7,7 @@ import { CheckpointStore, isCheckpointItem } from '../store/checkpoints';
 import { isReservedItem } from '../store/reserved-keys';
 import { StreamReader, streamsClientFor, tableStream } from '../store/stream-reader';
 import { documentUnmarshallOptions } from '../store/stream-records';
-import { numberArg, readCommandLine, UsageError } from './command-line';
+import { namedCollection, numberArg, readCommandLine, readOptions, type ScriptIO, UsageError } from './command-line';
 
 export const USAGE = `Usage: npm run follow -- [--collection NAME] [--until-idle] [--batch N]
 
@@ -24,16 +23,7 @@ and it resumes. Members that cannot be indexed are reported on stderr and skippe
   --batch N           records per stream read, 1–1000 (default 1000)
   --help`;
 
-export interface FollowOptions {
-  readonly collection?: string;
-  readonly untilIdle: boolean;
-  readonly batch: number;
-}
-
-export interface FollowIO {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Record<string, string | undefined>;
+export interface FollowIO extends ScriptIO {
   /** Redraw the progress line in place (stderr is a terminal). */
   readonly tty: boolean;
   /** Set when the follower should stop after the batch in hand (SIGINT, SIGTERM). */
@@ -45,8 +35,7 @@ class Refused extends Error {}
 
 /** Exit codes: 0 done (caught up, or stopped), 1 failed, 2 bad command line, 3 refused. */
 export async function followCli(argv: string[], io: FollowIO): Promise<number> {
-  let options: FollowOptions;
-  try {
+  const options = readOptions('follow', USAGE, io, () => {
     const line = readCommandLine(
       {
         options: {
@@ -57,22 +46,16 @@ export async function followCli(argv: string[], io: FollowIO): Promise<number> {
       },
       argv,
     );
-    if (line === 'help') {
-      io.stdout(`${USAGE}\n`);
-      return 0;
-    }
+    if (line === 'help') return 'help';
     const batch = numberArg('batch', line.values.batch, { min: 1, integer: true });
     if (batch > 1000) throw new UsageError('--batch must be at most 1000');
-    options = {
+    return {
       ...(line.values.collection !== undefined && { collection: line.values.collection }),
       untilIdle: line.values['until-idle'] === true,
       batch,
     };
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`follow: ${error.message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  });
+  if (typeof options === 'number') return options;
   let opened: OpenEnvironment | undefined;
   try {
     if (wantsEmbeddedEngine(readSettings(io.env))) {
@@ -91,8 +74,15 @@ export async function followCli(argv: string[], io: FollowIO): Promise<number> {
   }
 }
 
-async function follow(options: FollowOptions, opened: OpenEnvironment, io: FollowIO): Promise<number> {
-  const collections = chosen(opened.collections, options.collection);
+async function follow(
+  options: { collection?: string; untilIdle: boolean; batch: number },
+  opened: OpenEnvironment,
+  io: FollowIO,
+): Promise<number> {
+  const collections =
+    options.collection === undefined
+      ? opened.collections
+      : [namedCollection(opened.collections, options.collection, Refused)];
   const tables = [...new Set(collections.map((c) => c.table))];
   const streams = await Promise.all(tables.map((table) => streamOf(opened, table)));
   const maps = new ShardMaps(opened.maps, opened.collections, { ttlMs: opened.settings.mapTtlMs });
@@ -104,6 +94,7 @@ async function follow(options: FollowOptions, opened: OpenEnvironment, io: Follo
     onPoison: (report) => io.stderr(`${poisonLine(report)}\n`),
     changeDeadlineMs: opened.settings.requestTimeoutMs,
   });
+  const unmarshall = documentUnmarshallOptions(opened.clients.doc);
   const started = Date.now();
   const progress = progressLine(io, started);
   const followers = tables.map((table, i) => {
@@ -114,9 +105,7 @@ async function follow(options: FollowOptions, opened: OpenEnvironment, io: Follo
       reader: new StreamReader(streamsClientFor(opened.clients.raw, opened.settings.endpoint), stream.arn),
       checkpoints: new CheckpointStore(opened.clients.doc, first, options.collection ?? '*', stream.label),
       indexer,
-      ...(documentUnmarshallOptions(opened.clients.doc) && {
-        unmarshall: documentUnmarshallOptions(opened.clients.doc),
-      }),
+      ...(unmarshall && { unmarshall }),
       isCheckpoint: (key) => isCheckpointItem(first, key),
       batchSize: options.batch,
       untilIdle: options.untilIdle,
@@ -131,21 +120,10 @@ async function follow(options: FollowOptions, opened: OpenEnvironment, io: Follo
   });
   io.stderr(`follow: ${collections.map((c) => c.name).join(', ')} in ${opened.where}\n`);
   await Promise.all(followers.map((follower) => follower.run()));
-  const stats = total(followers.map((f) => f.stats));
   progress.clear();
-  const seconds = (Date.now() - started) / 1000;
-  io.stdout(`${io.stopped() ? 'stopped' : 'caught up'}: ${summary(stats, seconds)}\n`);
+  const stats = summary(total(followers.map((f) => f.stats)), (Date.now() - started) / 1000);
+  io.stdout(`${io.stopped() ? 'stopped' : 'caught up'}: ${stats}\n`);
   return 0;
-}
-
-function chosen(collections: readonly CollectionSpec[], name: string | undefined): readonly CollectionSpec[] {
-  if (name === undefined) return collections;
-  const collection = collections.find((c) => c.name === name);
-  if (!collection) {
-    const names = collections.map((c) => c.name).join(', ');
-    throw new Refused(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
-  }
-  return [collection];
 }
 
 /** The table's stream, or a refusal that says how to enable one. */
@@ -167,20 +145,19 @@ async function streamOf(opened: OpenEnvironment, table: string) {
 }
 
 function total(all: readonly FollowStats[]): FollowStats {
-  const sum: FollowStats = {
-    seen: 0,
-    outcomes: { indexed: 0, current: 0, skipped: 0, poison: 0 },
-    lagMs: 0,
-    shardsDone: 0,
+  const sum = (count: (stats: FollowStats) => number) => all.reduce((sum, stats) => sum + count(stats), 0);
+  const outcome = (name: keyof FollowStats['outcomes']) => sum((stats) => stats.outcomes[name]);
+  return {
+    seen: sum((stats) => stats.seen),
+    outcomes: {
+      indexed: outcome('indexed'),
+      current: outcome('current'),
+      skipped: outcome('skipped'),
+      poison: outcome('poison'),
+    },
+    lagMs: Math.max(0, ...all.map((stats) => stats.lagMs)),
+    shardsDone: sum((stats) => stats.shardsDone),
   };
-  for (const stats of all) {
-    sum.seen += stats.seen;
-    for (const outcome of Object.keys(sum.outcomes) as (keyof FollowStats['outcomes'])[])
-      sum.outcomes[outcome] += stats.outcomes[outcome];
-    sum.lagMs = Math.max(sum.lagMs, stats.lagMs);
-    sum.shardsDone += stats.shardsDone;
-  }
-  return sum;
 }
 
 function summary(stats: FollowStats, seconds: number): string {

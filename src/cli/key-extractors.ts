@@ -1,22 +1,14 @@
-/**
- * Turning one input record into its key, per input format. Pure, so the reader
- * stays a loop over lines and these stay testable on their own.
- */
+/* One input record's key, per input format: pure, so the reader stays a loop over lines. */
 export type InputFormat = 'lines' | 'tsv' | 'csv' | 'ndjson' | 'dynamodb-export';
 export const INPUT_FORMATS: readonly InputFormat[] = ['lines', 'tsv', 'csv', 'ndjson', 'dynamodb-export'];
 
-/** Why a record gave no key. */
 export type SkipReason = 'blank line' | 'missing column' | 'missing field' | 'not a string' | 'bad json';
 
 export type Extracted = string | { skip: SkipReason };
 
-/** The format a file name suggests, or undefined. */
 export function formatFromName(path: string): InputFormat | undefined {
-  const lower = path.toLowerCase().replace(/\.gz$/, '');
-  if (lower.endsWith('.tsv') || lower.endsWith('.tab')) return 'tsv';
-  if (lower.endsWith('.csv')) return 'csv';
-  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) return 'ndjson';
-  return undefined;
+  const extension = /\.(tsv|tab|csv|ndjson|jsonl)(\.gz)?$/i.exec(path)?.[1]?.toLowerCase();
+  return extension === 'tab' ? 'tsv' : extension === 'jsonl' ? 'ndjson' : (extension as InputFormat | undefined);
 }
 
 /** Column `column` (0-based) of a tab-separated line, no quoting (as the seed reads MusicBrainz dumps). */
@@ -46,10 +38,7 @@ export function ndjsonField(line: string, field: string): Extracted {
   return { skip: 'not a string' };
 }
 
-/**
- * A string or number attribute of one line of a DynamoDB S3 export in DynamoDB JSON
- * (`{"Item":{"title":{"S":"…"}}}`); numbers are read as their text.
- */
+/** A string or number (as its text) attribute of a DynamoDB S3 export's line (`{"Item":{"title":{"S":"…"}}}`). */
 export function dynamodbExportField(line: string, field: string): Extracted {
   const parsed = jsonLine(line);
   if ('skip' in parsed) return parsed;

@@ -5,11 +5,7 @@ import { createGunzip } from 'node:zlib';
 import { ndjsonField, tsvColumn, type Extracted } from './key-extractors';
 import type { ReadKeysOptions } from './read-keys';
 
-/*
- * How a key file's bytes become records: blocks of whole lines (the fast path of one key a
- * line), single lines (tsv, ndjson), RFC 4180 CSV, gzip. `readKeys` (read-keys.ts) picks one
- * and turns each record into a normalized key.
- */
+/* How a key file's bytes become the records `readKeys` (read-keys.ts) turns into keys. */
 
 /** A gzip file's text; progress counts the bytes read from disk, so it still ends at 100 %. */
 export function gunzipped(path: string, progress: (bytes: number) => void): NodeJS.ReadableStream {
@@ -19,10 +15,9 @@ export function gunzipped(path: string, progress: (bytes: number) => void): Node
 }
 
 /**
- * The one-key-per-line fast path: whole blocks of complete lines, decoded and
- * normalized in one call each instead of one per line. That gives the same keys:
- * a newline is a starter that NFKD never decomposes or reorders around, and it
- * ends the context of lower-casing (final sigma) as the end of a string does.
+ * The one-key-per-line fast path: blocks of whole lines, decoded and normalized in one call each. The
+ * keys are the same: a newline is a starter that NFKD never decomposes or reorders around, and it ends
+ * the context of lower-casing (final sigma) as the end of a string does.
  */
 export async function readLineBlocks(
   input: NodeJS.ReadableStream,
@@ -52,7 +47,7 @@ export async function readLineBlocks(
 
 export type LineExtractor = (line: string, first: boolean) => Extracted | undefined;
 
-/** The per-line key function for lines/tsv/ndjson; undefined results (a header) are dropped. */
+/** Undefined results (a header) are dropped. */
 export function lineExtractor(options: ReadKeysOptions): LineExtractor {
   if (options.format === 'lines') return (line) => (line === '' ? { skip: 'blank line' } : line);
   if (options.format === 'ndjson') {

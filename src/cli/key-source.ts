@@ -5,6 +5,7 @@ import { loadWeightedCounts } from '../autopilot/load-weights';
 import type { Normalization } from '../core/normalize';
 import type { CollectionOrder } from '../core/order';
 import type { Options } from './boundaries-options';
+import { namedCollection } from './command-line';
 import { formatAmount, type Progress } from './progress';
 import { readKeys } from './read-keys';
 
@@ -16,7 +17,6 @@ export interface SourceKeys {
   readonly skipped: ReadonlyMap<string, number>;
   readonly samples: readonly string[];
   readonly source: string;
-  /** The collection the keys were scanned from (--collection). */
   readonly collection?: string;
   readonly normalization: Normalization;
   /** The collection's typed order (--collection on one): its boundaries are written as tuples. */
@@ -29,7 +29,6 @@ const MIB = 1 << 20;
 /** The sketch's budget when the exact count outgrows memory on its own (no --max-memory). */
 const FALLBACK_SKETCH_MIB = 256;
 
-/** Reads the keys of --input or --collection, reporting progress. */
 export async function readSource(
   options: Options,
   env: Record<string, string | undefined>,
@@ -47,12 +46,8 @@ export async function readSource(
   });
   const read = await readKeys(
     {
+      ...options,
       path,
-      format: options.format,
-      normalization: options.normalization,
-      header: options.header,
-      ...(options.column !== undefined && { column: options.column }),
-      ...(options.field !== undefined && { field: options.field }),
       onProgress: (bytes, keys, size) => {
         if (phaseSize === undefined) {
           phaseSize = size ?? 0;
@@ -64,26 +59,17 @@ export async function readSource(
     collector,
   );
   progress.stop();
-  const where =
-    options.field !== undefined
-      ? `, field ${options.field}`
-      : options.column !== undefined
-        ? `, column ${options.column}`
-        : '';
+  const column = options.column === undefined ? '' : `, column ${options.column}`;
+  const where = options.field === undefined ? column : `, field ${options.field}`;
   return {
     collect: (sortProgress) => collector.finish(sortProgress),
-    keys: read.keys,
-    skipped: read.skipped,
-    samples: read.samples,
+    ...read,
     source: `${path === '-' ? 'standard input' : path} (${options.format}${where})`,
     normalization: options.normalization,
   };
 }
 
-/**
- * A live collection's keys by a parallel Scan of its index. The AWS SDK is loaded
- * only here: reading a file should not pay for it at start.
- */
+/** A parallel Scan of the collection's index. The AWS SDK is loaded only here: reading a file should not pay for it. */
 async function readCollection(
   name: string,
   env: Record<string, string | undefined>,
@@ -98,11 +84,7 @@ async function readCollection(
   ]);
   const opened = await openEnvironment(env);
   try {
-    const collection = opened.collections.find((c) => c.name === name);
-    if (!collection) {
-      const names = opened.collections.map((c) => c.name).join(', ');
-      throw new Error(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
-    }
+    const collection = namedCollection(opened.collections, name);
     // The index the collection's current shard map lives in (the table's map, not the config's).
     const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
     const load = loadMinutes === undefined ? undefined : await recordedLoad(opened, read, loadMinutes, Date.now());

@@ -1,9 +1,6 @@
 import cliProgress from 'cli-progress';
 
-/**
- * A progress bar on stderr (cli-progress), drawn only when stderr is a terminal and
- * not --quiet, so logs and pipes stay clean. Phases: reading (bytes, keys), sorting.
- */
+/** A progress bar on stderr, drawn only when stderr is a terminal and not --quiet, so logs and pipes stay clean. */
 export interface Progress {
   /** Starts a phase; total 0 means unknown (only the counters move). */
   phase(label: string, total: number, unit: string): void;
@@ -26,18 +23,10 @@ export function createProgress(enabled: boolean): Progress {
       stop();
       unit = unitName;
       const known = total > 0;
-      bar = new cliProgress.SingleBar(
-        {
-          stream: process.stderr,
-          format: known
-            ? `${label.padEnd(8)} {bar} {percentage}% | {shown} | {detail}`
-            : `${label.padEnd(8)} {shown} | {detail}`,
-          hideCursor: true,
-          clearOnComplete: false,
-          fps: 8,
-        },
-        cliProgress.Presets.shades_classic,
-      );
+      const format = known
+        ? `${label.padEnd(8)} {bar} {percentage}% | {shown} | {detail}`
+        : `${label.padEnd(8)} {shown} | {detail}`;
+      bar = stderrBar(format, 8);
       bar.start(known ? total : 1, 0, { shown: '', detail: '' });
     },
     update(value, detail = '') {
@@ -47,6 +36,13 @@ export function createProgress(enabled: boolean): Progress {
     },
     stop,
   };
+}
+
+export function stderrBar(format: string, fps: number): cliProgress.SingleBar {
+  return new cliProgress.SingleBar(
+    { stream: process.stderr, format, hideCursor: true, fps },
+    cliProgress.Presets.shades_classic,
+  );
 }
 
 /** 104857600 bytes → "100.0 MiB"; other units as grouped integers. */

@@ -6,13 +6,13 @@ import { canIndexValue } from '../core/index-key';
 import { normalize, type Normalization } from '../core/normalize';
 import { exportDataFiles } from './dynamodb-export';
 import { gunzipped, lineExtractor, readCsv, readLineBlocks, readLines } from './key-records';
-import { dynamodbExportField, type Extracted, type InputFormat, type SkipReason } from './key-extractors';
+import { dynamodbExportField, type Extracted, type InputFormat } from './key-extractors';
 
 export interface ReadKeysOptions {
   /** A file path, or '-' for standard input. */
   readonly path: string;
   readonly format: InputFormat;
-  /** 0-based column for tsv/csv. */
+  /** 0-based, for tsv/csv. */
   readonly column?: number;
   /** Header name (tsv/csv, implies a header row) or JSON field (ndjson). */
   readonly field?: string;
@@ -23,38 +23,21 @@ export interface ReadKeysOptions {
   readonly onProgress?: (bytes: number, keys: number, size: number | undefined) => void;
 }
 
-export interface ReadKeysResult {
-  /** Keys given to the sink. */
-  readonly keys: number;
-  readonly bytes: number;
-  /** File size when known (for progress). */
-  readonly size: number | undefined;
-  /** Records that gave no usable key, by reason. */
-  readonly skipped: Map<string, number>;
-  /** The first few raw keys, so a user sees which column was read. */
-  readonly samples: string[];
-}
-
-/** Reasons a key read fine but cannot be stored in the index. */
-type Unstorable = 'contains U+0000' | 'unpaired surrogate';
-
 /**
- * Streams a key file into `sink` (the exact arena or a sketch), normalized. One
- * pass, chunks of 1 MiB.
- *
- * Keys the service would refuse are skipped and counted: U+0000 (the index sort
- * key's separator) and unpaired surrogates (no UTF-8 form). Blank lines are
- * skipped in the one-key-per-line format; an empty field is the key ''.
+ * Streams a key file into `sink` (the exact arena or a sketch), normalized, in one pass. Keys the
+ * service would refuse are skipped and counted: U+0000 (the index sort key's separator) and unpaired
+ * surrogates (no UTF-8 form). Blank lines are skipped in the one-key-per-line format; an empty field is ''.
  */
-export async function readKeys(options: ReadKeysOptions, sink: KeyParts): Promise<ReadKeysResult> {
+export async function readKeys(options: ReadKeysOptions, sink: KeyParts) {
   const skipped = new Map<string, number>();
+  // The first few raw keys, so a user sees which column was read.
   const samples: string[] = [];
   let keys = 0;
   let bytes = 0;
   let lastReport = 0;
   let size: number | undefined;
   let target: KeySink = sink;
-  const skip = (reason: SkipReason | Unstorable, times = 1): void => {
+  const skip = (reason: string, times = 1): void => {
     if (times > 0) skipped.set(reason, (skipped.get(reason) ?? 0) + times);
   };
   const add = (extracted: Extracted): void => {
@@ -86,9 +69,8 @@ export async function readKeys(options: ReadKeysOptions, sink: KeyParts): Promis
     for (const file of files) {
       // Each file on its own: when sketching, its own sketch, merged in after it.
       target = sink.beginPart();
-      const input = gunzipped(file, progress);
       await readLines(
-        input,
+        gunzipped(file, progress),
         (line) => dynamodbExportField(line, field),
         add,
         () => {},
@@ -118,7 +100,7 @@ export async function readKeys(options: ReadKeysOptions, sink: KeyParts): Promis
     }
   }
   options.onProgress?.(bytes, keys, size);
-  return { keys, bytes, size, skipped, samples };
+  return { keys, skipped, samples };
 }
 
 /** The first few keys of a block of raw lines, for the user to see which keys were read. */

@@ -12,14 +12,11 @@ import { exitCodeOf, finishedLine, openReshard } from '../reshard/run-reshard';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { reshardProgress, type ReshardProgress } from './reshard-progress';
-import { UsageError } from './command-line';
+import { namedCollection, readOptions, type ScriptIO } from './command-line';
 import { parseReshardOptions, USAGE, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
 
-export interface ReshardIO {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly env: Record<string, string | undefined>;
+export interface ReshardIO extends ScriptIO {
   /** Aborted on SIGINT/SIGTERM: the run stops at its next safe point (exit code 130). */
   readonly stop?: AbortSignal;
   /** Draw a progress bar (when stderr is a terminal). */
@@ -33,18 +30,8 @@ export interface ReshardIO {
  * 130 stopped when asked (SIGINT/SIGTERM), at a safe point, to be resumed by the same command.
  */
 export async function reshardCli(argv: string[], io: ReshardIO): Promise<number> {
-  let options: ReshardOptions | 'help';
-  try {
-    options = parseReshardOptions(argv);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    io.stderr(`reshard: ${error.message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (options === 'help') {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
+  const options = readOptions('reshard', USAGE, io, () => parseReshardOptions(argv));
+  if (typeof options === 'number') return options;
   let opened: OpenEnvironment | undefined;
   const progress = reshardProgress(io.progress && !options.quiet, io.stderr);
   try {
@@ -67,12 +54,7 @@ async function run(
   io: ReshardIO,
   progress: ReshardProgress,
 ): Promise<number> {
-  const collection = opened.collections.find((c) => c.name === options.collection);
-  if (!collection) {
-    const names = opened.collections.map((c) => c.name).join(', ');
-    throw new ReshardRefused(`no collection ${JSON.stringify(options.collection)} in the config (it has: ${names})`);
-  }
-  const log = (line: string) => io.stderr(`reshard: ${line}\n`);
+  const collection = namedCollection(opened.collections, options.collection, ReshardRefused);
   const reshard = openReshard(opened, collection, {
     segments: options.segments,
     waitForLease: options.wait,
@@ -80,7 +62,7 @@ async function run(
     ...(options.rate !== undefined && { rate: options.rate }),
     log: (line) => {
       progress.pause();
-      log(line);
+      io.stderr(`reshard: ${line}\n`);
     },
     onProgress: (counts) => progress.update(counts),
   });
@@ -104,11 +86,7 @@ async function run(
     return 0;
   }
   if (action.kind !== 'reshard') {
-    const outcome = await (action.kind === 'abort'
-      ? reshard.abort()
-      : action.kind === 'rollback'
-        ? reshard.rollback()
-        : reshard.adopt());
+    const outcome = await reshard[action.kind]();
     progress.stop();
     io.stdout(
       `${collection.name}: ${action.kind} done; ${outcome.moved} items updated; phase ${outcome.pointer.phase}\n`,
@@ -162,13 +140,12 @@ async function targetStrategy(
   if (scan.entries === 0) throw new ReshardRefused(`"${collection.name}" holds no items to cut boundaries from`);
   const counts = keyCountsFromMap(scan.counts);
   const { boundaries } = cutBoundaries(counts, { shards: action.shards });
-  // A typed collection's cuts end on field boundaries, as a boundaries file's do: each
-  // reads back as a tuple (GET /collections shows them so).
+  // Typed cuts end on field boundaries, as a boundaries file's do: each reads back as a tuple (GET /collections).
   return { kind: 'range', boundaries: roundedBoundaries(orderOf(collection), boundaries, counts.values) };
 }
 
 /** A boundaries file for this collection: sorted, in its normalization, cut from its keys if from any collection's. */
-export function readBoundaries(path: string, collection: RoutedCollection): string[] {
+function readBoundaries(path: string, collection: RoutedCollection): string[] {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));

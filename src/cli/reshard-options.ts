@@ -39,16 +39,9 @@ export type Action =
   | { readonly kind: 'status'; readonly json: boolean }
   | { readonly kind: 'abort' | 'rollback' | 'adopt' | 'verify' | 'repair' };
 
-export interface ReshardOptions {
-  readonly collection: string;
-  readonly action: Action;
-  readonly rate?: number;
-  readonly segments: number;
-  readonly yes: boolean;
-  readonly quiet: boolean;
-  /** Wait out another run's lease (default) rather than refuse. */
-  readonly wait: boolean;
-}
+export type ReshardOptions = Exclude<ReturnType<typeof parseReshardOptions>, 'help'>;
+
+const OTHER_ACTIONS = ['abort', 'rollback', 'adopt', 'verify', 'repair'] as const;
 
 const SPEC = {
   options: {
@@ -71,23 +64,14 @@ const SPEC = {
   },
 } as const;
 
-/** Parses `npm run reshard` arguments; 'help' for --help. Throws UsageError on mistakes. */
-export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
+export function parseReshardOptions(argv: string[]) {
   const line = readCommandLine(SPEC, argv);
   if (line === 'help') return 'help';
   const { values } = line;
   if (!values.collection) throw new UsageError('--collection NAME is required');
-  const chosen = [
-    values.boundaries !== undefined,
-    values.shards !== undefined,
-    values.status,
-    values.abort,
-    values.rollback,
-    values.adopt,
-    values.verify,
-    values.repair,
-  ].filter(Boolean).length;
-  if (chosen !== 1) {
+  const others = OTHER_ACTIONS.filter((kind) => values[kind]);
+  const chosen = [values.boundaries !== undefined, values.shards !== undefined, values.status].filter(Boolean);
+  if (chosen.length + others.length !== 1) {
     throw new UsageError(
       'say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt, --verify, --repair',
     );
@@ -106,17 +90,7 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
         ? { kind: 'reshard', shards: whole('shards', values.shards, 10_000), ...(strategy && { strategy }) }
         : values.status
           ? { kind: 'status', json: values.json }
-          : {
-              kind: values.abort
-                ? 'abort'
-                : values.rollback
-                  ? 'rollback'
-                  : values.adopt
-                    ? 'adopt'
-                    : values.verify
-                      ? 'verify'
-                      : 'repair',
-            };
+          : { kind: others[0]! };
   return {
     collection: values.collection,
     action,
@@ -124,6 +98,7 @@ export function parseReshardOptions(argv: string[]): ReshardOptions | 'help' {
     segments: values.segments === undefined ? 8 : whole('segments', values.segments, 1_000),
     yes: values.yes,
     quiet: values.quiet,
+    // Wait out another run's lease (default) rather than refuse.
     wait: !values['no-wait'],
   };
 }

@@ -1,4 +1,5 @@
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
+import { stderrBar } from './progress';
 import type { MigrationProgress } from '../core/shard-map';
 
 export interface ReshardProgress {
@@ -8,11 +9,7 @@ export interface ReshardProgress {
   stop(): void;
 }
 
-/**
- * The reshard's progress: a bar on a terminal (pass, segments done, items scanned and
- * moved, rate, ETA by segments); elsewhere a plain line every ten seconds, so a log
- * of a long run still shows it moving.
- */
+/** A bar on a terminal; elsewhere a plain line every ten seconds, so a log of a long run still shows it moving. */
 export function reshardProgress(
   enabled: boolean,
   write: (text: string) => void,
@@ -38,36 +35,29 @@ export function reshardProgress(
   }
   let bar: cliProgress.SingleBar | undefined;
   let pass = '';
+  const stop = () => {
+    bar?.stop();
+    bar = undefined;
+  };
   return {
     update(progress) {
       if (!bar || pass !== progress.pass) {
         bar?.stop();
         pass = progress.pass;
-        bar = new cliProgress.SingleBar(
-          {
-            stream: process.stderr,
-            format: `${progress.pass.padEnd(8)} {bar} {value}/{total} segments | {counts} | ETA {eta_formatted}`,
-            hideCursor: true,
-            fps: 5,
-          },
-          cliProgress.Presets.shades_classic,
+        bar = stderrBar(
+          `${progress.pass.padEnd(8)} {bar} {value}/{total} segments | {counts} | ETA {eta_formatted}`,
+          5,
         );
         bar.start(progress.segments, progress.segmentsDone, { counts: '' });
       }
       bar.update(progress.segmentsDone, { counts: describeCounts(progress) });
     },
-    pause() {
-      bar?.stop();
-      bar = undefined;
-    },
-    stop() {
-      bar?.stop();
-      bar = undefined;
-    },
+    pause: stop,
+    stop,
   };
 }
 
-function describeCounts(progress: MigrationProgress): string {
+export function describeCounts(progress: MigrationProgress): string {
   const seconds = Math.max(0.001, (Date.now() - progress.startedAt) / 1000);
   const n = (value: number) => value.toLocaleString('en-US');
   return (
@@ -75,5 +65,3 @@ function describeCounts(progress: MigrationProgress): string {
     `${n(Math.round(progress.scanned / seconds))} items/s`
   );
 }
-
-export { describeCounts };

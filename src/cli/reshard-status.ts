@@ -1,5 +1,5 @@
 import type { CollectionSpec } from '../core/collection';
-import type { MapPointer } from '../core/shard-map';
+import type { MapPointer, MapRef } from '../core/shard-map';
 import type { ShardStrategy } from '../core/strategies';
 import { describe } from '../reshard/orchestrator';
 import { describeCounts } from './reshard-progress';
@@ -15,24 +15,20 @@ export async function formatStatus(
   const versions = [...new Set([pointer.read, ...pointer.writes, ...(pointer.target ? [pointer.target] : [])])];
   const maps = new Map<number, ShardStrategy>();
   for (const ref of versions) maps.set(ref.version, await strategyOf(ref.version));
-  const index = (slot: 0 | 1) => collection.indexes[slot].name;
+  const at = (ref: MapRef) => `v${ref.version} in ${collection.indexes[ref.slot].name}`;
   if (json) {
     const strategies = Object.fromEntries([...maps].map(([version, s]) => [version, s.config]));
     return `${JSON.stringify({ collection: collection.name, ...pointer, maps: strategies }, null, 2)}\n`;
   }
-  const lines = [`${collection.name}: phase ${pointer.phase}`];
-  lines.push(
-    `  reads:  v${pointer.read.version} in ${index(pointer.read.slot)} (${describe(maps.get(pointer.read.version)!)})`,
-  );
-  lines.push(`  writes: ${pointer.writes.map((ref) => `v${ref.version} in ${index(ref.slot)}`).join(', ')}`);
-  if (pointer.target) {
-    const target = maps.get(pointer.target.version)!;
-    lines.push(`  target: v${pointer.target.version} in ${index(pointer.target.slot)} (${describe(target)})`);
-  }
-  if (pointer.progress) {
-    const p = pointer.progress;
-    lines.push(`  progress: ${describeCounts(p)}; ${p.segmentsDone}/${p.segments} segments`);
-  }
+  const lines = [
+    `${collection.name}: phase ${pointer.phase}`,
+    `  reads:  ${at(pointer.read)} (${describe(maps.get(pointer.read.version)!)})`,
+    `  writes: ${pointer.writes.map(at).join(', ')}`,
+  ];
+  if (pointer.target) lines.push(`  target: ${at(pointer.target)} (${describe(maps.get(pointer.target.version)!)})`);
+  const { progress } = pointer;
+  if (progress)
+    lines.push(`  progress: ${describeCounts(progress)}; ${progress.segmentsDone}/${progress.segments} segments`);
   if (pointer.lease) {
     const left = Math.ceil((pointer.lease.until - now) / 1000);
     lines.push(

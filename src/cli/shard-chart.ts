@@ -1,18 +1,10 @@
 import { escapeXml, scaled, svgDocument } from './charts';
 
-/**
- * The SVG file of `npm run boundaries -- --chart`: one bar per shard (hover shows its
- * boundary and items) and a line at the mean, so balance reads at a glance.
- */
+/** `npm run boundaries -- --chart`: a bar per shard (hover: boundary, items), a line at the mean. */
 export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknown[], title: string): string {
   const n = loads.length;
-  let max = 0;
-  let sum = 0;
-  for (let i = 0; i < n; i++) {
-    max = Math.max(max, loads[i]!);
-    sum += loads[i]!;
-  }
-  const mean = n > 0 ? sum / n : 0;
+  const max = Math.max(0, ...Array.from(loads));
+  const mean = n > 0 ? Array.from(loads).reduce((sum, load) => sum + load, 0) / n : 0;
   const barWidth = n <= 50 ? 24 : n <= 500 ? 4 : 1;
   const gap = n <= 500 ? 1 : 0;
   const left = 70;

@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { AutopilotConfig } from '../core/collection';
 
 /**
- * A collection's `"autopilot"` in the config (DESIGN §12): every field optional, these
- * bounds and defaults. What each field means is said once, on `AutopilotConfig` in core,
- * which collections carry; `satisfies` keeps this schema's output that type.
+ * A collection's `"autopilot"` (DESIGN §12). What each field means is said once, on `AutopilotConfig`
+ * in core; `satisfies` keeps this schema's output that type.
  */
 export const autopilotSchema = z.strictObject({
   maxPartitionShare: z.number().gt(0).max(1).default(0.5),

@@ -4,11 +4,7 @@ import { NORMALIZATIONS } from '../core/normalize';
 import type { CollectionOrder } from '../core/order';
 import { encodeTypedBoundaries } from './typed-boundaries';
 
-/**
- * The boundaries file a `range` collection reads (written by `npm run boundaries`).
- * Only `boundaries` is required; the rest records what produced it, so that a
- * reshard can be reviewed and reproduced.
- */
+/** Written by `npm run boundaries`: all but `boundaries` records what produced it, so a reshard can be reproduced. */
 const fileRecord = z.looseObject({
   normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).optional(),
   source: z.string().optional(),
@@ -27,10 +23,7 @@ export const boundariesFileSchema = fileRecord.extend({
 /** A boundaries file with its boundaries as the ordered values a range strategy bisects. */
 export type BoundariesFile = z.infer<typeof fileRecord> & { boundaries: string[] };
 
-/**
- * Parses and checks a boundaries file; `where` names it in error messages. With a
- * typed `order` (see core/order.ts) its boundaries are tuples, encoded here.
- */
+/** `where` names the file in error messages; a typed `order`'s boundaries are tuples, encoded here. */
 export function parseBoundariesFile(json: unknown, where: string, order?: CollectionOrder): BoundariesFile {
   const parsed = boundariesFileSchema.safeParse(json);
   if (!parsed.success) {

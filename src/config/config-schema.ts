@@ -6,11 +6,7 @@ import { autopilotSchema } from './autopilot-config';
 import { boundariesFileSchema } from './boundaries-file';
 import { orderSchema } from './order-config';
 
-/*
- * The config file's shape (zod): the table, and each collection's order, strategy, members
- * rule and autopilot. Checks across fields and files (prefixes, boundaries, indexes) are
- * `resolveConfig`'s, in config.ts.
- */
+// Checks across fields and files (prefixes, boundaries, indexes) are `resolveConfig`'s, in config.ts.
 
 const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
 
@@ -37,10 +33,8 @@ const tableSchema = z.object({
 });
 
 /**
- * A collection's strategy as a config file writes it: the config of any registered
- * strategy (the union is built from the registry, so a strategy registered in its
- * own file is configurable without touching this one). A strategy that takes
- * `boundaries` may name a `boundariesFile` instead, resolved by `resolveConfig`.
+ * Built from the registry, so a strategy registered in its own file is configurable without
+ * touching this one. One that takes `boundaries` may name a `boundariesFile` instead.
  */
 function strategySchema() {
   const options = strategyDefinitions().map(({ configSchema }) =>

@@ -16,11 +16,9 @@ export interface ResolveOptions {
 }
 
 /**
- * Validates a collections config and resolves it into collections with their
- * strategies. Throws one Error listing what is wrong: every problem the schema finds;
- * past the schema, each collection's first problem (its later checks build on the
- * earlier ones) and every clash of prefixes. The service refuses to start on a bad
- * config rather than serving wrong shards.
+ * Throws one Error listing what is wrong (the service refuses to start rather than serve
+ * wrong shards): every problem the schema finds; past the schema, each collection's first
+ * problem (its later checks build on the earlier ones) and every clash of prefixes.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): CollectionSpec[] {
   // Refused, not dropped: the schema's record skips this name without a word.
@@ -111,71 +109,56 @@ function checkNormalized(where: string, boundaries: readonly string[], normaliza
   }
 }
 
-/**
- * The collection's strategy from its validated config entry. A `boundariesFile` is
- * read here (relative to the config file) and must agree with the collection's
- * normalization; the registry then validates and builds the strategy.
- */
+/** A `boundariesFile` is read here (relative to the config file) and must agree with the collection's normalization. */
 function collectionStrategy(
   collection: string,
   spec: StrategyConfig,
-  normalization: string,
+  normalization: Normalization,
   order: CollectionOrder,
   options: ResolveOptions,
 ): ShardStrategy {
   const { boundariesFile: _file, ...config } = spec;
+  const where = `collection "${collection}"`;
   const resolved = takesBoundaries(strategyDefinition(spec.kind)!.configSchema)
-    ? { ...config, boundaries: resolveBoundaries(collection, spec, normalization, order, options) }
+    ? { ...config, boundaries: resolveBoundaries(where, spec, normalization, order, options) }
     : config;
   try {
     return strategyFromConfig(resolved);
   } catch (error) {
-    throw new Error(`collection "${collection}": ${(error as Error).message}`, { cause: error });
+    throw new Error(`${where}: ${(error as Error).message}`, { cause: error });
   }
 }
 
 function resolveBoundaries(
-  collection: string,
-  spec: StrategyConfig,
-  normalization: string,
+  where: string,
+  { kind, boundaries, boundariesFile: file }: StrategyConfig,
+  normalization: Normalization,
   order: CollectionOrder,
   options: ResolveOptions,
 ): string[] {
-  const { boundaries, boundariesFile: file } = spec;
   if ((boundaries === undefined) === (file === undefined)) {
-    throw new Error(
-      `collection "${collection}": a ${spec.kind} strategy needs exactly one of "boundaries" or "boundariesFile"`,
-    );
+    throw new Error(`${where}: a ${kind} strategy needs exactly one of "boundaries" or "boundariesFile"`);
   }
   if (boundaries !== undefined) {
-    const inline = parseBoundariesFile({ boundaries }, `collection "${collection}"`, order).boundaries;
-    checkNormalized(`collection "${collection}"`, inline, normalization as Normalization);
+    const inline = parseBoundariesFile({ boundaries }, where, order).boundaries;
+    checkNormalized(where, inline, normalization);
     return inline;
   }
   const path = String(file);
-  if (!options.readBoundaries) throw new Error(`collection "${collection}": cannot read boundaries file ${path} here`);
+  if (!options.readBoundaries) throw new Error(`${where}: cannot read boundaries file ${path} here`);
   const parsed = parseBoundariesFile(options.readBoundaries(path), path, order);
   if (parsed.normalization && parsed.normalization !== normalization) {
     throw new Error(
-      `collection "${collection}": ${path} was computed with normalization ${parsed.normalization}, ` +
-        `the collection uses ${normalization}`,
+      `${where}: ${path} was computed with normalization ${parsed.normalization}, the collection uses ${normalization}`,
     );
   }
-  checkNormalized(`collection "${collection}": ${path}`, parsed.boundaries, normalization as Normalization);
+  checkNormalized(`${where}: ${path}`, parsed.boundaries, normalization);
   return parsed.boundaries;
 }
 
 /** The two indexes a collection's maps take turns in must not share a name or an attribute. */
-function checkDistinctIndexes(
-  collection: string,
-  table: {
-    index: string;
-    shardKeyAttribute: string;
-    indexKeyAttribute: string;
-    alternateIndex: { name: string; shardKeyAttribute: string; indexKeyAttribute: string };
-  },
-): void {
-  const alternate = table.alternateIndex;
+function checkDistinctIndexes(collection: string, table: ParsedConfig['table']): void {
+  const { alternateIndex: alternate } = table;
   const attributes = [
     table.shardKeyAttribute,
     table.indexKeyAttribute,

@@ -33,9 +33,7 @@ export function resolveOrder(spec: {
 }): CollectionOrder {
   const fields = spec.order ?? [{ field: spec.field!, type: 'string' as const, direction: 'asc' as const }];
   return fields.map((field) => ({
-    field: field.field,
-    type: field.type,
-    direction: field.direction,
+    ...field,
     normalization: ('normalization' in field && field.normalization) || spec.normalization,
   }));
 }

@@ -8,13 +8,10 @@ import {
 } from '../core/order';
 
 /**
- * A range strategy's boundaries as written in a config or boundaries file, turned into
- * the ordered values it bisects. A collection ordered by one ascending string field
- * writes them as strings; any other order writes each as a tuple of leading field
- * values — `[]` (the lowest value: the first boundary), `[2020]`, `[2020, "m"]` — and
- * a tuple of fewer fields than the order starts at its first value with those fields.
- * Numbers may be JSON numbers or decimal text (for digits a double would lose).
- * Throws an Error naming the boundary and field that is not a value.
+ * Boundaries as a config or boundaries file writes them, as the ordered values a range strategy
+ * bisects. One ascending string field writes strings; any other order tuples of leading field
+ * values (`[]`, the lowest value, first; `[2020]`, `[2020, "m"]`): fewer fields than the order
+ * start at the first value with those fields. Numbers may be decimal text (digits a double loses).
  */
 export function encodeTypedBoundaries(
   boundaries: readonly (string | readonly (string | number)[])[],
@@ -50,15 +47,8 @@ export function roundedBoundaries(order: CollectionOrder, boundaries: readonly s
   });
 }
 
-/**
- * A typed collection's range boundaries as a boundaries file writes them: rounded to
- * whole fields and written as tuples. Orders of one string field keep them as strings.
- */
-export function boundaryTuples(
-  order: CollectionOrder,
-  boundaries: readonly string[],
-  values: SortedView,
-): (string | (string | number)[])[] {
+/** As a boundaries file writes them: a typed order's rounded to whole fields, as tuples. */
+export function boundaryTuples(order: CollectionOrder, boundaries: readonly string[], values: SortedView) {
   if (!isTypedOrder(order)) return [...boundaries];
   return roundedBoundaries(order, boundaries, values).map((boundary) => decodeOrderedValue(order, boundary));
 }
