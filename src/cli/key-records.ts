@@ -47,7 +47,7 @@ export async function readLineBlocks(
 
 export type LineExtractor = (line: string, first: boolean) => Extracted | undefined;
 
-/** Undefined results (a header) are dropped. */
+/** The per-line key function of lines, tsv and ndjson; an undefined result (a header) is dropped. */
 export function lineExtractor(options: ReadKeysOptions): LineExtractor {
   if (options.format === 'lines') return (line) => (line === '' ? { skip: 'blank line' } : line);
   if (options.format === 'ndjson') {
