@@ -58,7 +58,8 @@ export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<num
         });
         io.stdout(`${JSON.stringify({ msg: 'shardline.autopilot', ...record })}\n`);
       }
-      if (values.once) break;
+      // A stop during the step: its abort event has fired already, and pause would wait out the minute.
+      if (values.once || io.stop?.aborted) break;
       await pause(opened.settings.loadMinuteMs, io.stop);
     } while (!io.stop?.aborted);
     return 0;
