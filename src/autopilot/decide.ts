@@ -54,6 +54,14 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   const largestShare = Math.max(0, ...shares);
   const base = { imbalance: window.imbalance, largestShare };
   const none = (reason: string): Decision => ({ action: 'none', reason, ...base });
+  const reshard = (reason: string, target: Target, predictedLargest: number, newMean: number): Decision => ({
+    action: 'reshard',
+    reason,
+    target,
+    ...base,
+    predictedLargestShare: predictedLargest,
+    predictedImbalance: newMean > 0 ? predictedLargest / newMean : 1,
+  });
   if (inputs.resharding) return none('a reshard is running');
   if (inputs.lastReshardAt !== undefined && inputs.now - inputs.lastReshardAt < config.cooldownMinutes * 60_000) {
     return none(`cooling down after the last reshard (${config.cooldownMinutes} min)`);
@@ -82,16 +90,10 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
       const why = throttled
         ? 'DynamoDB throttled a shard'
         : `a shard stayed over ${config.maxPartitionShare} of a partition`;
-      return reshard(`${why}: re-cut by load`, target, base, predictedLargest, mean);
+      return reshard(`${why}: re-cut by load`, target, predictedLargest, mean);
     }
     if (gain >= config.minGain && !chanceExplains(window)) {
-      return reshard(
-        `re-cut by load: the largest shard's load down ${percent(gain)}`,
-        target,
-        base,
-        predictedLargest,
-        mean,
-      );
+      return reshard(`re-cut by load: the largest shard's load down ${percent(gain)}`, target, predictedLargest, mean);
     }
   } else if (overEveryMinute || throttled) {
     // More shards spread the load, but never a single key's: hash keeps a value on one shard.
@@ -103,14 +105,8 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     const predictedLargest = inputs.strategy === 'hash' ? Math.max(newMean, hotKey) : newMean;
     const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
     if (shards > inputs.shardCount && gain >= config.minGain) {
-      const target: Target = { kind: inputs.strategy, shards };
-      return reshard(
-        `a shard stayed over ${config.maxPartitionShare} of a partition: ${shards} shards`,
-        target,
-        base,
-        predictedLargest,
-        newMean,
-      );
+      const reason = `a shard stayed over ${config.maxPartitionShare} of a partition: ${shards} shards`;
+      return reshard(reason, { kind: inputs.strategy, shards }, predictedLargest, newMean);
     }
     return none(
       inputs.strategy === 'hash' && hotKey > 0 && shards > inputs.shardCount
@@ -123,32 +119,10 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   );
   if (idle && inputs.strategy !== 'range' && inputs.shardCount > config.minShards) {
     const shards = Math.max(config.minShards, Math.floor(inputs.shardCount / 2));
-    return reshard(
-      `idle a whole window: ${shards} shards`,
-      { kind: inputs.strategy, shards },
-      base,
-      (mean * inputs.shardCount) / shards,
-      (mean * inputs.shardCount) / shards,
-    );
+    const newMean = (mean * inputs.shardCount) / shards;
+    return reshard(`idle a whole window: ${shards} shards`, { kind: inputs.strategy, shards }, newMean, newMean);
   }
   return none('balanced enough');
-}
-
-function reshard(
-  reason: string,
-  target: Target,
-  base: Pick<Decision, 'imbalance' | 'largestShare'>,
-  predictedLargest: number,
-  mean: number,
-): Decision {
-  return {
-    action: 'reshard',
-    reason,
-    target,
-    ...base,
-    predictedLargestShare: predictedLargest,
-    predictedImbalance: mean > 0 ? predictedLargest / mean : 1,
-  };
 }
 
 /** The hottest written key's share of a partition (its writes at the shard's units per write). */

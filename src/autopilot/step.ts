@@ -87,7 +87,9 @@ export async function autopilotStep(
           : 'a reshard is running (its run holds the lease)';
   } else if (decision.action === 'reshard' && decision.target && !options.dryRun) {
     const strategy = await targetStrategy(table, read, window, decision.target);
-    reshard = strategy ? await reshardTo(table, collection, strategy, run(true)) : noItems;
+    reshard = strategy
+      ? await reshardTo(table, collection, strategy, run(true))
+      : { code: 3, last: 'no items to cut boundaries from' };
   }
   const record: StepRecord = {
     ...decision,
@@ -103,8 +105,6 @@ export async function autopilotStep(
   await new DecisionLog(table.clients.doc).append(collection, { ...record });
   return record;
 }
-
-const noItems: ReshardResult = { code: 3, last: 'no items to cut boundaries from' };
 
 /** The map the decision asks for: more or fewer hash/random shards, or boundaries cut by load. */
 async function targetStrategy(

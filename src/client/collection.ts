@@ -1,6 +1,6 @@
 import type { components, operations } from './api.js';
 import { batchPut, type BatchWriteResult } from './batches.js';
-import { ShardlineClientError, type Transport } from './transport.js';
+import { type Answer, ShardlineClientError, type Transport } from './transport.js';
 
 type Schemas = components['schemas'];
 type JsonOf<Op extends keyof operations, Status extends number> =
@@ -49,26 +49,18 @@ export class CollectionClient {
   }
 
   async put(item: Item, conditions: Conditions = {}): Promise<Tagged<WriteResult>> {
-    const answer = await this.transport.send({
-      method: 'PUT',
-      path: `${this.path}/items`,
-      body: item,
-      headers: conditionHeaders(conditions),
-    });
-    return { value: answer.body as WriteResult, etag: answer.headers.get('etag') ?? undefined };
+    const headers = conditionHeaders(conditions);
+    const answer = await this.transport.send({ method: 'PUT', path: `${this.path}/items`, body: item, headers });
+    return tagged(answer, answer.body as WriteResult);
   }
 
   /** The item, or undefined when the collection has none with that key. */
   async get(key: PrimaryKey, options: { fields?: readonly string[] } = {}): Promise<Tagged<Item> | undefined> {
-    const answer = await this.transport.send({
-      method: 'GET',
-      path: `${this.path}/item`,
-      query: { ...keyQuery(key), fields: options.fields?.join(',') },
-      accept: [404],
-    });
+    const query = { ...keyQuery(key), fields: options.fields?.join(',') };
+    const answer = await this.transport.send({ method: 'GET', path: `${this.path}/item`, query, accept: [404] });
     if (answer.status === 404 && notFound(answer.body)) return undefined;
     if (answer.status === 404) throw errorOf(answer.status, answer.body);
-    return { value: (answer.body as { item: Item }).item, etag: answer.headers.get('etag') ?? undefined };
+    return tagged(answer, (answer.body as { item: Item }).item);
   }
 
   /** A JSON merge patch (RFC 7396): `null` removes an attribute. */
@@ -81,16 +73,12 @@ export class CollectionClient {
       contentType: 'application/merge-patch+json',
       headers: conditionHeaders(conditions),
     });
-    return { value: (answer.body as { item: Item }).item, etag: answer.headers.get('etag') ?? undefined };
+    return tagged(answer, (answer.body as { item: Item }).item);
   }
 
   async delete(key: PrimaryKey, conditions: Pick<Conditions, 'ifMatch'> = {}): Promise<void> {
-    await this.transport.send({
-      method: 'DELETE',
-      path: `${this.path}/item`,
-      query: keyQuery(key),
-      headers: conditionHeaders(conditions),
-    });
+    const headers = conditionHeaders(conditions);
+    await this.transport.send({ method: 'DELETE', path: `${this.path}/item`, query: keyQuery(key), headers });
   }
 
   /** Writes any number of items, 1,000 (and at most 4 MiB) a request; every item is written or in `failed`. */
@@ -99,29 +87,18 @@ export class CollectionClient {
   }
 
   /** Up to 100 items by key: those found, in key order, and the keys the collection lacks. */
-  async batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
-    const body = { keys, ...(options.fields && { fields: options.fields }) };
-    const answer = await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-get`, body });
-    return answer.body as BatchGetResult;
+  batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
+    return this.post('/items/batch-get', { keys, ...(options.fields && { fields: options.fields }) });
   }
 
-  async batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
-    const answer = await this.transport.send({
-      method: 'POST',
-      path: `${this.path}/items/batch-delete`,
-      body: { keys },
-    });
-    return answer.body as BatchDeleteResult;
+  batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
+    return this.post('/items/batch-delete', { keys });
   }
 
   /** Which shards hold (or would hold) items whose ordered value is `key`. */
   async route(key: string | number): Promise<RouteResult> {
-    const answer = await this.transport.send({
-      method: 'GET',
-      path: `${this.path}/route`,
-      query: { key: String(key) },
-    });
-    return answer.body as RouteResult;
+    const query = { key: String(key) };
+    return (await this.transport.send({ method: 'GET', path: `${this.path}/route`, query })).body as RouteResult;
   }
 
   /** Every page of a listing in order, following `nextCursor` until the end: `for await (const page of …)`. */
@@ -143,6 +120,14 @@ export class CollectionClient {
   async *list(query: ListQuery = {}, options: { pageSize?: number } = {}): AsyncGenerator<Item> {
     for await (const page of this.pages(query, options)) yield* page.items;
   }
+
+  private async post<T>(path: string, body: unknown): Promise<T> {
+    return (await this.transport.send({ method: 'POST', path: `${this.path}${path}`, body })).body as T;
+  }
+}
+
+function tagged<T>(answer: Answer, value: T): Tagged<T> {
+  return { value, etag: answer.headers.get('etag') ?? undefined };
 }
 
 function conditionHeaders(conditions: Conditions): Record<string, string> {

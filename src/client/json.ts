@@ -22,7 +22,7 @@ export const losslessJson: JsonCodec = {
 function numbersWhereExact(value: unknown): unknown {
   if (value instanceof ExactNumber) {
     const number = Number(value.text);
-    return Number.isFinite(number) && sameDecimal(String(number), value.text) ? number : value;
+    return Number.isFinite(number) && canonical(String(number)) === canonical(value.text) ? number : value;
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = numbersWhereExact(value[i]);
@@ -35,12 +35,7 @@ function numbersWhereExact(value: unknown): unknown {
   return value;
 }
 
-/** Whether two decimal texts name one number (`1.50` and `1.5`, `1e2` and `100`). */
-function sameDecimal(a: string, b: string): boolean {
-  return canonical(a) === canonical(b);
-}
-
-/** Sign, significant digits and the leading digit's place: `1.50` → `15e1`, `0.05` → `5e-1`. */
+/** One text per number (`1.50` and `1.5`, `1e2` and `100`): sign, significant digits, the leading digit's place. */
 function canonical(text: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!match) return text;

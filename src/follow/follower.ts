@@ -5,7 +5,7 @@ import type { ChangeIndexer, ChangeOutcome } from '../service/change-indexer';
 import type { ShardCheckpoint } from '../store/checkpoints';
 import { sleep } from '../store/retry';
 import type { RecordsPage, StreamShard } from '../store/stream-reader';
-import { changeOfRecord, type TableChange } from '../store/stream-records';
+import { changeOfRecord } from '../store/stream-records';
 
 /** What a follower has done so far. */
 export interface FollowStats {
@@ -42,7 +42,6 @@ export interface FollowerDeps {
   readonly stopped: () => boolean;
   readonly onProgress: (stats: FollowStats) => void;
   readonly log: (line: string) => void;
-  readonly now?: () => number;
 }
 
 interface ShardState {
@@ -68,12 +67,9 @@ export class Follower {
     shardsDone: 0,
   };
   private readonly shards = new Map<string, ShardState>();
-  private readonly now: () => number;
   private readonly limit = pLimit(8);
 
-  constructor(private readonly deps: FollowerDeps) {
-    this.now = deps.now ?? Date.now;
-  }
+  constructor(private readonly deps: FollowerDeps) {}
 
   async run(): Promise<void> {
     while (!this.deps.stopped()) {
@@ -95,11 +91,8 @@ export class Follower {
   }
 
   private state(id: string): ShardState {
-    const known = this.shards.get(id);
-    if (known) return known;
-    const state: ShardState = { done: false };
-    this.shards.set(id, state);
-    return state;
+    if (!this.shards.has(id)) this.shards.set(id, { done: false });
+    return this.shards.get(id)!;
   }
 
   /** A shard may be read once its parent is done, or gone from the stream (older than 24 hours). */
@@ -162,9 +155,7 @@ export class Follower {
   /** Indexes one page (retrying until it lands) and checkpoints it; the records that were not checkpoints. */
   private async handle(shard: string, state: ShardState, records: RecordsPage['records']): Promise<number> {
     if (records.length === 0) return 0;
-    const changes: TableChange[] = records.map((record) =>
-      changeOfRecord(record, this.deps.table, this.deps.unmarshall),
-    );
+    const changes = records.map((record) => changeOfRecord(record, this.deps.table, this.deps.unmarshall));
     const foreign = changes.filter((change) => !this.deps.isCheckpoint(change.key));
     for (let attempt = 0; foreign.length > 0; attempt++) {
       const result = await this.deps.indexer.applyBatch(foreign);
@@ -179,7 +170,7 @@ export class Follower {
     this.stats.seen += foreign.length;
     const last = changes[changes.length - 1]!;
     state.sequence = last.sequence;
-    if (last.changedAt !== undefined) this.stats.lagMs = Math.max(0, this.now() - last.changedAt);
+    if (last.changedAt !== undefined) this.stats.lagMs = Math.max(0, Date.now() - last.changedAt);
     if (foreign.length > 0) await this.deps.checkpoints.write(shard, { done: false, sequence: last.sequence });
     this.deps.onProgress(this.stats);
     return foreign.length;

@@ -1,5 +1,5 @@
 import { type HeavyHitter, type SketchSummary, SpaceSaving } from '../core/space-saving';
-import { FIGURES, type LoadRecord, PARTITION_RCU, PARTITION_WCU } from './load-record';
+import { FIGURES, type Figure, type LoadRecord, PARTITION_RCU, PARTITION_WCU } from './load-record';
 
 /** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
 export interface ShardLoad {
@@ -90,7 +90,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
     });
     read.push(record.read);
   }
-  const rate = (figure: (typeof FIGURES)[number], shard: number) => sums[figure]![shard]! / windowSeconds;
+  const rate = (figure: Figure, shard: number) => sums[figure]![shard]! / windowSeconds;
   const shards = Array.from({ length: options.shardCount }, (_, shard): ShardLoad => {
     const writeUnitsPerSecond = rate('writeUnits', shard);
     const readUnitsPerSecond = rate('readUnits', shard);
@@ -113,8 +113,8 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
     records: merged,
     shards,
     imbalance: imbalanceOf(shards.map((s) => s.partitionShare)),
-    hotWrites: hotKeysOf(mergeSketches(written)),
-    hotReads: hotKeysOf(mergeSketches(read)),
+    hotWrites: hotKeysOf(written),
+    hotReads: hotKeysOf(read),
     writeSamples,
   };
 }
@@ -128,13 +128,9 @@ function imbalanceOf(shares: readonly number[]): number | null {
  * Merged at the smallest capacity of the parts: the merge's bounds hold only when every
  * side's smallest counter bounds its absent keys, which a roomier sketch's would not.
  */
-function mergeSketches(parts: readonly SketchSummary[]): SpaceSaving {
+function hotKeysOf(parts: readonly SketchSummary[]): HotKeys {
   const capacity = Math.min(100, ...parts.map((part) => part.capacity));
   const merged = new SpaceSaving(capacity);
   for (const part of parts) merged.merge(SpaceSaving.fromSummary({ ...part, capacity }));
-  return merged;
-}
-
-function hotKeysOf(sketch: SpaceSaving): HotKeys {
-  return { keys: sketch.top(), errorBound: sketch.errorBound, total: sketch.total };
+  return { keys: merged.top(), errorBound: merged.errorBound, total: merged.total };
 }

@@ -1,7 +1,8 @@
 import { SpaceSaving } from '../core/space-saving';
-import { FIGURES, type LoadRecord, SAMPLES_PER_RECORD, SAMPLES_PER_SHARD } from './load-record';
+import { FIGURES, type Figure, type LoadRecord, SAMPLES_PER_RECORD, SAMPLES_PER_SHARD } from './load-record';
 
-type Figure = (typeof FIGURES)[number];
+/** Values each Space-Saving sketch keeps a count of. */
+const HOT_KEYS = 100;
 
 interface OpenMinute {
   readonly minute: number;
@@ -27,8 +28,6 @@ export class LoadMeter {
   constructor(
     private readonly router: string,
     private readonly minuteMs: number,
-    private readonly hotKeys = 100,
-    private readonly random: () => number = Math.random,
   ) {}
 
   wrote(collection: string, mapVersion: number, shard: number, value: string, units: number, now: number): void {
@@ -36,7 +35,7 @@ export class LoadMeter {
     add(minute.figures.writes, shard, 1);
     add(minute.figures.writeUnits, shard, units);
     minute.written.add(value);
-    sample(minute, shard, value, this.random);
+    sample(minute, shard, value);
   }
 
   queried(
@@ -80,8 +79,8 @@ export class LoadMeter {
       minute: start,
       mapVersion,
       figures: Object.fromEntries(FIGURES.map((figure) => [figure, []])) as unknown as Record<Figure, number[]>,
-      written: new SpaceSaving(this.hotKeys),
-      read: new SpaceSaving(this.hotKeys),
+      written: new SpaceSaving(HOT_KEYS),
+      read: new SpaceSaving(HOT_KEYS),
       samples: [],
       sampled: [],
     };
@@ -107,9 +106,7 @@ export class LoadMeter {
       figures,
       written: minute.written.summary(),
       read: minute.read.summary(),
-      writeSamples: Array.from({ length: shardCount }, (_, i) =>
-        subset(minute.samples[i] ?? [], perShard, this.random),
-      ),
+      writeSamples: Array.from({ length: shardCount }, (_, i) => subset(minute.samples[i] ?? [], perShard)),
     });
   }
 
@@ -119,27 +116,21 @@ export class LoadMeter {
 }
 
 /** Reservoir sampling (Vitter's algorithm R) per shard: a uniform sample of the values written there. */
-function sample(minute: OpenMinute, shard: number, value: string, random: () => number): void {
-  const size = SAMPLES_PER_SHARD;
-  while (minute.samples.length <= shard) {
-    minute.samples.push([]);
-    minute.sampled.push(0);
-  }
-  const seen = ++minute.sampled[shard]!;
-  const reservoir = minute.samples[shard]!;
-  if (reservoir.length < size) reservoir.push(value);
-  else {
-    const slot = Math.floor(random() * seen);
-    if (slot < size) reservoir[slot] = value;
-  }
+function sample(minute: OpenMinute, shard: number, value: string): void {
+  add(minute.sampled, shard, 1);
+  minute.samples[shard] ??= [];
+  const reservoir = minute.samples[shard];
+  const full = reservoir.length >= SAMPLES_PER_SHARD;
+  const slot = full ? Math.floor(Math.random() * minute.sampled[shard]!) : reservoir.length;
+  if (slot < SAMPLES_PER_SHARD) reservoir[slot] = value;
 }
 
 /** `size` of `values` chosen uniformly (a partial Fisher–Yates shuffle of a copy). */
-function subset(values: readonly string[], size: number, random: () => number): string[] {
+function subset(values: readonly string[], size: number): string[] {
   if (values.length <= size) return [...values];
   const copy = [...values];
   for (let i = 0; i < size; i++) {
-    const j = i + Math.floor(random() * (copy.length - i));
+    const j = i + Math.floor(Math.random() * (copy.length - i));
     [copy[i], copy[j]] = [copy[j]!, copy[i]!];
   }
   return copy.slice(0, size);

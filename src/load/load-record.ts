@@ -1,16 +1,8 @@
 import type { SketchSummary } from '../core/space-saving';
 
-/** What a router counts per shard, as arrays indexed by shard. */
-export interface ShardFigureArrays {
-  readonly writes: readonly number[];
-  readonly writeUnits: readonly number[];
-  readonly itemsRead: readonly number[];
-  readonly readUnits: readonly number[];
-  readonly queries: readonly number[];
-  readonly throttles: readonly number[];
-}
-
+/** What a router counts per shard. */
 export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queries', 'throttles'] as const;
+export type Figure = (typeof FIGURES)[number];
 
 /**
  * One router's load on one collection during one minute (DESIGN §12): what it writes to
@@ -28,7 +20,8 @@ export interface LoadRecord {
   readonly mapVersion: number;
   /** Shards up to the highest one with any figure (the rest had none). */
   readonly shardCount: number;
-  readonly figures: ShardFigureArrays;
+  /** Per figure, an array indexed by shard. */
+  readonly figures: { readonly [F in Figure]: readonly number[] };
   /** Space-Saving sketches of the written and the read values (normalized). */
   readonly written: SketchSummary;
   readonly read: SketchSummary;

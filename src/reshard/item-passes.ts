@@ -33,7 +33,6 @@ export class ItemPasses {
     private readonly writer: ItemWriter,
     /** The collection from the config: its table, primary key, field, indexes and members rule. */
     private readonly base: CollectionSpec,
-    private readonly random: () => number = Math.random,
   ) {}
 
   /**
@@ -42,45 +41,31 @@ export class ItemPasses {
    * In `verify`, also removes `target` entries of items that are no members.
    */
   build(source: RoutedCollection, target: RoutedCollection, pass: 'backfill' | 'verify'): PassSpec {
-    return {
-      pass,
-      table: this.base.table,
-      anyOf: [...this.listedIn(source), ...this.listedIn(target), ...this.ruleConditions()],
-      attributes: this.attributes(),
-      handle: async (item) => {
-        const key = memberKey(source, item, this.isReserved);
-        const present = entryIn(target, item);
-        if (key.kind === 'not-member') {
-          if (pass !== 'verify' || !present) return 'skip';
-          return this.remove(target, item, present.shardKey, 'repaired');
-        }
-        if (key.kind === 'invalid') return 'invalid';
-        if (entryFits(target, present, key.indexKey)) return 'ok';
-        const when: Condition[] =
-          key.kind === 'indexed'
-            ? [{ kind: 'equals', attribute: source.map.index.indexKeyAttribute, value: key.indexKey }]
-            : [{ kind: 'absent', attribute: source.map.index.shardKeyAttribute }, ...key.held];
-        const set = entryAttributes(target, key.indexKey, this.random);
-        return this.update(
-          { table: this.base.table, key: this.keyOf(item), set, when },
-          pass === 'verify' ? 'repaired' : 'moved',
-        );
-      },
-    };
+    const anyOf = [...this.listedIn(source), ...this.listedIn(target), ...this.ruleConditions()];
+    return this.spec(pass, anyOf, async (item) => {
+      const key = memberKey(source, item, this.isReserved);
+      const present = entryIn(target, item);
+      if (key.kind === 'not-member') {
+        if (pass !== 'verify' || !present) return 'skip';
+        return this.remove(target, item, present.shardKey, 'repaired');
+      }
+      if (key.kind === 'invalid') return 'invalid';
+      if (entryFits(target, present, key.indexKey)) return 'ok';
+      const when: Condition[] =
+        key.kind === 'indexed'
+          ? [{ kind: 'equals', attribute: source.map.index.indexKeyAttribute, value: key.indexKey }]
+          : [{ kind: 'absent', attribute: source.map.index.shardKeyAttribute }, ...key.held];
+      const set = entryAttributes(target, key.indexKey, Math.random);
+      return this.update(item, { set, when }, pass === 'verify' ? 'repaired' : 'moved');
+    });
   }
 
   /** Removes `view`'s entries of the collection (the old map's after finalize, the new one's after an abort). */
   cleanup(view: RoutedCollection): PassSpec {
-    return {
-      pass: 'cleanup',
-      table: this.base.table,
-      anyOf: this.listedIn(view),
-      attributes: this.attributes(),
-      handle: async (item) => {
-        const present = entryIn(view, item);
-        return present ? this.remove(view, item, present.shardKey, 'moved') : 'skip';
-      },
-    };
+    return this.spec('cleanup', this.listedIn(view), async (item) => {
+      const present = entryIn(view, item);
+      return present ? this.remove(view, item, present.shardKey, 'moved') : 'skip';
+    });
   }
 
   /**
@@ -89,20 +74,7 @@ export class ItemPasses {
    * back. The same decision as the change followers' (`decideIndexing`).
    */
   adopt(listed: RoutedCollection): PassSpec {
-    return {
-      pass: 'backfill',
-      table: this.base.table,
-      anyOf: this.ruleConditions(),
-      attributes: this.attributes(),
-      handle: async (item) => {
-        const decision = decideIndexing([listed], item, this.isReserved, this.random);
-        if (decision.kind === 'not-member') return 'skip';
-        if (decision.kind === 'invalid') return 'invalid';
-        if (decision.kind === 'current') return 'ok';
-        const { set, when } = decision;
-        return this.update({ table: this.base.table, key: this.keyOf(item), set, when }, 'moved');
-      },
-    };
+    return this.reindex(listed, 'backfill', this.ruleConditions(), 'moved');
   }
 
   /**
@@ -112,37 +84,42 @@ export class ItemPasses {
    * map would not pick) are counted, and with `repair` rewritten under the same conditions.
    */
   check(listed: RoutedCollection, repair: boolean): PassSpec {
-    return {
-      pass: 'verify',
-      table: this.base.table,
-      anyOf: [...this.listedIn(listed), ...this.ruleConditions()],
-      attributes: this.attributes(),
-      handle: async (item) => {
-        const decision = decideIndexing([listed], item, this.isReserved, this.random);
-        if (decision.kind === 'not-member') return 'skip';
-        if (decision.kind === 'invalid') return 'invalid';
-        if (decision.kind === 'current') return 'ok';
-        if (!repair) return 'stale';
-        const { set, when } = decision;
-        return this.update({ table: this.base.table, key: this.keyOf(item), set, when }, 'repaired');
-      },
-    };
+    const anyOf = [...this.listedIn(listed), ...this.ruleConditions()];
+    return this.reindex(listed, 'verify', anyOf, repair ? 'repaired' : 'stale');
+  }
+
+  /** Applies `decideIndexing` to each item; a wrong entry is rewritten and counted as `done`, or left if 'stale'. */
+  private reindex(listed: RoutedCollection, pass: PassSpec['pass'], anyOf: Condition[], done: ItemOutcome): PassSpec {
+    return this.spec(pass, anyOf, async (item) => {
+      const decision = decideIndexing([listed], item, this.isReserved, Math.random);
+      if (decision.kind === 'not-member') return 'skip';
+      if (decision.kind === 'invalid') return 'invalid';
+      if (decision.kind === 'current') return 'ok';
+      if (done === 'stale') return 'stale';
+      const { set, when } = decision;
+      return this.update(item, { set, when }, done);
+    });
+  }
+
+  private spec(pass: PassSpec['pass'], anyOf: Condition[], handle: PassSpec['handle']): PassSpec {
+    return { pass, table: this.base.table, anyOf, attributes: this.attributes(), handle };
   }
 
   private remove(view: RoutedCollection, item: JsonObject, shardKey: string, done: ItemOutcome): Promise<ItemOutcome> {
-    return this.update(
-      {
-        table: this.base.table,
-        key: this.keyOf(item),
-        remove: [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute],
-        when: [{ kind: 'equals', attribute: view.map.index.shardKeyAttribute, value: shardKey }],
-      },
-      done,
-    );
+    const { shardKeyAttribute, indexKeyAttribute } = view.map.index;
+    const when: Condition[] = [{ kind: 'equals', attribute: shardKeyAttribute, value: shardKey }];
+    return this.update(item, { remove: [shardKeyAttribute, indexKeyAttribute], when }, done);
   }
 
-  private async update(update: AttributeUpdate, done: ItemOutcome): Promise<ItemOutcome> {
-    const outcome = await this.writer.updateAttributes(update, {});
+  private async update(
+    item: JsonObject,
+    change: Omit<AttributeUpdate, 'table' | 'key'>,
+    done: ItemOutcome,
+  ): Promise<ItemOutcome> {
+    const outcome = await this.writer.updateAttributes(
+      { table: this.base.table, key: this.keyOf(item), ...change },
+      {},
+    );
     this.counters.writeUnits += outcome.writeUnits ?? 0;
     return outcome.applied ? done : 'conflict';
   }

@@ -35,11 +35,10 @@ export class Reshard {
   private readonly steps: MigrationSteps;
 
   constructor(private readonly deps: ReshardDeps) {
-    this.passes = new ItemPasses(deps.writer, deps.collection, deps.random);
+    this.passes = new ItemPasses(deps.writer, deps.collection);
     this.steps = new MigrationSteps(deps);
   }
 
-  /** The collection's pointer, read now. */
   pointer(): Promise<MapPointer> {
     return this.steps.pointer();
   }
@@ -68,7 +67,7 @@ export class Reshard {
       await this.deps.ensureIndex(this.deps.collection.indexes[targetSlot]);
       const version = await this.steps.createVersion(pointer.read.version + 1, target);
       const keeper = await this.steps.acquire(pointer, false, (p) =>
-        startMigration(p, version, this.steps.now(), this.deps.settleMs),
+        startMigration(p, version, Date.now(), this.deps.settleMs),
       );
       this.deps.log(`v${version} created; phase dual-write: writes now set both maps`);
       return this.drive(keeper);
@@ -120,7 +119,7 @@ export class Reshard {
     const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
     await this.releasedIfStopped(keeper, () => this.steps.scanWith(keeper, this.passes.adopt(listed)));
-    return this.outcome(await keeper.release((p) => withoutScan(p)));
+    return this.outcome(await keeper.release(withoutScan));
   }
 
   /**
@@ -138,13 +137,50 @@ export class Reshard {
     const result = await this.releasedIfStopped(keeper, () =>
       this.steps.scanWith(keeper, this.passes.check(listed, repair)),
     );
-    const outcome = this.outcome(await keeper.release((p) => withoutScan(p)));
+    const outcome = this.outcome(await keeper.release(withoutScan));
     return { ...outcome, checked: { members: result.members, stale: result.repaired ?? 0 } };
   }
 
   /** Drives a migration from its current phase to `stable`. */
   private drive(keeper: PointerKeeper): Promise<ReshardOutcome> {
-    return this.releasedIfStopped(keeper, () => this.phases(keeper));
+    return this.releasedIfStopped(keeper, async () => {
+      for (;;) {
+        this.steps.throwIfStopped();
+        const pointer = keeper.current;
+        const { source, target } = migrationRefs(pointer);
+        switch (pointer.phase) {
+          case 'dual-write':
+            await this.steps.settle(pointer);
+            await this.steps.enter(keeper, 'backfill');
+            break;
+          case 'backfill':
+            await this.steps.scanWith(
+              keeper,
+              this.passes.build(await this.steps.view(source), await this.steps.view(target), 'backfill'),
+            );
+            await this.steps.enter(keeper, 'verify');
+            break;
+          case 'verify':
+            await verifyUntilClean(this.steps, this.passes, keeper, source, target);
+            await this.steps.enter(keeper, 'switch-reads');
+            break;
+          case 'switch-reads':
+            await this.steps.settle(pointer);
+            await this.steps.enter(keeper, 'finalize');
+            break;
+          case 'finalize': {
+            await this.steps.settle(pointer);
+            await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(source)));
+            const done = await keeper.release((p) => finished(p, Date.now()));
+            this.deps.onPointer?.(done);
+            this.deps.log(`stable on v${target.version}: the old map's entries are gone`);
+            return this.outcome(done);
+          }
+          default:
+            return this.unwind(keeper);
+        }
+      }
+    });
   }
 
   /**
@@ -164,62 +200,21 @@ export class Reshard {
     }
   }
 
-  private async phases(keeper: PointerKeeper): Promise<ReshardOutcome> {
-    for (;;) {
-      this.steps.throwIfStopped();
-      const pointer = keeper.current;
-      const { source, target } = migrationRefs(pointer);
-      switch (pointer.phase) {
-        case 'dual-write':
-          await this.steps.settle(pointer);
-          await this.steps.enter(keeper, 'backfill');
-          break;
-        case 'backfill':
-          await this.steps.scanWith(
-            keeper,
-            this.passes.build(await this.steps.view(source), await this.steps.view(target), 'backfill'),
-          );
-          await this.steps.enter(keeper, 'verify');
-          break;
-        case 'verify':
-          await verifyUntilClean(this.steps, this.passes, keeper, source, target, this.deps.log);
-          await this.steps.enter(keeper, 'switch-reads');
-          break;
-        case 'switch-reads':
-          await this.steps.settle(pointer);
-          await this.steps.enter(keeper, 'finalize');
-          break;
-        case 'finalize': {
-          await this.steps.settle(pointer);
-          await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(source)));
-          const done = await keeper.release((p) => finished(p, this.steps.now()));
-          this.deps.onPointer?.(done);
-          this.deps.log(`stable on v${target.version}: the old map's entries are gone`);
-          return this.outcome(done);
-        }
-        default:
-          return this.unwind(keeper);
-      }
-    }
-  }
-
   /** Abort or rollback, from wherever the migration is, back to a stable source map. */
   private unwind(keeper: PointerKeeper): Promise<ReshardOutcome> {
-    return this.releasedIfStopped(keeper, () => this.unwinding(keeper));
-  }
-
-  private async unwinding(keeper: PointerKeeper): Promise<ReshardOutcome> {
-    const { source, target } = migrationRefs(keeper.current);
-    // Reads go back first, and writes keep setting the new map until every router reads the old one.
-    if (keeper.current.read.version === target.version) await this.steps.enter(keeper, 'rolling-back');
-    if (keeper.current.phase === 'rolling-back') await this.steps.settle(keeper.current);
-    if (keeper.current.phase !== 'aborting') await this.steps.enter(keeper, 'aborting');
-    await this.steps.settle(keeper.current);
-    await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(target)));
-    const done = await keeper.release((p) => backToSource(p, this.steps.now()));
-    this.deps.onPointer?.(done);
-    this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
-    return this.outcome(done);
+    return this.releasedIfStopped(keeper, async () => {
+      const { source, target } = migrationRefs(keeper.current);
+      // Reads go back first, and writes keep setting the new map until every router reads the old one.
+      if (keeper.current.read.version === target.version) await this.steps.enter(keeper, 'rolling-back');
+      if (keeper.current.phase === 'rolling-back') await this.steps.settle(keeper.current);
+      if (keeper.current.phase !== 'aborting') await this.steps.enter(keeper, 'aborting');
+      await this.steps.settle(keeper.current);
+      await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(target)));
+      const done = await keeper.release((p) => backToSource(p, Date.now()));
+      this.deps.onPointer?.(done);
+      this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
+      return this.outcome(done);
+    });
   }
 
   private outcome(pointer: MapPointer): ReshardOutcome {

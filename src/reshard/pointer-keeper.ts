@@ -16,7 +16,6 @@ export class LeaseHeldError extends Error {
 export interface KeeperOptions {
   /** How long a lease lasts without a heartbeat. */
   readonly leaseMs: number;
-  readonly now?: () => number;
 }
 
 /**
@@ -27,20 +26,15 @@ export interface KeeperOptions {
  */
 export class PointerKeeper {
   readonly owner = randomUUID();
-  private pointer: MapPointer;
   private queue: Promise<unknown> = Promise.resolve();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
-  private readonly now: () => number;
 
   private constructor(
     private readonly maps: MapStore,
     private readonly collection: CollectionSpec,
-    pointer: MapPointer,
+    private pointer: MapPointer,
     private readonly options: KeeperOptions,
-  ) {
-    this.pointer = pointer;
-    this.now = options.now ?? Date.now;
-  }
+  ) {}
 
   /**
    * Takes the lease on `pointer` (as read) with `change` applied. Refuses while another
@@ -53,7 +47,7 @@ export class PointerKeeper {
     options: KeeperOptions & { force?: boolean },
     change: (pointer: MapPointer) => MapPointer = (p) => p,
   ): Promise<PointerKeeper> {
-    const now = (options.now ?? Date.now)();
+    const now = Date.now();
     const lease = pointer.lease;
     if (lease && lease.until > now && !options.force) {
       throw new LeaseHeldError(
@@ -75,13 +69,8 @@ export class PointerKeeper {
         keeper = new PointerKeeper(maps, collection, fresh, options);
       }
     }
-    keeper.heartbeat = setInterval(() => {
-      keeper
-        .update((current) => current)
-        .catch(() => {
-          // The next real change reports the lost lease; a missed beat alone is not fatal.
-        });
-    }, options.leaseMs / 4);
+    // The next real change reports the lost lease; a missed beat alone is not fatal.
+    keeper.heartbeat = setInterval(() => keeper.update((current) => current).catch(() => {}), options.leaseMs / 4);
     keeper.heartbeat.unref?.();
     return keeper;
   }
@@ -92,42 +81,36 @@ export class PointerKeeper {
 
   /** Applies `change` and renews the lease, conditional on nobody else having written. */
   update(change: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
-    const next = this.queue.then(async () => {
-      const now = this.now();
-      const changed = change(this.pointer);
-      const written: MapPointer = {
-        ...changed,
-        revision: this.pointer.revision + 1,
-        lease: { owner: this.owner, beat: now, until: now + this.options.leaseMs },
-      };
-      if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, written, {}))) {
-        this.stop();
-        throw new LeaseLostError(
-          `the shard-map pointer of "${this.collection.name}" was changed by another run ` +
-            '(an abort, a rollback, or a run that took over): this one stops',
-        );
-      }
-      this.pointer = written;
-      return written;
-    });
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.write(() => {
+      const now = Date.now();
+      return { ...change(this.pointer), lease: { owner: this.owner, beat: now, until: now + this.options.leaseMs } };
+    }, ' (an abort, a rollback, or a run that took over): this one stops');
   }
 
   /** Writes `final` without a lease and stops heartbeats. */
-  async release(final: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
+  release(final: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
     this.stop();
-    const done = this.queue.then(async () => {
+    return this.write(() => {
       const { lease: _lease, ...rest } = final(this.pointer);
-      const written: MapPointer = { ...rest, revision: this.pointer.revision + 1 };
-      if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, written, {}))) {
-        throw new LeaseLostError(`the shard-map pointer of "${this.collection.name}" was changed by another run`);
+      return rest;
+    }, '');
+  }
+
+  /** Writes after the writes queued before it, conditional on the revision this keeper last wrote. */
+  private write(next: () => MapPointer, lostWhy: string): Promise<MapPointer> {
+    const written = this.queue.then(async () => {
+      const pointer: MapPointer = { ...next(), revision: this.pointer.revision + 1 };
+      if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, pointer, {}))) {
+        this.stop();
+        throw new LeaseLostError(
+          `the shard-map pointer of "${this.collection.name}" was changed by another run${lostWhy}`,
+        );
       }
-      this.pointer = written;
-      return written;
+      this.pointer = pointer;
+      return pointer;
     });
-    this.queue = done.catch(() => undefined);
-    return done;
+    this.queue = written.catch(() => undefined);
+    return written;
   }
 
   stop(): void {

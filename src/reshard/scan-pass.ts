@@ -3,7 +3,7 @@ import type { JsonObject } from '../core/item';
 import type { MigrationProgress, ScanCheckpoint } from '../core/shard-map';
 import type { Condition } from '../store/conditions';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
-import type { CallContext } from '../store/retry';
+import { type CallContext, sleep } from '../store/retry';
 
 /**
  * What one item's handler did, for the counts: `skip` (not of the collection), `ok`
@@ -41,9 +41,10 @@ export interface PassOptions {
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
   /** Once aborted, no segment starts another page: the pass returns after the pages in flight. */
   readonly stop?: AbortSignal;
-  readonly now?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
 }
+
+const COUNTED = ['scanned', 'members', 'moved', 'invalid', 'conflicts', 'repaired'] as const;
+type Counts = Record<(typeof COUNTED)[number], number>;
 
 /**
  * One parallel scan of the table: `segments` segments, `concurrency` at a time, each
@@ -51,23 +52,14 @@ export interface PassOptions {
  * it. A crash loses at most the pages in flight, which a resumed pass does again.
  */
 export async function runScanPass(spec: PassSpec, options: PassOptions): Promise<MigrationProgress> {
-  const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const resumable = options.resumeFrom?.pass === spec.pass && options.resumeFrom.segments.length === options.segments;
   const positions: (Record<string, unknown> | null | 'done')[] = resumable
     ? [...options.resumeFrom!.segments]
     : Array.from({ length: options.segments }, () => null);
   const carried = resumable && options.resumeCounts?.pass === spec.pass ? options.resumeCounts : undefined;
-  const counts = {
-    scanned: carried?.scanned ?? 0,
-    members: carried?.members ?? 0,
-    moved: carried?.moved ?? 0,
-    invalid: carried?.invalid ?? 0,
-    conflicts: carried?.conflicts ?? 0,
-    repaired: carried?.repaired ?? 0,
-  };
-  const startedAt = carried?.startedAt ?? now();
-  const throttle = rateGate(options.rate, now, sleep);
+  const counts = Object.fromEntries(COUNTED.map((name) => [name, carried?.[name] ?? 0])) as Counts;
+  const startedAt = carried?.startedAt ?? Date.now();
+  const throttle = rateGate(options.rate);
   const updates = pLimit(32);
   const progress = (): MigrationProgress => ({
     pass: spec.pass,
@@ -127,17 +119,13 @@ export async function runScanPass(spec: PassSpec, options: PassOptions): Promise
 }
 
 /** Waits so that at most `rate` items a second are asked for (no limit when undefined). */
-function rateGate(
-  rate: number | undefined,
-  now: () => number,
-  sleep: (ms: number) => Promise<void>,
-): (items: number) => Promise<void> {
+function rateGate(rate: number | undefined): (items: number) => Promise<void> {
   if (!rate) return async () => {};
-  let nextFree = now();
+  let nextFree = Date.now();
   return async (items) => {
-    const start = Math.max(nextFree, now());
+    const start = Math.max(nextFree, Date.now());
     nextFree = start + (items / rate) * 1000;
-    const wait = start - now();
+    const wait = start - Date.now();
     if (wait > 0) await sleep(wait);
   };
 }

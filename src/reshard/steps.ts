@@ -10,7 +10,7 @@ import {
 import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import type { MapStore } from '../store/map-store';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
-import type { CallContext } from '../store/retry';
+import { type CallContext, sleep } from '../store/retry';
 import type { ItemWriter } from './item-passes';
 import { PointerKeeper } from './pointer-keeper';
 import { runScanPass, type PassSpec } from './scan-pass';
@@ -39,12 +39,8 @@ export interface ReshardDeps {
   readonly onPointer?: (pointer: MapPointer) => void;
   /** Every scanned page's counts (progress bars). */
   readonly onProgress?: (progress: MigrationProgress) => void;
-  readonly now?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
-  readonly random?: () => number;
 }
 
-/** What a finished run did. */
 export interface ReshardOutcome {
   readonly pointer: MapPointer;
   /** Write units reported for this run's own updates. */
@@ -72,23 +68,13 @@ export class ReshardStopped extends Error {
   }
 }
 
-/**
- * The moves a migration is made of, each safe to repeat: read the pointer and map
- * versions, enter a phase, run a checkpointed scan, wait for the routers to settle,
- * take the lease. The orchestrator (orchestrator.ts) decides their order.
- */
+/** The moves a migration is made of, each safe to repeat; the orchestrator (orchestrator.ts) decides their order. */
 export class MigrationSteps {
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
   /** Items the scans moved, counts carried over from interrupted runs included. */
   moved = 0;
 
-  constructor(readonly deps: ReshardDeps) {
-    this.now = deps.now ?? Date.now;
-    this.sleep = deps.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
+  constructor(readonly deps: ReshardDeps) {}
 
-  /** The collection's pointer, read now. */
   async pointer(): Promise<MapPointer> {
     const [pointer] = await this.deps.maps.readPointers([this.deps.collection], {});
     if (!pointer)
@@ -105,15 +91,14 @@ export class MigrationSteps {
   }
 
   async enter(keeper: PointerKeeper, phase: Phase): Promise<void> {
-    const pointer = await keeper.update((p) => enterPhase(p, phase, this.now()));
+    const pointer = await keeper.update((p) => enterPhase(p, phase, Date.now()));
     this.deps.onPointer?.(pointer);
     this.deps.log(`phase ${phase}`);
   }
 
   /**
-   * Runs one scan, resuming from the pointer's checkpoint. The checkpoint is written at
-   * most once a second (and whenever a segment finishes): a crash repeats at most that
-   * much work, which every pass does harmlessly.
+   * Runs one scan from the pointer's checkpoint, saved at most once a second and whenever a segment
+   * finishes: a crash repeats at most that much work, which every pass does harmlessly.
    */
   async scanWith(keeper: PointerKeeper, spec: PassSpec) {
     const resume = keeper.current.checkpoint;
@@ -124,7 +109,7 @@ export class MigrationSteps {
       // Not inside `onPointer?.(…)`: an optional call skips evaluating its arguments.
       const pointer = await keeper.update((p) => ({ ...p, progress, checkpoint }));
       this.deps.onPointer?.(pointer);
-      savedAt = this.now();
+      savedAt = Date.now();
       segmentsDone = progress.segmentsDone;
     };
     const result = await runScanPass(spec, {
@@ -137,7 +122,7 @@ export class MigrationSteps {
       onPage: async (progress, checkpoint) => {
         reached = checkpoint;
         this.deps.onProgress?.(progress);
-        if (this.now() - savedAt >= 1000 || progress.segmentsDone !== segmentsDone) await save(progress, checkpoint);
+        if (Date.now() - savedAt >= 1000 || progress.segmentsDone !== segmentsDone) await save(progress, checkpoint);
       },
     });
     if (this.deps.stop?.aborted) {
@@ -152,26 +137,15 @@ export class MigrationSteps {
   /** Waits until every router must have seen the pointer's last change. */
   async settle(pointer: MapPointer): Promise<void> {
     const settleMs = Math.max(pointer.settleMs ?? 0, this.deps.settleMs);
-    const wait = pointer.changedAt + settleMs - this.now();
+    const wait = pointer.changedAt + settleMs - Date.now();
     if (wait <= 0) return;
     this.deps.log(`waiting ${(wait / 1000).toFixed(1)} s until every router has seen phase ${pointer.phase}`);
-    await this.pause(wait);
+    await sleep(wait, this.deps.stop);
     this.throwIfStopped();
   }
 
-  /** At a safe point (between steps): stops the run if it was asked to. */
   throwIfStopped(): void {
     if (this.deps.stop?.aborted) throw new ReshardStopped('stopped between two steps');
-  }
-
-  /** Sleeps `ms`, or until the run is asked to stop. */
-  private pause(ms: number): Promise<void> {
-    const stop = this.deps.stop;
-    if (!stop) return this.sleep(ms);
-    return Promise.race([
-      this.sleep(ms),
-      new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true })),
-    ]);
   }
 
   async createVersion(first: number, target: StrategyConfig): Promise<number> {
@@ -180,7 +154,7 @@ export class MigrationSteps {
     for (let version = first; ; version++) {
       const created = await this.deps.maps.createVersion(
         this.deps.collection,
-        { version, strategy, createdAt: new Date(this.now()).toISOString() },
+        { version, strategy, createdAt: new Date().toISOString() },
         {},
       );
       if (created) return version;
@@ -192,17 +166,16 @@ export class MigrationSteps {
       this.deps.maps,
       this.deps.collection,
       pointer,
-      { leaseMs: this.deps.leaseMs, now: this.now, force },
+      { leaseMs: this.deps.leaseMs, force },
       change,
     );
   }
 
   /**
-   * Another run's lease: a live run renews it every quarter lease, a dead one never
-   * again. So the lease is watched: once renewed, the pointer is returned and taking
-   * the lease refuses (a run is alive); once expired unrenewed, this run goes on — the
-   * same command after a crash resumes without the operator timing the lease.
-   * `waitForLease: false` returns at once, so a live lease is refused.
+   * Another run's lease: a live run renews it every quarter lease, a dead one never again. Once renewed,
+   * the pointer is returned and taking the lease refuses; once expired unrenewed, this run goes on, so the
+   * same command after a crash resumes without the operator timing the lease. `waitForLease: false`
+   * returns at once.
    */
   async waitOutLease(pointer: MapPointer): Promise<MapPointer> {
     const seen = pointer.lease?.beat;
@@ -210,7 +183,7 @@ export class MigrationSteps {
     let told = -Infinity;
     for (;;) {
       const lease = current.lease;
-      const now = this.now();
+      const now = Date.now();
       if (!lease || lease.until <= now || lease.beat !== seen || this.deps.waitForLease === false) return current;
       const left = lease.until - now;
       if (now - told >= LEASE_COUNTDOWN_MS) {
@@ -220,7 +193,7 @@ export class MigrationSteps {
         );
         told = now;
       }
-      await this.sleep(Math.min(left + 50, this.deps.leaseMs / 8, 1000));
+      await sleep(Math.min(left + 50, this.deps.leaseMs / 8, 1000));
       current = await this.pointer();
     }
   }

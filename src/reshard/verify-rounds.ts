@@ -16,7 +16,6 @@ export async function verifyUntilClean(
   keeper: PointerKeeper,
   source: MapRef,
   target: MapRef,
-  log: (line: string) => void,
 ): Promise<void> {
   for (let round = 1; ; round++) {
     const result = await steps.scanWith(
@@ -24,7 +23,7 @@ export async function verifyUntilClean(
       passes.build(await steps.view(source), await steps.view(target), 'verify'),
     );
     const repaired = result.repaired ?? 0;
-    log(
+    steps.deps.log(
       `verify: ${result.members} members checked, ${repaired} missing or misplaced` +
         (result.invalid > 0 ? `, ${result.invalid} with values that cannot be indexed (skipped)` : ''),
     );
