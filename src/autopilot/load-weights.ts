@@ -57,8 +57,7 @@ export function loadWeightedCounts(
     if (weight > 0) add(value, weight);
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);
-  const scaled = new Map<string, number>();
-  for (const value of counts.keys()) scaled.set(value, 1);
+  const scaled = new Map([...counts.keys()].map((value) => [value, 1]));
   for (const [value, weight] of weights) {
     scaled.set(value, Math.max(1, Math.round(total > 0 ? (weight / total) * SCALE : 1)));
   }

@@ -4,14 +4,13 @@ import type { AutopilotConfig, CollectionSpec, RoutedCollection } from '../core/
 import { orderOf } from '../core/order';
 import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
-import type { ReshardTable } from '../reshard/run-reshard';
+import { exitCodeOf, finishedLine, openReshard, type ReshardRun, type ReshardTable } from '../reshard/run-reshard';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { ShardMaps } from '../service/shard-maps';
 import { DecisionLog } from '../store/decision-log';
 import { type Decision, decide, type Target } from './decide';
 import { loadWeightedCounts } from './load-weights';
 import { recordedLoad } from './recorded-load';
-import { type ReshardResult, reshardTo } from './reshard-to';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
 export interface AutopilotTable extends ReshardTable {
@@ -25,6 +24,13 @@ export interface StepOptions {
   readonly stop?: AbortSignal;
   /** The reshard's own lines: phases and waits. */
   readonly log?: (line: string) => void;
+}
+
+/** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
+export interface ReshardResult {
+  /** 0 done; 1 failed; 3 refused, nothing changed (another run holds the lease); 130 stopped, to resume. */
+  readonly code: number;
+  readonly last: string;
 }
 
 /** What one step saw, chose and did: the JSON log line, and the entry kept in the table. */
@@ -67,9 +73,11 @@ export async function autopilotStep(
     },
     config,
   );
-  const run = (wait: boolean) => ({
+  // A new reshard waits out another run's lease; resuming one leaves a live run alone.
+  const run = (waitForLease: boolean): ReshardRun => ({
+    segments: 8,
     rate: config.rate,
-    wait,
+    waitForLease,
     log: options.log ?? (() => {}),
     ...(options.stop && { stop: options.stop }),
   });
@@ -104,6 +112,29 @@ export async function autopilotStep(
   };
   await new DecisionLog(table.clients.doc).append(collection, { ...record });
   return record;
+}
+
+/**
+ * Runs (or resumes) the reshard of `collection` to `target` with the same orchestrator
+ * as `npm run reshard`, to its end or to a safe point when `stop` fires: the checkpoint
+ * and the pointer's phase are where the next step picks it up.
+ */
+async function reshardTo(
+  table: AutopilotTable,
+  collection: CollectionSpec,
+  target: StrategyConfig,
+  run: ReshardRun,
+): Promise<ReshardResult> {
+  const started = Date.now();
+  const reshard = openReshard(table, collection, run);
+  try {
+    const outcome = await reshard.run(target);
+    return { code: 0, last: finishedLine(collection.name, outcome, (Date.now() - started) / 1000) };
+  } catch (error) {
+    const code = exitCodeOf(error);
+    const message = (error as Error).message;
+    return { code, last: code === 130 ? `${message}; the next step resumes it` : message };
+  }
 }
 
 /** The map the decision asks for: more or fewer hash/random shards, or boundaries cut by load. */

@@ -11,7 +11,6 @@ export interface ClientOptions {
   readonly retryBudgetMs?: number;
   /** Another fetch (a test's, a proxy agent's); default the global one. */
   readonly fetch?: typeof fetch;
-  /** Headers sent with every request. */
   readonly headers?: Record<string, string>;
 }
 

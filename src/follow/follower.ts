@@ -7,14 +7,12 @@ import { sleep } from '../store/retry';
 import type { RecordsPage, StreamShard } from '../store/stream-reader';
 import { changeOfRecord } from '../store/stream-records';
 
-/** What a follower has done so far. */
 export interface FollowStats {
   /** Records read, shardline's own checkpoints aside. */
   seen: number;
   readonly outcomes: Record<ChangeOutcome, number>;
   /** How old the last record handled was when handled (0 once caught up). */
   lagMs: number;
-  /** Shards read to their end. */
   shardsDone: number;
 }
 

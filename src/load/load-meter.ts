@@ -58,7 +58,6 @@ export class LoadMeter {
     add(this.minuteOf(collection, mapVersion, now).figures.throttles, shard, 1);
   }
 
-  /** The records of every minute that ended before `now`. */
   take(now: number): LoadRecord[] {
     const start = this.startOf(now);
     for (const [collection, minute] of this.open) {

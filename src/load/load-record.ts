@@ -1,6 +1,5 @@
 import type { SketchSummary } from '../core/space-saving';
 
-/** What a router counts per shard. */
 export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queries', 'throttles'] as const;
 export type Figure = (typeof FIGURES)[number];
 

@@ -11,10 +11,11 @@ import { isReservedItem } from '../store/reserved-keys';
 import type { CallContext } from '../store/retry';
 import type { ItemOutcome, PassSpec } from './scan-pass';
 
-/** The store calls an item pass makes. */
 export interface ItemWriter {
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome>;
 }
+
+type Change = Omit<AttributeUpdate, 'table' | 'key'>;
 
 export interface PassCounters {
   /** Write units DynamoDB reported for this run's updates (indexes included). */
@@ -111,11 +112,7 @@ export class ItemPasses {
     return this.update(item, { remove: [shardKeyAttribute, indexKeyAttribute], when }, done);
   }
 
-  private async update(
-    item: JsonObject,
-    change: Omit<AttributeUpdate, 'table' | 'key'>,
-    done: ItemOutcome,
-  ): Promise<ItemOutcome> {
+  private async update(item: JsonObject, change: Change, done: ItemOutcome): Promise<ItemOutcome> {
     const outcome = await this.writer.updateAttributes(
       { table: this.base.table, key: this.keyOf(item), ...change },
       {},

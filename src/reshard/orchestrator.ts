@@ -9,7 +9,6 @@ import {
 } from '../core/shard-map';
 import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
-import { verifyUntilClean } from './verify-rounds';
 import type { PointerKeeper } from './pointer-keeper';
 import {
   describe,
@@ -161,7 +160,7 @@ export class Reshard {
             await this.steps.enter(keeper, 'verify');
             break;
           case 'verify':
-            await verifyUntilClean(this.steps, this.passes, keeper, source, target);
+            await this.steps.verifyUntilClean(keeper, this.passes, source, target);
             await this.steps.enter(keeper, 'switch-reads');
             break;
           case 'switch-reads':

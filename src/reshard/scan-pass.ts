@@ -81,18 +81,8 @@ export async function runScanPass(spec: PassSpec, options: PassOptions): Promise
       await throttle(limit);
       // The loop condition leaves a resume key or null here.
       const after = positions[segment] as Record<string, unknown> | null;
-      const page = await options.scanPage(
-        {
-          table: spec.table,
-          segment,
-          segments: options.segments,
-          limit,
-          anyOf: spec.anyOf,
-          attributes: spec.attributes,
-          ...(after && { after }),
-        },
-        {},
-      );
+      const request = { table: spec.table, segment, segments: options.segments, limit, anyOf: spec.anyOf };
+      const page = await options.scanPage({ ...request, attributes: spec.attributes, ...(after && { after }) }, {});
       const outcomes = await Promise.all(page.items.map((item) => updates(() => spec.handle(item))));
       counts.scanned += page.scanned;
       for (const outcome of outcomes) {

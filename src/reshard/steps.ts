@@ -11,7 +11,7 @@ import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../
 import type { MapStore } from '../store/map-store';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
 import { type CallContext, sleep } from '../store/retry';
-import type { ItemWriter } from './item-passes';
+import type { ItemPasses, ItemWriter } from './item-passes';
 import { PointerKeeper } from './pointer-keeper';
 import { runScanPass, type PassSpec } from './scan-pass';
 
@@ -152,23 +152,14 @@ export class MigrationSteps {
     const strategy = strategyFromConfig(target).config;
     // Versions of abandoned migrations stay taken: the next free number is used.
     for (let version = first; ; version++) {
-      const created = await this.deps.maps.createVersion(
-        this.deps.collection,
-        { version, strategy, createdAt: new Date().toISOString() },
-        {},
-      );
-      if (created) return version;
+      const stored = { version, strategy, createdAt: new Date().toISOString() };
+      if (await this.deps.maps.createVersion(this.deps.collection, stored, {})) return version;
     }
   }
 
   acquire(pointer: MapPointer, force: boolean, change?: (p: MapPointer) => MapPointer) {
-    return PointerKeeper.acquire(
-      this.deps.maps,
-      this.deps.collection,
-      pointer,
-      { leaseMs: this.deps.leaseMs, force },
-      change,
-    );
+    const { maps, collection, leaseMs } = this.deps;
+    return PointerKeeper.acquire(maps, collection, pointer, { leaseMs, force }, change);
   }
 
   /**
@@ -198,6 +189,33 @@ export class MigrationSteps {
     }
   }
 
+  /**
+   * The verify phase: passes over every member until one finds nothing to repair (a pass
+   * that repaired is checked by another), each logged with what it found.
+   */
+  async verifyUntilClean(keeper: PointerKeeper, passes: ItemPasses, source: MapRef, target: MapRef): Promise<void> {
+    for (let round = 1; ; round++) {
+      const result = await this.scanWith(
+        keeper,
+        passes.build(await this.view(source), await this.view(target), 'verify'),
+      );
+      const repaired = result.repaired ?? 0;
+      this.deps.log(
+        `verify: ${result.members} members checked, ${repaired} missing or misplaced` +
+          (result.invalid > 0 ? `, ${result.invalid} with values that cannot be indexed (skipped)` : ''),
+      );
+      if (repaired === 0) return;
+      if (round >= MAX_VERIFY_PASSES) {
+        throw new Error(
+          `verify keeps finding entries to repair after ${MAX_VERIFY_PASSES} passes: ` +
+            'is another tool writing index attributes?',
+        );
+      }
+      // The next pass starts afresh, not from this one's finished checkpoint.
+      await keeper.update(withoutScan);
+    }
+  }
+
   async view(ref: MapRef): Promise<RoutedCollection> {
     return routedBy(this.deps.collection, ref.version, await this.strategyOf(ref.version), ref.slot);
   }
@@ -205,6 +223,9 @@ export class MigrationSteps {
 
 /** How often the wait for a lease says how long is left. */
 const LEASE_COUNTDOWN_MS = 5000;
+
+/** Verify passes a migration runs at most before it suspects another writer of index attributes. */
+const MAX_VERIFY_PASSES = 5;
 
 export function withoutScan(pointer: MapPointer): MapPointer {
   const { progress: _progress, checkpoint: _checkpoint, ...rest } = pointer;
