@@ -58,8 +58,11 @@ export class CollectionClient {
   async get(key: PrimaryKey, options: { fields?: readonly string[] } = {}): Promise<Tagged<Item> | undefined> {
     const query = { ...keyQuery(key), fields: options.fields?.join(',') };
     const answer = await this.transport.send({ method: 'GET', path: `${this.path}/item`, query, accept: [404] });
-    if (answer.status === 404 && notFound(answer.body)) return undefined;
-    if (answer.status === 404) throw errorOf(answer.status, answer.body);
+    if (answer.status === 404) {
+      const error = errorOf(answer.status, answer.body);
+      if (error.code === 'item_not_found') return undefined;
+      throw error;
+    }
     return tagged(answer, (answer.body as { item: Item }).item);
   }
 
@@ -145,10 +148,6 @@ function listQuery(query: ListQuery): Record<string, string | undefined> {
   const { fields, ...rest } = query as ListQuery & { fields?: string | readonly string[] };
   const text = Object.fromEntries(Object.entries(rest).map(([name, value]) => [name, value?.toString()]));
   return { ...text, fields: Array.isArray(fields) ? fields.join(',') : (fields as string | undefined) };
-}
-
-function notFound(body: unknown): boolean {
-  return (body as { error?: { code?: unknown } } | undefined)?.error?.code === 'item_not_found';
 }
 
 function errorOf(status: number, body: unknown): ShardlineClientError {

@@ -24,10 +24,7 @@ function numbersWhereExact(value: unknown): unknown {
     const number = Number(value.text);
     return Number.isFinite(number) && canonical(String(number)) === canonical(value.text) ? number : value;
   }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = numbersWhereExact(value[i]);
-    return value;
-  }
+  // Arrays too: their keys are their indexes.
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) record[key] = numbersWhereExact(record[key]);

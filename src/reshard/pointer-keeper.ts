@@ -13,11 +13,6 @@ export class LeaseHeldError extends Error {
   override readonly name = 'LeaseHeldError';
 }
 
-export interface KeeperOptions {
-  /** How long a lease lasts without a heartbeat. */
-  readonly leaseMs: number;
-}
-
 /**
  * The one writer of a collection's pointer during a migration. It holds a lease in the
  * pointer (renewed by heartbeats), and every change it makes is conditional on the
@@ -33,7 +28,8 @@ export class PointerKeeper {
     private readonly maps: MapStore,
     private readonly collection: CollectionSpec,
     private pointer: MapPointer,
-    private readonly options: KeeperOptions,
+    /** How long a lease lasts without a heartbeat. */
+    private readonly leaseMs: number,
   ) {}
 
   /**
@@ -44,7 +40,7 @@ export class PointerKeeper {
     maps: MapStore,
     collection: CollectionSpec,
     pointer: MapPointer,
-    options: KeeperOptions & { force?: boolean },
+    options: { readonly leaseMs: number; readonly force?: boolean },
     change: (pointer: MapPointer) => MapPointer = (p) => p,
   ): Promise<PointerKeeper> {
     const now = Date.now();
@@ -56,7 +52,7 @@ export class PointerKeeper {
           'to stop it, stop its process (Ctrl-C releases the lease) or --abort / --rollback it',
       );
     }
-    let keeper = new PointerKeeper(maps, collection, pointer, options);
+    let keeper = new PointerKeeper(maps, collection, pointer, options.leaseMs);
     // A run being taken over may write its next heartbeat first: read again and retry.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -66,7 +62,7 @@ export class PointerKeeper {
         if (!(error instanceof LeaseLostError) || !options.force || attempt >= 10) throw error;
         const [fresh] = await maps.readPointers([collection], {});
         if (!fresh) throw error;
-        keeper = new PointerKeeper(maps, collection, fresh, options);
+        keeper = new PointerKeeper(maps, collection, fresh, options.leaseMs);
       }
     }
     // The next real change reports the lost lease; a missed beat alone is not fatal.
@@ -83,7 +79,7 @@ export class PointerKeeper {
   update(change: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
     return this.write(() => {
       const now = Date.now();
-      return { ...change(this.pointer), lease: { owner: this.owner, beat: now, until: now + this.options.leaseMs } };
+      return { ...change(this.pointer), lease: { owner: this.owner, beat: now, until: now + this.leaseMs } };
     }, ' (an abort, a rollback, or a run that took over): this one stops');
   }
 

@@ -101,7 +101,6 @@ export class MigrationSteps {
    * finishes: a crash repeats at most that much work, which every pass does harmlessly.
    */
   async scanWith(keeper: PointerKeeper, spec: PassSpec) {
-    const resume = keeper.current.checkpoint;
     let savedAt = 0;
     let segmentsDone = -1;
     let reached: ScanCheckpoint | undefined;
@@ -115,7 +114,7 @@ export class MigrationSteps {
     const result = await runScanPass(spec, {
       ...this.deps.scan,
       ...(this.deps.rate !== undefined && { rate: this.deps.rate }),
-      ...(resume && { resumeFrom: resume }),
+      ...(keeper.current.checkpoint && { resumeFrom: keeper.current.checkpoint }),
       ...(keeper.current.progress && { resumeCounts: keeper.current.progress }),
       scanPage: this.deps.scanPage,
       ...(this.deps.stop && { stop: this.deps.stop }),
