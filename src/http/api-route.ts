@@ -3,10 +3,8 @@ import { createRoute } from '@hono/zod-openapi';
 import { declaredQueryOnly } from './middleware/known-query';
 
 /**
- * `createRoute` for every route of the API (biome.json refuses the bare one elsewhere): the route's own
- * query check (middleware/known-query.ts) goes first among its middleware, so Hono's router, which picks
- * the route, also picks the check, and a request never gets to the route's body guards or validators with
- * a parameter the route does not take. The middleware is not part of the OpenAPI document.
+ * `createRoute` for every route (biome.json refuses the bare one): the route's query check goes first, so a request
+ * never reaches its body guards or validators with a parameter the route does not take.
  */
 export const apiRoute: typeof createRoute = (config) =>
   createRoute({

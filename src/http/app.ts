@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
@@ -7,12 +8,12 @@ import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { DOCS_ASSET_FILES, DOCS_ASSET_PATH } from './docs/assets';
 import { registerDocsRoutes } from './docs/routes';
-import { bearerAuth, pathAccess } from './middleware/auth';
+import { bearerAuth } from './middleware/auth';
 import { corsFor } from './middleware/cors';
 import { observeRequests } from './middleware/observe';
 import { wellFormedQuery } from './middleware/known-query';
 import { requestDeadline } from './middleware/deadline';
-import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit, TokenBuckets, unlimited } from './middleware/rate-limit';
+import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit } from './middleware/rate-limit';
 import { requestSizeLimits } from './middleware/request-size';
 import { registerCollectionRoutes } from './routes/collections';
 import { registerHealthRoute } from './routes/health';
@@ -21,10 +22,7 @@ import { registerListingRoute } from './routes/listing';
 import { METRICS_PATH, registerObservabilityRoutes } from './routes/observability';
 import { registerLoadRoute } from './routes/load';
 
-/**
- * Paths anyone may call without a key: the health check, the API's own description, the
- * docs page with the files it loads, and `/`, which points to it.
- */
+/** Paths anyone may call without a key. */
 export const PUBLIC_PATHS = [
   '/',
   '/healthz',
@@ -33,10 +31,15 @@ export const PUBLIC_PATHS = [
   ...DOCS_ASSET_FILES.map((file) => `${DOCS_ASSET_PATH}/${file}`),
 ];
 
-/**
- * The whole HTTP API as one Hono app over web-standard Request/Response. Runtimes
- * (Node, Workers, Lambda) build `deps` (buildService) and hand requests to `app.fetch`.
- */
+/** Marks the paths it is attached to, told by Hono's router, for the middleware after it (bearerAuth, rateLimit). */
+const mark =
+  <K extends 'access' | 'unlimited'>(name: K, value: AppEnv['Variables'][K]): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    c.set(name, value);
+    await next();
+  };
+
+/** The whole HTTP API over web-standard Request/Response; each runtime builds `deps` (buildService). */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
@@ -55,23 +58,21 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedResponse }));
   app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
-  // No Cross-Origin-Opener-Policy: it guards browsing contexts, which a JSON API and its
-  // read-only /docs page have none worth guarding, and browsers log a warning for it on
-  // every plain-HTTP, non-localhost page (a Lambda URL behind a proxy, a LAN host).
+  // No Cross-Origin-Opener-Policy: a JSON API and its read-only /docs page have no browsing context worth guarding,
+  // and browsers warn of it on every plain-HTTP, non-localhost page (a Lambda URL behind a proxy, a LAN host).
   app.use('*', secureHeaders({ crossOriginOpenerPolicy: false }));
   // 414 and 431 as JSON; the Node server's parser takes more, so these answers keep the connection.
   app.use('*', requestSizeLimits());
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
-  const failures = new TokenBuckets(security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND);
-  // Which paths need no key, and the one the metrics key may read, told by Hono's router (the marks are
-  // middleware on those paths, registered before bearerAuth, which reads them), not by comparing paths.
-  for (const path of PUBLIC_PATHS) app.use(path, pathAccess('public'));
-  app.use(METRICS_PATH, pathAccess('metrics'));
-  app.use('*', bearerAuth(security.apiKeys ?? [], failures));
+  // Which paths need no key, and the one the metrics key may read, told by Hono's router, not by comparing paths.
+  for (const path of PUBLIC_PATHS) app.use(path, mark('access', 'public'));
+  app.use(METRICS_PATH, mark('access', 'metrics'));
+  const failuresPerSecond = security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND;
+  app.use('*', bearerAuth(security.apiKeys ?? [], failuresPerSecond));
   if (security.rateLimitPerSecond !== undefined) {
     // Load balancers probe the health check: never limited.
-    app.use('/healthz', unlimited());
+    app.use('/healthz', mark('unlimited', true));
     app.use('*', rateLimit(security.rateLimitPerSecond));
   }
   // After auth, like each route's check of its query parameters (api-route.ts): a caller without a key

@@ -1,17 +1,14 @@
 import type { LoadDeps } from './routes/load';
 import type { MetricsRecorder } from '../service/metrics/recorder';
-import type { RequestTally } from '../service/metrics/request-tally';
+import type { RequestContext, RequestTally } from '../service/metrics/request-tally';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
-import type { RequestContext } from '../service/metrics/request-tally';
 import type { Shardline } from '../service/shardline';
 import type { ApiKeyGrant, PathAccess } from './middleware/auth';
 import type { BodyLimits } from './middleware/json-body';
 
 /** Who may call, from where, and how much (all optional: unset = open API, no CORS, default limits). */
 export interface SecurityOptions {
-  /** Bearer keys; empty or unset leaves the API open. */
   readonly apiKeys?: readonly ApiKeyGrant[];
-  /** Browser origins allowed by CORS; empty or unset = CORS off. */
   readonly corsOrigins?: readonly string[];
   readonly bodyLimits?: BodyLimits;
   /** Requests per second per caller; unset = no limit. */
@@ -37,9 +34,7 @@ export interface ObservabilityOptions {
 
 /** What the HTTP app is built from; each runtime supplies its own. */
 export interface AppDeps {
-  /** What the routes call: the collections' items over the store and the shard maps in force. */
   readonly shardline: Shardline;
-  /** Deadline for one request's DynamoDB work. */
   readonly requestTimeoutMs: number;
   readonly security?: SecurityOptions;
   readonly observability?: ObservabilityOptions;
@@ -51,11 +46,10 @@ export interface AppEnv {
   Variables: {
     /** The caller's `x-request-id` when well-formed, else a fresh UUID; echoed in the response header. */
     requestId: string;
-    /** The request's deadline and abort signal, for every DynamoDB call it makes. */
     call: RequestContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */
     caller?: string;
-    /** Set on the few paths whose access differs from the rest, by route pattern (app.ts); bearerAuth reads it. */
+    /** Set by route pattern (app.ts) on the few paths whose access differs from the rest. */
     access?: PathAccess;
     /** Set on the paths RATE_LIMIT_PER_SECOND never counts (the health check), by route pattern (app.ts). */
     unlimited?: true;

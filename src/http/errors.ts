@@ -44,20 +44,15 @@ export function errorStatus(code: ErrorCode): ContentfulStatusCode {
   return STATUS[code];
 }
 
-/**
- * `{"error": {"code", "message", ...details, "requestId"}}` with the status of its code. The request id (also
- * in the `x-request-id` header) is what a caller quotes to support, and what the error log line carries.
- */
+/** `{"error": {"code", "message", ...details, "requestId"}}`: the id is what a caller quotes to support. */
 export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Response {
   const status = STATUS[error.code];
   if (status === 503 || status === 429) {
     const wait = error.details?.retryAfterSeconds;
     c.header('Retry-After', String(typeof wait === 'number' && wait > 0 ? Math.ceil(wait) : RETRY_AFTER_SECONDS));
   }
-  return c.json(
-    { error: { code: error.code, message: error.message, ...error.details, requestId: c.get('requestId') } },
-    status,
-  );
+  const body = { code: error.code, message: error.message, ...error.details, requestId: c.get('requestId') };
+  return c.json({ error: body }, status);
 }
 
 /** The JSON body of an error answered outside the app (Node's HTTP parser, the admission gate): the same shape. */
@@ -74,11 +69,7 @@ export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly s
   );
 }
 
-/**
- * Maps anything thrown by a route to a JSON error. Unknown errors become a 500
- * whose body says nothing about internals; the details go to the log only.
- * `carriesItems`: the request wrote items the caller sent (PUT, POST).
- */
+/** Anything a route threw as a JSON error (unknown: a bare 500); `carriesItems`: the caller sent items (PUT, POST). */
 export function toShardlineError(error: unknown, carriesItems = false): ShardlineError {
   if (error instanceof ShardlineError) return error;
   if (isCutOffBody(error)) return new ShardlineError('invalid_request', 'the request body was cut off before its end');
@@ -99,13 +90,11 @@ function isCutOffBody(error: unknown): boolean {
 }
 
 /**
- * DynamoDB errors that are not retried (src/store/retry.ts) and still say whose
- * fault it is: a write DynamoDB refuses carries the caller's item (400) — a read it
- * refuses was built by shardline, so it stays an internal error (500, logged); a
- * missing table is the service being unavailable (503); an abort is the deadline (504).
+ * DynamoDB errors not retried (src/store/retry.ts) that say whose fault it is: a write DynamoDB refuses carries
+ * the caller's item (400), a read it refuses was built by shardline (500, logged); an abort is the deadline (504).
  */
 function fromDynamoError(error: unknown, carriesItems: boolean): ShardlineError | undefined {
-  const e = error as { name?: unknown; message?: unknown; $fault?: unknown } | undefined;
+  const e = error as { name?: unknown; message?: unknown } | undefined;
   if (!e || typeof e !== 'object' || typeof e.name !== 'string') return undefined;
   const message = typeof e.message === 'string' ? e.message.slice(0, 300) : '';
   switch (e.name) {
@@ -123,10 +112,7 @@ function fromDynamoError(error: unknown, carriesItems: boolean): ShardlineError 
   }
 }
 
-/**
- * One log line for an unexpected error: its name and first message line, never
- * a stack trace, a request body or a header (which could hold an API key).
- */
+/** An unexpected error's name and first message line: never a stack, a body or a header (it could hold a key). */
 export function describeForLog(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${String(error.message).split('\n')[0]?.slice(0, 300)}`;
   return typeof error;

@@ -2,8 +2,7 @@ import type { Context } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { invalidRequest } from '../core/errors';
 import { etagHeader, parseEtagList } from '../core/etag';
-import type { JsonObject } from '../core/item';
-import { itemToWire, PROTO } from '../core/values';
+import { PROTO } from '../core/values';
 import type { Preconditions } from '../service/guards';
 import type { AppEnv } from './env';
 
@@ -31,14 +30,6 @@ export function parseFields(fields: string | readonly string[] | undefined): str
   if (names.some((name) => !name.isWellFormed())) throw invalidRequest('fields holds an unpaired surrogate');
   if (names.includes(PROTO)) throw invalidRequest(`fields: the attribute name "${PROTO}" is not supported`);
   return [...new Set(names)];
-}
-
-/** An item in its JSON form, cut down to `fields` when given. */
-export function itemForResponse(item: JsonObject, fields: readonly string[] | undefined): JsonObject {
-  const kept = fields
-    ? Object.fromEntries(fields.filter((name) => Object.hasOwn(item, name)).map((name) => [name, item[name]]))
-    : item;
-  return itemToWire(kept);
 }
 
 export function etagHeaders(etag: unknown): Record<string, string> {

@@ -8,12 +8,8 @@ import type { AppEnv } from './env';
 import { jsonText } from './json-text';
 import { readBody } from './read-body';
 
-/**
- * JSON without doubles, both ways. `JSON.parse` turns `12345678901234567890` into
- * 12345678901234567000 and `9007199254740993` into …992; here every number is kept as its
- * text (`ExactNumber`) from the request body to DynamoDB and back into the response.
- */
-
+// JSON without doubles, both ways (`JSON.parse` turns `9007199254740993` into …992): every number is kept as its
+// text (`ExactNumber`) from the request body to DynamoDB and back into the response.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const utf8 = new TextEncoder();
 
@@ -32,10 +28,7 @@ export function parseJsonBody(bytes: ArrayBuffer | Uint8Array): unknown {
   }
 }
 
-/**
- * A JSON response whose numbers keep all their digits (Hono's `c.json` goes through doubles-only
- * JSON.stringify). Typed like `c.json`'s answer, so a route's declared response schema still checks it.
- */
+/** A JSON response whose numbers keep all their digits, typed like `c.json`'s so the route's schema checks it. */
 export function exactJson<T, S extends ContentfulStatusCode>(
   c: Context<AppEnv>,
   value: T,
@@ -49,20 +42,16 @@ export function exactJson<T, S extends ContentfulStatusCode>(
 }
 
 /**
- * Route middleware (after the body guards): reads the body once, parses it losslessly, and
- * hands that value to the route's zod validator, which asks `c.req.json()` for it — so the
- * schema still validates (and documents) the body, but never sees a rounded number. A body
- * that stops arriving for `idleMs` is a 408 with `Connection: close` (the rest is never read).
+ * Route middleware (after the body guards): parses the body losslessly and hands it to the route's zod validator
+ * as `c.req.json()`, so the schema still validates the body but never sees a rounded number. A body that stops
+ * arriving for `idleMs` is a 408 with `Connection: close` (the rest is never read).
  */
 export function losslessBody(idleMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    let bytes: Uint8Array;
-    try {
-      bytes = await readBody(c.req.raw, idleMs);
-    } catch (error) {
+    const bytes = await readBody(c.req.raw, idleMs).catch((error) => {
       if (error instanceof ShardlineError && error.code === 'request_timeout') c.header('Connection', 'close');
       throw error;
-    }
+    });
     const parsed = parseJsonBody(bytes);
     const where = protoNameIn(parsed);
     if (where !== undefined) {

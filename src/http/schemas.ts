@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
+import { PHASES } from '../core/shard-map';
 import { strategyDefinitions, strategyNames } from '../core/strategies';
-import { MapInfo } from './map-schema';
 import { MAX_BATCH_ITEMS } from '../service/write-items';
 import { fieldsParam } from './item-headers';
 
@@ -72,12 +72,44 @@ export const BatchBody = z
   })
   .openapi('Batch');
 
-export const BatchResponse = z
+export const ItemError = z.object({
+  index: z.number().int(),
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+
+export const BatchResponse = z.object({ written: z.number().int(), failed: z.array(ItemError) }).openapi('BatchResult');
+
+export const BoundaryValues = z
+  .array(z.array(z.union([z.string(), z.number()])))
+  .optional()
+  .openapi({ description: 'typed orders: each boundary as field values, [] for the first' });
+
+/** A collection's shard map as clients see it (DESIGN §9). */
+const MapInfo = z
   .object({
-    written: z.number().int(),
-    failed: z.array(z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string() }) })),
+    version: z.number().int().openapi({ description: 'the map version listings read' }),
+    phase: z.enum(PHASES as [string, ...string[]]).openapi({ description: '"stable", or where a reshard is' }),
+    readIndex: z.string().openapi({ description: 'the index listings read' }),
+    writeVersions: z.array(z.number().int()).openapi({ description: 'the map versions every write sets' }),
+    target: z
+      .object({ version: z.number().int(), index: z.string(), strategy: z.string(), shardCount: z.number().int() })
+      .optional()
+      .openapi({ description: 'during a reshard: the map being built' }),
+    progress: z
+      .object({
+        pass: z.string(),
+        scanned: z.number().int(),
+        members: z.number().int(),
+        moved: z.number().int(),
+        segmentsDone: z.number().int(),
+        segments: z.number().int(),
+      })
+      .partial()
+      .passthrough()
+      .optional()
+      .openapi({ description: "during a reshard: the current scan's counts" }),
   })
-  .openapi('BatchResult');
+  .openapi('ShardMap');
 
 export const CollectionInfo = z
   .object({
@@ -107,14 +139,56 @@ export const CollectionInfo = z
     shardKeyAttribute: z.string(),
     indexKeyAttribute: z.string(),
     boundaries: z.array(z.string()).optional(),
-    boundaryValues: z
-      .array(z.array(z.union([z.string(), z.number()])))
-      .optional()
-      .openapi({ description: 'typed orders: each boundary as field values, [] for the first' }),
+    boundaryValues: BoundaryValues,
     heavyHitters: z.array(z.object({ value: z.string(), shards: z.array(z.number().int()) })).optional(),
     map: MapInfo.optional(),
   })
   .openapi('Collection');
+
+const ShardFigures = z.object({
+  shard: z.number().int(),
+  writes: z.number().int(),
+  itemsRead: z.number().int(),
+  queries: z.number().int(),
+  throttles: z.number().int(),
+});
+
+const HotKey = z.object({
+  key: z.string().openapi({ description: 'a normalized value' }),
+  values: z
+    .array(z.union([z.string(), z.number()]))
+    .optional()
+    .openapi({ description: 'typed orders: the key as field values' }),
+  count: z.number().int().openapi({ description: 'writes counted for it: an upper bound' }),
+  error: z.number().int().openapi({ description: 'how much of count may belong to other values' }),
+});
+
+const SpanStats = z.object({
+  seconds: z.number().openapi({ description: 'how long the span is (since start: the router’s uptime)' }),
+  writes: z.number().int(),
+  shards: z.array(ShardFigures),
+  imbalance: z.number().nullable().openapi({ description: 'largest ÷ mean writes per shard; null before any write' }),
+  hotKeys: z.array(HotKey).openapi({ description: 'Space-Saving top-k, most written first' }),
+  hotKeyErrorBound: z.number().int().openapi({ description: 'the most a value not listed can have been written' }),
+});
+
+export const StatsResponse = z
+  .object({
+    collection: z.string(),
+    strategy: z.string(),
+    shardCount: z.number().int(),
+    mapVersion: z.number().int(),
+    boundaries: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'range strategy: boundaries[i] is where shard i starts' }),
+    boundaryValues: BoundaryValues,
+    hotKeyCapacity: z.number().int().openapi({ description: 'k: counters the sketch keeps (HOT_KEYS)' }),
+    startedAt: z.string().openapi({ description: 'when this router process started counting' }),
+    sinceStart: SpanStats,
+    lastMinute: SpanStats,
+  })
+  .openapi('CollectionStats');
 
 /** The registered strategy names, each described; strategies registered after this module loads are not listed. */
 function strategyKind() {
@@ -124,37 +198,24 @@ function strategyKind() {
   return z.enum(strategyNames() as [string, ...string[]]).openapi({ description });
 }
 
-export const errorResponses = {
-  400: { content: { 'application/json': { schema: ErrorBody } }, description: 'bad input; nothing was written' },
-  404: { content: { 'application/json': { schema: ErrorBody } }, description: 'unknown collection or item' },
-  503: { content: { 'application/json': { schema: ErrorBody } }, description: 'DynamoDB failed after retries' },
-  504: { content: { 'application/json': { schema: ErrorBody } }, description: 'the request deadline passed' },
-} as const;
+const errorAnswer = (description: string) => ({ content: { 'application/json': { schema: ErrorBody } }, description });
 
-/**
- * For the routes that read nothing but their path: every route refuses a query parameter it does not
- * declare, and a malformed %-escape (middleware/known-query.ts).
- */
+export const errorResponses = {
+  400: errorAnswer('bad input; nothing was written'),
+  404: errorAnswer('unknown collection or item'),
+  503: errorAnswer('DynamoDB failed after retries'),
+  504: errorAnswer('the request deadline passed'),
+};
+
+/** For the routes that read nothing but their path: every route refuses an undeclared query parameter. */
 export const queryErrorResponse = {
-  400: {
-    content: { 'application/json': { schema: ErrorBody } },
-    description: 'a query parameter the route does not take, or a malformed %-escape',
-  },
-} as const;
+  400: errorAnswer('a query parameter the route does not take, or a malformed %-escape'),
+};
 
 /** For the conditional writes (PUT, PATCH, DELETE of an item). */
 export const preconditionResponses = {
-  409: {
-    content: { 'application/json': { schema: ErrorBody } },
-    description: 'the item belongs to another collection; nothing was written',
-  },
-  412: {
-    content: { 'application/json': { schema: ErrorBody } },
-    description: 'If-Match or If-None-Match does not hold; nothing was written',
-  },
-} as const;
+  409: errorAnswer('the item belongs to another collection; nothing was written'),
+  412: errorAnswer('If-Match or If-None-Match does not hold; nothing was written'),
+};
 
-/** For the routes that read a body (PUT item, POST batch). */
-export const bodyTooLargeResponse = {
-  413: { content: { 'application/json': { schema: ErrorBody } }, description: 'the body is over the size limit' },
-} as const;
+export const bodyTooLargeResponse = { 413: errorAnswer('the body is over the size limit') };

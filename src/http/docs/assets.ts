@@ -5,11 +5,8 @@ import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
 
 /**
- * The files the docs page loads, all served by shardline itself so that /docs
- * works without internet. They come from the `swagger-ui-dist` package; each
- * runtime says where it keeps them (node_modules, files beside the Lambda
- * bundle, Workers static assets), because the 1.7 MB renderer must stay out of
- * the Worker bundle.
+ * The files the docs page loads (from `swagger-ui-dist`), served by shardline itself so that /docs works offline.
+ * Each runtime says where it keeps them: the 1.7 MB renderer must stay out of the Worker bundle.
  */
 export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] as const;
 export type DocsAssetFile = (typeof DOCS_ASSET_FILES)[number];
@@ -17,17 +14,13 @@ export type DocsAssetFile = (typeof DOCS_ASSET_FILES)[number];
 /** Where the docs page's assets are served; the page links them by relative URLs (it works under a path prefix). */
 export const DOCS_ASSET_PATH = '/docs/assets';
 
-/** Content types of the asset files, by extension. */
-export const DOCS_ASSET_TYPES: Record<string, string> = {
+const DOCS_ASSET_TYPES: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
   css: 'text/css; charset=utf-8',
   png: 'image/png',
 };
 
-/**
- * Returns an asset's bytes (or a ready Response, e.g. from a Workers ASSETS
- * binding), or undefined when this runtime does not have it.
- */
+/** An asset's bytes (or a ready Response, e.g. from a Workers ASSETS binding), or undefined where it is missing. */
 export type DocsAssets = (file: DocsAssetFile, request: Request) => Promise<Uint8Array | Response | undefined>;
 
 const assetRoute = apiRoute({
@@ -53,10 +46,7 @@ const assetRoute = apiRoute({
   },
 });
 
-/**
- * Serves the docs page's assets from `source`. Call it right after the app is
- * built, before its first request (Hono freezes its router on first use).
- */
+/** Serves the docs page's assets. Call it before the app's first request (Hono freezes its router on first use). */
 export function mountDocsAssets(app: OpenAPIHono<AppEnv>, source: DocsAssets): void {
   app.openapi(
     assetRoute,

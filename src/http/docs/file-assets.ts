@@ -4,18 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocsAssetFile, DocsAssets } from './assets';
 
-/**
- * Docs assets read from a folder (Node and Lambda), each read once and kept in
- * memory: a missing file answers undefined (404), never an exception.
- */
-export function directoryDocsAssets(directory: string | URL | (() => string)): DocsAssets {
+/** Docs assets read from a folder, each once and kept: a missing file answers undefined (404), never throws. */
+export function directoryDocsAssets(directory: URL | (() => string)): DocsAssets {
   const cache = new Map<DocsAssetFile, Promise<Uint8Array | undefined>>();
-  const folder = () =>
-    typeof directory === 'function'
-      ? directory()
-      : typeof directory === 'string'
-        ? directory
-        : fileURLToPath(directory);
+  const folder = () => (typeof directory === 'function' ? directory() : fileURLToPath(directory));
   return (file) => {
     let bytes = cache.get(file);
     if (!bytes) {

@@ -1,10 +1,8 @@
 import { DOCS_ASSET_PATH } from './assets';
 
 /**
- * The HTML of /docs: Swagger UI over /openapi.json. Every URL is relative, so the
- * page also works under a path prefix (an API Gateway stage, a proxy); no URL
- * leaves the service: the validator badge (which calls validator.swagger.io) is
- * off and the Content-Security-Policy set by the route allows 'self' only.
+ * Swagger UI over /openapi.json. Every URL is relative, so the page works under a path prefix (an API Gateway stage,
+ * a proxy); none leaves the service: the validator badge (it calls validator.swagger.io) is off.
  */
 export function docsPageHtml(): string {
   // The page is /docs, so relative URLs resolve against the service root.

@@ -6,8 +6,7 @@ import { queryErrorResponse } from '../schemas';
 import { withAccessResponses } from './access-responses';
 import { DOCS_PAGE_CSP, docsPageHtml } from './page';
 
-/** The document's header; the paths come from the routes themselves. */
-export const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0] = {
+const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0] = {
   openapi: '3.1.0',
   info: {
     title: 'shardline',
@@ -94,10 +93,7 @@ const rootRoute = apiRoute({
   },
 });
 
-/**
- * GET / (points to the docs), GET /openapi.json (built from every route registered with `app.openapi`, at
- * request time, so routes mounted after this call are included) and GET /docs.
- */
+/** GET /, /docs and /openapi.json, built at request time so that routes mounted after this call are included. */
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',
@@ -112,14 +108,10 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(rootRoute, (c) => {
     if (/\btext\/html\b/.test(c.req.header('accept') ?? '')) return c.redirect('/docs', 302);
-    const links = {
-      name: 'shardline',
-      docs: '/docs',
-      openapi: '/openapi.json',
-      collections: '/collections',
-      health: '/healthz',
-    };
-    return c.json(links, 200, { link: '</docs>; rel="service-doc", </openapi.json>; rel="service-desc"' });
+    const links = { docs: '/docs', openapi: '/openapi.json', collections: '/collections', health: '/healthz' };
+    return c.json({ name: 'shardline', ...links }, 200, {
+      link: '</docs>; rel="service-doc", </openapi.json>; rel="service-desc"',
+    });
   });
   app.openapi(pageRoute, (c) =>
     c.html(docsPageHtml(), 200, { 'content-security-policy': DOCS_PAGE_CSP, 'cache-control': 'no-cache' }),

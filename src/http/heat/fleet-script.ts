@@ -1,10 +1,7 @@
 /**
- * The heat page's fleet view, as script text joined into the page's one <script> (see
- * script.ts, whose helpers it uses): with a "fleet" span chosen it draws GET `load?minutes=M`
- * — every router's minute records merged (DESIGN §12) — instead of this router's /stats.
- * The page comes with the fleet spans disabled and a note saying why where this router
- * keeps no load records; should `load` still answer 404 (another router behind the same
- * name, without them), the script does the same.
+ * The heat page's fleet view (it uses script.ts's helpers): with a "fleet" span chosen it draws `load?minutes=M`,
+ * every router's minute records merged (DESIGN §12). Should `load` answer 404 (another router behind the same name,
+ * without load records), the script disables the fleet spans as the page does where this router keeps none.
  */
 export const HEAT_FLEET_SCRIPT = `
 const FLEET_SERIES = [

@@ -1,13 +1,9 @@
 import { HEAT_PAGE_SCRIPT } from './script';
 
 /**
- * The HTML of /collections/{c}/heat: per-shard writes, items read and throttles as inline
- * SVG bars (with each range shard's first boundary), the imbalance and the hot keys, of
- * this router (`stats`) or, with a fleet span chosen, of every router (`load`). No URL
- * leaves the service: the script and styles are inline, the first figures come embedded
- * in the page and the page then polls `stats` or `load` (relative: sibling routes), so it
- * also works under a path prefix and behind a proxy that adds the API key. Without load
- * records (`fleet` false: the router serves no `load`) the fleet spans come disabled, with a note.
+ * The HTML of /collections/{c}/heat. No URL leaves the service: the script and styles are inline, the first figures
+ * come embedded and the page then polls `stats` or `load` by relative URLs, so it also works under a path prefix
+ * and behind a proxy that adds the API key. Without load records (`fleet` false) the fleet spans come disabled.
  */
 export function heatPageHtml(initial: unknown, options: { fleet: boolean }): string {
   // JSON inside <script>: escaping `<` keeps a value like "</script>" from closing it.

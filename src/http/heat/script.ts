@@ -135,10 +135,8 @@ setInterval(refresh, 2000);
 `;
 
 /**
- * The heat page's script, as text: draws the figures of one /stats answer (or, with a
- * fleet span chosen, of /load: see fleet-script.ts) into SVG and tables, then polls (/stats
- * every two seconds, /load every ten). Values are user data: they only ever reach the page through textContent,
- * never as HTML. One <script>: the parts are joined, and the start comes last, once every
- * part's constants exist.
+ * The heat page's script: draws /stats (or /load, fleet-script.ts) into SVG and tables, then polls. Values are user
+ * data: they only ever reach the page through textContent, never as HTML. The start comes last, once every part's
+ * constants exist.
  */
 export const HEAT_PAGE_SCRIPT = `${CHARTS}${HEAT_FLEET_SCRIPT}${START}`;

@@ -2,11 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../env';
 
-/**
- * CORS for browser callers, only for the configured origins (CORS_ORIGINS);
- * with none configured no CORS header is ever sent, so browsers keep other
- * origins out. Listing statistics, Retry-After and the request id are exposed to scripts.
- */
+/** CORS for the configured origins (CORS_ORIGINS) only: with none, no CORS header is sent and browsers keep out. */
 export function corsFor(origins: readonly string[]): MiddlewareHandler<AppEnv> | undefined {
   if (origins.length === 0) return undefined;
   return cors({

@@ -3,15 +3,11 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 
 /**
- * Gives each request its CallContext: a deadline `timeoutMs` from now and a signal
- * that aborts at the deadline or when the client goes away, cancelling the
- * DynamoDB calls still in flight.
+ * Gives each request its CallContext: a deadline and a signal that aborts at it or when the client goes away.
  *
- * Why not `AbortSignal.any([raw, AbortSignal.timeout(ms)])`: on Node 20 the
- * composite and timeout signals are held only weakly, and under garbage collection
- * the abort was seen to never fire — a listing then waited for slow shards long past
- * its deadline. A plain controller, kept alive by its own timer, always fires; the
- * timer is cleared when the request ends.
+ * Not `AbortSignal.any([raw, AbortSignal.timeout(ms)])`: on Node 20 those signals are held only weakly, and under
+ * garbage collection the abort was seen to never fire (a listing waited for slow shards long past its deadline).
+ * A plain controller, kept alive by its own timer, always fires.
  */
 export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -8,17 +8,12 @@ import { DEFAULT_BODY_IDLE_MS } from '../read-body';
 export interface BodyLimits {
   /** A single item (PUT): DynamoDB's 400 KB item, with room for JSON escaping. */
   readonly itemBytes: number;
-  /** A batch (POST …/batch): up to 1000 items. */
   readonly batchBytes: number;
   /** How long a body may stop arriving before a 408 (DEFAULT_BODY_IDLE_MS when unset). */
   readonly idleMs?: number;
 }
 
-export const DEFAULT_BODY_LIMITS: BodyLimits = {
-  itemBytes: 1024 * 1024,
-  batchBytes: 16 * 1024 * 1024,
-  idleMs: DEFAULT_BODY_IDLE_MS,
-};
+export const DEFAULT_BODY_LIMITS: BodyLimits = { itemBytes: 1024 * 1024, batchBytes: 16 * 1024 * 1024 };
 
 /** What the Node server reads and drops of a refused body before it closes the connection instead. */
 const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
@@ -27,12 +22,9 @@ const MAX_DRAINED_BYTES = 64 * 1024 * 1024;
 const JSON_CONTENT_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /**
- * Middleware for a route that reads a JSON body (`apiRoute({ middleware })`), run before its validators:
- * a body sent as anything but JSON is a 400 `invalid_json`; one over `maxBytes` is a 413 `payload_too_large`
- * (with `limitBytes`), told from Content-Length up front or counted while a chunked body streams in — either
- * way before any of it is parsed. Then the body is parsed losslessly (numbers keep all their digits, UTF-8 that
- * is not well-formed is a 400), and one that stops arriving for `idleMs` is a 408 `request_timeout`.
- * Routes that take no body need neither: nothing on them reads it.
+ * For a route that reads a JSON body, before its validators: a body not sent as JSON is a 400; one over `maxBytes`
+ * a 413, told from Content-Length up front or counted while a chunked body streams in, before any of it is parsed.
+ * Then it is parsed losslessly (losslessBody). Routes that take no body need none of this: nothing reads it.
  */
 export function jsonBodyGuards(maxBytes: number, idleMs = DEFAULT_BODY_IDLE_MS): MiddlewareHandler<AppEnv>[] {
   return [
@@ -40,9 +32,8 @@ export function jsonBodyGuards(maxBytes: number, idleMs = DEFAULT_BODY_IDLE_MS):
       if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) {
         throw new ShardlineError('invalid_json', 'send the body as JSON with Content-Type: application/json');
       }
-      // Told from Content-Length without touching the body: the Node server then reads the rest
-      // of it and keeps the connection (opening the body stream here would leave it half read) —
-      // up to what @hono/node-server drains (64 MiB); past that it closes, and the answer says so.
+      // Told from Content-Length without opening the body stream (that would leave it half read): the Node server
+      // then reads the rest and keeps the connection, up to what it drains (64 MiB); past that it closes, and says so.
       const declared = Number(c.req.header('content-length') ?? Number.NaN);
       if (declared > maxBytes && !c.req.header('transfer-encoding')) {
         if (declared > MAX_DRAINED_BYTES) c.header('Connection', 'close');
@@ -53,8 +44,7 @@ export function jsonBodyGuards(maxBytes: number, idleMs = DEFAULT_BODY_IDLE_MS):
     bodyLimit({
       maxSize: maxBytes,
       onError: (c) => {
-        // A streamed body was read up to the limit: the rest is left unread, so the connection cannot
-        // carry another request, and the answer says so.
+        // The rest of a streamed body is left unread: the connection cannot carry another request.
         c.header('Connection', 'close');
         throw tooLarge(maxBytes);
       },

@@ -4,18 +4,13 @@ import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 
 /**
- * One route's middleware (every route gets it from `apiRoute`, api-route.ts): refuses a query parameter the
- * route does not declare (`?limt=5` is a 400 naming `limt`). The names it takes are the ones its OpenAPI
- * `request.query` schema lists, so the document and the check can never disagree. A misspelt parameter
- * silently ignored would answer a different question than was asked. Hono's router picks the route, so
- * HEAD runs this as GET does and a CORS preflight (OPTIONS) never reaches it.
+ * Every route's (from `apiRoute`): refuses a query parameter its OpenAPI `request.query` schema does not list, so
+ * the document and the check never disagree. A misspelt parameter (`?limt=5`) silently ignored would answer a
+ * different question than was asked. Hono's router picks the route: HEAD runs this as GET, OPTIONS never does.
  */
 export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | 'request'>): MiddlewareHandler<AppEnv> {
-  const query = route.request?.query;
-  const shape = (query as { shape?: Record<string, unknown> } | undefined)?.shape;
-  // A query schema that is not an object lists no names to check against: leave it to its validator.
-  if (query && !shape) return (_, next) => next();
-  const names = new Set(Object.keys(shape ?? {}));
+  const query = route.request?.query as { shape?: Record<string, unknown> } | undefined;
+  const names = new Set(Object.keys(query?.shape ?? {}));
   const method = route.method.toUpperCase();
   const takes = names.size === 0 ? 'takes no query parameters' : `takes ${[...names].join(', ')}`;
   return async (c, next) => {
@@ -34,29 +29,23 @@ export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | '
 }
 
 /**
- * On every path (app.ts, for all routes): a malformed `%`-escape in the query (`%zz`, `%E0%A4` cut short) is a
- * 400. Taken literally, as the URL parsers do, it would answer for a value the client never meant. Not a matter
- * of routing, so one middleware for the whole app; CORS preflights are left alone.
+ * On every path: a malformed `%`-escape in the query (`%zz`, `%E0%A4` cut short) is a 400. Taken literally, as the
+ * URL parsers do, it would answer for a value the client never meant. CORS preflights are left alone.
  */
 export function wellFormedQuery(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS' || !c.req.url.includes('?')) return next();
-    const { search } = new URL(c.req.url);
-    if (search.length > 1) refuseMalformedEscapes(search.slice(1));
+    for (const part of new URL(c.req.url).search.slice(1).split('&')) {
+      try {
+        decodeURIComponent(part.replaceAll('+', ' '));
+      } catch {
+        throw new ShardlineError(
+          'invalid_request',
+          'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ' +
+            JSON.stringify(part.slice(0, 100)),
+        );
+      }
+    }
     return next();
   };
-}
-
-function refuseMalformedEscapes(query: string): void {
-  for (const part of query.split('&')) {
-    try {
-      decodeURIComponent(part.replaceAll('+', ' '));
-    } catch {
-      throw new ShardlineError(
-        'invalid_request',
-        'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ' +
-          JSON.stringify(part.slice(0, 100)),
-      );
-    }
-  }
 }

@@ -7,11 +7,8 @@ const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2, off: 3 };
 const CLIENT_GONE = errorStatus('client_closed');
 
 /**
- * Gives each request a RequestTally (what it did, and the recorder the service reports
- * to) and, once answered, records its latency under its route pattern and writes its one
- * JSON log line. Runs right after the request id, so every answer — a 401, a 405, a 504 —
- * is timed and logged. The route is Hono's matched pattern (`/collections/:collection/items`),
- * never the raw path, so the histogram's label set stays bounded; unmatched paths are `unmatched`.
+ * Gives each request a RequestTally and, once answered, records its latency and writes its JSON log line. The route
+ * is Hono's matched pattern, never the raw path, so the histogram's label set stays bounded.
  */
 export function observeRequests(options: ObservabilityOptions): MiddlewareHandler<AppEnv> {
   const { recorder, requestLog } = options;

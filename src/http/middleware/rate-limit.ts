@@ -5,24 +5,16 @@ import type { AppEnv } from '../env';
 /** Failed authentications a client address may make per second (and in a burst) before its 429s. */
 export const DEFAULT_AUTH_FAILURES_PER_SECOND = 10;
 
-interface Bucket {
-  tokens: number;
-  updated: number;
-}
+type Bucket = { tokens: number; updated: number };
 
-/**
- * Token buckets by name: `perSecond` tokens a second on average, bursts of up to `perSecond`.
- * At most `maxBuckets` are kept (names may come from clients: addresses); past that the
- * longest-unused one is forgotten, which only ever gives that name a fresh, full bucket.
- */
+/** Names may come from clients (addresses): past this many, the longest-unused bucket is forgotten (a full one). */
+const MAX_BUCKETS = 10_000;
+
+/** Token buckets by name: `perSecond` tokens a second on average, bursts of up to `perSecond`. */
 export class TokenBuckets {
   readonly #buckets = new Map<string, Bucket>();
 
-  constructor(
-    readonly perSecond: number,
-    private readonly now: () => number = Date.now,
-    private readonly maxBuckets = 10_000,
-  ) {}
+  constructor(readonly perSecond: number) {}
 
   /** Seconds until `name` has a whole token again (0: it has one now); spends nothing. */
   waitFor(name: string): number {
@@ -36,7 +28,7 @@ export class TokenBuckets {
   }
 
   #refill(name: string): Bucket {
-    const at = this.now();
+    const at = Date.now();
     let bucket = this.#buckets.get(name);
     if (bucket) {
       this.#buckets.delete(name); // re-inserted below: the map's order is the order of last use
@@ -44,7 +36,7 @@ export class TokenBuckets {
       bucket.updated = at;
     } else {
       bucket = { tokens: this.perSecond, updated: at };
-      if (this.#buckets.size >= this.maxBuckets) this.#buckets.delete(this.#buckets.keys().next().value as string);
+      if (this.#buckets.size >= MAX_BUCKETS) this.#buckets.delete(this.#buckets.keys().next().value as string);
     }
     this.#buckets.set(name, bucket);
     return bucket;
@@ -57,17 +49,12 @@ export function rateLimited(seconds: number, message: string): ShardlineError {
 }
 
 /**
- * A token bucket per caller: `perSecond` requests a second on average, bursts of
- * up to `perSecond`. A caller is its API key (`key#N`); without API_KEYS every
- * caller shares one bucket (`anonymous`), since a client address is neither
- * portable across runtimes nor trustworthy behind proxies. Over the limit: 429
- * with `Retry-After` (seconds until a token is back). Paths marked `unlimited` (health
- * checks, by `app.use(path, unlimited())` before this) are never limited. The number of
- * buckets is bounded by the number of keys.
- * Requests that fail authentication never get here: bearerAuth limits them by address.
+ * A token bucket per caller, its API key (`key#N`); without API_KEYS every caller shares one bucket (`anonymous`),
+ * since a client address is neither portable across runtimes nor trustworthy behind proxies. Paths marked
+ * `unlimited` are never limited. Requests that fail authentication never get here: bearerAuth limits them by address.
  */
-export function rateLimit(perSecond: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
-  const buckets = new TokenBuckets(perSecond, now);
+export function rateLimit(perSecond: number): MiddlewareHandler<AppEnv> {
+  const buckets = new TokenBuckets(perSecond);
   return async (c, next) => {
     if (c.get('unlimited') || c.req.method === 'OPTIONS') return next();
     const caller = c.get('caller') ?? 'anonymous';
@@ -75,13 +62,5 @@ export function rateLimit(perSecond: number, now: () => number = Date.now): Midd
     if (wait > 0) throw rateLimited(wait, `over ${perSecond} requests per second for this caller; retry later`);
     buckets.spend(caller);
     return next();
-  };
-}
-
-/** Marks the paths it is attached to (`app.use(path, unlimited())`) as ones rateLimit never counts. */
-export function unlimited(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    c.set('unlimited', true);
-    await next();
   };
 }

@@ -2,25 +2,18 @@ import type { MiddlewareHandler } from 'hono';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 
-/**
- * Longest path and query shardline reads, in bytes: room for the largest cursor (8 KiB) and
- * a filter value at DynamoDB's key limits, percent-encoded.
- */
+/** Longest path and query read: room for the largest cursor (8 KiB) and a key-sized filter value, %-encoded. */
 export const MAX_URL_BYTES = 16 * 1024;
 /** Largest sum of header names and values. */
 export const MAX_HEADER_BYTES = 32 * 1024;
 
 /**
- * 414 for an over-long URL and 431 for over-large headers, as JSON errors like any
- * other. The Node server lets its HTTP parser take more than these limits
- * (src/runtime/node-http.ts), so a request over them reaches this middleware, gets its
- * JSON answer and keeps its keep-alive connection; only a request over the parser's
- * own limit is answered by the server itself (431, Connection: close).
+ * 414 for an over-long URL and 431 for over-large headers, as JSON. The Node server's HTTP parser takes more
+ * (src/runtime/node-http.ts), so a request over these limits gets its JSON answer and keeps its connection.
  */
 export function requestSizeLimits(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    // A parsed URL is ASCII (anything else is percent-encoded), and header values are byte
-    // strings: lengths are bytes.
+    // A parsed URL is ASCII (anything else is percent-encoded), and header values are byte strings: lengths are bytes.
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const urlBytes = pathStart < 0 ? 1 : url.length - pathStart;

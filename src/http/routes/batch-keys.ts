@@ -7,7 +7,7 @@ import type { AppDeps, AppEnv } from '../env';
 import { fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
-import { bodyTooLargeResponse, CollectionParam, errorResponses, Item } from '../schemas';
+import { bodyTooLargeResponse, CollectionParam, errorResponses, Item, ItemError } from '../schemas';
 import { hiddenAttributes, publicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
@@ -19,8 +19,6 @@ const keysBody = (max: number) =>
   z.object({
     keys: z.array(Key).min(1, 'keys must hold at least one key').max(max, `at most ${max} keys per request`),
   });
-
-const ItemError = z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string() }) });
 
 const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
   apiRoute({

@@ -19,11 +19,8 @@ import {
   RouteResponse,
 } from '../schemas';
 
-/**
- * What a client may know about a collection (boundaries and heavy hitters for range),
- * as its current read map has it, and where its shard maps are.
- */
-export function describeCollection(snapshot: MapSnapshot): z.infer<typeof CollectionInfo> {
+/** What a client may know about a collection, as its current read map has it, and where its shard maps are. */
+function describeCollection(snapshot: MapSnapshot): z.infer<typeof CollectionInfo> {
   const collection = snapshot.read;
   const { strategy } = collection.map;
   const { pointer, target } = snapshot;
@@ -139,18 +136,16 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
     const { normalized, range } = collection.order
       ? routeLookup(collection.order, key)
       : { normalized: normalize(key, collection.normalization) };
+    const { strategy } = collection.map;
     // A leading value alone (`2005` of year, title) is every tuple that starts with it: the shards they may be on.
     const shards = range
-      ? collection.map.strategy
+      ? strategy
           .groupsForRange(range)
           .flat()
           .sort((a, b) => a - b)
-      : collection.map.strategy.shardsForValue(normalized);
+      : strategy.shardsForValue(normalized);
+    const shardKeys = shards.map((shard) => shardKey(collection.prefix, shard));
     // Written to one of several shards (random strategy, heavy hitters, a leading value): read from all.
-    const spread = shards.length > 1;
-    return c.json(
-      { normalized, shards, shardKeys: shards.map((shard) => shardKey(collection.prefix, shard)), spread },
-      200,
-    );
+    return c.json({ normalized, shards, shardKeys, spread: shards.length > 1 }, 200);
   });
 }

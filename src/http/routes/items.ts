@@ -1,8 +1,9 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { apiRoute } from '../api-route';
 import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
-import { itemFromWire } from '../../core/values';
+import { itemFromWire, itemToWire } from '../../core/values';
 import { primaryKeyFromParams } from '../../service/read-item';
 import type { WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
@@ -12,7 +13,6 @@ import {
   fieldsParam,
   ifMatchHeader,
   ifNoneMatchHeader,
-  itemForResponse,
   parseFields,
   preconditionsFrom,
 } from '../item-headers';
@@ -89,18 +89,12 @@ function keyQuery(deps: AppDeps, extra: Record<string, z.ZodType> = {}) {
   const names = new Set(
     deps.shardline.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)),
   );
-  return z.looseObject({
-    ...Object.fromEntries(
-      [...names].map((name) => [
-        name,
-        z
-          .string()
-          .optional()
-          .openapi({ description: `primary key attribute ${name}` }),
-      ]),
-    ),
-    ...extra,
-  });
+  const param = (name: string) =>
+    z
+      .string()
+      .optional()
+      .openapi({ description: `primary key attribute ${name}` });
+  return z.looseObject({ ...Object.fromEntries([...names].map((name) => [name, param(name)])), ...extra });
 }
 
 const getRoute = (deps: AppDeps) =>
@@ -176,21 +170,21 @@ const deleteRoute = (deps: AppDeps) =>
     responses: { 204: { description: 'deleted' }, ...errorResponses, ...preconditionResponses },
   });
 
-const written = (result: WriteResult) => ({ ...result, item: itemForResponse(result.item, undefined) });
-
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { shardline } = deps;
   const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
   const keyOf = (name: string, query: object) =>
     primaryKeyFromParams(shardline.collection(name), query as Record<string, string | undefined>);
+  // The item as written, in its JSON form, its ETag in the header.
+  const written = <S extends 200 | 201>(c: Context<AppEnv>, { etag, ...result }: WriteResult, status: S) =>
+    exactJson(c, { ...result, item: itemToWire(result.item) }, status, etagHeaders(etag));
 
   app.openapi(putRoute(limits), async (c) => {
     // A collection that does not exist is a 404 whatever the body holds.
     const { name } = shardline.collection(c.req.valid('param').collection);
     const preconditions = preconditionsFrom(c, true);
     const result = await shardline.put(name, itemFromWire(c.req.valid('json')), c.get('call'), preconditions);
-    const { etag, ...body } = written(result);
-    return exactJson(c, body, 201, etagHeaders(etag));
+    return written(c, result, 201);
   });
 
   app.openapi(batchRoute(limits), async (c) => {
@@ -220,8 +214,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     const key = keyOf(name, c.req.valid('query'));
     const patch = c.req.valid('json');
     const result = await shardline.patch(name, key, patch, c.get('call'), preconditionsFrom(c, false));
-    const { etag, ...body } = written(result);
-    return exactJson(c, body, 200, etagHeaders(etag));
+    return written(c, result, 200);
   });
 
   app.openapi(deleteRoute(deps), async (c) => {

@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
-import { fleetLoad, type HotKeys } from '../../load/fleet-load';
+import { fleetLoad } from '../../load/fleet-load';
 import type { LoadStore } from '../../store/load-store';
 import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
@@ -96,25 +96,19 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline
     const body = {
       ...figures,
       shardCount: read.map.strategy.shardCount,
-      hotWrites: readable(order, merged.hotWrites),
-      hotReads: readable(order, merged.hotReads),
+      hotWrites: { ...merged.hotWrites, keys: readableHotKeys(order, merged.hotWrites.keys) },
+      hotReads: { ...merged.hotReads, keys: readableHotKeys(order, merged.hotReads.keys) },
     };
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });
 }
 
-export interface LoadDeps {
-  readonly store: LoadStore;
-  readonly minuteMs: number;
-}
+export type LoadDeps = { readonly store: LoadStore; readonly minuteMs: number };
 
-/** Typed keys are encoded tuples: each carries its field values beside it. */
-function readable(order: CollectionOrder, hot: HotKeys): HotKeys {
-  return {
-    ...hot,
-    keys: hot.keys.map((key) => {
-      const values = readableValues(order, key.key);
-      return values ? { ...key, values } : key;
-    }),
-  };
+/** Typed keys are encoded tuples: each hot key carries its field values beside it. */
+export function readableHotKeys<K extends { readonly key: string }>(order: CollectionOrder, keys: readonly K[]) {
+  return keys.map((hot) => {
+    const values = readableValues(order, hot.key);
+    return values ? { ...hot, values } : hot;
+  });
 }

@@ -1,13 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
-import { orderOf, readableBoundaries, readableValues } from '../../core/order';
-import type { RouterMetrics } from '../../service/metrics/router-metrics';
+import { orderOf, readableBoundaries } from '../../core/order';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
-import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
-import { StatsResponse } from '../stats-schema';
-import type { Shardline } from '../../service/shardline';
+import { CollectionParam, errorResponses, queryErrorResponse, StatsResponse } from '../schemas';
+import { readableHotKeys } from './load';
 
 /** The one path the metrics key (METRICS_KEY) may read (app.ts marks it for bearerAuth). */
 export const METRICS_PATH = '/metrics';
@@ -61,23 +59,15 @@ const heatRoute = apiRoute({
 
 /** /metrics where the runtime offers an exposition; /stats and /heat where the router keeps statistics. */
 export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
-  const { exposition, stats } = deps.observability ?? {};
+  const { shardline } = deps;
+  const { exposition, stats: metrics } = deps.observability ?? {};
   if (exposition) {
     app.openapi(metricsRoute, async (c) => {
       const { contentType, body } = await exposition();
       return c.text(body, 200, { 'content-type': contentType, 'cache-control': 'no-store' });
     });
   }
-  if (stats) registerStatsRoutes(app, deps.shardline, stats, deps.load !== undefined);
-}
-
-function registerStatsRoutes(
-  app: OpenAPIHono<AppEnv>,
-  shardline: Shardline,
-  metrics: RouterMetrics,
-  /** The route /load exists only where the router keeps load records (app.ts): else no fleet view. */
-  fleet: boolean,
-): void {
+  if (!metrics) return;
   const statsOf = async (name: string, context: CallContext) => {
     const collection = shardline.collection(name);
     const { read, pointer } = await shardline.snapshot(name, context);
@@ -85,14 +75,7 @@ function registerStatsRoutes(
     const order = orderOf(collection);
     const boundaryValues = strategy.boundaries && readableBoundaries(order, strategy.boundaries);
     const { sinceStart, lastMinute } = metrics.stats(collection.name, strategy.shardCount);
-    // Typed keys are encoded tuples: each hot key carries its field values beside it.
-    const readable = (span: typeof sinceStart) => ({
-      ...span,
-      hotKeys: span.hotKeys.map((hot) => {
-        const values = readableValues(order, hot.key);
-        return values ? { ...hot, values } : hot;
-      }),
-    });
+    const readable = (span: typeof sinceStart) => ({ ...span, hotKeys: readableHotKeys(order, span.hotKeys) });
     return {
       collection: collection.name,
       strategy: strategy.kind,
@@ -112,7 +95,8 @@ function registerStatsRoutes(
   app.openapi(heatRoute, async (c) => {
     // The first picture comes with the page; the page then asks /stats (or /load) itself.
     const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
-    return c.html(heatPageHtml(initial, { fleet }), 200, {
+    // /load exists only where the router keeps load records (app.ts): else no fleet view.
+    return c.html(heatPageHtml(initial, { fleet: deps.load !== undefined }), 200, {
       'content-security-policy': HEAT_PAGE_CSP,
       'cache-control': 'no-store',
     });

@@ -4,20 +4,13 @@ import { setOwn, toWire } from '../../core/values';
 
 /** shardline's own attributes on a collection's items: both indexes' keys and the ETag. */
 export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string> {
-  const [first, second] = collection.indexes;
-  return new Set([
-    first.shardKeyAttribute,
-    first.indexKeyAttribute,
-    second.shardKeyAttribute,
-    second.indexKeyAttribute,
-    etagAttributeOf(collection),
-  ]);
+  const indexes = collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
+  return new Set([...indexes, etagAttributeOf(collection)]);
 }
 
 /**
- * A stored record as the client wrote it, in its JSON form (`toWire`): shardline's own
- * attributes left out and, when `fields` are given, only those (in their order). One pass and
- * one copy: a listing page writes a hundred of these (DESIGN §13).
+ * A stored record as the client wrote it, in its JSON form: shardline's own attributes left out and, when `fields`
+ * are given, only those (in their order). One pass and one copy: a listing page writes a hundred (DESIGN §13).
  */
 export function publicWireItem(
   hidden: ReadonlySet<string>,
