@@ -27,7 +27,7 @@ export const get = (app: Fetcher, path: string) => call(app, 'GET', path);
 export const put = (app: Fetcher, path: string, body: unknown) => call(app, 'PUT', path, body);
 export const post = (app: Fetcher, path: string, body: unknown) => call(app, 'POST', path, body);
 
-/** Answers a batch item may get from a busy machine (its deadline passed, the engine throttled): worth sending again. */
+/** Answers a batch item may get from a busy machine (its deadline passed, the engine was busy): worth a resend. */
 const TRANSIENT = new Set(['timeout', 'unavailable', 'overloaded']);
 
 /**
