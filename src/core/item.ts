@@ -12,7 +12,7 @@ import {
   type KeyValue,
 } from './index-key';
 import { orderedValueOf, orderLabel } from './order';
-import { ValueSet } from './values';
+import { isPlainObject, ValueSet } from './values';
 
 export const MAX_ITEM_BYTES = 400 * 1024;
 const MAX_DEPTH = 32;
@@ -42,7 +42,8 @@ export function prepareItem(
   random: () => number,
   also: readonly RoutedCollection[] = [],
 ): PreparedItem {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  // A number is an object here too (ExactNumber): not an item.
+  if (!isPlainObject(input)) {
     throw new ShardlineError('invalid_item', 'the item must be a JSON object');
   }
   const item = input as JsonObject;

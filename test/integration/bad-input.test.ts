@@ -59,6 +59,10 @@ describe.each(ENGINES)('bad input over %s', (engine) => {
     expect(repeated.body.error.invalid).toEqual([
       { index: 1, error: expect.objectContaining({ code: 'invalid_item' }) },
     ]);
+    // A number or a string where an item goes is not an item: said so, not read as a keyless map.
+    const notItems = await post(app, '/collections/albums/items/batch', { items: [5, 'x', [good]] });
+    const notAnObject = { code: 'invalid_item', message: 'the item must be a JSON object' };
+    expect(notItems.body.error.invalid).toEqual([0, 1, 2].map((index) => ({ index, error: notAnObject })));
     for (const body of [
       {},
       { items: [] },

@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { apiRoute } from '../api-route';
 import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
-import { itemFromWire, itemToWire } from '../../core/values';
+import { isPlainObject, itemFromWire, itemToWire } from '../../core/values';
 import { primaryKeyFromParams } from '../../service/read-item';
 import type { WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
@@ -189,7 +189,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
 
   app.openapi(batchRoute(limits), async (c) => {
     const { name } = shardline.collection(c.req.valid('param').collection);
-    const items = c.req.valid('json').items.map((item) => (isObject(item) ? itemFromWire(item) : item));
+    const items = c.req.valid('json').items.map((item) => (isPlainObject(item) ? itemFromWire(item) : item));
     const outcome = await shardline.putBatch(name, items, c.get('call'));
     return c.json({ written: outcome.written.length, failed: outcome.failed }, 200);
   });
@@ -224,8 +224,4 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
   });
 
   registerBatchKeyRoutes(app, deps);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
