@@ -91,6 +91,11 @@ export function firstMapOf(spec: CollectionSpec): RoutedCollection {
   return routedBy(spec, 1, spec.initialStrategy, 0);
 }
 
+/** Whether a map's strategy is the config's (after a reshard it need not be: the config only makes v1). */
+export function isConfigured(spec: CollectionSpec, strategy: Pick<ShardStrategy, 'config'>): boolean {
+  return JSON.stringify(strategy.config) === JSON.stringify(spec.initialStrategy.config);
+}
+
 export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
 
 export function etagAttributeOf(collection: CollectionSpec): string {

@@ -1,3 +1,4 @@
+import { isConfigured } from '../core/collection';
 import type { Service } from './service';
 
 /**
@@ -14,10 +15,9 @@ export async function describeMaps(service: Pick<Service, 'collections' | 'maps'
         pointer.phase === 'stable' || !target
           ? ''
           : `; ${pointer.phase} to v${pointer.target?.version} (${shape(target.map.strategy)})`;
-      const config =
-        JSON.stringify(read.map.strategy.config) === JSON.stringify(collection.initialStrategy.config)
-          ? ''
-          : ` — the config says ${shape(collection.initialStrategy)}`;
+      const config = isConfigured(collection, read.map.strategy)
+        ? ''
+        : ` — the config says ${shape(collection.initialStrategy)}`;
       return `  ${collection.name}: v${pointer.read.version} (${shape(read.map.strategy)})${migrating}${config}`;
     }),
   );

@@ -1,4 +1,4 @@
-import { type CollectionSpec, type IndexSlot, type RoutedCollection, routedBy } from '../core/collection';
+import { type CollectionSpec, type IndexSlot, isConfigured, type RoutedCollection, routedBy } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { initialPointer, type MapPointer, type MapRef } from '../core/shard-map';
 import { strategyFromConfig, type ShardStrategy } from '../core/strategies';
@@ -95,7 +95,7 @@ export class ShardMaps implements MapSource {
       known.set(collection.name, pointer);
       this.options.onReadVersion?.(collection.name, pointer.read.version);
       const stored = await this.strategyOf(collection, pointer.read.version, context);
-      if (JSON.stringify(stored.config) !== JSON.stringify(collection.initialStrategy.config)) {
+      if (!isConfigured(collection, stored)) {
         // After a reshard this is the normal state: the stored map rules, the config's strategy made v1 only.
         const configured = collection.initialStrategy;
         this.options.log?.(
