@@ -114,50 +114,6 @@ function sizeWave(
   return reads;
 }
 
-/**
- * A top-up for `source` while its wave's last answers are still out, or undefined. A page waits
- * for its slowest shard, so a shard that has answered and will run dry before the page's end is
- * best refilled at once: its refill then overlaps the wait for the stragglers instead of
- * costing a round trip after them (DESIGN §13). Where the page ends is not known before every
- * shard has answered; the shards still out are taken to hold what the answered ones hold,
- * and `source` is topped up unless its reads are estimated to reach well past the page's end.
- * A wrong guess costs a query and a few reads, never items: the merge decides.
- */
-export function earlyRefill(
-  shards: readonly { readonly keys: readonly string[]; readonly hasMore: boolean }[],
-  answered: readonly boolean[],
-  source: number,
-  target: number,
-  before: (a: string, b: string) => boolean,
-): ShardRead | undefined {
-  const keys = shards[source]!.keys;
-  const last = keys[keys.length - 1];
-  if (!shards[source]!.hasMore || last === undefined) return undefined;
-  let count = 0;
-  let answers = 0;
-  shards.forEach((shard, other) => {
-    if (!answered[other]) return;
-    answers++;
-    count += other === source ? keys.length : atOrBefore(shard.keys, last, before);
-  });
-  const reached = (count * shards.length) / answers;
-  if (reached >= target * EARLY_REACH) return undefined;
-  const missing = (target - reached) / shards.length;
-  return { source, limit: cap(withMargin(Math.max(missing, 1), REFILL_MARGINS.refill), target) };
-}
-
-/** How many of `keys` (in read order) are not after `key`. */
-function atOrBefore(keys: readonly string[], key: string, before: (a: string, b: string) => boolean): number {
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (before(key, keys[middle]!)) high = middle;
-    else low = middle + 1;
-  }
-  return low;
-}
-
 /** The shard of every key given, in read order (ties, which unique keys never are, by shard). */
 export function readOrder(
   shards: readonly { readonly keys: readonly string[] }[],
@@ -246,10 +202,9 @@ function withMargin(expected: number, deviations: number): number {
  * Margins, in standard deviations, tuned with scripts/bench/sim-listing.ts (21 shards, pages
  * of 100) for one round trip: a page waits for its slowest shard, so a second wave costs a
  * whole round trip while a few more items per shard cost almost nothing. A first read of
- * share + 1½ σ, and a hinted first wave that places the page's end 1¼ σ late and adds 1½ σ
- * to each shard's shortfall, with the early top-ups of `earlyRefill` while the wave is out,
- * finish 86% of hash and 98–100% of random pages without a second round trip, reading
- * 1.76–1.78× what they return (the budget: 1.8). Refills are rare and short: smaller margins.
+ * share + 1½ σ, and a hinted first wave that places the page's end 1½ σ late and adds 1½ σ
+ * to each shard's shortfall, finish 62–83% of hash and random pages in one wave, reading
+ * 1.75–1.8× what they return (the budget: 1.8). Refills are rare and short: smaller margins.
  */
 const FIRST_MARGIN = 1.5;
 interface RefillMargins {
@@ -260,11 +215,7 @@ interface RefillMargins {
 }
 const REFILL_MARGINS: RefillMargins = { end: 0.5, refill: 1 };
 /** For a first wave sized from the last page's hint (see ReadHint): as wide as the first read's. */
-const HINTED_MARGINS: RefillMargins = { end: 1.25, refill: 1.5 };
-/** The share of a first wave's shards that must have answered before any is topped up early (the estimate's sample). */
-export const EARLY_QUORUM = 0.75;
-/** A shard is topped up early unless its reads are estimated to reach this many times the page's items. */
-const EARLY_REACH = 1.1;
+const HINTED_MARGINS: RefillMargins = { end: 1.5, refill: 1.5 };
 /** Index keys of one value at the end of a dry shard's reads that make it a popular value's run. */
 const RUN_LENGTH = 4;
 

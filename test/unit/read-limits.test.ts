@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../src/core/collation';
 import { indexSortKey } from '../../src/core/index-key';
-import {
-  earlyRefill,
-  hintedWave,
-  MAX_QUERY_LIMIT,
-  refillWave,
-  type ShardProgress,
-} from '../../src/service/read-limits';
+import { hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress } from '../../src/service/read-limits';
 import { ReadMemories, ShardTails } from '../../src/service/shard-tails';
 import { seededRandom } from '../../devtools/random';
 
@@ -175,32 +169,5 @@ describe('ReadMemories', () => {
     expect(memories.of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
     expect(memories.of('tracks').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
     expect(new ReadMemories().of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
-  });
-});
-
-describe('earlyRefill', () => {
-  // 21 shards read 6 deep; 16 have answered. The page ends at about the 101st key overall.
-  const all = spread(2100, 5);
-  const shards = all.map((keys) => ({ keys: keys.slice(0, 6), hasMore: keys.length > 6 }));
-  const answered = shards.map((_, source) => source < 16);
-  const reach = (source: number) => all.flat().filter((k) => compareKeys(k, shards[source]!.keys[5]!) <= 0).length;
-
-  it('tops up an answered shard whose reads stop well before the page ends, for about its shortfall', () => {
-    const short = [...Array(16).keys()].filter((source) => reach(source) < 80);
-    expect(short.length).toBeGreaterThan(0);
-    for (const source of short) {
-      const read = earlyRefill(shards, answered, source, 101, asc);
-      expect(read?.source).toBe(source);
-      expect(read!.limit).toBeGreaterThanOrEqual(1);
-      expect(read!.limit).toBeLessThan(20);
-    }
-  });
-
-  it('leaves alone a shard whose reads reach well past the end, or that has nothing more', () => {
-    // Shard 0 read 20 deep: about four times as far as the others, far past the page's end.
-    const deep = shards.map((shard, source) => (source === 0 ? { ...shard, keys: all[0]!.slice(0, 20) } : shard));
-    expect(earlyRefill(deep, answered, 0, 101, asc)).toBeUndefined();
-    const done = shards.map((shard, source) => (source === 0 ? { ...shard, hasMore: false } : shard));
-    expect(earlyRefill(done, answered, 0, 101, asc)).toBeUndefined();
   });
 });

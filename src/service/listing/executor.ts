@@ -153,8 +153,7 @@ export class ListingExecutor {
         : wave === 0
           ? policy.firstWave(group.length, target, hint)
           : policy.nextWave(reads.progress(stop.sources), target, reads.before);
-      if (wave === 0 && !single && policy.earlyRefill) await this.readFirstWave(group, reads, queries, target);
-      else await this.readWave(index, group, reads, queries, wave === 0 ? prefetched : undefined);
+      await this.readWave(index, group, reads, queries, wave === 0 ? prefetched : undefined);
     }
   }
 
@@ -192,67 +191,6 @@ export class ListingExecutor {
         this.inputs.memory.record(this.plan, group[source]!, page.items, key, after);
       }
       reads.take(source, page.items, page.resumeAfter, group.length > 1);
-    });
-  }
-
-  /**
-   * A merged group's first wave, each answer taken as it comes: once the policy's quorum has
-   * answered, a shard that will run dry before the page's end is refilled at once, while the
-   * wave's stragglers are still out (see ReadPolicy.earlyRefill). Such a refill is a round trip
-   * of its own only if it is still out when the wave's last answer comes back.
-   */
-  private readFirstWave(
-    group: readonly number[],
-    reads: GroupReads,
-    queries: readonly ShardRead[],
-    target: number,
-  ): Promise<void> {
-    this.stats.roundTrips++;
-    const started = performance.now();
-    const answered = new Array<boolean>(group.length).fill(false);
-    const asked = new Array<boolean>(group.length).fill(false);
-    const quorum = Math.ceil((this.policy.earlyQuorum ?? 1) * queries.length);
-    let answers = 0;
-    let out = 0;
-    return new Promise<void>((resolve, reject) => {
-      const send = (source: number, limit: number) => {
-        out++;
-        const after = reads.resumeAfter(source);
-        reads.querying(source, limit);
-        this.query(group[source]!, after, limit).then((page) => {
-          this.count(page, group[source]!);
-          reads.take(source, page.items, page.resumeAfter, true);
-          out--;
-          if (!answered[source]) {
-            answered[source] = true;
-            if (++answers >= quorum) this.topUp(reads, answered, asked, target, send);
-            if (answers === queries.length && out > 0) this.stats.roundTrips++;
-          }
-          if (out === 0) {
-            this.stats.dynamoMs += performance.now() - started;
-            resolve();
-          }
-        }, reject);
-      };
-      for (const { source, limit } of queries) send(source, limit);
-      if (queries.length === 0) resolve();
-    });
-  }
-
-  /** Asks the policy, once per answered shard, whether to refill it now; sends what it says. */
-  private topUp(
-    reads: GroupReads,
-    answered: readonly boolean[],
-    asked: boolean[],
-    target: number,
-    send: (source: number, limit: number) => void,
-  ): void {
-    const progress = reads.progress([]);
-    answered.forEach((done, source) => {
-      if (!done || asked[source]) return;
-      asked[source] = true;
-      const read = this.policy.earlyRefill!(progress, answered, source, target, reads.before);
-      if (read) send(read.source, read.limit);
     });
   }
 

@@ -1,14 +1,5 @@
 import type { ReadHint } from '../../core/read-hint';
-import {
-  EARLY_QUORUM,
-  earlyRefill,
-  evenWave,
-  hintedWave,
-  MAX_QUERY_LIMIT,
-  refillWave,
-  type ShardProgress,
-  type ShardRead,
-} from '../read-limits';
+import { evenWave, hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from '../read-limits';
 
 /** A query of a one-shard group sent ahead of need: the group's index in the plan and its limit. */
 export interface PrefetchRead {
@@ -36,21 +27,6 @@ export interface ReadPolicy {
   nextWave(progress: readonly ShardProgress[], target: number, before: (a: string, b: string) => boolean): ShardRead[];
 
   /**
-   * While a merged group's first wave is still out, once `earlyQuorum` of its shards have
-   * answered: a query for `source`, which has answered (`answered`: per shard), sent at once
-   * because it will run dry before the page ends. Each shard is asked about once. Without it,
-   * shards are refilled only in the next wave.
-   */
-  readonly earlyQuorum?: number;
-  earlyRefill?(
-    shards: readonly ShardProgress[],
-    answered: readonly boolean[],
-    source: number,
-    target: number,
-    before: (a: string, b: string) => boolean,
-  ): ShardRead | undefined;
-
-  /**
    * Range listings read one-shard groups one after another. `held(group)`: the items one-shard
    * group `group` holds for the page when another one-shard group follows it, else undefined.
    * Returns the groups whose first query goes out with the first group's, in plan order, each
@@ -70,8 +46,6 @@ export const ADAPTIVE_READS: ReadPolicy = {
   firstWave: (shards, target, hint) =>
     hint ? hintedWave(hint, target) : evenWave(new Array<boolean>(shards).fill(true), target),
   nextWave: refillWave,
-  earlyQuorum: EARLY_QUORUM,
-  earlyRefill,
   prefetch(want, held) {
     const reads: PrefetchRead[] = [];
     let before = 0;
