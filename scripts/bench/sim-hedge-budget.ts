@@ -1,10 +1,12 @@
 /**
- * `tsx scripts/bench/sim-hedge-budget.ts [--pages N] [--shards N] [--refilled SHARE]`: the
+ * `tsx scripts/bench/sim-hedge-budget.ts [--pages N] [--shards N] [--refilled SHARE] [--early]`: the
  * hedge budget's purse, simulated over the real `HedgePolicy`. Each page sends one query to
  * every shard, each answering after a lognormal delay (median 8 ms, σ 0.8, drawn
  * independently: shards on partitions of their own); a query still out at the policy's delay
  * is hedged if a token is left, and answers at the earlier of its two draws. With
- * `--refilled`, that share of pages waits for a second wave of three shards after the first.
+ * `--refilled`, that share of pages waits for a second wave of three shards after the first;
+ * with `--early` too, those three go out once three in four of the first wave have answered
+ * (the executor's top-ups), and the page waits for whichever ends last.
  * Prints, per purse size, the share of queries hedged, the share of slow queries (past
  * the p95) that went unhedged, and the page p99 against one query's p99.
  * No engine, no noise, a fixed seed: the tool for sizing the purse.
@@ -14,11 +16,12 @@ import { quantile } from '../../devtools/stats';
 import { numberArg, parseCommandLine } from '../../src/cli/command-line';
 import { HedgePolicy } from '../../src/core/hedge-policy';
 
-const USAGE = `Usage: tsx scripts/bench/sim-hedge-budget.ts [--pages N] [--shards N] [--refilled SHARE]
+const USAGE = `Usage: tsx scripts/bench/sim-hedge-budget.ts [--pages N] [--shards N] [--refilled SHARE] [--early]
 
   --pages N          pages per purse size (default 20000)
   --shards N         queries in a page's first wave (default 21)
   --refilled SHARE   share of pages that wait for a second wave of 3 (default 0)
+  --early            that wave goes out once three in four of the first have answered
   --help`;
 
 const options = parseCommandLine(
@@ -29,12 +32,14 @@ const options = parseCommandLine(
       pages: { type: 'string', default: '20000' },
       shards: { type: 'string', default: '21' },
       refilled: { type: 'string', default: '0' },
+      early: { type: 'boolean', default: false },
     },
   },
   ({ values }) => ({
     pages: numberArg('pages', values.pages, { min: 100, integer: true }),
     shards: numberArg('shards', values.shards, { min: 1, integer: true }),
     refilled: numberArg('refilled', values.refilled, { min: 0, max: 1 }),
+    early: values.early,
   }),
 );
 
@@ -76,10 +81,14 @@ for (const burst of [5, 10, 20, 50, 100]) {
     policy.answered('sim', ms);
     return ms;
   };
-  const wave = (size: number) => Math.max(...Array.from({ length: size }, query));
+  /** A wave's answer times, in order. */
+  const wave = (size: number) => Array.from({ length: size }, query).sort((a, b) => a - b);
   const pages = Array.from({ length: options.pages }, () => {
     const first = wave(options.shards);
-    return random() < options.refilled ? first + wave(3) : first;
+    const last = first[first.length - 1]!;
+    if (random() >= options.refilled) return last;
+    const refill = wave(3)[2]!;
+    return options.early ? Math.max(last, first[Math.ceil(0.75 * first.length) - 1]! + refill) : last + refill;
   });
   const cells = [
     burst,
