@@ -6,7 +6,7 @@
  * is hedged if a token is left, and answers at the earlier of its two draws. With
  * `--refilled`, that share of pages waits for a second wave of three shards after the first;
  * with `--early` too, those three go out once three in four of the first wave have answered
- * (the executor's top-ups), and the page waits for whichever ends last.
+ * (the top-ups tried and left out, docs/performance.md), and the page waits for whichever ends last.
  * Prints, per purse size, the share of queries hedged, the share of slow queries (past
  * the p95) that went unhedged, and the page p99 against one query's p99.
  * No engine, no noise, a fixed seed: the tool for sizing the purse.
@@ -56,7 +56,10 @@ const oneQueryP99 = quantile(
 );
 const p95 = MEDIAN_MS * Math.exp(SIGMA * 1.645);
 
-console.log(`${options.shards} shards a page, ${options.pages} pages, ${options.refilled * 100}% refilled`);
+console.log(
+  `${options.shards} shards a page, ${options.pages} pages, ${options.refilled * 100}% refilled` +
+    (options.early ? ', early' : ''),
+);
 console.log('| purse | hedged | slow queries unhedged | page p99 ÷ one query p99 |');
 console.log('| ---: | ---: | ---: | ---: |');
 for (const burst of [5, 10, 20, 50, 100]) {
