@@ -2,6 +2,7 @@ import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
 import type { CollectionOrder } from './order';
 import type { ShardStrategy } from './strategies';
+import { sameStrategy } from './strategies/strategy';
 
 export type KeyType = 'S' | 'N';
 
@@ -93,7 +94,7 @@ export function firstMapOf(spec: CollectionSpec): RoutedCollection {
 
 /** Whether a map's strategy is the config's (after a reshard it need not be: the config only makes v1). */
 export function isConfigured(spec: CollectionSpec, strategy: Pick<ShardStrategy, 'config'>): boolean {
-  return JSON.stringify(strategy.config) === JSON.stringify(spec.initialStrategy.config);
+  return sameStrategy(strategy, spec.initialStrategy);
 }
 
 export const DEFAULT_ETAG_ATTRIBUTE = '_etag';

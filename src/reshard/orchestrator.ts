@@ -7,7 +7,7 @@ import {
   startMigration,
   type MapPointer,
 } from '../core/shard-map';
-import { strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
+import { sameStrategy, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
 import type { PointerKeeper } from './pointer-keeper';
 import {
@@ -48,7 +48,7 @@ export class Reshard {
 
   /** Migrates to `target` and on to `stable`, or resumes the migration to it already under way. */
   async run(target: StrategyConfig): Promise<ReshardOutcome> {
-    const wanted = JSON.stringify(strategyFromConfig(target).config);
+    const wanted = strategyFromConfig(target);
     // A run that crashed still holds the lease for a while: wait it out, or find the run alive.
     const pointer = await this.steps.waitOutLease(await this.steps.pointer());
     if (pointer.phase === 'aborting' || pointer.phase === 'rolling-back') {
@@ -58,7 +58,7 @@ export class Reshard {
     }
     if (pointer.phase === 'stable') {
       const current = await this.steps.strategyOf(pointer.read.version);
-      if (JSON.stringify(current.config) === wanted) {
+      if (sameStrategy(current, wanted)) {
         this.deps.log(`"${this.deps.collection.name}" already uses this map (v${pointer.read.version}): nothing to do`);
         return { pointer, writeUnits: 0, moved: 0 };
       }
@@ -73,7 +73,7 @@ export class Reshard {
     }
     const { target: ref } = migrationRefs(pointer);
     const building = await this.steps.strategyOf(ref.version);
-    if (JSON.stringify(building.config) !== wanted) {
+    if (!sameStrategy(building, wanted)) {
       throw new ReshardRefused(
         `a reshard of "${this.deps.collection.name}" to v${ref.version} (${describe(building)}) is in phase ` +
           `${pointer.phase}: run --status, or --abort / --rollback it before starting another`,

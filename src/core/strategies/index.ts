@@ -6,3 +6,4 @@ import './range';
 
 export * from './registry';
 export type { ShardStrategy, StrategyConfig, StrategyKind, ValueBound, ValueRange } from './strategy';
+export { sameStrategy } from './strategy';

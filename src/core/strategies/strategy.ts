@@ -45,3 +45,8 @@ export interface ShardStrategy {
 export function allShards(count: number): number[] {
   return Array.from({ length: count }, (_, shard) => shard);
 }
+
+/** The same strategy: equal configs (canonical as `strategyFromConfig` gives them, key order included). */
+export function sameStrategy(a: Pick<ShardStrategy, 'config'>, b: Pick<ShardStrategy, 'config'>): boolean {
+  return JSON.stringify(a.config) === JSON.stringify(b.config);
+}
