@@ -111,8 +111,9 @@ try {
   const random = seededRandom(1);
   /** The ratio of two rows' p99s, and its 90% bootstrap interval: how far another run may put it. */
   const ratio = (a: string, b: string) => {
-    const [low, high] = bootstrapInterval(ms(a), ms(b), p99Ratio, random);
-    return `${p99Ratio(ms(a), ms(b)).toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`;
+    const [first, second] = [ms(a), ms(b)];
+    const [low, high] = bootstrapInterval(first, second, p99Ratio, random);
+    return `${p99Ratio(first, second).toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`;
   };
   console.log(`\nhash p99 ÷ one-shard p99, hedging on: ${ratio('albums-hash on', 'albums-one off')} (target ≤ 1.5)`);
   console.log(`hash p99 ÷ one-shard p99, hedging off: ${ratio('albums-hash off', 'albums-one off')}`);
