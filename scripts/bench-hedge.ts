@@ -4,8 +4,9 @@
  * `--median` ms, σ `--sigma`) sits between the router and DynamoDB Local; each round walks
  * the 21-shard hash collection and the one-shard collection through both routers. Prints
  * p50/p99 per page, the share of pages that waited for a second wave (refilled), the hash
- * page's p99 against the one-shard page's, with a bootstrap interval of each ratio, and what
- * hedging cost in queries. The defaults walk 500 hash pages a row and 1,500 one-shard pages
+ * page's p99 against the one-shard page's (unhedged, and hedged alike), with a bootstrap
+ * interval of each ratio, and what hedging cost in queries (on the hash pages, and over all
+ * the hedging router sent). The defaults walk 500 hash pages a row and 1,500 one-shard pages
  * (three walks a round: they are short): the p99 of 500 pages is their fifth slowest.
  */
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
@@ -61,17 +62,25 @@ try {
     on: benchService(proxy.endpoint, { SHARDLINE_HEDGE: 'true' }),
   };
   const pages = new Map<string, PageSample[]>();
+  /** Every page the hedging router served, warm-up included: its token budget holds over all of them. */
+  const hedgingRouterPages: PageSample[] = [];
   for (const [mode, router] of Object.entries(routers)) {
     // A warm-up walk each: the JIT, the connections, and the hedging router's latency history.
-    for (const collection of COLLECTIONS) await walkRouter(router.app, collection, PAGE);
+    for (const collection of COLLECTIONS) {
+      const warmUp = await walkRouter(router.app, collection, PAGE);
+      if (mode === 'on') hedgingRouterPages.push(...warmUp);
+    }
     log(`warmed hedging ${mode}`);
   }
   for (let round = 0; round < options.rounds; round++) {
     for (const [mode, router] of Object.entries(routers)) {
       for (const collection of COLLECTIONS) {
         const key = `${collection} ${mode}`;
-        for (let walk = 0; walk < WALKS[collection]; walk++)
-          pages.set(key, [...(pages.get(key) ?? []), ...(await walkRouter(router.app, collection, PAGE))]);
+        for (let walk = 0; walk < WALKS[collection]; walk++) {
+          const walked = await walkRouter(router.app, collection, PAGE);
+          pages.set(key, [...(pages.get(key) ?? []), ...walked]);
+          if (mode === 'on') hedgingRouterPages.push(...walked);
+        }
       }
     }
     log(`round ${round + 1} of ${options.rounds}`);
@@ -115,13 +124,24 @@ try {
     const [low, high] = bootstrapInterval(first, second, p99Ratio, random);
     return `${p99Ratio(first, second).toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`;
   };
-  console.log(`\nhash p99 ÷ one-shard p99, hedging on: ${ratio('albums-hash on', 'albums-one off')} (target ≤ 1.5)`);
-  console.log(`hash p99 ÷ one-shard p99, hedging off: ${ratio('albums-hash off', 'albums-one off')}`);
+  // The reference is the one-shard page unhedged: about one call's p99 (plus the router's and the engine's
+  // own time). Hedged alike, the one-shard page's tail shrinks too, and no fan-out page can keep within
+  // 1.5× of it under a p95 rule and a 5% budget (scripts/bench/sim-hedge-budget.ts): printed for scale.
+  const reference = 'one-shard p99 (hedging off)';
+  console.log(`\nhash p99 hedging on ÷ ${reference}: ${ratio('albums-hash on', 'albums-one off')} (target ≤ 1.5)`);
+  console.log(`hash p99 hedging off ÷ ${reference}: ${ratio('albums-hash off', 'albums-one off')}`);
+  console.log(`hash p99 ÷ one-shard p99, both hedging: ${ratio('albums-hash on', 'albums-one on')}`);
   console.log(
     `hash p99 hedging on ÷ off: ${ratio('albums-hash on', 'albums-hash off')} (below 1: hedging cuts the tail)`,
   );
-  const extra = ((100 * hashOn.hedges) / hashOn.queries).toFixed(1);
-  console.log(`extra queries from hedging: ${extra}% of the hash pages' (target ≤ 5%)`);
+  const share = (walked: readonly PageSample[]) =>
+    (100 * walked.reduce((sum, page) => sum + (page.hedges ?? 0), 0)) /
+    walked.reduce((sum, page) => sum + page.queries, 0);
+  // The hash pages alone may pass 5% by the tokens the router saved on other pages (at most the purse, 50).
+  console.log(
+    `extra queries from hedging: ${((100 * hashOn.hedges) / hashOn.queries).toFixed(1)}% of the hash pages', ` +
+      `${share(hedgingRouterPages).toFixed(1)}% of all the hedging router's, warm-up included (target ≤ 5%)`,
+  );
 } finally {
   await proxy.stop();
   await engine.stop();
