@@ -64,7 +64,7 @@ console.log(
 );
 console.log('| purse | hedged | slow queries unhedged | page p99 ÷ one query p99 | ÷ hedged one-shard page p99 |');
 console.log('| ---: | ---: | ---: | ---: | ---: |');
-/** One router's queries under one purse: each one's time to the answer taken, as the store's hedged send would take it. */
+/** One router's queries under one purse: each one's time to the answer taken, as the store's hedged send takes it. */
 function hedgedQueries(burst: number, random: () => number) {
   const policy = new HedgePolicy({ ratio: 0.05, burst, window: 256, minSamples: 32 });
   const counts = { queries: 0, hedges: 0, slow: 0, slowUnhedged: 0 };
