@@ -74,7 +74,7 @@ function hedgedQueries(burst: number, random: () => number) {
     let ms = delayOf(random);
     if (ms > p95) counts.slow++;
     if (delay !== undefined && ms > delay) {
-      if (policy.trySpend()) {
+      if (policy.trySpend('sim')) {
         counts.hedges++;
         ms = Math.min(ms, delay + delayOf(random));
       } else if (ms > p95) counts.slowUnhedged++;

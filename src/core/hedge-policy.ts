@@ -1,8 +1,10 @@
 /**
  * When to hedge a shard query (Dean & Barroso, "The Tail at Scale"): a page waits for its slowest
  * shard, so a query unanswered at the group's recent p95 is sent again and the first answer wins.
- * No hedging until the group has a latency history, and a token budget (each query earns `ratio`
- * of a token, a hedge spends one, none at the start) keeps hedges under `ratio` of the queries.
+ * No hedging until the group has a latency history, and a token budget per group (each query
+ * earns `ratio` of a token, a hedge spends one, none at the start) keeps each group's hedges
+ * under `ratio` of its own queries: a collection that is always slow cannot spend what a quiet one
+ * saved, and what hedging costs a collection is what its own figures say.
  */
 export interface HedgeOptions {
   /** Most hedges per query sent, over time (0.05: at most one extra query in twenty). */
@@ -22,7 +24,6 @@ export interface HedgeOptions {
 export const DEFAULT_HEDGE: HedgeOptions = { ratio: 0.05, burst: 50, window: 256, minSamples: 32 };
 
 export class HedgePolicy {
-  private tokens = 0;
   private readonly groups = new Map<string, LatencyWindow>();
 
   constructor(private readonly options: HedgeOptions = DEFAULT_HEDGE) {
@@ -31,13 +32,16 @@ export class HedgePolicy {
 
   /** A query of `group` is about to be sent and earns its share of a token: when to hedge it (never: undefined). */
   delayFor(group: string): number | undefined {
-    this.tokens = Math.min(this.options.burst, this.tokens + this.options.ratio);
-    return this.window(group).p95(this.options.minSamples);
+    const window = this.window(group);
+    window.tokens = Math.min(this.options.burst, window.tokens + this.options.ratio);
+    return window.p95(this.options.minSamples);
   }
 
-  trySpend(): boolean {
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
+  /** A hedge of a `group` query is due: whether the group has a token for it (then spent). */
+  trySpend(group: string): boolean {
+    const window = this.window(group);
+    if (window.tokens < 1) return false;
+    window.tokens -= 1;
     return true;
   }
 
@@ -53,8 +57,12 @@ export class HedgePolicy {
   }
 }
 
-/** The most recent latencies of one group, in a ring; its p95 is re-sorted once per 16 new samples, not per query. */
+/**
+ * The most recent latencies of one group, in a ring (its p95 is re-sorted once per 16 new samples, not
+ * per query), and the group's hedge tokens.
+ */
 class LatencyWindow {
+  tokens = 0;
   private readonly samples: Float64Array;
   private count = 0;
   private next = 0;

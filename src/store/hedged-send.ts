@@ -1,5 +1,3 @@
-import type { HedgePolicy } from '../core/hedge-policy';
-
 export interface HedgedAnswer<T> {
   readonly value: T;
   /** A second, identical request was sent. */
@@ -8,16 +6,17 @@ export interface HedgedAnswer<T> {
 }
 
 /**
- * Sends a read, and again if the first has not answered after `delayMs` and the policy has a token.
- * The first answer wins; the other is aborted and dropped, so nothing is counted twice. A failure
- * waits for a request still out; one before any hedge (a throttle, above all) is returned as it is,
- * so its retry backs off instead. Only for reads: a write sent twice could land twice.
+ * Sends a read, and again if the first has not answered after `delayMs` and `trySpend` grants a
+ * token (the query's group's: HedgePolicy). The first answer wins; the other is aborted and
+ * dropped, so nothing is counted twice. A failure waits for a request still out; one before any
+ * hedge (a throttle, above all) is returned as it is, so its retry backs off instead. Only for
+ * reads: a write sent twice could land twice.
  */
 export function hedgedSend<T>(
   send: (signal: AbortSignal) => Promise<T>,
   parent: AbortSignal | undefined,
   delayMs: number | undefined,
-  policy: HedgePolicy,
+  trySpend: () => boolean,
 ): Promise<HedgedAnswer<T>> {
   return new Promise((resolve, reject) => {
     const controllers: AbortController[] = [];
@@ -57,7 +56,7 @@ export function hedgedSend<T>(
     launch(false);
     if (delayMs !== undefined) {
       timer = setTimeout(() => {
-        if (!settled && policy.trySpend()) launch(true);
+        if (!settled && trySpend()) launch(true);
       }, delayMs);
     }
   });

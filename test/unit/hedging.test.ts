@@ -2,11 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HedgePolicy } from '../../src/core/hedge-policy';
 import { hedgedSend } from '../../src/store/hedged-send';
 
-/** A policy with tokens to spend: half a token a query, and twenty queries already sent. */
-function eager(): HedgePolicy {
+/** A group's spending of a policy with tokens: half a token a query, and twenty queries already sent. */
+function eager(): () => boolean {
   const policy = new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
   for (let query = 0; query < 20; query++) policy.delayFor('earlier');
-  return policy;
+  return () => policy.trySpend('earlier');
 }
 
 /** A send whose answers the test gives by hand; each call's signal is kept to see it aborted. */
@@ -43,7 +43,7 @@ describe('HedgePolicy', () => {
     let over = 0;
     for (let query = 1; query <= 10_000; query++) {
       policy.delayFor('albums');
-      if (policy.trySpend()) hedges++;
+      if (policy.trySpend('albums')) hedges++;
       if (hedges > 0.05 * query + 1e-9) over++;
     }
     expect(over).toBe(0);
@@ -54,7 +54,25 @@ describe('HedgePolicy', () => {
     const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
     for (let query = 0; query < 4000; query++) policy.delayFor('albums');
     let spent = 0;
-    while (policy.trySpend()) spent++;
+    while (policy.trySpend('albums')) spent++;
+    expect(spent).toBe(50);
+  });
+
+  it("keeps each group's tokens: a group's hedges stay within its own queries' share", () => {
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
+    // A quiet collection's queries save tokens that a slow one may not spend.
+    for (let query = 0; query < 2000; query++) policy.delayFor('quiet');
+    expect(policy.trySpend('slow')).toBe(false);
+    let hedges = 0;
+    for (let query = 1; query <= 400; query++) {
+      policy.delayFor('slow');
+      if (policy.trySpend('slow')) hedges++;
+      expect(hedges).toBeLessThanOrEqual(0.05 * query + 1e-9);
+    }
+    expect(hedges).toBe(20);
+    // The quiet one's purse is still whole.
+    let spent = 0;
+    while (policy.trySpend('quiet')) spent++;
     expect(spent).toBe(50);
   });
 });
@@ -115,7 +133,7 @@ describe('hedgedSend', () => {
     const spent = new HedgePolicy({ ratio: 0.01, burst: 0, window: 8, minSamples: 1 });
     const { calls, send } = manualSend();
     const parent = new AbortController();
-    const answer = hedgedSend(send, parent.signal, 5, spent);
+    const answer = hedgedSend(send, parent.signal, 5, () => spent.trySpend('albums'));
     await tick(30);
     expect(calls).toHaveLength(1);
     parent.abort();
