@@ -24,7 +24,7 @@ export interface HedgeOptions {
 export const DEFAULT_HEDGE: HedgeOptions = { ratio: 0.05, burst: 50, window: 256, minSamples: 32 };
 
 export class HedgePolicy {
-  private readonly groups = new Map<string, LatencyWindow>();
+  private readonly groups = new Map<string, HedgeGroup>();
 
   constructor(private readonly options: HedgeOptions = DEFAULT_HEDGE) {
     if (!(options.ratio > 0 && options.ratio < 1)) throw new RangeError('hedge ratio must be in (0, 1)');
@@ -32,36 +32,36 @@ export class HedgePolicy {
 
   /** A query of `group` is about to be sent and earns its share of a token: when to hedge it (never: undefined). */
   delayFor(group: string): number | undefined {
-    const window = this.window(group);
-    window.tokens = Math.min(this.options.burst, window.tokens + this.options.ratio);
-    return window.p95(this.options.minSamples);
+    const state = this.group(group);
+    state.tokens = Math.min(this.options.burst, state.tokens + this.options.ratio);
+    return state.p95(this.options.minSamples);
   }
 
   /** A hedge of a `group` query is due: whether the group has a token for it (then spent). */
   trySpend(group: string): boolean {
-    const window = this.window(group);
-    if (window.tokens < 1) return false;
-    window.tokens -= 1;
+    const state = this.group(group);
+    if (state.tokens < 1) return false;
+    state.tokens -= 1;
     return true;
   }
 
   /** `ms`: the winning answer's time, hedged or not. */
   answered(group: string, ms: number): void {
-    this.window(group).add(ms);
+    this.group(group).add(ms);
   }
 
-  private window(group: string): LatencyWindow {
-    const window = this.groups.get(group) ?? new LatencyWindow(this.options.window);
-    this.groups.set(group, window);
-    return window;
+  private group(name: string): HedgeGroup {
+    const state = this.groups.get(name) ?? new HedgeGroup(this.options.window);
+    this.groups.set(name, state);
+    return state;
   }
 }
 
 /**
- * The most recent latencies of one group, in a ring (its p95 is re-sorted once per 16 new samples, not
- * per query), and the group's hedge tokens.
+ * One group's hedge tokens and its most recent latencies, in a ring (their p95 is re-sorted once per
+ * 16 new samples, not per query).
  */
-class LatencyWindow {
+class HedgeGroup {
   tokens = 0;
   private readonly samples: Float64Array;
   private count = 0;
