@@ -121,7 +121,7 @@ try {
     return `${p99Ratio(first, second).toFixed(2)} (90% interval ${low.toFixed(2)}–${high.toFixed(2)})`;
   };
   // The reference is the one-shard page unhedged: about one call's p99 (plus the router's and the engine's
-  // own time). Hedged alike, the one-shard page's tail shrinks too, and no fan-out page can keep within
+  // own time). Hedged alike, the one-shard page's tail shrinks too, and no 21-shard page can keep within
   // 1.5× of it under a p95 rule and a 5% budget (scripts/bench/sim-hedge-budget.ts): printed for scale.
   const reference = 'one-shard p99 (hedging off)';
   console.log(`\nhash p99 hedging on ÷ ${reference}: ${ratio('albums-hash on', 'albums-one off')} (target ≤ 1.5)`);
