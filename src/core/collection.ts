@@ -1,8 +1,7 @@
 import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
 import type { CollectionOrder } from './order';
-import type { ShardStrategy } from './strategies';
-import { sameStrategy } from './strategies/strategy';
+import { sameStrategy, type ShardStrategy } from './strategies';
 
 export type KeyType = 'S' | 'N';
 
