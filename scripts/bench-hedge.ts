@@ -82,13 +82,17 @@ try {
     log(`round ${round + 1} of ${options.rounds}`);
   }
 
+  /** The queries some pages sent, the hedges among them, and the hedges' share in percent. */
+  const hedgeCost = (walked: readonly PageSample[]) => {
+    const queries = walked.reduce((sum, page) => sum + page.queries, 0);
+    const hedges = walked.reduce((sum, page) => sum + (page.hedges ?? 0), 0);
+    return { queries, hedges, percent: queries > 0 ? (100 * hedges) / queries : 0 };
+  };
   const figures = (collection: string, mode: string) => {
     const walked = pages.get(`${collection} ${mode}`)!;
     const ms = walked.map((page) => page.ms);
-    const queries = walked.reduce((sum, page) => sum + page.queries, 0);
-    const hedges = walked.reduce((sum, page) => sum + (page.hedges ?? 0), 0);
     const refilled = walked.filter((page) => page.roundTrips > 1).length;
-    return { pages: walked.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), queries, hedges, refilled };
+    return { pages: walked.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), ...hedgeCost(walked), refilled };
   };
   console.log(`lognormal delay per DynamoDB call: median ${options.median} ms, σ ${options.sigma}\n`);
   console.log('| listing | hedging | pages | refilled | p50 ms | p99 ms | queries | hedges (share) |');
@@ -96,7 +100,6 @@ try {
   for (const collection of COLLECTIONS) {
     for (const mode of ['off', 'on']) {
       const f = figures(collection, mode);
-      const share = f.queries > 0 ? ((100 * f.hedges) / f.queries).toFixed(1) : '0';
       const cells = [
         collection,
         mode,
@@ -105,7 +108,7 @@ try {
         f.p50.toFixed(1),
         f.p99.toFixed(1),
         f.queries,
-        `${f.hedges} (${share}%)`,
+        `${f.hedges} (${f.percent.toFixed(1)}%)`,
       ];
       console.log(`| ${cells.join(' | ')} |`);
     }
@@ -130,14 +133,11 @@ try {
   console.log(
     `hash p99 hedging on ÷ off: ${ratio('albums-hash on', 'albums-hash off')} (below 1: hedging cuts the tail)`,
   );
-  const share = (walked: readonly PageSample[]) =>
-    (100 * walked.reduce((sum, page) => sum + (page.hedges ?? 0), 0)) /
-    walked.reduce((sum, page) => sum + page.queries, 0);
   // The walked pages alone may pass 5% by what the warm-up saved (at most the purse, 50 tokens).
-  const allHash = [...warmUps.get('albums-hash on')!, ...pages.get('albums-hash on')!];
+  const withWarmUp = hedgeCost([...warmUps.get('albums-hash on')!, ...pages.get('albums-hash on')!]);
   console.log(
-    `extra queries from hedging: ${((100 * hashOn.hedges) / hashOn.queries).toFixed(1)}% of the hash pages', ` +
-      `${share(allHash).toFixed(1)}% with the warm-up's (target ≤ 5%)`,
+    `extra queries from hedging: ${hashOn.percent.toFixed(1)}% of the hash pages', ` +
+      `${withWarmUp.percent.toFixed(1)}% with the warm-up's (target ≤ 5%)`,
   );
 } finally {
   await proxy.stop();
