@@ -9,6 +9,15 @@ export function jsonText(value: unknown): string {
   return write(value) ?? 'null';
 }
 
+/**
+ * An object written member by member as it is visited, never copied first: a listing page writes a
+ * hundred items, each the stored record less shardline's own attributes (routes/public-item.ts).
+ */
+export abstract class JsonMembers {
+  /** Calls `visit` for each member, in the order written; an undefined value is left out, as JSON.stringify does. */
+  abstract visitMembers(visit: (name: string, value: unknown) => void): void;
+}
+
 /** What JSON.stringify escapes in a string: quotes, backslashes, controls, and any surrogate (lone ones). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must be escaped
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -26,6 +35,7 @@ function write(value: unknown): string | undefined {
       if (value === null) return 'null';
       if (value instanceof ExactNumber) return value.text;
       if (Array.isArray(value)) return writeArray(value);
+      if (value instanceof JsonMembers) return writeMembers(value);
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
         return write((value as { toJSON(): unknown }).toJSON());
       }
@@ -50,6 +60,15 @@ function writeObject(object: Record<string, unknown>): string {
     if (text === undefined) continue;
     out += `${out.length > 1 ? ',' : ''}${quotedName(name)}:${text}`;
   }
+  return `${out}}`;
+}
+
+function writeMembers(members: JsonMembers): string {
+  let out = '{';
+  members.visitMembers((name, value) => {
+    const text = write(value);
+    if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${quotedName(name)}:${text}`;
+  });
   return `${out}}`;
 }
 

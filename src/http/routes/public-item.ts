@@ -1,6 +1,7 @@
 import { etagAttributeOf, type CollectionSpec } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { setOwn, toWire } from '../../core/values';
+import { JsonMembers } from '../json-text';
 
 /** shardline's own attributes on a collection's items: both indexes' keys and the ETag. */
 export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string> {
@@ -10,19 +11,39 @@ export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string
 
 /**
  * A stored record as the client wrote it, in its JSON form: shardline's own attributes left out and, when `fields`
- * are given, only those (in their order). One pass and one copy: a listing page writes a hundred (DESIGN §13).
+ * are given, only those (in their order). A view, not a copy: `jsonText` writes it straight from the record, which
+ * a listing page does a hundred times (DESIGN §13); `toJSON` gives the copy to whoever else asks.
  */
+export class PublicWireItem extends JsonMembers {
+  constructor(
+    private readonly hidden: ReadonlySet<string>,
+    private readonly record: JsonObject,
+    private readonly fields: readonly string[] | undefined,
+  ) {
+    super();
+  }
+
+  visitMembers(visit: (name: string, value: unknown) => void): void {
+    const { hidden, record } = this;
+    for (const name of this.fields ?? Object.keys(record)) {
+      if (hidden.has(name) || !Object.hasOwn(record, name)) continue;
+      visit(name, toWire(record[name]));
+    }
+  }
+
+  toJSON(): JsonObject {
+    // An ordinary object, not a prototype-less one: it is only written out, by own names; `setOwn` keeps
+    // `__proto__` a name.
+    const out: JsonObject = {};
+    this.visitMembers((name, value) => setOwn(out, name, value));
+    return out;
+  }
+}
+
 export function publicWireItem(
   hidden: ReadonlySet<string>,
   record: JsonObject,
   fields: readonly string[] | undefined,
-): JsonObject {
-  // An ordinary object, not a prototype-less one: V8 keeps those as dictionaries, slower to fill
-  // and to write out. It is only written out, by own names; `setOwn` keeps `__proto__` a name.
-  const out: JsonObject = {};
-  for (const name of fields ?? Object.keys(record)) {
-    if (hidden.has(name) || !Object.hasOwn(record, name)) continue;
-    setOwn(out, name, toWire(record[name]));
-  }
-  return out;
+): PublicWireItem {
+  return new PublicWireItem(hidden, record, fields);
 }
