@@ -51,8 +51,11 @@ export class HedgePolicy {
   }
 
   private group(name: string): HedgeGroup {
-    const state = this.groups.get(name) ?? new HedgeGroup(this.options.window);
-    this.groups.set(name, state);
+    let state = this.groups.get(name);
+    if (state === undefined) {
+      state = new HedgeGroup(this.options.window);
+      this.groups.set(name, state);
+    }
     return state;
   }
 }
