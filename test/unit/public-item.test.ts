@@ -4,7 +4,7 @@ import { ExactNumber } from '../../src/core/exact-number';
 import type { JsonObject } from '../../src/core/item';
 import { itemToWire, setOwn, ValueSet } from '../../src/core/values';
 import { jsonText } from '../../src/http/json-text';
-import { publicWireItem } from '../../src/http/routes/public-item';
+import { PublicWireItem } from '../../src/http/routes/public-item';
 
 const HIDDEN = new Set(['gsi1pk', 'gsi1sk', '_etag']);
 
@@ -36,7 +36,7 @@ describe('a public item, written without a copy', () => {
   it('writes the text of the item it stands for, with or without fields', () => {
     fc.assert(
       fc.property(record, fc.option(fc.uniqueArray(name, { maxLength: 5 }), { nil: undefined }), (source, fields) => {
-        const item = publicWireItem(HIDDEN, source, fields);
+        const item = new PublicWireItem(HIDDEN, source, fields);
         const text = jsonText(expected(source, fields));
         expect(jsonText(item)).toBe(text);
         expect(jsonText(item.toJSON())).toBe(text);
@@ -49,10 +49,12 @@ describe('a public item, written without a copy', () => {
   it('leaves out shardline attributes, keeps __proto__ a name and follows the fields given', () => {
     const source: JsonObject = { title: 'A', gsi1sk: 'a\u0000x', year: new ExactNumber('1999.10') };
     setOwn(source, '__proto__', 'kept');
-    expect(jsonText(publicWireItem(HIDDEN, source, undefined))).toBe('{"title":"A","year":1999.10,"__proto__":"kept"}');
-    expect(jsonText(publicWireItem(HIDDEN, source, ['year', 'gsi1sk', 'missing', 'title']))).toBe(
+    expect(jsonText(new PublicWireItem(HIDDEN, source, undefined))).toBe(
+      '{"title":"A","year":1999.10,"__proto__":"kept"}',
+    );
+    expect(jsonText(new PublicWireItem(HIDDEN, source, ['year', 'gsi1sk', 'missing', 'title']))).toBe(
       '{"year":1999.10,"title":"A"}',
     );
-    expect(Object.keys(publicWireItem(HIDDEN, source, undefined).toJSON())).toEqual(['title', 'year', '__proto__']);
+    expect(Object.keys(new PublicWireItem(HIDDEN, source, undefined).toJSON())).toEqual(['title', 'year', '__proto__']);
   });
 });

@@ -8,7 +8,7 @@ import { fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import { bodyTooLargeResponse, CollectionParam, errorResponses, Item, ItemError } from '../schemas';
-import { hiddenAttributes, publicWireItem } from './public-item';
+import { hiddenAttributes, PublicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
   description: 'the primary key attributes of one item',
@@ -105,7 +105,7 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
     const keys = batchKeys(collection, body.keys);
     const { records, missing } = await shardline.batchGet(name, keys, c.get('call'), fields);
     const hidden = hiddenAttributes(collection);
-    const items = records.map((record) => publicWireItem(hidden, record, fields));
+    const items = records.map((record) => new PublicWireItem(hidden, record, fields));
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 

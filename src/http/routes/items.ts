@@ -28,7 +28,7 @@ import {
   preconditionResponses,
   WriteResponse,
 } from '../schemas';
-import { hiddenAttributes, publicWireItem } from './public-item';
+import { hiddenAttributes, PublicWireItem } from './public-item';
 import { registerBatchKeyRoutes } from './batch-keys';
 
 const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -205,7 +205,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     if (typeof etag === 'string' && held !== undefined && (held === '*' || held.includes(etag))) {
       return c.body(null, 304, etagHeaders(etag));
     }
-    const item = publicWireItem(hiddenAttributes(collection), record, fields);
+    const item = new PublicWireItem(hiddenAttributes(collection), record, fields);
     return exactJson(c, { item }, 200, etagHeaders(etag));
   });
 

@@ -6,7 +6,7 @@ import { exactJson } from '../lossless-json';
 import type { Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
-import { hiddenAttributes, publicWireItem } from './public-item';
+import { hiddenAttributes, PublicWireItem } from './public-item';
 
 const DEFAULT_LIMIT = 100;
 
@@ -62,7 +62,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardl
     setMetric(c, 'dynamodb', stats.dynamoMs);
     endTime(c, 'total');
     const hidden = hiddenAttributes(collection);
-    const items = records.map((record) => publicWireItem(hidden, record, fields));
+    const items = records.map((record) => new PublicWireItem(hidden, record, fields));
     return exactJson(c, { items, nextCursor: page.nextCursor }, 200);
   });
 }

@@ -39,11 +39,3 @@ export class PublicWireItem extends JsonMembers {
     return out;
   }
 }
-
-export function publicWireItem(
-  hidden: ReadonlySet<string>,
-  record: JsonObject,
-  fields: readonly string[] | undefined,
-): PublicWireItem {
-  return new PublicWireItem(hidden, record, fields);
-}
