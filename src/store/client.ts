@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KeyedSha256 } from './keyed-sha256';
 import { QuerySender } from './query-sender';
 
 export interface ClientOptions {
@@ -31,6 +32,8 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     region: options.region ?? 'us-east-1',
     ...(options.endpoint && { endpoint: options.endpoint }),
     ...(options.credentials && { credentials: options.credentials }),
+    // Every request is signed with an HMAC: see ./keyed-sha256 for what Node 24 charges for its key.
+    sha256: KeyedSha256,
     ...options.sdk,
   });
   // The SDK's logger middleware copies every response through its sensitive-data filter even when the
