@@ -1,4 +1,4 @@
-import type { components, operations } from './api.js';
+import type { components, operations } from './api/index.js';
 import { batchPut, type BatchWriteResult } from './batches.js';
 import { type Answer, ShardlineClientError, type Transport } from './transport.js';
 

@@ -1,7 +1,7 @@
 /**
  * `shardline/client`: a typed client for shardline's HTTP API, on `fetch` alone (Node 20+,
  * browsers, Workers, Deno, Bun). Its types are generated from the service's OpenAPI
- * document (src/client/api.ts, `npm run client:types`).
+ * document (src/client/api/, `npm run client:types`).
  *
  *   const shardline = createClient({ baseUrl: 'http://localhost:8787' });
  *   const albums = shardline.collection('albums');
@@ -11,7 +11,7 @@ import { CollectionClient } from './collection.js';
 import { type ClientOptions, Transport } from './transport.js';
 
 export { ExactNumber } from '../core/exact-number.js';
-export type { components, operations, paths } from './api.js';
+export type { components, operations, paths } from './api/index.js';
 export type { BatchWriteResult } from './batches.js';
 export type {
   BatchDeleteResult,
