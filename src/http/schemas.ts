@@ -200,22 +200,35 @@ function strategyKind() {
 
 const errorAnswer = (description: string) => ({ content: { 'application/json': { schema: ErrorBody } }, description });
 
+/**
+ * The error answers routes share, by the name the OpenAPI document declares each under once
+ * (`components.responses`, see docs/named-responses.ts) for the operations to refer to.
+ */
+export const ERROR_ANSWERS = {
+  BadInput: errorAnswer('bad input; nothing was written'),
+  UnknownQueryParameter: errorAnswer('a query parameter the route does not take, or a malformed %-escape'),
+  Unauthorized: errorAnswer('no API key, or one that is not valid (only when the service runs with API_KEYS)'),
+  Forbidden: errorAnswer("the API key's scope does not allow this (a read key writing, a metrics key)"),
+  NotFound: errorAnswer('unknown collection or item'),
+  OtherCollection: errorAnswer('the item belongs to another collection; nothing was written'),
+  PreconditionFailed: errorAnswer('If-Match or If-None-Match does not hold; nothing was written'),
+  BodyTooLarge: errorAnswer('the body is over the size limit'),
+  RateLimited: errorAnswer('over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After'),
+  DynamoDbFailed: errorAnswer('DynamoDB failed after retries'),
+  DeadlinePassed: errorAnswer('the request deadline passed'),
+};
+
 export const errorResponses = {
-  400: errorAnswer('bad input; nothing was written'),
-  404: errorAnswer('unknown collection or item'),
-  503: errorAnswer('DynamoDB failed after retries'),
-  504: errorAnswer('the request deadline passed'),
+  400: ERROR_ANSWERS.BadInput,
+  404: ERROR_ANSWERS.NotFound,
+  503: ERROR_ANSWERS.DynamoDbFailed,
+  504: ERROR_ANSWERS.DeadlinePassed,
 };
 
 /** For the routes that read nothing but their path: every route refuses an undeclared query parameter. */
-export const queryErrorResponse = {
-  400: errorAnswer('a query parameter the route does not take, or a malformed %-escape'),
-};
+export const queryErrorResponse = { 400: ERROR_ANSWERS.UnknownQueryParameter };
 
 /** For the conditional writes (PUT, PATCH, DELETE of an item). */
-export const preconditionResponses = {
-  409: errorAnswer('the item belongs to another collection; nothing was written'),
-  412: errorAnswer('If-Match or If-None-Match does not hold; nothing was written'),
-};
+export const preconditionResponses = { 409: ERROR_ANSWERS.OtherCollection, 412: ERROR_ANSWERS.PreconditionFailed };
 
-export const bodyTooLargeResponse = { 413: errorAnswer('the body is over the size limit') };
+export const bodyTooLargeResponse = { 413: ERROR_ANSWERS.BodyTooLarge };

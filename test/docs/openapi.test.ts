@@ -47,6 +47,27 @@ describe('/openapi.json', () => {
     }
   });
 
+  it('declares each error answer once, under components.responses, and every operation refers to it', async () => {
+    const document = (await fetchDocument()) as Document & { components: { responses: Record<string, unknown> } };
+    const shared = document.components.responses;
+    const referred = new Set<string>();
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, response] of Object.entries(operation.responses ?? {})) {
+          if (Number(status) < 400) continue;
+          const ref = (response as { $ref?: string }).$ref ?? '';
+          expect(ref, `${method} ${path} ${status}`).toMatch(/^#\/components\/responses\/\w+$/);
+          referred.add(ref.split('/').pop()!);
+        }
+      }
+    }
+    // Every shared answer is given somewhere, and each has its own description.
+    expect([...referred].sort()).toEqual(Object.keys(shared).sort());
+    const descriptions = Object.values(shared).map((answer) => (answer as { description: string }).description);
+    expect(new Set(descriptions).size).toBe(descriptions.length);
+    expect(Object.keys(shared)).toEqual(expect.arrayContaining(['NotFound', 'Unauthorized', 'RateLimited']));
+  });
+
   it('gives /docs a page whose every URL stays on the service', async () => {
     const page = await app.request('/docs');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");

@@ -96,11 +96,25 @@ function buildContract(document: Document): Contract {
         path,
         operationId: operation.operationId ?? `${method} ${path}`,
         statuses: Object.keys(operation.responses ?? {}),
-        responses: operation.responses ?? {},
+        responses: resolvedResponses(document, operation.responses ?? {}),
         pattern: templatePattern(path),
       })),
   );
   return { document, operations, validator, errorSchema: validator({ $ref: '#/components/schemas/Error' }) };
+}
+
+/** `responses` with each reference to a shared answer (`#/components/responses/…`) replaced by that answer. */
+function resolvedResponses(document: Document, responses: Record<string, ResponseObject>) {
+  const shared = (document.components?.responses ?? {}) as Record<string, ResponseObject>;
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      const ref = (response as { $ref?: unknown }).$ref;
+      if (typeof ref !== 'string') return [status, response];
+      const answer = ref.startsWith('#/components/responses/') && shared[ref.slice('#/components/responses/'.length)];
+      if (!answer) throw new Error(`the document refers to ${ref}, which it does not declare`);
+      return [status, answer];
+    }),
+  );
 }
 
 /** `/collections/{collection}/items` as a pattern: a parameter is one whole, non-empty path segment. */

@@ -52,7 +52,107 @@ export interface components {
     OpenAPIDocument: OpenApiDocumentSchema;
     Links: LinksSchema;
   };
-  responses: never;
+  responses: {
+    /** @description bad input; nothing was written */
+    BadInput: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description a query parameter the route does not take, or a malformed %-escape */
+    UnknownQueryParameter: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description unknown collection or item */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description the item belongs to another collection; nothing was written */
+    OtherCollection: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description If-Match or If-None-Match does not hold; nothing was written */
+    PreconditionFailed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description the body is over the size limit */
+    BodyTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
+    RateLimited: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description DynamoDB failed after retries */
+    DynamoDbFailed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description the request deadline passed */
+    DeadlinePassed: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;

@@ -3,7 +3,7 @@ import { apiRoute } from '../api-route';
 import { version } from '../../../package.json';
 import type { AppEnv } from '../env';
 import { queryErrorResponse } from '../schemas';
-import { withAccessResponses } from './access-responses';
+import { withSharedResponses } from './shared-responses';
 import { DOCS_PAGE_CSP, docsPageHtml } from './page';
 
 const OPENAPI_INFO: Parameters<OpenAPIHono<AppEnv>['getOpenAPI31Document']>[0] = {
@@ -103,7 +103,7 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   let document: unknown;
   app.openapi(documentRoute, (c) => {
     // Routes are fixed once the app serves; build the document once.
-    document ??= withAccessResponses(app.getOpenAPI31Document({ ...OPENAPI_INFO, security: [{ bearer: [] }] }));
+    document ??= withSharedResponses(app.getOpenAPI31Document({ ...OPENAPI_INFO, security: [{ bearer: [] }] }));
     return c.json(document as { openapi: string }, 200);
   });
   app.openapi(rootRoute, (c) => {

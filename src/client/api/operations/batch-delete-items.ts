@@ -28,77 +28,13 @@ export type BatchDeleteItemsOperation = {
         'application/json': components['schemas']['BatchDeleteResult'];
       };
     };
-    /** @description bad input; nothing was written */
-    400: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
-    401: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
-    403: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description unknown collection or item */
-    404: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description the body is over the size limit */
-    413: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
-    429: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description DynamoDB failed after retries */
-    503: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description the request deadline passed */
-    504: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
+    400: components['responses']['BadInput'];
+    401: components['responses']['Unauthorized'];
+    403: components['responses']['Forbidden'];
+    404: components['responses']['NotFound'];
+    413: components['responses']['BodyTooLarge'];
+    429: components['responses']['RateLimited'];
+    503: components['responses']['DynamoDbFailed'];
+    504: components['responses']['DeadlinePassed'];
   };
 };

@@ -20,23 +20,7 @@ export type GetDocsPageOperation = {
         'text/html': string;
       };
     };
-    /** @description a query parameter the route does not take, or a malformed %-escape */
-    400: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
-    429: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
+    400: components['responses']['UnknownQueryParameter'];
+    429: components['responses']['RateLimited'];
   };
 };

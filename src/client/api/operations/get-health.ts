@@ -23,32 +23,8 @@ export type GetHealthOperation = {
         };
       };
     };
-    /** @description a query parameter the route does not take, or a malformed %-escape */
-    400: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description DynamoDB failed after retries */
-    503: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description the request deadline passed */
-    504: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
+    400: components['responses']['UnknownQueryParameter'];
+    503: components['responses']['DynamoDbFailed'];
+    504: components['responses']['DeadlinePassed'];
   };
 };

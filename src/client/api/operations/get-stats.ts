@@ -22,50 +22,10 @@ export type GetStatsOperation = {
         'application/json': components['schemas']['CollectionStats'];
       };
     };
-    /** @description a query parameter the route does not take, or a malformed %-escape */
-    400: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description no API key, or one that is not valid (only when the service runs with API_KEYS) */
-    401: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description the API key's scope does not allow this (a read key writing, a metrics key) */
-    403: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description unknown collection or item */
-    404: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
-    /** @description over RATE_LIMIT_PER_SECOND, or too many failed authentications; see Retry-After */
-    429: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        'application/json': components['schemas']['Error'];
-      };
-    };
+    400: components['responses']['UnknownQueryParameter'];
+    401: components['responses']['Unauthorized'];
+    403: components['responses']['Forbidden'];
+    404: components['responses']['NotFound'];
+    429: components['responses']['RateLimited'];
   };
 };
