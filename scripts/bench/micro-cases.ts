@@ -6,6 +6,7 @@ import { normalize } from '../../src/core/normalize';
 import { createStrategy } from '../../src/core/strategies';
 import { seededRandom } from '../../devtools/random';
 import { mergeCases } from './merge-cases';
+import { signingCases } from './signing-cases';
 import { typedCases } from './typed-cases';
 import { randomTitle } from '../../devtools/titles';
 
@@ -76,6 +77,7 @@ export function microCases(): MicroCase[] {
     },
     ...mergeCases(indexKeys.slice(0, 4096), indexKeys),
     ...typedCases(),
+    ...signingCases(),
     {
       name: 'cursor encode (HMAC-SHA256, base64url)',
       unit: 'ops/s',
