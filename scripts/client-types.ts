@@ -24,15 +24,14 @@ const HEADER =
 export async function clientTypes(): Promise<Map<string, string>> {
   const nodes = await openapiTS(JSON.stringify(await openapiDocument()));
   const files = new Map<string, string>();
-  const split = (root: string, folder: string, suffix: string, fileName: (member: string) => string) => {
-    const parts = membersOf(nodes, root, folder === 'schemas' ? 'schemas' : undefined).map((member) => {
+  const split = (root: string, folder: string, suffix: string, fileName: (member: string) => string) =>
+    membersOf(nodes, root, folder === 'schemas' ? 'schemas' : undefined).map((member) => {
       const file = fileName(member.name);
       const type = `${pascal(file)}${suffix}`;
+      if (files.has(`${folder}/${file}.ts`)) throw new Error(`two ${folder} would be written to ${file}.ts`);
       files.set(`${folder}/${file}.ts`, moduleText(member.body, `export type ${type} = `));
       return { ...member, type, from: `./${folder}/${file}.js` };
     });
-    return parts;
-  };
   const operations = split('operations', 'operations', 'Operation', kebab);
   const paths = split('paths', 'paths', 'Path', pathFile);
   const schemas = split('components', 'schemas', 'Schema', kebab);
@@ -64,7 +63,7 @@ function membersOf(nodes: readonly ts.Node[], root: string, inner?: string): Mem
   }));
 }
 
-/** What `components` holds besides its schemas (responses, parameters… : `never` here), as generated. */
+/** What `components` holds besides its schemas (the shared responses; parameters, headers…: `never`), as generated. */
 function otherComponents(nodes: readonly ts.Node[]): string {
   const others = interfaceNamed(nodes, 'components').members.filter((member) => nameOf(member) !== 'schemas');
   return others.map((member) => astToString(member as unknown as ts.Node)).join('');
