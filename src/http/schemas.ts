@@ -202,7 +202,7 @@ const errorAnswer = (description: string) => ({ content: { 'application/json': {
 
 /**
  * The error answers routes share, by the name the OpenAPI document declares each under once
- * (`components.responses`, see docs/named-responses.ts) for the operations to refer to.
+ * (`components.responses`, see docs/shared-responses.ts) for the operations to refer to.
  */
 export const ERROR_ANSWERS = {
   BadInput: errorAnswer('bad input; nothing was written'),
