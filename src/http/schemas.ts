@@ -163,14 +163,17 @@ const HotKey = z.object({
   error: z.number().int().openapi({ description: 'how much of count may belong to other values' }),
 });
 
-const SpanStats = z.object({
-  seconds: z.number().openapi({ description: 'how long the span is (since start: the router’s uptime)' }),
-  writes: z.number().int(),
-  shards: z.array(ShardFigures),
-  imbalance: z.number().nullable().openapi({ description: 'largest ÷ mean writes per shard; null before any write' }),
-  hotKeys: z.array(HotKey).openapi({ description: 'Space-Saving top-k, most written first' }),
-  hotKeyErrorBound: z.number().int().openapi({ description: 'the most a value not listed can have been written' }),
-});
+const SpanStats = z
+  .object({
+    seconds: z.number().openapi({ description: 'how long the span is (since start: the router’s uptime)' }),
+    writes: z.number().int(),
+    shards: z.array(ShardFigures),
+    imbalance: z.number().nullable().openapi({ description: 'largest ÷ mean writes per shard; null before any write' }),
+    hotKeys: z.array(HotKey).openapi({ description: 'Space-Saving top-k, most written first' }),
+    hotKeyErrorBound: z.number().int().openapi({ description: 'the most a value not listed can have been written' }),
+  })
+  // Named: since start and the last minute share it, and the document declares it once.
+  .openapi('SpanStats');
 
 export const StatsResponse = z
   .object({

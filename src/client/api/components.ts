@@ -13,6 +13,7 @@ import type { BatchGetSchema } from './schemas/batch-get.js';
 import type { KeySchema } from './schemas/key.js';
 import type { BatchDeleteResultSchema } from './schemas/batch-delete-result.js';
 import type { CollectionStatsSchema } from './schemas/collection-stats.js';
+import type { SpanStatsSchema } from './schemas/span-stats.js';
 import type { FleetLoadSchema } from './schemas/fleet-load.js';
 import type { OpenApiDocumentSchema } from './schemas/open-api-document.js';
 import type { LinksSchema } from './schemas/links.js';
@@ -48,6 +49,7 @@ export interface components {
     Key: KeySchema;
     BatchDeleteResult: BatchDeleteResultSchema;
     CollectionStats: CollectionStatsSchema;
+    SpanStats: SpanStatsSchema;
     FleetLoad: FleetLoadSchema;
     OpenAPIDocument: OpenApiDocumentSchema;
     Links: LinksSchema;
