@@ -12,7 +12,8 @@ type Document = { paths?: Record<string, Record<string, Operation>>; components?
 const NEVER_RATE_LIMITED = new Set(['/healthz']);
 
 const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
-const reference = (name: Name) => ({ $ref: `#/components/responses/${name}` });
+const RESPONSES = '#/components/responses/';
+const reference = (name: Name) => ({ $ref: `${RESPONSES}${name}` });
 const NAMES = new Map(Object.entries(ERROR_ANSWERS).map(([name, answer]) => [answer.description, name as Name]));
 
 /**
@@ -59,8 +60,8 @@ function nameOf(response: unknown): Name | undefined {
   if (!response || typeof response !== 'object') return undefined;
   const { $ref, description, content, ...rest } = response as Record<string, unknown>;
   if (typeof $ref === 'string') {
-    const name = $ref.slice('#/components/responses/'.length) as Name;
-    return $ref.startsWith('#/components/responses/') && name in ERROR_ANSWERS ? name : undefined;
+    const name = $ref.slice(RESPONSES.length) as Name;
+    return $ref.startsWith(RESPONSES) && name in ERROR_ANSWERS ? name : undefined;
   }
   if (typeof description !== 'string' || Object.keys(rest).length > 0) return undefined;
   const json = (content as Record<string, { schema?: { $ref?: string } }> | undefined)?.['application/json'];
