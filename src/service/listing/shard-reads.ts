@@ -12,6 +12,7 @@ export function shardQuery(
   resumeAfter: string | undefined,
   limit: number,
   attributes?: readonly string[],
+  followUp = false,
 ): ShardQuery {
   return {
     table: collection.table,
@@ -24,6 +25,7 @@ export function shardQuery(
     limit,
     latencyGroup: collection.name,
     ...(attributes && { attributes }),
+    ...(followUp && { followUp }),
   };
 }
 
