@@ -43,7 +43,7 @@ export function readSettings(env: EnvMap) {
     authFailuresPerSecond: integer(env, 'AUTH_FAILURES_PER_SECOND', DEFAULT_AUTH_FAILURES_PER_SECOND, 1, 1_000_000),
     /** Per-shard statistics, /stats, /heat and /metrics. */
     metrics: boolean(env, 'SHARDLINE_METRICS', true),
-    /** Hedged shard queries: a slow one is sent again at its collection's recent p97 (a follow-up's p75). */
+    /** Hedged shard queries: a slow one is sent again at its collection's p95. */
     hedge: boolean(env, 'SHARDLINE_HEDGE', true),
     /** Fleet load records. Unset: on, except over the Node server's embedded engine (node.ts). */
     loadRecords: boolean(env, 'SHARDLINE_LOAD_RECORDS', undefined),

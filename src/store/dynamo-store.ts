@@ -71,9 +71,9 @@ export class DynamoStore implements Store {
           const group = query.latencyGroup ?? query.index;
           const started = performance.now();
           // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
-          const delay = attempts++ > 0 ? undefined : hedge.delayFor(group, query.followUp);
+          const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
           const answer = await hedgedSend(send, signal, delay, () => hedge.trySpend(group));
-          hedge.answered(group, performance.now() - started, query.followUp);
+          hedge.answered(group, performance.now() - started);
           if (answer.hedged) {
             hedged = true;
             context.observer?.hedged?.(answer.hedgeWon);

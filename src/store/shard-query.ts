@@ -17,10 +17,8 @@ export interface ShardQuery {
   readonly limit: number;
   /** Attributes to return (besides the index keys, always read: merges and cursors need them); all when unset. */
   readonly attributes?: readonly string[];
-  /** Queries whose latencies are alike (one collection's): the hedge delay is a quantile of their recent ones. */
+  /** Queries whose latencies are alike (one collection's): the hedge delay is their recent p95. */
   readonly latencyGroup?: string;
-  /** Sent after its page's first round trip: hedged sooner (HedgeOptions.followUpAt). */
-  readonly followUp?: boolean;
 }
 
 /**

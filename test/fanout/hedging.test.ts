@@ -11,7 +11,7 @@ const SLOW_SHARD = `${COLLECTION}#0`;
 
 /**
  * Hedged shard queries on DynamoDB Local: once the collection has a latency history, one
- * shard's Query held by a proxy for 5 s is sent again (at the p97), the second answer is
+ * shard's Query held by a proxy for 5 s is sent again at the p95, the second answer is
  * taken, the held one is aborted, and the page is the page an unhedged listing gives.
  */
 describe('hedged shard queries behind a slow shard', () => {

@@ -2,12 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HedgePolicy } from '../../src/core/hedge-policy';
 import { hedgedSend } from '../../src/store/hedged-send';
 
-/** Hedge at the p95, and a follow-up query at the p75. */
-const QUANTILES = { at: 0.95, followUpAt: 0.75 };
-
 /** A group's spending of a policy with tokens: half a token a query, and twenty queries already sent. */
 function eager(): () => boolean {
-  const policy = new HedgePolicy({ ...QUANTILES, ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
+  const policy = new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
   for (let query = 0; query < 20; query++) policy.delayFor('earlier');
   return () => policy.trySpend('earlier');
 }
@@ -28,7 +25,7 @@ const tick = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('HedgePolicy', () => {
   it('names no delay before a group has history, then its recent p95', () => {
-    const policy = new HedgePolicy({ ...QUANTILES, ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
+    const policy = new HedgePolicy({ ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
     for (const ms of [10, 20, 30]) policy.answered('albums', ms);
     expect(policy.delayFor('albums')).toBeUndefined();
     policy.answered('albums', 40);
@@ -40,19 +37,8 @@ describe('HedgePolicy', () => {
     expect(policy.delayFor('albums')).toBe(5);
   });
 
-  it("hedges a follow-up query (after its page's first round trip) at its own quantile of follow-ups alone", () => {
-    const policy = new HedgePolicy({ ...QUANTILES, ratio: 0.5, burst: 10, window: 8, minSamples: 4 });
-    for (const ms of [80, 10, 70, 20, 60, 30, 50, 40]) policy.answered('albums', ms);
-    expect(policy.delayFor('albums')).toBe(80);
-    // Follow-ups answer faster than a wide first wave: their history is their own.
-    expect(policy.delayFor('albums', true)).toBeUndefined();
-    for (const ms of [8, 1, 7, 2, 6, 3, 5, 4]) policy.answered('albums', ms, true);
-    expect(policy.delayFor('albums', true)).toBe(7);
-    expect(policy.delayFor('albums')).toBe(80);
-  });
-
   it('never lets hedges pass its ratio of the queries sent so far, from the first query on', () => {
-    const policy = new HedgePolicy({ ...QUANTILES, ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
     let hedges = 0;
     let over = 0;
     for (let query = 1; query <= 10_000; query++) {
@@ -65,7 +51,7 @@ describe('HedgePolicy', () => {
   });
 
   it('saves tokens in a quiet spell up to its burst, for slow shards that come together', () => {
-    const policy = new HedgePolicy({ ...QUANTILES, ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
     for (let query = 0; query < 4000; query++) policy.delayFor('albums');
     let spent = 0;
     while (policy.trySpend('albums')) spent++;
@@ -73,7 +59,7 @@ describe('HedgePolicy', () => {
   });
 
   it("keeps each group's tokens: a group's hedges stay within its own queries' share", () => {
-    const policy = new HedgePolicy({ ...QUANTILES, ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
+    const policy = new HedgePolicy({ ratio: 0.05, burst: 50, window: 8, minSamples: 1 });
     // A quiet collection's queries save tokens that a slow one may not spend.
     for (let query = 0; query < 2000; query++) policy.delayFor('quiet');
     expect(policy.trySpend('slow')).toBe(false);
@@ -144,7 +130,7 @@ describe('hedgedSend', () => {
   });
 
   it('sends no hedge without a token, and aborts both when the request is aborted', async () => {
-    const spent = new HedgePolicy({ ...QUANTILES, ratio: 0.01, burst: 0, window: 8, minSamples: 1 });
+    const spent = new HedgePolicy({ ratio: 0.01, burst: 0, window: 8, minSamples: 1 });
     const { calls, send } = manualSend();
     const parent = new AbortController();
     const answer = hedgedSend(send, parent.signal, 5, () => spent.trySpend('albums'));

@@ -169,7 +169,6 @@ export class ListingExecutor {
     prefetched: Promise<ShardPage> | undefined,
   ): Promise<void> {
     const key = this.inputs.collection.map.index.indexKeyAttribute;
-    const followUp = this.stats.roundTrips > 0;
     // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
     if (!(prefetched && queries.length === 1)) this.stats.roundTrips++;
     const started = performance.now();
@@ -178,7 +177,7 @@ export class ListingExecutor {
       queries.map(({ source, limit }, i) => {
         if (i === 0 && prefetched) return prefetched;
         reads.querying(source, limit);
-        return this.query(group[source]!, starts[i], limit, followUp);
+        return this.query(group[source]!, starts[i], limit);
       }),
     );
     this.stats.dynamoMs += performance.now() - started;
@@ -195,10 +194,9 @@ export class ListingExecutor {
     });
   }
 
-  /** `followUp`: sent after the page's first round trip (hedged sooner: HedgeOptions). */
-  private query(shard: number, resumeAfter: string | undefined, limit: number, followUp = false): Promise<ShardPage> {
+  private query(shard: number, resumeAfter: string | undefined, limit: number): Promise<ShardPage> {
     const { collection, context, store } = this.inputs;
-    const query = shardQuery(collection, this.plan, shard, resumeAfter, limit, this.request.attributes, followUp);
+    const query = shardQuery(collection, this.plan, shard, resumeAfter, limit, this.request.attributes);
     return store.queryShard(query, {
       signal: this.controller.signal,
       ...(context.deadline !== undefined && { deadline: context.deadline }),

@@ -12,7 +12,6 @@ export function shardQuery(
   resumeAfter: string | undefined,
   limit: number,
   attributes?: readonly string[],
-  followUp = false,
 ): ShardQuery {
   return {
     table: collection.table,
@@ -25,7 +24,6 @@ export function shardQuery(
     limit,
     latencyGroup: collection.name,
     ...(attributes && { attributes }),
-    ...(followUp && { followUp }),
   };
 }
 
