@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
@@ -150,17 +150,10 @@ function formatted(files: ReadonlyMap<string, string>): Map<string, string> {
 
 /** The files now in src/client/api/, by their path there. */
 export function committedClientTypes(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else files.set(relative(API_DIR, path), readFileSync(path, 'utf8'));
-    }
-  };
-  walk(API_DIR);
-  return files;
+  if (!existsSync(API_DIR)) return new Map();
+  const entries = readdirSync(API_DIR, { recursive: true, encoding: 'utf8' });
+  const files = entries.filter((file) => statSync(join(API_DIR, file)).isFile());
+  return new Map(files.map((file) => [file, readFileSync(join(API_DIR, file), 'utf8')]));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
