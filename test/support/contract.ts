@@ -103,6 +103,8 @@ function buildContract(document: Document): Contract {
   return { document, operations, validator, errorSchema: validator({ $ref: '#/components/schemas/Error' }) };
 }
 
+const SHARED_RESPONSES = '#/components/responses/';
+
 /** `responses` with each reference to a shared answer (`#/components/responses/…`) replaced by that answer. */
 function resolvedResponses(document: Document, responses: Record<string, ResponseObject>) {
   const shared = (document.components?.responses ?? {}) as Record<string, ResponseObject>;
@@ -110,7 +112,7 @@ function resolvedResponses(document: Document, responses: Record<string, Respons
     Object.entries(responses).map(([status, response]) => {
       const ref = (response as { $ref?: unknown }).$ref;
       if (typeof ref !== 'string') return [status, response];
-      const answer = ref.startsWith('#/components/responses/') && shared[ref.slice('#/components/responses/'.length)];
+      const answer = ref.startsWith(SHARED_RESPONSES) && shared[ref.slice(SHARED_RESPONSES.length)];
       if (!answer) throw new Error(`the document refers to ${ref}, which it does not declare`);
       return [status, answer];
     }),
