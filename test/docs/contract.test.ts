@@ -168,6 +168,17 @@ describe('the service answers as its OpenAPI document says', () => {
     await expectStatus(404, 'GET', '/collections/nope/load');
   });
 
+  it("declares every header a listing sends beyond those every answer carries, on the listing's 200", async () => {
+    await expectStatus(201, 'PUT', '/collections/albums/items', { body: item('h1', 'Headers') });
+    const listing = await expectStatus(200, 'GET', '/collections/albums/items?limit=5');
+    const everyAnswer = new Set((await expectStatus(200, 'GET', '/collections')).headers.keys());
+    const own = [...listing.headers.keys()].filter((name) => !everyAnswer.has(name));
+    expect(own).toEqual(expect.arrayContaining(['x-shard-queries', 'x-shard-hedges', 'server-timing']));
+    const document = JSON.parse((await call('GET', '/openapi.json')).text);
+    const declared = Object.keys(document.paths['/collections/{collection}/items'].get.responses['200'].headers);
+    expect(own.filter((name) => !declared.includes(name))).toEqual([]);
+  });
+
   it('refuses what it does not describe the way it refuses an unknown route', async () => {
     await expectStatus(404, 'GET', '/nope');
     await expectStatus(405, 'DELETE', '/collections');

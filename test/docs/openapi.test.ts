@@ -2,7 +2,7 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { docsService } from './support';
 
-type Operation = { summary?: string; responses?: Record<string, unknown> };
+type Operation = { operationId?: string; summary?: string; responses?: Record<string, unknown> };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 describe('/openapi.json', () => {
@@ -45,6 +45,19 @@ describe('/openapi.json', () => {
         expect(Object.keys(operation.responses ?? {}).length, `${method} ${path}`).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('names every operation with an operationId of its own (what clients generated from it call)', async () => {
+    const document = await fetchDocument();
+    const ids: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        expect(operation.operationId, `${method} ${path}`).toMatch(/^[a-z][A-Za-z]+$/);
+        ids.push(operation.operationId!);
+      }
+    }
+    expect(ids).toContain('getDocsAsset');
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('declares each error answer once, under components.responses, and every operation refers to it', async () => {

@@ -26,6 +26,7 @@ export type DocsAssets = (file: DocsAssetFile, request: Request) => Promise<Uint
 const assetRoute = apiRoute({
   method: 'get',
   path: `${DOCS_ASSET_PATH}/{file}`,
+  operationId: 'getDocsAsset',
   summary: 'A file of the docs page (served locally, so /docs works offline)',
   tags: ['docs'],
   // Public like the page that loads it (PUBLIC_PATHS in app.ts): a page without its files renders nothing.

@@ -31,6 +31,9 @@ const listingRoute = apiRoute({
         'x-round-trips': z
           .string()
           .openapi({ description: 'Waves of DynamoDB queries this page waited for one after another' }),
+        'x-shard-hedges': z
+          .string()
+          .openapi({ description: 'of those queries, how many were sent a second time because the first was slow' }),
         'x-items-read': z.string().openapi({ description: 'items DynamoDB read for this page' }),
         'x-consumed-rcu': z.string().optional().openapi({ description: 'read capacity consumed, when reported' }),
         'server-timing': z

@@ -37,6 +37,8 @@ export type ListItemsOperation = {
         'x-shard-queries': string;
         /** @description Waves of DynamoDB queries this page waited for one after another */
         'x-round-trips': string;
+        /** @description of those queries, how many were sent a second time because the first was slow */
+        'x-shard-hedges': string;
         /** @description items DynamoDB read for this page */
         'x-items-read': string;
         /** @description read capacity consumed, when reported */
