@@ -3,7 +3,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 import { errorResponse } from '../errors';
-import { rateLimited, TokenBuckets } from './rate-limit';
+import { AuthFailures } from './auth-failures';
+import { rateLimited } from './rate-limit';
 
 /** `metrics` (METRICS_KEY) may only read /metrics; `write` includes `read`. */
 type Scope = 'read' | 'write' | 'metrics';
@@ -31,12 +32,12 @@ const REALM = 'Bearer realm="shardline"';
  * Timing: the token and every key are hashed with SHA-256 and compared with `timingSafeEqual`, always against all
  * keys, so neither the first differing byte, a key's length nor which key matched shows in the response time.
  *
- * Guessing: each 401 spends a token of the caller's address in `failures` (not the key's own bucket, so a guesser
- * never spends a real key's tokens). An address whose failure bucket is empty gets a 429 before its key is even
- * looked at — else a right guess would still show as a 200 among the 429s.
+ * Failed authentications are limited apart (AuthFailures): per presented credential and address, and per address
+ * for new credentials, so a guesser gets 429s while a valid key from the same address is never refused for them.
+ * A failure never spends a real key's own tokens (rateLimit's).
  */
 export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: number): MiddlewareHandler<AppEnv> {
-  const failures = new TokenBuckets(failuresPerSecond);
+  const failures = new AuthFailures(failuresPerSecond);
   const keys: StoredKey[] = grants.map((grant, i) => ({
     digest: sha256(grant.key),
     scope: grant.scope,
@@ -44,27 +45,25 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: nu
   }));
   return async (c, next) => {
     if (keys.length === 0 || c.get('access') === 'public' || c.req.method === 'OPTIONS') return next();
-    const address = clientAddress(c) ?? 'unknown';
-    const wait = failures.waitFor(address);
-    if (wait > 0) {
-      throw rateLimited(wait, `over ${failuresPerSecond} failed authentications per second from this address`);
-    }
-    const refuse = (error: ShardlineError): Response => {
-      failures.spend(address);
-      return errorResponse(c, error);
-    };
     const header = c.req.header('authorization');
     const token = header === undefined ? undefined : /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)?.[1];
-    if (token === undefined) {
-      c.header('WWW-Authenticate', REALM);
-      return refuse(new ShardlineError('unauthorized', 'this API needs an API key: send Authorization: Bearer <key>'));
-    }
-    const digest = sha256(token);
+    const digest = token === undefined ? undefined : sha256(token);
     // Compared with every key, never stopping at a match: which key matched does not show in the time.
-    const match = keys.filter((key) => timingSafeEqual(key.digest, digest))[0];
+    const match = digest && keys.filter((key) => timingSafeEqual(key.digest, digest))[0];
     if (!match) {
-      c.header('WWW-Authenticate', `${REALM}, error="invalid_token"`);
-      return refuse(new ShardlineError('unauthorized', 'the API key is not valid'));
+      const address = clientAddress(c) ?? 'unknown';
+      const wait = failures.take(address, digest?.toString('base64') ?? '');
+      if (wait > 0) {
+        throw rateLimited(
+          wait,
+          `over ${failuresPerSecond} failed authentications a second from this address; retry later`,
+        );
+      }
+      const [message, error] = digest
+        ? ['the API key is not valid', ', error="invalid_token"']
+        : ['this API needs an API key: send Authorization: Bearer <key>', ''];
+      c.header('WWW-Authenticate', `${REALM}${error}`);
+      return errorResponse(c, new ShardlineError('unauthorized', message));
     }
     if (match.scope === 'metrics' && !(c.get('access') === 'metrics' && isReadMethod(c.req.method))) {
       c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="read"`);
