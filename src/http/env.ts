@@ -13,7 +13,7 @@ export interface SecurityOptions {
   readonly bodyLimits?: BodyLimits;
   /** Requests per second per caller; unset = no limit. */
   readonly rateLimitPerSecond?: number;
-  /** Failed authentications per second per client address, with API keys (default 10). */
+  /** Failed authentications per second per credential and address, with API keys (default 10; auth-failures.ts). */
   readonly authFailuresPerSecond?: number;
 }
 
