@@ -258,8 +258,17 @@ describe('headers, CORS, limits', () => {
     );
     expect(guesses.slice(0, 3).map((answer) => answer.status)).toEqual([401, 401, 401]);
     expect(limitedIn(guesses).length).toBeGreaterThanOrEqual(20);
-    // A valid key from that address is never refused for the wrong ones (nor do they spend the key's own tokens).
-    expect((await from('10.0.0.99', READ_KEY)).status).toBe(200);
+    // While it guesses, a key never used from that address gets a guess's 429: the answer must not say it was right...
+    const unseen = await from('10.0.0.99', READ_KEY);
+    expect(unseen.status).toBe(429);
+    expect(((await unseen.json()) as any).error.code).toBe('rate_limited');
+    // ...but a key that has passed from an address keeps passing while someone there guesses.
+    const more = await statuses(
+      '10.0.0.66',
+      Array.from({ length: 30 }, (_, i) => `more-${i}`),
+    );
+    expect(limitedIn(more).length).toBeGreaterThanOrEqual(20);
+    expect((await from('10.0.0.66', READ_KEY)).status).toBe(200);
   });
 
   it('answers an unexpected error with a bare 500 and logs one line: no stack, no key', async () => {

@@ -19,6 +19,20 @@ describe('failed authentications, limited per credential and address', () => {
     expect(failures.take('10.0.0.1', 'd')).toBe(0);
   });
 
+  it('admits a valid key unless its address is guessing and the key never passed from there', () => {
+    const failures = new AuthFailures(3, 2);
+    expect(failures.admit('10.0.0.1', 'key#1')).toBe(0); // passed once: vouched for at this address
+    for (const guess of ['a', 'b', 'c', 'd']) failures.take('10.0.0.1', guess);
+    expect(failures.admit('10.0.0.1', 'key#1')).toBe(0);
+    expect(failures.admit('10.0.0.1', 'key#2')).toBeGreaterThanOrEqual(1); // a guess's answer, not a 200
+    expect(failures.admit('10.0.0.2', 'key#2')).toBe(0); // elsewhere nobody guesses
+    // Bounded: a third pair forgets the least recently used one (10.0.0.1's key#1 was used before 10.0.0.2's).
+    expect(failures.admit('10.0.0.3', 'key#3')).toBe(0);
+    expect(failures.admit('10.0.0.1', 'key#1')).toBeGreaterThanOrEqual(1);
+    vi.advanceTimersByTime(1000);
+    expect(failures.admit('10.0.0.1', 'key#2')).toBe(0); // the guessing budget refilled
+  });
+
   it('keeps at most its capacity through a flood of new credentials, and answers 429 while all are in debt', () => {
     const failures = new AuthFailures(2, 100);
     const waits: number[] = [];

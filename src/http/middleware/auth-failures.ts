@@ -1,14 +1,19 @@
 import { MAX_BUCKETS, TokenBuckets } from './rate-limit';
 
 /**
- * Failed authentications, limited so that nobody's wrong keys cost anyone else's valid one anything: bearerAuth asks
- * here only after a key failed to match, so a valid key is never refused by this limit, whatever its address sent.
+ * Failed authentications, limited so that a guesser learns nothing faster than its budget allows, while a client's
+ * valid key is not refused for someone else's wrong ones.
  *
  * Two budgets, both `perSecond` a second in bursts of `perSecond`:
  * - per presented credential and address: one client repeating a wrong (stale, mistyped) key gets 429s for that
  *   key alone; another client behind the same proxy still gets its own 401s.
  * - per address, for credentials it has not failed with before: a guesser trying a new key each time is limited
  *   by its address however many keys it tries.
+ *
+ * A valid key from an address whose new-credential budget is spent (someone there is guessing) passes only if it
+ * passed from that address before (`admit`): a key never seen there gets the same 429 as a guess, unchecked as far
+ * as the answer shows, so the limit still hides which guess was right. A stale or mistyped key repeated by one client
+ * spends only its own budget, so a valid key from behind the same proxy is never refused for it.
  *
  * Memory: each budget keeps at most `capacity` buckets (TokenBuckets): a credential is kept as its digest, never
  * its text. When a flood fills them with buckets still in debt, a failure that needs a new bucket is a 429 at once
@@ -17,10 +22,28 @@ import { MAX_BUCKETS, TokenBuckets } from './rate-limit';
 export class AuthFailures {
   readonly #byCredential: TokenBuckets;
   readonly #newCredentialsByAddress: TokenBuckets;
+  /** `address key-id` pairs that authenticated, oldest use first; at most `capacity`, the oldest forgotten first. */
+  readonly #vouched = new Set<string>();
+  readonly #capacity: number;
 
   constructor(perSecond: number, capacity = MAX_BUCKETS) {
     this.#byCredential = new TokenBuckets(perSecond, capacity);
     this.#newCredentialsByAddress = new TokenBuckets(perSecond, capacity);
+    this.#capacity = capacity;
+  }
+
+  /**
+   * A valid key (`keyId`) from `address`: 0 to let it in, else the seconds to wait (answer 429, as a guess gets).
+   * Refused only while the address's new-credential budget is spent and the key has not passed from there before.
+   */
+  admit(address: string, keyId: string): number {
+    const pair = `${address} ${keyId}`;
+    const known = this.#vouched.delete(pair);
+    const wait = known ? 0 : this.#newCredentialsByAddress.waitFor(address);
+    if (wait > 0) return wait;
+    this.#vouched.add(pair); // re-inserted: the set's order is the order of last use
+    if (this.#vouched.size > this.#capacity) this.#vouched.delete(this.#vouched.values().next().value as string);
+    return 0;
   }
 
   /** Buckets kept now, both budgets together (at most twice `capacity`). */

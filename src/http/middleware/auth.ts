@@ -33,8 +33,8 @@ const REALM = 'Bearer realm="shardline"';
  * keys, so neither the first differing byte, a key's length nor which key matched shows in the response time.
  *
  * Failed authentications are limited apart (AuthFailures): per presented credential and address, and per address
- * for new credentials, so a guesser gets 429s while a valid key from the same address is never refused for them.
- * A failure never spends a real key's own tokens (rateLimit's).
+ * for new credentials, so a guesser gets 429s, a stale key repeated costs only itself, and a key that has passed
+ * from an address keeps passing while someone there guesses. A failure never spends a real key's own tokens.
  */
 export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: number): MiddlewareHandler<AppEnv> {
   const failures = new AuthFailures(failuresPerSecond);
@@ -50,15 +50,16 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: nu
     const digest = token === undefined ? undefined : sha256(token);
     // Compared with every key, never stopping at a match: which key matched does not show in the time.
     const match = digest && keys.filter((key) => timingSafeEqual(key.digest, digest))[0];
+    const address = clientAddress(c) ?? 'unknown';
+    const wait = match ? failures.admit(address, match.id) : failures.take(address, digest?.toString('base64') ?? '');
+    // A valid key refused here gets exactly a limited guess's answer: the 429 must not tell a guesser it was right.
+    if (wait > 0) {
+      throw rateLimited(
+        wait,
+        `over ${failuresPerSecond} failed authentications a second from this address; retry later`,
+      );
+    }
     if (!match) {
-      const address = clientAddress(c) ?? 'unknown';
-      const wait = failures.take(address, digest?.toString('base64') ?? '');
-      if (wait > 0) {
-        throw rateLimited(
-          wait,
-          `over ${failuresPerSecond} failed authentications a second from this address; retry later`,
-        );
-      }
       const [message, error] = digest
         ? ['the API key is not valid', ', error="invalid_token"']
         : ['this API needs an API key: send Authorization: Bearer <key>', ''];
