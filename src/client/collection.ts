@@ -108,7 +108,11 @@ export class CollectionClient {
 
   /** Every key deleted or in `failed`; after a dropped connection, a key the repeat finds gone counts as deleted. */
   async batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
-    const answer = await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-delete`, body: { keys } });
+    const answer = await this.transport.send({
+      method: 'POST',
+      path: `${this.path}/items/batch-delete`,
+      body: { keys },
+    });
     const result = answer.body as BatchDeleteResult;
     if (!answer.afterDrop) return result;
     const failed = result.failed.filter((failure) => failure.error.code !== 'item_not_found');

@@ -14,7 +14,8 @@ const MARKERS = new Set(['$set', '$binary', '$map']);
 
 /** Equal as DynamoDB holds them: numbers by value (`1.50` = `1.5`), maps and `$set`s in any order. */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (isNumeric(a) || isNumeric(b)) return isNumeric(a) && isNumeric(b) && canonical(String(a)) === canonical(String(b));
+  if (isNumeric(a) || isNumeric(b))
+    return isNumeric(a) && isNumeric(b) && canonical(String(a)) === canonical(String(b));
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameValue(x, b[i]));
   }

@@ -141,7 +141,8 @@ export class Transport {
       throw new ShardlineClientError(response.status, 'invalid_response', message, {}, { cause: error });
     }
     const answer = { status: response.status, headers: response.headers, body, afterDrop };
-    const accepted = call.accept?.includes(response.status) || (afterDrop && call.acceptAfterDrop?.includes(response.status));
+    const accepted =
+      call.accept?.includes(response.status) || (afterDrop && call.acceptAfterDrop?.includes(response.status));
     if (response.ok || accepted) return answer;
     throw errorOf(answer, call);
   }
