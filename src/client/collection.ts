@@ -59,10 +59,11 @@ export class CollectionClient {
     const call = { method: 'PUT', path: `${this.path}/items`, body: item, headers, acceptAfterDrop: [412] };
     const answer = await this.transport.send(call);
     if (answer.status !== 412) return tagged(answer, answer.body as WriteResult);
-    const key = await this.keyOf(item);
-    const now = key && (await this.current(key));
-    if (now && sameValue(now.value.item, item)) return now;
-    throw outcomeUnknown(answer, call, 'the item there is not the one this put wrote');
+    return this.confirm(answer, call, 'the item there is not the one this put wrote', async () => {
+      const key = await this.keyOf(item);
+      const now = key && (await this.current(key));
+      return now && sameValue(now.value.item, item) ? now : undefined;
+    });
   }
 
   /** The item, or undefined when the collection has none with that key. */
@@ -79,10 +80,12 @@ export class CollectionClient {
     const call = { ...this.patchCall(key, patch), headers: conditionHeaders(conditions), acceptAfterDrop: [404, 412] };
     const answer = await this.transport.send(call);
     if (answer.status !== 404 && answer.status !== 412) return tagged(answer, (answer.body as { item: Item }).item);
-    // A 404: the item is gone, perhaps after this patch made its change.
-    const now = !itemMissing(answer, call) && (await this.current(key));
-    if (now && holdsPatch(now.value.item, patch)) return { value: now.value.item, etag: now.etag };
-    throw outcomeUnknown(answer, call, 'the item there does not hold what this patch changed');
+    // Gone, perhaps after this patch made its change.
+    if (itemMissing(answer, call)) throw outcomeUnknown(answer, call, 'there is no item with that key');
+    return this.confirm(answer, call, 'the item there does not hold what this patch changed', async () => {
+      const now = await this.current(key);
+      return now && holdsPatch(now.value.item, patch) ? { value: now.value.item, etag: now.etag } : undefined;
+    });
   }
 
   async delete(key: PrimaryKey, conditions: Pick<Conditions, 'ifMatch'> = {}): Promise<void> {
@@ -92,8 +95,9 @@ export class CollectionClient {
     const answer = await this.transport.send(call);
     // The repeat's 404, or no item behind its 412: gone, as asked.
     if (answer.status === 404 && itemMissing(answer, call)) return;
-    if (answer.status !== 412 || (await this.current(key)) === undefined) return;
-    throw outcomeUnknown(answer, call, 'an item with that key is there, perhaps written again since');
+    if (answer.status !== 412) return;
+    const why = 'an item with that key is there, perhaps written again since';
+    await this.confirm(answer, call, why, async () => ((await this.current(key)) === undefined ? true : undefined));
   }
 
   /** Writes any number of items, 1,000 (and at most 4 MiB) a request; every item is written or in `failed`. */
@@ -143,6 +147,26 @@ export class CollectionClient {
   /** Every item of a listing in order: `for await (const item of albums.list({prefix: 'a'}))`. */
   async *list(query: ListQuery = {}, options: { pageSize?: number } = {}): AsyncGenerator<Item> {
     for await (const page of this.pages(query, options)) yield* page.items;
+  }
+
+  /**
+   * A refused repeat's result when `read` finds the change made (undefined: not found); else
+   * `outcome_unknown`, also when the item cannot be read (no error of the read stands for the write's).
+   */
+  private async confirm<T>(
+    answer: Answer,
+    call: Pick<Call, 'method' | 'path'>,
+    why: string,
+    read: () => Promise<T | undefined>,
+  ) {
+    let result: T | undefined;
+    try {
+      result = await read();
+    } catch (error) {
+      throw outcomeUnknown(answer, call, `the item could not be read (${(error as Error).message})`);
+    }
+    if (result === undefined) throw outcomeUnknown(answer, call, why);
+    return result;
   }
 
   /**
