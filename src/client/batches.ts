@@ -1,4 +1,4 @@
-import { ShardlineClientError, type Transport } from './transport.js';
+import type { ShardlineClientError, Transport } from './transport.js';
 
 /** What shardline takes in one batch request (src/service/write-items.ts). */
 const MAX_BATCH_ITEMS = 1000;
@@ -30,10 +30,9 @@ export async function batchPut(
       written += result.written;
       for (const failure of result.failed) failed.push({ index: start + failure.index, error: failure.error });
     } catch (error) {
-      const reason =
-        error instanceof ShardlineClientError
-          ? { code: error.code, message: error.message }
-          : { code: 'network', message: (error as Error).message };
+      // The transport throws nothing else (network and timeout included).
+      const { code, message } = error as ShardlineClientError;
+      const reason = { code, message };
       for (let i = 0; i < chunk.length; i++) failed.push({ index: start + i, error: reason });
     }
   }

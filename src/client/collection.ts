@@ -1,6 +1,7 @@
 import type { components, operations } from './api/index.js';
 import { batchPut, type BatchWriteResult } from './batches.js';
-import { type Answer, ShardlineClientError, type Transport } from './transport.js';
+import { holdsPatch, outcomeUnknown, sameValue } from './confirm.js';
+import { type Answer, type Call, errorOf, type Transport } from './transport.js';
 
 type Schemas = components['schemas'];
 type JsonOf<Op extends keyof operations, Status extends number> =
@@ -32,7 +33,12 @@ export interface Tagged<T> {
   readonly etag: string | undefined;
 }
 
-/** Every call of one collection. Errors are ShardlineClientError; 429 and 503 are retried first. */
+/**
+ * Every call of one collection. Errors are ShardlineClientError; 429, 503 and dropped
+ * connections are retried first. A conditional write or delete whose repeat (after a dropped
+ * connection) meets 412 or 404 reads the item: the change it asked for there is a success,
+ * else `outcome_unknown` — never a failure for a change that was made.
+ */
 export class CollectionClient {
   private readonly path: string;
 
@@ -50,38 +56,48 @@ export class CollectionClient {
 
   async put(item: Item, conditions: Conditions = {}): Promise<Tagged<WriteResult>> {
     const headers = conditionHeaders(conditions);
-    const answer = await this.transport.send({ method: 'PUT', path: `${this.path}/items`, body: item, headers });
-    return tagged(answer, answer.body as WriteResult);
+    const call = { method: 'PUT', path: `${this.path}/items`, body: item, headers, acceptAfterDrop: [412] };
+    const answer = await this.transport.send(call);
+    if (answer.status !== 412) return tagged(answer, answer.body as WriteResult);
+    return this.confirm(answer, call, 'the item there is not the one this put wrote', async () => {
+      const key = await this.keyOf(item);
+      const now = key && (await this.current(key));
+      return now && sameValue(now.value.item, item) ? now : undefined;
+    });
   }
 
   /** The item, or undefined when the collection has none with that key. */
   async get(key: PrimaryKey, options: { fields?: readonly string[] } = {}): Promise<Tagged<Item> | undefined> {
     const query = { ...keyQuery(key), fields: options.fields?.join(',') };
-    const answer = await this.transport.send({ method: 'GET', path: `${this.path}/item`, query, accept: [404] });
-    if (answer.status === 404) {
-      const error = errorOf(answer.status, answer.body);
-      if (error.code === 'item_not_found') return undefined;
-      throw error;
-    }
+    const call = { method: 'GET', path: `${this.path}/item`, query, accept: [404] };
+    const answer = await this.transport.send(call);
+    if (itemMissing(answer, call)) return undefined;
     return tagged(answer, (answer.body as { item: Item }).item);
   }
 
   /** A JSON merge patch (RFC 7396): `null` removes an attribute. */
   async patch(key: PrimaryKey, patch: Item, conditions: Pick<Conditions, 'ifMatch'> = {}): Promise<Tagged<Item>> {
-    const answer = await this.transport.send({
-      method: 'PATCH',
-      path: `${this.path}/item`,
-      query: keyQuery(key),
-      body: patch,
-      contentType: 'application/merge-patch+json',
-      headers: conditionHeaders(conditions),
+    const call = { ...this.patchCall(key, patch), headers: conditionHeaders(conditions), acceptAfterDrop: [404, 412] };
+    const answer = await this.transport.send(call);
+    if (answer.status !== 404 && answer.status !== 412) return tagged(answer, (answer.body as { item: Item }).item);
+    // Gone, perhaps after this patch made its change.
+    if (itemMissing(answer, call)) throw outcomeUnknown(answer, call, 'there is no item with that key');
+    return this.confirm(answer, call, 'the item there does not hold what this patch changed', async () => {
+      const now = await this.current(key);
+      return now && holdsPatch(now.value.item, patch) ? { value: now.value.item, etag: now.etag } : undefined;
     });
-    return tagged(answer, (answer.body as { item: Item }).item);
   }
 
   async delete(key: PrimaryKey, conditions: Pick<Conditions, 'ifMatch'> = {}): Promise<void> {
     const headers = conditionHeaders(conditions);
-    await this.transport.send({ method: 'DELETE', path: `${this.path}/item`, query: keyQuery(key), headers });
+    const path = `${this.path}/item`;
+    const call = { method: 'DELETE', path, query: keyQuery(key), headers, acceptAfterDrop: [404, 412] };
+    const answer = await this.transport.send(call);
+    // The repeat's 404, or no item behind its 412: gone, as asked.
+    if (answer.status === 404 && itemMissing(answer, call)) return;
+    if (answer.status !== 412) return;
+    const why = 'an item with that key is there, perhaps written again since';
+    await this.confirm(answer, call, why, async () => ((await this.current(key)) === undefined ? true : undefined));
   }
 
   /** Writes any number of items, 1,000 (and at most 4 MiB) a request; every item is written or in `failed`. */
@@ -94,8 +110,17 @@ export class CollectionClient {
     return this.post('/items/batch-get', { keys, ...(options.fields && { fields: options.fields }) });
   }
 
-  batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
-    return this.post('/items/batch-delete', { keys });
+  /** Every key deleted or in `failed`; after a dropped connection, a key the repeat finds gone counts as deleted. */
+  async batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
+    const answer = await this.transport.send({
+      method: 'POST',
+      path: `${this.path}/items/batch-delete`,
+      body: { keys },
+    });
+    const result = answer.body as BatchDeleteResult;
+    if (!answer.afterDrop) return result;
+    const failed = result.failed.filter((failure) => failure.error.code !== 'item_not_found');
+    return { deleted: result.deleted + result.failed.length - failed.length, failed };
   }
 
   /** Which shards hold (or would hold) items whose ordered value is `key`. */
@@ -124,6 +149,48 @@ export class CollectionClient {
     for await (const page of this.pages(query, options)) yield* page.items;
   }
 
+  /**
+   * A refused repeat's result when `read` finds the change made (undefined: not found); else
+   * `outcome_unknown`, also when the item cannot be read (no error of the read stands for the write's).
+   */
+  private async confirm<T>(
+    answer: Answer,
+    call: Pick<Call, 'method' | 'path'>,
+    why: string,
+    read: () => Promise<T | undefined>,
+  ) {
+    let result: T | undefined;
+    try {
+      result = await read();
+    } catch (error) {
+      throw outcomeUnknown(answer, call, `the item could not be read (${(error as Error).message})`);
+    }
+    if (result === undefined) throw outcomeUnknown(answer, call, why);
+    return result;
+  }
+
+  /**
+   * The item now, with its shard and ETag, or undefined when there is none: an empty merge
+   * patch, which writes nothing and reads strongly consistent (a GET may read a stale copy).
+   */
+  private async current(key: PrimaryKey): Promise<Tagged<WriteResult> | undefined> {
+    const call = { ...this.patchCall(key, {}), accept: [404] };
+    const answer = await this.transport.send(call);
+    return itemMissing(answer, call) ? undefined : tagged(answer, answer.body as WriteResult);
+  }
+
+  /** The primary key of an item, by the attribute names the collection reports. */
+  private async keyOf(item: Item): Promise<PrimaryKey | undefined> {
+    const names = (await this.info()).primaryKey.map((attribute) => attribute.name);
+    if (!names.every((name) => Object.hasOwn(item, name))) return undefined;
+    return Object.fromEntries(names.map((name) => [name, item[name] as PrimaryKey[string]]));
+  }
+
+  private patchCall(key: PrimaryKey, patch: Item) {
+    const path = `${this.path}/item`;
+    return { method: 'PATCH', path, query: keyQuery(key), body: patch, contentType: 'application/merge-patch+json' };
+  }
+
   private async post<T>(path: string, body: unknown): Promise<T> {
     return (await this.transport.send({ method: 'POST', path: `${this.path}${path}`, body })).body as T;
   }
@@ -150,12 +217,10 @@ function listQuery(query: ListQuery): Record<string, string | undefined> {
   return { ...text, fields: Array.isArray(fields) ? fields.join(',') : (fields as string | undefined) };
 }
 
-function errorOf(status: number, body: unknown): ShardlineClientError {
-  const error = (body as { error?: Record<string, unknown> } | undefined)?.error ?? {};
-  return new ShardlineClientError(
-    status,
-    String(error.code ?? `http_${status}`),
-    String(error.message ?? status),
-    error,
-  );
+/** A 404 that says the item is missing; any other 404 (the collection's) is thrown. */
+function itemMissing(answer: Answer, call: Pick<Call, 'method' | 'path'>): boolean {
+  if (answer.status !== 404) return false;
+  const error = errorOf(answer, call);
+  if (error.code === 'item_not_found') return true;
+  throw error;
 }

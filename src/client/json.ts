@@ -33,7 +33,7 @@ function numbersWhereExact(value: unknown): unknown {
 }
 
 /** One text per number (`1.50` and `1.5`, `1e2` and `100`): sign, significant digits, the leading digit's place. */
-function canonical(text: string): string {
+export function canonical(text: string): string {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!match) return text;
   const [, sign, whole = '', fraction = '', exponent = '0'] = match;

@@ -7,23 +7,33 @@ export interface ClientOptions {
   readonly apiKey?: string;
   /** Numbers a double would change come back, and go out, as `ExactNumber` (default false). */
   readonly lossless?: boolean;
-  /** How long one call may keep retrying 429, 503 and dropped connections (default 30 s). */
+  /** How long one call may take, its retries of 429, 503 and dropped connections included (default 30 s). */
   readonly retryBudgetMs?: number;
+  /**
+   * How long one attempt may wait for its whole answer (default 15 s, past the service's own
+   * 10 s deadline); never past what is left of `retryBudgetMs`.
+   */
+  readonly attemptTimeoutMs?: number;
   /** Another fetch (a test's, a proxy agent's); default the global one. */
   readonly fetch?: typeof fetch;
   readonly headers?: Record<string, string>;
 }
 
-/** A failed call: the service's JSON error (`code`, `message`, `requestId`, details) and the HTTP status. */
+/**
+ * Every failed call: the service's JSON error (`code`, `message`, `requestId`, details) and the
+ * HTTP status; or, with no status, the client's own `network` (no answer), `timeout` (no answer
+ * in time) or `outcome_unknown` (a retried write whose effect the client could not confirm).
+ */
 export class ShardlineClientError extends Error {
   override readonly name = 'ShardlineClientError';
   constructor(
-    readonly status: number,
+    readonly status: number | undefined,
     readonly code: string,
     message: string,
     readonly details: Readonly<Record<string, unknown>> = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 
   get requestId(): string | undefined {
@@ -35,9 +45,11 @@ export interface Answer {
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
+  /** An earlier attempt of this call was cut off in transit: the service may have acted on it. */
+  readonly afterDrop: boolean;
 }
 
-interface Call {
+export interface Call {
   readonly method: string;
   readonly path: string;
   readonly query?: Record<string, string | undefined>;
@@ -45,6 +57,8 @@ interface Call {
   readonly headers?: Record<string, string>;
   /** Statuses answered as they are rather than thrown (404 of a GET, 304). */
   readonly accept?: readonly number[];
+  /** Statuses answered rather than thrown when an earlier attempt was cut off (a conditional write's 412). */
+  readonly acceptAfterDrop?: readonly number[];
   readonly contentType?: string;
 }
 
@@ -57,12 +71,14 @@ export class Transport {
   private readonly base: string;
   private readonly fetch: typeof fetch;
   private readonly budgetMs: number;
+  private readonly attemptTimeoutMs: number;
 
   constructor(private readonly options: ClientOptions) {
     this.json = options.lossless ? losslessJson : plainJson;
     this.base = options.baseUrl.replace(/\/+$/, '');
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.budgetMs = options.retryBudgetMs ?? 30_000;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
   }
 
   async send(call: Call): Promise<Answer> {
@@ -79,26 +95,33 @@ export class Transport {
       ...(call.body !== undefined && { body: this.json.stringify(call.body) }),
     };
     const giveUpAt = Date.now() + this.budgetMs;
+    let afterDrop = false;
     for (let attempt = 0; ; attempt++) {
+      const signal = AbortSignal.timeout(Math.max(1, Math.min(this.attemptTimeoutMs, giveUpAt - Date.now())));
       let response: Response;
+      let text: string;
       try {
-        response = await this.fetch(url, init);
+        response = await this.fetch(url, { ...init, signal });
+        if (RETRIED.has(response.status)) {
+          const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt);
+          if (Date.now() + wait < giveUpAt) {
+            await response.body?.cancel();
+            await sleep(wait);
+            continue;
+          }
+        }
+        text = await response.text();
       } catch (error) {
-        // A dropped connection: every shardline call is safe to repeat (whole puts, merge patches, deletes).
+        // Cut off in transit (before, during or after the service acted): every shardline call
+        // is safe to repeat (whole puts, merge patches, deletes); the callers of conditional
+        // writes check what a repeat's 412 or 404 means (`afterDrop`).
+        afterDrop = true;
         const wait = backoff(attempt);
-        if (Date.now() + wait > giveUpAt) throw error;
+        if (Date.now() + wait >= giveUpAt) throw inTransit(call, error, signal.aborted);
         await sleep(wait);
         continue;
       }
-      if (RETRIED.has(response.status)) {
-        const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt);
-        if (Date.now() + wait <= giveUpAt) {
-          await response.body?.cancel();
-          await sleep(wait);
-          continue;
-        }
-      }
-      return this.answer(response, call);
+      return this.answer(response, text, call, afterDrop);
     }
   }
 
@@ -109,19 +132,44 @@ export class Transport {
     return `${this.base}${call.path}${search ? `?${search}` : ''}`;
   }
 
-  private async answer(response: Response, call: Call): Promise<Answer> {
-    const text = await response.text();
-    const body = text && /json/.test(response.headers.get('content-type') ?? '') ? this.json.parse(text) : undefined;
-    if (response.ok || call.accept?.includes(response.status)) {
-      return { status: response.status, headers: response.headers, body };
+  private answer(response: Response, text: string, call: Call, afterDrop: boolean): Answer {
+    let body: unknown;
+    try {
+      body = text && /json/.test(response.headers.get('content-type') ?? '') ? this.json.parse(text) : undefined;
+    } catch (error) {
+      const message = `${call.method} ${call.path}: ${response.status} with a body that is not JSON`;
+      throw new ShardlineClientError(response.status, 'invalid_response', message, {}, { cause: error });
     }
-    const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
-    const code = typeof error?.code === 'string' ? error.code : `http_${response.status}`;
-    const message =
-      typeof error?.message === 'string' ? error.message : `${call.method} ${call.path}: ${response.status}`;
-    const { code: _, message: __, ...details } = error ?? {};
-    throw new ShardlineClientError(response.status, code, message, details);
+    const answer = { status: response.status, headers: response.headers, body, afterDrop };
+    const accepted =
+      call.accept?.includes(response.status) || (afterDrop && call.acceptAfterDrop?.includes(response.status));
+    if (response.ok || accepted) return answer;
+    throw errorOf(answer, call);
   }
+}
+
+/** The service's JSON error of an answer, as thrown. */
+export function errorOf(answer: Answer, call: Pick<Call, 'method' | 'path'>): ShardlineClientError {
+  const error = (answer.body as { error?: Record<string, unknown> } | undefined)?.error;
+  const code = typeof error?.code === 'string' ? error.code : `http_${answer.status}`;
+  const message = typeof error?.message === 'string' ? error.message : `${call.method} ${call.path}: ${answer.status}`;
+  const { code: _, message: __, ...details } = error ?? {};
+  return new ShardlineClientError(answer.status, code, message, details);
+}
+
+/** No answer: the attempt's timer ran out (`timeout`) or the connection failed (`network`). */
+function inTransit(call: Call, error: unknown, timedOut: boolean): ShardlineClientError {
+  const what = `${call.method} ${call.path}`;
+  return timedOut
+    ? new ShardlineClientError(undefined, 'timeout', `${what}: no answer in time`, {}, { cause: error })
+    : new ShardlineClientError(undefined, 'network', `${what}: ${describe(error)}`, {}, { cause: error });
+}
+
+/** `fetch failed (ECONNREFUSED)`: undici puts the reason in the cause. */
+function describe(error: unknown): string {
+  const reason = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof reason === 'string' ? `${message} (${reason})` : message;
 }
 
 /** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */

@@ -131,4 +131,33 @@ describe('shardline/client', () => {
     expect(seen[2]!.headers.get('if-match')).toBe('"e1"');
     expect(new URL(seen[2]!.url).search).toBe('?pk=a&sk=b');
   });
+
+  it('after a dropped connection, takes the item there as its own when held equal; a 404 is unknown', async () => {
+    const stored =
+      '{"shard":1,"shardKey":"k","item":{"pk":"a","sk":"b","n":1.50,"tags":{"$set":["y","x"]},"m":{"q":1,"p":2}}}';
+    const { seen, fetch } = scripted((request, n) => {
+      if (n === 0) throw new TypeError('fetch failed');
+      if (request.url.endsWith('/collections/albums')) return json({ primaryKey: [{ name: 'pk' }, { name: 'sk' }] });
+      if (request.method === 'PATCH' && request.body === '{}') return json(stored, 200, { etag: '"e2"' });
+      const refusal = request.method === 'PUT' ? 412 : 404;
+      return json(
+        { error: { code: refusal === 412 ? 'precondition_failed' : 'item_not_found', message: 'no' } },
+        refusal,
+      );
+    });
+    const albums = createClient({ baseUrl: 'http://s', fetch }).collection('albums');
+    const item = { pk: 'a', sk: 'b', n: 1.5, tags: { $set: ['x', 'y'] }, m: { p: 2, q: 1 } };
+    const written = await albums.put(item, { ifNoneMatch: '*' });
+    expect(written).toMatchObject({ etag: '"e2"', value: { shard: 1 } });
+    expect(seen.map((s) => s.method)).toEqual(['PUT', 'PUT', 'GET', 'PATCH']);
+
+    const other = scripted((_, n) => {
+      if (n === 0) throw new TypeError('fetch failed');
+      return json({ error: { code: 'item_not_found', message: 'no', requestId: 'r2' } }, 404);
+    });
+    const patching = createClient({ baseUrl: 'http://s', fetch: other.fetch }).collection('albums');
+    const error = await patching.patch({ pk: 'a', sk: 'b' }, { n: 2 }, { ifMatch: '"e1"' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'outcome_unknown', status: undefined, requestId: 'r2' });
+    expect((error as ShardlineClientError).details.refusal).toEqual({ status: 404, code: 'item_not_found' });
+  });
 });
