@@ -15,6 +15,9 @@ import { buildService, prepareTables } from './service';
 import { clientKeys, credentialsOption } from './aws-keys';
 import { readSettings, wantsEmbeddedEngine } from './settings';
 
+/** How long requests under way may take to finish once the server is asked to stop. */
+const STOP_GRACE_MS = 5000;
+
 /**
  * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
  * set it runs over the embedded engine, keeping data (and, without CURSOR_SECRET,
@@ -83,12 +86,19 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
+  // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
+  // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace, the rest.
   const stop = (): void => {
     server.close(async () => {
       await cleanUp();
       process.exit(0);
     });
-    setTimeout(() => process.exit(0), 5000).unref();
+    (server as Server).closeIdleConnections();
+    setTimeout(async () => {
+      (server as Server).closeAllConnections();
+      await cleanUp();
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
