@@ -7,7 +7,7 @@ import { packageDocsAssets } from '../http/docs/file-assets';
 import { CURSOR_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { admitted } from './admission';
-import { answerClientErrors, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
+import { answerClientErrors, arrivalBounds, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { describeMaps } from './map-summary';
 import { ENDPOINT_FILE, readConfigFiles } from './open-environment';
 import { prometheusExporter } from './prometheus';
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
       fetch: admitted(service.app.fetch, (collection) => service.maps.readShardCount(collection), settings.shedPauseMs),
       port: settings.port,
       hostname: settings.host,
-      serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES },
+      serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES, ...arrivalBounds(settings.bodyTimeoutMs) },
     },
     (info) => {
       const where = engine
