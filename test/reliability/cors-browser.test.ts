@@ -113,7 +113,7 @@ describe('a cross-origin page in headless Chromium', () => {
           patch: patch.status,
           patchedEtag: patch.headers.get('etag'),
           stale: stale.status,
-          title: ((await read.json()) as { title?: string }).title,
+          title: ((await read.json()) as { item?: { title?: string } }).item?.title,
         };
       },
       { base: serviceOrigin, key: WRITE_KEY },
