@@ -7,6 +7,7 @@ import { packageDocsAssets } from '../http/docs/file-assets';
 import { CURSOR_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { admitted } from './admission';
+import { startHealthListener, type HealthListener } from './health-listener';
 import { answerClientErrors, arrivalBounds, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { describeMaps } from './map-summary';
 import { ENDPOINT_FILE, readConfigFiles } from './open-environment';
@@ -77,6 +78,14 @@ async function main(): Promise<void> {
     },
   );
   answerClientErrors(server as Server);
+  let health: HealthListener | undefined;
+  if (settings.healthPort !== undefined) {
+    health = await startHealthListener(settings.host, settings.healthPort, async () => {
+      const answer = await service.app.fetch(new Request('http://health.internal/healthz'));
+      return { status: answer.status, body: await answer.text() };
+    });
+    console.log(`shardline health on http://${settings.host}:${health.port}/healthz`);
+  }
   // The fleet's load (DESIGN §12): this router's ended minutes, written once each.
   const load = service.load;
   if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
@@ -89,6 +98,7 @@ async function main(): Promise<void> {
   // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
   // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace, the rest.
   const stop = (): void => {
+    void health?.close();
     server.close(async () => {
       await cleanUp();
       process.exit(0);

@@ -15,6 +15,8 @@ export type EnvMap = Record<string, string | undefined>;
 export function readSettings(env: EnvMap) {
   return {
     port: integer(env, 'PORT', 8787, 0, 65535),
+    /** The Node server's /healthz on a port (and thread) of its own; unset: on PORT only. */
+    healthPort: integer(env, 'HEALTH_PORT', undefined, 0, 65535),
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     tableName: nonEmpty(env.TABLE_NAME),
     endpoint: nonEmpty(env.DYNAMODB_ENDPOINT),
