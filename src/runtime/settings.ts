@@ -38,7 +38,13 @@ export function readSettings(env: EnvMap) {
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     /** How long a request's headers, and then its body, may take to arrive whole before a 408. */
-    bodyTimeoutMs: integer(renamed(env, 'BODY_IDLE_TIMEOUT_MS', 'BODY_TIMEOUT_MS'), 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 1, 3_600_000),
+    bodyTimeoutMs: integer(
+      renamed(env, 'BODY_IDLE_TIMEOUT_MS', 'BODY_TIMEOUT_MS'),
+      'BODY_TIMEOUT_MS',
+      DEFAULT_BODY_TIMEOUT_MS,
+      1,
+      3_600_000,
+    ),
     /** Per caller (API key); undefined: no limit. */
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', undefined, 1, 1_000_000),
     /** Per client address. */

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { get } from 'node:http';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { stopChild } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
+import { probeOnNewConnection, type ProbeResult } from '../../devtools/new-connection-probe';
 import { waitUntilReady } from '../../devtools/wait-until';
 import { startNodeServer, type NodeServer } from '../support/node-server';
 
@@ -13,19 +13,6 @@ const LISTING_CONNECTIONS = 1000;
 const PROBE_EVERY_MS = 200;
 const PROBING_MS = 5000;
 
-/** GET /healthz on a connection of its own (no keep-alive pool), as a load balancer probes: status and time. */
-function probe(port: number): Promise<{ status: number | string; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolveProbe) => {
-    const request = get({ host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 10_000 }, (response) => {
-      response.resume();
-      response.on('end', () => resolveProbe({ status: response.statusCode ?? 0, ms: performance.now() - started }));
-    });
-    request.on('timeout', () => request.destroy(new Error('probe timed out')));
-    request.on('error', (error) => resolveProbe({ status: error.message, ms: performance.now() - started }));
-  });
-}
-
 /** Probes every 200 ms for `forMs` (each on a new connection), or until `until` settles. */
 async function probing(port: number, forMs: number, until?: Promise<unknown>) {
   let done = false;
@@ -33,10 +20,10 @@ async function probing(port: number, forMs: number, until?: Promise<unknown>) {
     done = true;
   };
   void until?.then(stop, stop);
-  const probes: { status: number | string; ms: number }[] = [];
+  const probes: ProbeResult[] = [];
   const end = performance.now() + forMs;
   while (!done && performance.now() < end) {
-    probes.push(await probe(port));
+    probes.push(await probeOnNewConnection(port));
     await new Promise((resume) => setTimeout(resume, PROBE_EVERY_MS));
   }
   return probes;

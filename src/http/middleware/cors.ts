@@ -6,7 +6,13 @@ import type { AppEnv } from '../env';
 export const CORS_METHODS = ['GET', 'HEAD', 'PUT', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** The request headers the API reads beyond the CORS-safelisted ones: the key, JSON, conditional writes, tracing. */
-export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'If-Match', 'If-None-Match', 'x-request-id'] as const;
+export const CORS_REQUEST_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'If-Match',
+  'If-None-Match',
+  'x-request-id',
+] as const;
 
 /** Response headers a page's script may read: without this list it sees only the safelisted few. */
 export const CORS_EXPOSED_HEADERS = [
