@@ -5,9 +5,13 @@ const MAIN_THREAD_SILENT_MS = 10_000;
 const BEAT_EVERY_MS = 500;
 /** How often the health port asks the main thread for a fresh answer, at most (the check itself is cached too). */
 const ASK_EVERY_MS = 1000;
-/** A last answer older than this is not given at once: the probe waits for the fresh one, up to WAIT_AT_MOST_MS. */
+/**
+ * The first probe after this long without one, when the last answer is as old, waits for the fresh answer up to
+ * WAIT_AT_MOST_MS (an answer from before a quiet spell says little); probes in a row never wait, so a main thread
+ * slow to answer (a 16 MB batch being parsed) delays no probe.
+ */
 const FRESH_ENOUGH_MS = 5000;
-const WAIT_AT_MOST_MS = 800;
+const WAIT_AT_MOST_MS = 500;
 
 /** One health answer as the app gave it, and when (ms since the epoch). */
 interface HealthAnswer {
@@ -19,8 +23,7 @@ interface HealthAnswer {
 /**
  * The health port's thread, as source: plain JavaScript run with `eval`, so it needs neither tsx nor a file
  * beside a bundle. It answers GET /healthz from the main thread's last answer and asks for a new one when that
- * is a second old; an answer older than FRESH_ENOUGH_MS (no probe for a while) is given only if the fresh one
- * does not come within WAIT_AT_MOST_MS. A main thread silent for MAIN_THREAD_SILENT_MS is a 503.
+ * is a second old; after a quiet spell, the fresh one if it comes within WAIT_AT_MOST_MS (FRESH_ENOUGH_MS). A main thread silent for MAIN_THREAD_SILENT_MS is a 503.
  */
 const WORKER_SOURCE = `
 const { createServer } = require('node:http');
@@ -29,6 +32,7 @@ const { host, port, silentMs, askEveryMs, freshEnoughMs, waitAtMostMs } = worker
 let last;
 let beatAt = Date.now();
 let askedAt = 0;
+let probedAt = 0;
 const waiting = [];
 parentPort.on('message', (message) => {
   beatAt = Date.now();
@@ -46,12 +50,14 @@ const server = createServer(async (request, response) => {
     return send(response, 404, JSON.stringify({ error: { code: 'route_not_found', message: 'this port answers GET /healthz only' } }));
   }
   const now = Date.now();
+  const quiet = now - probedAt > freshEnoughMs;
+  probedAt = now;
   if (now - beatAt > silentMs) return unavailable(response, 'the server has given no sign of life for ' + Math.round((now - beatAt) / 1000) + ' s');
   if ((!last || now - last.at >= askEveryMs) && now - askedAt >= askEveryMs) {
     askedAt = now;
     parentPort.postMessage('check');
   }
-  if (!last || now - last.at > freshEnoughMs) {
+  if (!last || (quiet && now - last.at > freshEnoughMs)) {
     await new Promise((wake) => { waiting.push(wake); setTimeout(wake, waitAtMostMs); });
   }
   if (!last) return unavailable(response, 'the server is starting');
