@@ -44,11 +44,11 @@ export function exactJson<T, S extends ContentfulStatusCode>(
 /**
  * Route middleware (after the body guards): parses the body losslessly and hands it to the route's zod validator
  * as `c.req.json()`, so the schema still validates the body but never sees a rounded number. A body that stops
- * arriving for `idleMs` is a 408 with `Connection: close` (the rest is never read).
+ * arriving whole within `timeoutMs` is a 408 with `Connection: close` (the rest is never read).
  */
-export function losslessBody(idleMs: number): MiddlewareHandler<AppEnv> {
+export function losslessBody(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const bytes = await readBody(c.req.raw, idleMs).catch((error) => {
+    const bytes = await readBody(c.req.raw, timeoutMs).catch((error) => {
       if (error instanceof ShardlineError && error.code === 'request_timeout') c.header('Connection', 'close');
       throw error;
     });

@@ -1,30 +1,33 @@
 import { ShardlineError } from '../core/errors';
 
-/** How long a request body may stop arriving before the request is cut (BODY_IDLE_TIMEOUT_MS). */
-export const DEFAULT_BODY_IDLE_MS = 30_000;
+/** How long a request body may take to arrive whole before the request is cut (BODY_TIMEOUT_MS). */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /**
- * A request's whole body, or a 408 when no byte of it arrives for `idleMs`: a client that sends the headers and
- * stops would otherwise hold the connection and the request's memory until the server's own 300 s limit. A body
- * that keeps arriving, however slowly, is read to its end (the body limit in front of this bounds it).
+ * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline for the whole
+ * body, not an idle timer a byte every few seconds would restart forever, so a client dribbling its body holds
+ * the request and its memory for `timeoutMs` at most (the body limit in front of this bounds its size).
  */
-export async function readBody(request: Request, idleMs: number): Promise<Uint8Array> {
+export async function readBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
-  const message = `the request body stopped arriving: nothing for ${idleMs} ms`;
-  for (;;) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stalled = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ShardlineError('request_timeout', message, { idleMs })), idleMs);
-    });
-    try {
-      const { done, value } = await Promise.race([reader.read(), stalled]);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const message = `the request body did not arrive whole within ${timeoutMs} ms`;
+      reject(new ShardlineError('request_timeout', message, { timeoutMs }));
+      void reader.cancel().catch(() => undefined);
+    }, timeoutMs);
+  });
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), late]);
       if (done) break;
       chunks.push(value);
-    } finally {
-      clearTimeout(timer);
     }
+  } finally {
+    clearTimeout(timer);
   }
   return chunks.length === 1 ? (chunks[0] as Uint8Array) : new Uint8Array(await new Blob(chunks).arrayBuffer());
 }

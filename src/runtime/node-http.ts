@@ -11,6 +11,20 @@ import type { Socket } from 'node:net';
 export const NODE_MAX_HEADER_BYTES = 64 * 1024;
 
 /**
+ * Node's own bounds on a request's arrival, from BODY_TIMEOUT_MS: its headers, and the whole request with its body,
+ * must arrive within `timeoutMs` of its first byte, or the server answers 408 itself (answerClientErrors) and
+ * closes. Node checks them every `connectionsCheckingInterval` (30 s by default, which let headers be held 86 s
+ * against a 60 s bound); a quarter of the bound, at most a second, keeps the overrun small for a cheap scan.
+ */
+export function arrivalBounds(timeoutMs: number) {
+  return {
+    headersTimeout: timeoutMs,
+    requestTimeout: timeoutMs,
+    connectionsCheckingInterval: Math.min(1000, Math.max(50, Math.floor(timeoutMs / 4))),
+  };
+}
+
+/**
  * Requests Node's parser refuses before the app sees them (over NODE_MAX_HEADER_BYTES,
  * malformed HTTP, a header timeout) get a JSON error like every other answer, with
  * `Connection: close`: the parser cannot find where the next request would start.

@@ -7,13 +7,17 @@ import { packageDocsAssets } from '../http/docs/file-assets';
 import { CURSOR_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
 import { admitted } from './admission';
-import { answerClientErrors, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
+import { startHealthListener, type HealthListener } from './health-listener';
+import { answerClientErrors, arrivalBounds, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { describeMaps } from './map-summary';
 import { ENDPOINT_FILE, readConfigFiles } from './open-environment';
 import { prometheusExporter } from './prometheus';
 import { buildService, prepareTables } from './service';
 import { clientKeys, credentialsOption } from './aws-keys';
 import { readSettings, wantsEmbeddedEngine } from './settings';
+
+/** How long requests under way may take to finish once the server is asked to stop. */
+const STOP_GRACE_MS = 5000;
 
 /**
  * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
@@ -63,7 +67,7 @@ async function main(): Promise<void> {
       fetch: admitted(service.app.fetch, (collection) => service.maps.readShardCount(collection), settings.shedPauseMs),
       port: settings.port,
       hostname: settings.host,
-      serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES },
+      serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES, ...arrivalBounds(settings.bodyTimeoutMs) },
     },
     (info) => {
       const where = engine
@@ -74,6 +78,14 @@ async function main(): Promise<void> {
     },
   );
   answerClientErrors(server as Server);
+  let health: HealthListener | undefined;
+  if (settings.healthPort !== undefined) {
+    health = await startHealthListener(settings.host, settings.healthPort, async () => {
+      const answer = await service.app.fetch(new Request('http://health.internal/healthz'));
+      return { status: answer.status, body: await answer.text() };
+    });
+    console.log(`shardline health on http://${settings.host}:${health.port}/healthz`);
+  }
   // The fleet's load (DESIGN §12): this router's ended minutes, written once each.
   const load = service.load;
   if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
@@ -83,12 +95,20 @@ async function main(): Promise<void> {
     process.exit(1);
   });
 
+  // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
+  // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace, the rest.
   const stop = (): void => {
+    void health?.close();
     server.close(async () => {
       await cleanUp();
       process.exit(0);
     });
-    setTimeout(() => process.exit(0), 5000).unref();
+    (server as Server).closeIdleConnections();
+    setTimeout(async () => {
+      (server as Server).closeAllConnections();
+      await cleanUp();
+      process.exit(0);
+    }, STOP_GRACE_MS).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -92,7 +92,8 @@ export function buildService(
       bodyLimits: {
         itemBytes: settings.maxItemBodyBytes,
         batchBytes: settings.maxBatchBodyBytes,
-        idleMs: settings.bodyIdleTimeoutMs,
+        timeoutMs: settings.bodyTimeoutMs,
+        idleMs: settings.bodyTimeoutMs,
       },
       ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
       authFailuresPerSecond: settings.authFailuresPerSecond,

@@ -2,7 +2,7 @@ import type { LogLevel } from '../http/env';
 import type { AwsKeys } from './aws-keys';
 import type { ApiKeyGrant } from '../http/middleware/auth';
 import { DEFAULT_AUTH_FAILURES_PER_SECOND } from '../http/middleware/rate-limit';
-import { DEFAULT_BODY_IDLE_MS } from '../http/read-body';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../http/read-body';
 
 /**
  * The service's settings from its environment (process.env on Node and Lambda,
@@ -15,6 +15,8 @@ export type EnvMap = Record<string, string | undefined>;
 export function readSettings(env: EnvMap) {
   return {
     port: integer(env, 'PORT', 8787, 0, 65535),
+    /** The Node server's /healthz on a port (and thread) of its own; unset: on PORT only. */
+    healthPort: integer(env, 'HEALTH_PORT', undefined, 0, 65535),
     host: nonEmpty(env.HOST) ?? '127.0.0.1',
     tableName: nonEmpty(env.TABLE_NAME),
     endpoint: nonEmpty(env.DYNAMODB_ENDPOINT),
@@ -35,8 +37,14 @@ export function readSettings(env: EnvMap) {
     corsOrigins: parseOrigins(env.CORS_ORIGINS),
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
-    /** How long a request body may stop arriving before a 408. */
-    bodyIdleTimeoutMs: integer(env, 'BODY_IDLE_TIMEOUT_MS', DEFAULT_BODY_IDLE_MS, 1, 60_000),
+    /** How long a request's headers, and then its body, may take to arrive whole before a 408. */
+    bodyTimeoutMs: integer(
+      renamed(env, 'BODY_IDLE_TIMEOUT_MS', 'BODY_TIMEOUT_MS'),
+      'BODY_TIMEOUT_MS',
+      DEFAULT_BODY_TIMEOUT_MS,
+      1,
+      3_600_000,
+    ),
     /** Per caller (API key); undefined: no limit. */
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', undefined, 1, 1_000_000),
     /** Per client address. */
@@ -157,6 +165,14 @@ export function parseOrigins(raw: string | undefined): string[] {
   }
   if (origins.includes('*') && origins.length > 1) throw new Error('CORS_ORIGINS: * cannot be combined with origins');
   return origins.map((origin) => origin.replace(/\/$/, ''));
+}
+
+/** `env`, refusing a setting by its old name (it would otherwise be ignored without a word). */
+function renamed(env: EnvMap, old: string, now: string): EnvMap {
+  if (nonEmpty(env[old]) !== undefined) {
+    throw new Error(`${old} is now ${now}: the bound on the whole body's arrival, not on a pause in it`);
+  }
+  return env;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

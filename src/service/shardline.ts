@@ -14,6 +14,7 @@ import type { MapSource } from './map-source';
 import type { RequestContext } from './metrics/request-tally';
 import { patchItem } from './patch-item';
 import { deleteItem, getItem, projectionFor } from './read-item';
+import { Readiness } from './readiness';
 import { ReadMemories } from './shard-tails';
 import { putBatch, putItem } from './write-items';
 
@@ -64,15 +65,13 @@ export function createShardline(deps: ShardlineDeps) {
   const writeMaps = async (name: string, context: RequestContext) =>
     (await maps.snapshot(collection(name), context)).writes;
 
-  const tables = [...new Set(deps.collections.map((spec) => spec.table))];
+  const readiness = new Readiness(store, maps, deps.collections);
 
   return {
     collections: deps.collections,
     collection,
-    /** Answers once every table the collections use answers (the health check). */
-    ping: async (context: RequestContext) => {
-      await Promise.all(tables.map((table) => store.ping(table, context)));
-    },
+    /** Answers once every table the collections use answers and the service can route (the health check). */
+    ping: (context: RequestContext) => readiness.check(context),
     snapshot: (name: string, context: RequestContext) => maps.snapshot(collection(name), context),
 
     put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>

@@ -170,6 +170,7 @@ export class DynamoStore implements Store {
       'describe',
     );
     await onTable(table, check);
+    this.answeredAt.set(table, Date.now());
   }
 
   /** Sends one request's calls: retried, within the in-flight limit, a missing table named. */

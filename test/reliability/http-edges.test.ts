@@ -10,6 +10,36 @@ import { startTestService } from '../support/service';
 type App = Awaited<ReturnType<typeof startTestService>>['app'];
 
 const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+const BODY_TIMEOUT_MS = 1000;
+/** Node checks its arrival bounds every quarter of BODY_TIMEOUT_MS (src/runtime/node-http.ts); slack for a busy machine. */
+const ANSWERED_WITHIN_MS = BODY_TIMEOUT_MS + BODY_TIMEOUT_MS / 4 + 1000;
+
+/**
+ * Sends `head`, then `dribble` one byte every 200 ms until an answer comes (or the dribble ends): the answer and
+ * how long after the first byte it came.
+ */
+async function dribbled(port: number, head: string, dribble: string) {
+  const connection = await RawConnection.open(port);
+  const started = performance.now();
+  let answered = false;
+  try {
+    await connection.send(head);
+    const sending = (async () => {
+      for (const byte of dribble) {
+        if (answered) return;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await connection.send(byte).catch(() => undefined);
+      }
+    })();
+    const answer = await connection.response(dribble.length * 200 + 5000);
+    answered = true;
+    const elapsedMs = performance.now() - started;
+    await sending;
+    return { answer, elapsedMs, closed: await connection.closes() };
+  } finally {
+    connection.close();
+  }
+}
 
 function expectJsonError(response: RawResponse | undefined, status: number, code: string): void {
   expect(response?.status).toBe(status);
@@ -44,8 +74,8 @@ describe('HTTP edges on the Node server: JSON errors, and the connection does wh
         DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
         TABLE_NAME: `t-${randomUUID()}`,
         CURSOR_SECRET: 'http-edges-test-secret',
-        // A body that stops arriving is cut after this (60 s at most in production; short here).
-        BODY_IDLE_TIMEOUT_MS: '1000',
+        // Headers and body must arrive whole within this (60 s by default; short here).
+        BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
         AWS_ACCESS_KEY_ID: 'shardline',
         AWS_SECRET_ACCESS_KEY: 'shardline',
       },
@@ -80,6 +110,26 @@ describe('HTTP edges on the Node server: JSON errors, and the connection does wh
     } finally {
       connection.close();
     }
+  });
+
+  it('408 for a body dribbled a byte every 200 ms: the whole body has BODY_TIMEOUT_MS, not each byte', async () => {
+    const body = JSON.stringify({ pk: 'slow', sk: 'body', title: 'x'.repeat(40) });
+    const head =
+      'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    const { answer, elapsedMs, closed } = await dribbled(port, head, body);
+    expectJsonError(answer, 408, 'request_timeout');
+    expect(answer?.headers.connection).toBe('close');
+    expect(elapsedMs).toBeLessThan(ANSWERED_WITHIN_MS);
+    expect(closed).toBe(true);
+  });
+
+  it('408 for headers dribbled a byte every 200 ms, within BODY_TIMEOUT_MS', async () => {
+    const headers = 'Content-Type: application/json\r\nX-Slow: ' + 'y'.repeat(40) + '\r\n\r\n';
+    const { answer, elapsedMs, closed } = await dribbled(port, 'GET /healthz HTTP/1.1\r\nHost: x\r\n', headers);
+    expectJsonError(answer, 408, 'request_timeout');
+    expect(elapsedMs).toBeLessThan(ANSWERED_WITHIN_MS);
+    expect(closed).toBe(true);
   });
 
   it('413 for a declared body larger than the server drains (64 MiB): Connection: close, and it closes', async () => {

@@ -3,13 +3,15 @@ import { bodyLimit } from 'hono/body-limit';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 import { losslessBody } from '../lossless-json';
-import { DEFAULT_BODY_IDLE_MS } from '../read-body';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../read-body';
 
 export interface BodyLimits {
   /** A single item (PUT): DynamoDB's 400 KB item, with room for JSON escaping. */
   readonly itemBytes: number;
   readonly batchBytes: number;
-  /** How long a body may stop arriving before a 408 (DEFAULT_BODY_IDLE_MS when unset). */
+  /** How long a body may take to arrive whole before a 408 (DEFAULT_BODY_TIMEOUT_MS when unset). */
+  readonly timeoutMs?: number;
+  /** The old name of `timeoutMs` (same value), for the routes that still read it. */
   readonly idleMs?: number;
 }
 
@@ -26,7 +28,7 @@ const JSON_CONTENT_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
  * a 413, told from Content-Length up front or counted while a chunked body streams in, before any of it is parsed.
  * Then it is parsed losslessly (losslessBody). Routes that take no body need none of this: nothing reads it.
  */
-export function jsonBodyGuards(maxBytes: number, idleMs = DEFAULT_BODY_IDLE_MS): MiddlewareHandler<AppEnv>[] {
+export function jsonBodyGuards(maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): MiddlewareHandler<AppEnv>[] {
   return [
     async (c, next) => {
       if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) {
@@ -49,7 +51,7 @@ export function jsonBodyGuards(maxBytes: number, idleMs = DEFAULT_BODY_IDLE_MS):
         throw tooLarge(maxBytes);
       },
     }),
-    losslessBody(idleMs),
+    losslessBody(timeoutMs),
   ];
 }
 

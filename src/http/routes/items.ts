@@ -47,7 +47,7 @@ const putRoute = (limits: BodyLimits) =>
       'Writes the item with its shard key and index key, under every shard map a reshard writes to; ' +
       'If-Match / If-None-Match make the write conditional on the ETag of the item it replaces.',
     tags: ['items'],
-    middleware: jsonBodyGuards(limits.itemBytes, limits.idleMs),
+    middleware: jsonBodyGuards(limits.itemBytes, limits.timeoutMs),
     request: {
       params: CollectionParam,
       headers: z.object({ 'if-match': ifMatchHeader, 'if-none-match': ifNoneMatchHeader }),
@@ -75,7 +75,7 @@ const batchRoute = (limits: BodyLimits) =>
       'Each item is written as PUT writes one, unconditionally; an item refused or not written is listed ' +
       'in `failed` with its index and why, the others are written.',
     tags: ['items'],
-    middleware: jsonBodyGuards(limits.batchBytes, limits.idleMs),
+    middleware: jsonBodyGuards(limits.batchBytes, limits.timeoutMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
       200: { content: { 'application/json': { schema: BatchResponse } }, description: 'what was written, what failed' },
@@ -135,7 +135,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
     description:
       'null removes an attribute, an object merges into a map, anything else replaces; a new value of the ' +
       'ordered field moves the item in the order in the same write. Also accepts application/json.',
-    middleware: jsonBodyGuards(limits.itemBytes, limits.idleMs),
+    middleware: jsonBodyGuards(limits.itemBytes, limits.timeoutMs),
     request: {
       params: CollectionParam,
       query: keyQuery(deps),

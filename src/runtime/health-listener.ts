@@ -1,0 +1,126 @@
+import { Worker } from 'node:worker_threads';
+
+/** How long the main thread may give no sign of life (a beat every BEAT_EVERY_MS) before the health port says unready. */
+const MAIN_THREAD_SILENT_MS = 10_000;
+const BEAT_EVERY_MS = 500;
+/** How often the health port asks the main thread for a fresh answer, at most (the check itself is cached too). */
+const ASK_EVERY_MS = 1000;
+/**
+ * The first probe after this long without one, when the last answer is as old, waits for the fresh answer up to
+ * WAIT_AT_MOST_MS (an answer from before a quiet spell says little); probes in a row never wait, so a main thread
+ * slow to answer (a 16 MB batch being parsed) delays no probe.
+ */
+const FRESH_ENOUGH_MS = 5000;
+const WAIT_AT_MOST_MS = 500;
+
+/** One health answer as the app gave it, and when (ms since the epoch). */
+interface HealthAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly at: number;
+}
+
+/**
+ * The health port's thread, as source: plain JavaScript run with `eval`, so it needs neither tsx nor a file
+ * beside a bundle. It answers GET /healthz from the main thread's last answer and asks for a new one when that
+ * is a second old; after a quiet spell, the fresh one if it comes within WAIT_AT_MOST_MS (FRESH_ENOUGH_MS). A main thread silent for MAIN_THREAD_SILENT_MS is a 503.
+ */
+const WORKER_SOURCE = `
+const { createServer } = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const { host, port, silentMs, askEveryMs, freshEnoughMs, waitAtMostMs } = workerData;
+let last;
+let beatAt = Date.now();
+let askedAt = 0;
+let probedAt = 0;
+const waiting = [];
+parentPort.on('message', (message) => {
+  beatAt = Date.now();
+  if (message === 'beat') return;
+  last = message;
+  for (const wake of waiting.splice(0)) wake();
+});
+const send = (response, status, body) => {
+  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+};
+const unavailable = (response, message) => send(response, 503, JSON.stringify({ error: { code: 'unavailable', message } }));
+const server = createServer(async (request, response) => {
+  if (request.url.split('?')[0] !== '/healthz') {
+    return send(response, 404, JSON.stringify({ error: { code: 'route_not_found', message: 'this port answers GET /healthz only' } }));
+  }
+  const now = Date.now();
+  const quiet = now - probedAt > freshEnoughMs;
+  probedAt = now;
+  if (now - beatAt > silentMs) return unavailable(response, 'the server has given no sign of life for ' + Math.round((now - beatAt) / 1000) + ' s');
+  if ((!last || now - last.at >= askEveryMs) && now - askedAt >= askEveryMs) {
+    askedAt = now;
+    parentPort.postMessage('check');
+  }
+  if (!last || (quiet && now - last.at > freshEnoughMs)) {
+    await new Promise((wake) => { waiting.push(wake); setTimeout(wake, waitAtMostMs); });
+  }
+  if (!last) return unavailable(response, 'the server is starting');
+  send(response, last.status, last.body);
+});
+server.on('error', (error) => parentPort.postMessage({ error: error.message }));
+server.listen(port, host, () => parentPort.postMessage({ listening: server.address().port }));
+`;
+
+export interface HealthListener {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * `/healthz` on a port of its own (HEALTH_PORT), served by its own thread: a probe there is accepted and
+ * answered however busy the main thread is (1,000 listing connections, a 16 MB batch being parsed), which
+ * on the main port it cannot be — every new connection waits its turn on the main event loop. The answer is
+ * the main port's own `/healthz` (`check`), run when asked and at most once a second.
+ */
+export function startHealthListener(
+  host: string,
+  port: number,
+  check: () => Promise<{ status: number; body: string }>,
+): Promise<HealthListener> {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      host,
+      port,
+      silentMs: MAIN_THREAD_SILENT_MS,
+      askEveryMs: ASK_EVERY_MS,
+      freshEnoughMs: FRESH_ENOUGH_MS,
+      waitAtMostMs: WAIT_AT_MOST_MS,
+    },
+  });
+  worker.unref();
+  // A sign of life with no I/O: a main thread stuck (a blocked event loop) stops it, an idle one does not.
+  const beat = setInterval(() => worker.postMessage('beat'), BEAT_EVERY_MS);
+  beat.unref();
+  const answer = async () => {
+    try {
+      const { status, body } = await check();
+      worker.postMessage({ status, body, at: Date.now() } satisfies HealthAnswer);
+    } catch (error) {
+      const body = JSON.stringify({ error: { code: 'unavailable', message: (error as Error).message } });
+      worker.postMessage({ status: 503, body, at: Date.now() } satisfies HealthAnswer);
+    }
+  };
+  return new Promise((resolveListener, reject) => {
+    worker.on('message', (message: 'check' | { listening?: number; error?: string }) => {
+      if (message === 'check') return void answer();
+      if (message.error !== undefined) return reject(new Error(`HEALTH_PORT ${port}: ${message.error}`));
+      if (message.listening === undefined) return;
+      void answer();
+      resolveListener({
+        port: message.listening,
+        close: () => {
+          clearInterval(beat);
+          return worker.terminate().then(() => undefined);
+        },
+      });
+    });
+    worker.once('error', reject);
+  });
+}
