@@ -25,9 +25,10 @@ export interface ShardQuery {
  * The Query in wire form (`{ S: … }`, sent as it is), or undefined when the range is empty. A
  * key condition holds one comparison on the sort key: one side, or `BETWEEN` (inclusive) for
  * two. An exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly), or `> k`
- * alone when that would pass DynamoDB's sort key limit; an exclusive upper bound stays inclusive and the store drops the item equal to it. dynalite
- * refuses a BETWEEN whose bounds disagree in UTF-16 order (U+E000–U+FFFF against emoji): then
- * only the side the read starts from goes in. The store re-checks every item (`inRange`).
+ * alone when that would pass DynamoDB's sort key limit; an exclusive upper bound stays inclusive
+ * and the store drops the item equal to it. dynalite refuses a BETWEEN whose bounds disagree in
+ * UTF-16 order (U+E000–U+FFFF against emoji): then only the side the read starts from goes in.
+ * The store re-checks every item (`inRange`).
  */
 export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {
   if (isEmptyRange(query.range)) return undefined;
