@@ -77,6 +77,21 @@ describe.each(ENGINES)('inputs past DynamoDB limits over %s', (engine) => {
     expect(longest.status).toBe(200);
   });
 
+  it('writes a PATCH that changes 600 attributes whole, past the 4 KB an update expression holds', async () => {
+    const path = itemPath('pk=wide&sk=s');
+    expect((await call(app, 'PUT', '/collections/albums/items', { pk: 'wide', sk: 's', title: 'Wide' })).status).toBe(
+      201,
+    );
+    const wide = Object.fromEntries(names(600).map((name, i) => [name, i]));
+    const patched = await call(app, 'PATCH', path, wide);
+    expect(patched.status, JSON.stringify(patched.body).slice(0, 300)).toBe(200);
+    expect((await get(app, path)).body.item).toEqual({ pk: 'wide', sk: 's', title: 'Wide', ...wide });
+    const narrow = Object.fromEntries(names(600).map((name) => [name, null]));
+    expect((await call(app, 'PATCH', path, { ...narrow, title: 'Narrow' })).status).toBe(200);
+    expect((await get(app, path)).body.item).toEqual({ pk: 'wide', sk: 's', title: 'Narrow' });
+    expect((await call(app, 'DELETE', path)).status).toBe(204);
+  });
+
   // Each names what is too long: the primary key attribute (for a batch, in the entry's error), or the parameter.
   const longPk = 'p'.repeat(2049);
   const longSk = 's'.repeat(1025);
