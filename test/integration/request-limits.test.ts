@@ -95,12 +95,15 @@ describe.each(ENGINES)('inputs past DynamoDB limits over %s', (engine) => {
   // Each names what is too long: the primary key attribute (for a batch, in the entry's error), or the parameter.
   const longPk = 'p'.repeat(2049);
   const longSk = 's'.repeat(1025);
+  const longName = 'n'.repeat(65_536);
   const sweep: [string, string, string, string, unknown, RegExp][] = [
     ['GET item, long pk', 'GET', itemPath(`pk=${longPk}&sk=s`), 'key_too_large', undefined, /"pk" is 2049 bytes/],
     ['GET item, long sk', 'GET', itemPath(`pk=p&sk=${longSk}`), 'key_too_large', undefined, /"sk" is 1025 bytes/],
     ['DELETE item', 'DELETE', itemPath(`pk=${longPk}&sk=s`), 'key_too_large', undefined, /"pk" is 2049/],
     ['PATCH item', 'PATCH', itemPath(`pk=p&sk=${longSk}`), 'key_too_large', { year: 1 }, /"sk" is 1025/],
     ['PUT item', 'PUT', '/collections/albums/items', 'key_too_large', { ...good, pk: longPk }, /"pk" is 2049/],
+    ['PUT, a 64 KiB name', 'PUT', '/collections/albums/items', 'invalid_item', { ...good, [longName]: 1 }, /65536 b/],
+    ['PATCH, a 64 KiB name', 'PATCH', itemPath('pk=artist&sk=album%231'), 'invalid_item', { [longName]: 1 }, /65536/],
     [
       'batch write',
       'POST',
