@@ -162,8 +162,8 @@ function checkAttribute(value: unknown, where: string, depth: number): void {
   }
 }
 
-/** DynamoDB's limit on an attribute name's bytes (UTF-8): its refusal of a longer one would come from inside a write. */
-export const MAX_ATTRIBUTE_NAME_BYTES = 65_535;
+/** DynamoDB's limit on an attribute name (UTF-8 bytes): past it DynamoDB refuses from inside the write. */
+const MAX_ATTRIBUTE_NAME_BYTES = 65_535;
 
 function checkNameSize(name: string): void {
   const bytes = utf8Length(name);

@@ -79,7 +79,7 @@ function result(range: { lower?: ValueBound; upper?: ValueBound }, exact: boolea
  * longer), and DynamoDB refuses a sort key over MAX_SORT_KEY_BYTES. No item's value is this long anyway:
  * its index sort key adds the separator and the primary key.
  */
-export const MAX_FILTER_VALUE_BYTES = MAX_SORT_KEY_BYTES - 1;
+const MAX_FILTER_VALUE_BYTES = MAX_SORT_KEY_BYTES - 1;
 
 /** `encoded`, or a 400 naming the parameter when it is too long for a key condition: before any call. */
 function keyConditionValue(encoded: string, parameter: string): string {
