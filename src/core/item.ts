@@ -69,6 +69,7 @@ export function prepareItem(
   for (const [name, element] of Object.entries(item)) {
     if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
     if (!name.isWellFormed()) throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
+    checkNameSize(name);
     checkAttribute(element, name, 1);
   }
 
@@ -158,6 +159,21 @@ function checkAttribute(value: unknown, where: string, depth: number): void {
         checkAttribute(element, `${where}.${name}`, depth + 1);
       }
     }
+  }
+}
+
+/** DynamoDB's limit on an attribute name (UTF-8 bytes): past it DynamoDB refuses from inside the write. */
+const MAX_ATTRIBUTE_NAME_BYTES = 65_535;
+
+function checkNameSize(name: string): void {
+  const bytes = utf8Length(name);
+  if (bytes > MAX_ATTRIBUTE_NAME_BYTES) {
+    const shown = `${name.slice(0, 20)}…`;
+    throw new ShardlineError(
+      'invalid_item',
+      `attribute name "${shown}" is ${bytes} bytes; DynamoDB allows ${MAX_ATTRIBUTE_NAME_BYTES}`,
+      { limit: MAX_ATTRIBUTE_NAME_BYTES },
+    );
   }
 }
 

@@ -1,5 +1,6 @@
-import { compareKeys } from './collation';
+import { compareKeys, utf8Length } from './collation';
 import { invalidRequest } from './errors';
+import { MAX_SORT_KEY_BYTES } from './index-key';
 import { prefixSuccessor } from './key-range';
 import { encodeOrderPrefix, isTypedOrder, type CollectionOrder, type OrderField } from './order';
 import { encodeStringDescending, encodeStringPrefix } from './order-encoding';
@@ -26,7 +27,7 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
   if (prefix !== undefined && (from !== undefined || to !== undefined)) {
     throw invalidRequest('use prefix or from/to, not both');
   }
-  const fixed = key === undefined ? '' : encode(order, [key], 'key');
+  const fixed = key === undefined ? '' : keyConditionValue(encode(order, [key], 'key'), 'key');
   const position = key === undefined ? 0 : 1;
   const bounded = prefix !== undefined || from !== undefined || to !== undefined;
   if (!bounded && key === undefined) return { filter: { kind: 'all' }, scope: JSON.stringify(['all']) };
@@ -41,11 +42,12 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
   let low = fixed;
   let high: string | undefined = fixed;
   if (prefix !== undefined) {
-    low = high = fixed + prefixEncoding(order, field!, prefix);
+    low = high = keyConditionValue(fixed + prefixEncoding(order, field!, prefix), 'prefix');
   } else if (bounded) {
     const keyPart = key === undefined ? [] : [key];
-    const fromEncoded = from === undefined ? undefined : encode(order, [...keyPart, from], 'from');
-    const toEncoded = to === undefined ? undefined : encode(order, [...keyPart, to], 'to');
+    const fromEncoded =
+      from === undefined ? undefined : keyConditionValue(encode(order, [...keyPart, from], 'from'), 'from');
+    const toEncoded = to === undefined ? undefined : keyConditionValue(encode(order, [...keyPart, to], 'to'), 'to');
     const descending = field!.direction === 'desc';
     if (fromEncoded !== undefined && toEncoded !== undefined) {
       const sign = compareKeys(fromEncoded, toEncoded) * (descending ? -1 : 1);
@@ -69,6 +71,27 @@ function result(range: { lower?: ValueBound; upper?: ValueBound }, exact: boolea
   const filter: ListFilter = { kind: 'values', range, exact };
   const bound = (b: ValueBound | undefined) => (b ? [b.value, b.inclusive] : null);
   return { filter, scope: JSON.stringify(['values', bound(range.lower), bound(range.upper), exact]) };
+}
+
+/**
+ * The longest filter value (as indexed) a key condition can hold: its bound on the index sort key
+ * (index-key.ts) is the value or one byte more (VALUE_END, or `prefixSuccessor`'s last code point a byte
+ * longer), and DynamoDB refuses a sort key over MAX_SORT_KEY_BYTES. No item's value is this long anyway:
+ * its index sort key adds the separator and the primary key.
+ */
+const MAX_FILTER_VALUE_BYTES = MAX_SORT_KEY_BYTES - 1;
+
+/** `encoded`, or a 400 naming the parameter when it is too long for a key condition: before any call. */
+function keyConditionValue(encoded: string, parameter: string): string {
+  const bytes = utf8Length(encoded);
+  if (bytes > MAX_FILTER_VALUE_BYTES) {
+    throw invalidRequest(
+      `${parameter} is ${bytes} bytes as indexed; at most ${MAX_FILTER_VALUE_BYTES} fit DynamoDB's ` +
+        `${MAX_SORT_KEY_BYTES}-byte sort key limit`,
+      { parameter, limit: MAX_FILTER_VALUE_BYTES },
+    );
+  }
+  return encoded;
 }
 
 function encode(order: CollectionOrder, values: readonly unknown[], parameter: string): string {

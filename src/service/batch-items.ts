@@ -30,6 +30,14 @@ export function batchKeys(collection: CollectionSpec, inputs: readonly unknown[]
   );
 }
 
+/**
+ * A batch-get's `fields` with the primary key attributes first, each once (`fields` may name them too):
+ * every item read and returned carries its key, or it could not be matched to the key asked.
+ */
+export function withKeyFields(collection: CollectionSpec, fields: readonly string[]): string[] {
+  return [...new Set([...collection.primaryKey.map(({ name }) => name), ...fields])];
+}
+
 /** The records of the keys that name an item of the collection, in the keys' order, and the other keys. */
 export async function batchGet(
   store: Store,
@@ -38,14 +46,8 @@ export async function batchGet(
   context: CallContext,
   fields?: readonly string[],
 ): Promise<{ records: JsonObject[]; missing: JsonObject[] }> {
-  const attributes = projectionFor(collection, fields);
-  // The key attributes come back too, to match each item to its key.
-  const read = await store.batchGet(
-    collection.table,
-    keys,
-    context,
-    attributes ? { attributes: [...attributes, ...collection.primaryKey.map(({ name }) => name)] } : {},
-  );
+  const attributes = projectionFor(collection, fields && withKeyFields(collection, fields));
+  const read = await store.batchGet(collection.table, keys, context, attributes ? { attributes } : {});
   const ours = read.filter((record) => belongsTo(collection, record));
   const byKey = new Map(ours.map((record) => [canonicalText(primaryKeyFrom(collection, record)), record]));
   const found = keys.map((key) => byKey.get(canonicalText(key)));

@@ -11,11 +11,18 @@ import { type WriteResult, writeResult } from './write-items';
 
 /** Attempts of a patch whose item changed between its read and its write (no If-Match given). */
 const PATCH_ATTEMPTS = 3;
+/**
+ * At most this many attributes set or removed by one UpdateItem: its expression (`SET #a7 = :v7, …`)
+ * stays far inside DynamoDB's 4 KB (300 passed it). A patch that changes more is written whole, by
+ * PutItem under the same guard: the item it leaves is the same.
+ */
+const MAX_UPDATED_ATTRIBUTES = 100;
 
 /**
  * Applies a JSON merge patch (RFC 7396) to one item: read, patched and checked like a PUT, then
  * one UpdateItem sets what changed (every write map's index attributes too: a new ordered value
- * moves the item in the same write) on condition of the ETag it was read with. A concurrent
+ * moves the item in the same write; past MAX_UPDATED_ATTRIBUTES one PutItem of the whole item) on
+ * condition of the ETag it was read with. A concurrent
  * write in between is a 412 with `If-Match`; without it the patch is applied to the new item.
  */
 export async function patchItem(
@@ -45,7 +52,10 @@ export async function patchItem(
     const result = writeResult(prepared);
     // A patch that changes nothing (every value as it was) writes nothing.
     if (Object.keys(set).length === 0 && remove.length === 0) return result;
-    const outcome = await store.updateItem({ table: collection.table, key, set, remove, guard }, context);
+    const outcome =
+      Object.keys(set).length + remove.length > MAX_UPDATED_ATTRIBUTES
+        ? await store.putItem(collection.table, prepared.record, context, guard)
+        : await store.updateItem({ table: collection.table, key, set, remove, guard }, context);
     if (outcome.applied) return result;
     // Refused: someone wrote the item in between. With If-Match, that is the precondition failing.
     const why = refusalReason(collection, outcome.current, 'must', preconditions);

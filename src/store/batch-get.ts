@@ -81,10 +81,15 @@ export async function batchGetAll(
   return found;
 }
 
-/** A read's consistency and projection, as GetItem and BatchGetItem take them. */
+/**
+ * A read's consistency and projection, as GetItem and BatchGetItem take them, in time linear in the
+ * attributes. An attribute named twice is projected once: DynamoDB refuses a path named twice
+ * ("Two document paths overlap").
+ */
 export function readParameters(options: ReadOptions) {
   const builder = new ExpressionBuilder();
-  const projection = options.attributes?.map((attribute) => builder.name(attribute)).join(', ');
+  const placeholders = options.attributes && new Set(options.attributes.map((attribute) => builder.name(attribute)));
+  const projection = placeholders && [...placeholders].join(', ');
   return {
     ...(options.consistent && { ConsistentRead: true }),
     ...(projection && { ProjectionExpression: projection, ExpressionAttributeNames: builder.names }),

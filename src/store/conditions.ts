@@ -6,15 +6,22 @@ export type Condition =
   | { readonly kind: 'absent'; readonly attribute: string }
   | { readonly kind: 'beginsWith'; readonly attribute: string; readonly prefix: string };
 
-/** Builds placeholders for several expressions of one request, with no collisions. */
+/**
+ * Builds placeholders for several expressions of one request, with no collisions. Each name and value
+ * costs constant time: a projection of n names is built in O(n), not by scanning the names so far.
+ */
 export class ExpressionBuilder {
   readonly names: Record<string, string> = {};
   readonly values: Record<string, unknown> = {};
+  /** Attribute → its placeholder: one attribute named twice is one placeholder. */
+  private readonly placeholderOf = new Map<string, string>();
   private count = 0;
 
   name(attribute: string): string {
-    for (const [placeholder, name] of Object.entries(this.names)) if (name === attribute) return placeholder;
-    const placeholder = `#a${Object.keys(this.names).length}`;
+    const known = this.placeholderOf.get(attribute);
+    if (known !== undefined) return known;
+    const placeholder = `#a${this.placeholderOf.size}`;
+    this.placeholderOf.set(attribute, placeholder);
     this.names[placeholder] = attribute;
     return placeholder;
   }
@@ -55,7 +62,7 @@ export class ExpressionBuilder {
   /** The request's placeholder maps, each only when used: DynamoDB refuses empty ones. */
   placeholders() {
     return {
-      ...(Object.keys(this.names).length > 0 && { ExpressionAttributeNames: this.names }),
+      ...(this.placeholderOf.size > 0 && { ExpressionAttributeNames: this.names }),
       ...(Object.keys(this.values).length > 0 && { ExpressionAttributeValues: this.values }),
     };
   }

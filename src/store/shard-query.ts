@@ -1,6 +1,6 @@
 import type { AttributeValue, QueryCommandInput } from '@aws-sdk/client-dynamodb';
-import { compareKeys } from '../core/collation';
-import { nextKey } from '../core/index-key';
+import { compareKeys, utf8Length } from '../core/collation';
+import { MAX_SORT_KEY_BYTES, nextKey } from '../core/index-key';
 import { aboveLower, belowUpper, isEmptyRange, type KeyRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import type { SortOrder } from '../core/plan';
@@ -24,10 +24,11 @@ export interface ShardQuery {
 /**
  * The Query in wire form (`{ S: … }`, sent as it is), or undefined when the range is empty. A
  * key condition holds one comparison on the sort key: one side, or `BETWEEN` (inclusive) for
- * two. An exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly); an
- * exclusive upper bound stays inclusive and the store drops the item equal to it. dynalite
- * refuses a BETWEEN whose bounds disagree in UTF-16 order (U+E000–U+FFFF against emoji): then
- * only the side the read starts from goes in. The store re-checks every item (`inRange`).
+ * two. An exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly), or `> k`
+ * alone when that would pass DynamoDB's sort key limit; an exclusive upper bound stays inclusive
+ * and the store drops the item equal to it. dynalite refuses a BETWEEN whose bounds disagree in
+ * UTF-16 order (U+E000–U+FFFF against emoji): then only the side the read starts from goes in.
+ * The store re-checks every item (`inRange`).
  */
 export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {
   if (isEmptyRange(query.range)) return undefined;
@@ -35,8 +36,11 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
   const values: Record<string, AttributeValue> = { ':shard': { S: query.shardKey } };
   let condition = '#shard = :shard';
   const { lower, upper } = query.range;
-  const lowerKey = lower && (lower.inclusive ? lower.key : nextKey(lower.key));
-  const bothSides = lowerKey !== undefined && upper !== undefined && agreeInUtf16(lowerKey, upper.key);
+  // nextKey adds a byte: a key already at DynamoDB's sort key limit (a cursor past an item whose index key
+  // fills it) is sent as it is, compared with `>`, which BETWEEN cannot say.
+  const strict = lower !== undefined && !lower.inclusive && utf8Length(lower.key) >= MAX_SORT_KEY_BYTES;
+  const lowerKey = lower && (lower.inclusive || strict ? lower.key : nextKey(lower.key));
+  const bothSides = !strict && lowerKey !== undefined && upper !== undefined && agreeInUtf16(lowerKey, upper.key);
 
   // When BETWEEN is impossible, keep the side the read starts from: items past the
   // other side then come last, and the store stops the shard there.
@@ -49,7 +53,7 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
     condition += ' AND #key BETWEEN :lower AND :upper';
   } else if (useLower) {
     values[':lower'] = { S: lowerKey };
-    condition += ' AND #key >= :lower';
+    condition += strict ? ' AND #key > :lower' : ' AND #key >= :lower';
   } else if (useUpper) {
     values[':upper'] = { S: upper.key };
     condition += upper.inclusive ? ' AND #key <= :upper' : ' AND #key < :upper';

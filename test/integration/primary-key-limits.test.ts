@@ -30,5 +30,47 @@ for (const engine of ENGINES) {
         message: 'primary key attribute "pk" is 2049 bytes; DynamoDB allows 2048',
       });
     });
+
+    it('refuses key, prefix, from and to too long for a key condition, naming the parameter', async () => {
+      // The bound on the index sort key is the value or one byte more: 1,023 bytes fit DynamoDB's 1,024.
+      const cases = [
+        ['albums', 'key', `key=${'k'.repeat(1024)}`],
+        ['albums', 'prefix', `prefix=${'k'.repeat(1025)}`],
+        ['albums', 'prefix', `prefix=${'中'.repeat(342)}`], // 1,026 bytes in 342 characters
+        ['albums', 'from', `from=${'k'.repeat(1024)}`],
+        ['albums', 'to', `to=${'k'.repeat(1024)}`],
+        ['albums-by-year', 'from', `key=2000&from=${'k'.repeat(1020)}`],
+        ['albums-by-year', 'prefix', `key=2000&prefix=${'k'.repeat(1020)}`],
+      ] as const;
+      for (const [collection, parameter, query] of cases) {
+        const answer = await get(app, `/collections/${collection}/items?${encodeURI(query)}`);
+        expect(answer.status, `${collection}?${query.slice(0, 20)}`).toBe(400);
+        expect(answer.body.error).toMatchObject({ code: 'invalid_request', parameter, limit: 1023 });
+        expect(answer.body.error.message).toMatch(new RegExp(`^${parameter} is \\d+ bytes as indexed; at most 1023`));
+      }
+      for (const query of ['key', 'prefix', 'from', 'to'].map((name) => `${name}=${'k'.repeat(1023)}`)) {
+        expect((await get(app, `/collections/albums/items?${query}`)).status, query).toBe(200);
+      }
+    });
+
+    it('pages past an item whose index sort key fills all 1,024 bytes', async () => {
+      // title + U+0000 + ["p","s"]: 1,014 + 1 + 9 bytes. One byte more is refused.
+      const full = { pk: 'p', sk: 's', title: 'a'.repeat(1014) };
+      expect((await put(app, '/collections/albums/items', { ...full, title: `${full.title}a` })).status).toBe(400);
+      expect((await put(app, '/collections/albums/items', full)).status).toBe(201);
+      expect((await put(app, '/collections/albums/items', { pk: 'p', sk: 't', title: 'b' })).status).toBe(201);
+      for (const filter of ['', '&prefix=a']) {
+        const titles: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const after: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`;
+          const page = await get(app, `/collections/albums/items?limit=1${filter}${after}`);
+          expect(page.status, JSON.stringify(page.body)).toBe(200);
+          titles.push(...page.body.items.map((item: { title: string }) => item.title));
+          cursor = page.body.nextCursor;
+        } while (cursor !== null);
+        expect(titles).toEqual(filter === '' ? [full.title, 'b'] : [full.title]);
+      }
+    });
   });
 }

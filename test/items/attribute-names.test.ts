@@ -50,7 +50,7 @@ describe('attribute names are data: constructor, prototype, toString kept exactl
       keys: [{ pk: 'n2', sk: 's' }],
       fields: ['constructor', 'hasOwnProperty'],
     });
-    expect(got.body.items).toEqual([{ constructor: 'c', hasOwnProperty: { $set: [1, 2] } }]);
+    expect(got.body.items).toEqual([{ pk: 'n2', sk: 's', constructor: 'c', hasOwnProperty: { $set: [1, 2] } }]);
   });
 
   it('refuses __proto__ anywhere in a body with a 400 naming where, before anything is written', async () => {

@@ -150,7 +150,11 @@ export function defineItemApiSuite(engine: keyof EngineEndpoints): void {
         '/collections/albums/items/batch-get?fields=title',
         JSON.stringify({ keys }),
       );
-      expect(projected.body.items).toEqual([{ title: 'Batch b2' }, { title: 'Batch b1' }]);
+      // Each item with its key, named or not: else it could not be matched to the key asked.
+      expect(projected.body.items).toEqual([
+        { pk: 'b2', sk: 's', title: 'Batch b2' },
+        { pk: 'b1', sk: 's', title: 'Batch b1' },
+      ]);
       const tooMany = Array.from({ length: 101 }, (_, i) => ({ pk: `k${i}`, sk: 's' }));
       expect(
         (await send(app, 'POST', '/collections/albums/items/batch-get', JSON.stringify({ keys: tooMany }))).status,
@@ -159,6 +163,31 @@ export function defineItemApiSuite(engine: keyof EngineEndpoints): void {
       expect((await send(app, 'POST', '/collections/albums/items/batch-get', JSON.stringify(repeated))).status).toBe(
         400,
       );
+    });
+
+    it('batch-gets fields that name key attributes, each item with its key', async () => {
+      expect((await put(item('e1', 'Mail', ',"email":"e1@example.com"'))).status).toBe(201);
+      expect((await put(item('e2', 'No mail'))).status).toBe(201);
+      const keys = [
+        { pk: 'e2', sk: 's' },
+        { pk: 'e1', sk: 's' },
+      ];
+      const expected = [
+        { pk: 'e2', sk: 's' },
+        { pk: 'e1', sk: 's', email: 'e1@example.com' },
+      ];
+      for (const fields of [['pk', 'email'], ['email', 'sk', 'pk', 'email'], ['email']]) {
+        const answer = await send(app, 'POST', '/collections/albums/items/batch-get', JSON.stringify({ keys, fields }));
+        expect(answer.status, answer.text).toBe(200);
+        expect(answer.body.items).toEqual(expected);
+      }
+      const inQuery = await send(
+        app,
+        'POST',
+        '/collections/albums/items/batch-get?fields=pk,email',
+        JSON.stringify({ keys }),
+      );
+      expect(inQuery.body.items).toEqual(expected);
     });
 
     it('batch-deletes, reporting each key not deleted', async () => {

@@ -39,7 +39,10 @@ describe('HTTP edges in the app: validators, weak ETags, projections, escapes', 
     ];
     const projected = await call(app, 'POST', '/collections/albums/items/batch-get', { keys, fields: ['title'] });
     expect(projected.status).toBe(200);
-    expect(projected.body.items).toEqual([{ title: 'Edge e2' }, { title: 'Edge e1' }]);
+    expect(projected.body.items).toEqual([
+      { pk: 'e2', sk: 's', title: 'Edge e2' },
+      { pk: 'e1', sk: 's', title: 'Edge e1' },
+    ]);
     const both = await call(app, 'POST', '/collections/albums/items/batch-get?fields=year', {
       keys,
       fields: ['title'],

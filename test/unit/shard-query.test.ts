@@ -33,6 +33,18 @@ describe('buildShardQuery', () => {
     expect(input.ExpressionAttributeValues).toMatchObject({ ':lower': { S: 'a\u0000' }, ':upper': { S: 'b' } });
   });
 
+  it("compares with > alone past a key that already fills DynamoDB's 1024-byte sort key limit", () => {
+    const full = 'x'.repeat(1024);
+    const input = buildShardQuery({
+      ...base,
+      range: { lower: { key: full, inclusive: false }, upper: { key: 'y', inclusive: true } },
+    })!;
+    expect(input.KeyConditionExpression).toBe('#shard = :shard AND #key > :lower');
+    expect(input.ExpressionAttributeValues).toMatchObject({ ':lower': { S: full } });
+    const shorter = buildShardQuery({ ...base, range: { lower: { key: full.slice(1), inclusive: false } } })!;
+    expect(shorter.ExpressionAttributeValues).toMatchObject({ ':lower': { S: `${full.slice(1)}\u0000` } });
+  });
+
   it('makes room for the dropped upper bound of a descending BETWEEN', () => {
     const range = { lower: { key: 'a', inclusive: true }, upper: { key: 'b\u0000x', inclusive: false } };
     expect(buildShardQuery({ ...base, range, order: 'desc' })!.Limit).toBe(11);

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
-import { batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS } from '../../service/batch-items';
+import { batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS, withKeyFields } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
 import { fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
@@ -105,7 +105,8 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
     const keys = batchKeys(collection, body.keys);
     const { records, missing } = await shardline.batchGet(name, keys, c.get('call'), fields);
     const hidden = hiddenAttributes(collection);
-    const items = records.map((record) => new PublicWireItem(hidden, record, fields));
+    const shown = fields && withKeyFields(collection, fields);
+    const items = records.map((record) => new PublicWireItem(hidden, record, shown));
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 
