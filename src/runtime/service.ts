@@ -93,7 +93,6 @@ export function buildService(
         itemBytes: settings.maxItemBodyBytes,
         batchBytes: settings.maxBatchBodyBytes,
         timeoutMs: settings.bodyTimeoutMs,
-        idleMs: settings.bodyTimeoutMs,
       },
       ...(settings.rateLimitPerSecond !== undefined && { rateLimitPerSecond: settings.rateLimitPerSecond }),
       authFailuresPerSecond: settings.authFailuresPerSecond,

@@ -11,8 +11,6 @@ export interface BodyLimits {
   readonly batchBytes: number;
   /** How long a body may take to arrive whole before a 408 (DEFAULT_BODY_TIMEOUT_MS when unset). */
   readonly timeoutMs?: number;
-  /** The old name of `timeoutMs` (same value), for the routes that still read it. */
-  readonly idleMs?: number;
 }
 
 export const DEFAULT_BODY_LIMITS: BodyLimits = { itemBytes: 1024 * 1024, batchBytes: 16 * 1024 * 1024 };

@@ -20,7 +20,7 @@ const keysBody = (max: number) =>
     keys: z.array(Key).min(1, 'keys must hold at least one key').max(max, `at most ${max} keys per request`),
   });
 
-const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
+const batchGetRoute = (bytes: number, timeoutMs: number | undefined) =>
   apiRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-get',
@@ -30,7 +30,7 @@ const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
       'The items found come in the order of their keys; the keys of items the collection lacks are listed in ' +
       '`missing`. `fields` (in the query or the body) returns only the named attributes.',
     tags: ['items'],
-    middleware: jsonBodyGuards(bytes, idleMs),
+    middleware: jsonBodyGuards(bytes, timeoutMs),
     request: {
       params: CollectionParam,
       query: z.object({ fields: fieldsParam }),
@@ -59,7 +59,7 @@ const batchGetRoute = (bytes: number, idleMs: number | undefined) =>
     },
   });
 
-const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
+const batchDeleteRoute = (bytes: number, timeoutMs: number | undefined) =>
   apiRoute({
     method: 'post',
     path: '/collections/{collection}/items/batch-delete',
@@ -69,7 +69,7 @@ const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
       'Each key is deleted unconditionally; a key not deleted (item_not_found, conflict, …) is listed in ' +
       '`failed` with its index and why, the others are deleted.',
     tags: ['items'],
-    middleware: jsonBodyGuards(bytes, idleMs),
+    middleware: jsonBodyGuards(bytes, timeoutMs),
     request: {
       params: CollectionParam,
       body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_DELETE_KEYS) } }, required: true },
@@ -91,9 +91,9 @@ const batchDeleteRoute = (bytes: number, idleMs: number | undefined) =>
 /** `POST …/items/batch-get` and `…/batch-delete`: many items by their primary keys. */
 export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { shardline } = deps;
-  const { batchBytes: bytes, idleMs } = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
+  const { batchBytes: bytes, timeoutMs } = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
 
-  app.openapi(batchGetRoute(bytes, idleMs), async (c) => {
+  app.openapi(batchGetRoute(bytes, timeoutMs), async (c) => {
     const name = c.req.valid('param').collection;
     const collection = shardline.collection(name);
     const body = c.req.valid('json');
@@ -110,7 +110,7 @@ export function registerBatchKeyRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps):
     return exactJson(c, { items, missing: missing.map(itemToWire) }, 200);
   });
 
-  app.openapi(batchDeleteRoute(bytes, idleMs), async (c) => {
+  app.openapi(batchDeleteRoute(bytes, timeoutMs), async (c) => {
     const name = c.req.valid('param').collection;
     const keys = batchKeys(shardline.collection(name), c.req.valid('json').keys);
     return c.json(await shardline.batchDelete(name, keys, c.get('call')), 200);
