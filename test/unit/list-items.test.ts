@@ -250,6 +250,7 @@ describe('ListingExecutor', () => {
       firstWave: (count) => Array.from({ length: count }, (_, source) => ({ source, limit: 1 })),
       nextWave: (progress) => progress.flatMap((shard, source) => (shard.waiting ? [{ source, limit: 1 }] : [])),
       prefetch: () => [],
+      readAhead: () => 1,
     };
     for (const policy of [stingy, ADAPTIVE_READS]) {
       const seen: string[] = [];
