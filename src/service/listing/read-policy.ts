@@ -82,13 +82,16 @@ export const ADAPTIVE_READS: ReadPolicy = {
     // Only the cursor's shard has ended, with items: a dense shard's tail, and the next shard
     // most likely fills the page alone (reading more at each crossing would cost a page's reads).
     if (ended.shards === 0) return 1;
-    // As many shards as, at the rate seen so far, hold the items the page needs: whole shards
-    // with items (a shard holds a few items or none), widening geometrically at most, so that a
-    // guess from a few empty shards costs at most a few times the reads the wave needs.
+    // As many shards as, at the rate seen so far, hold the items the page needs (a shard holds
+    // a few items or none), with a margin that narrows as more shards with items are seen (one
+    // of one item said "two shards" where the next 19 were empty); widening geometrically at
+    // most, so a guess from a few empty shards costs at most a few times the reads it needs.
+    const { shards, holding, items } = ended;
+    const margin = 1 + 1 / holding;
     const enough =
-      ended.items === 0
+      items === 0
         ? Number.POSITIVE_INFINITY
-        : Math.ceil((Math.ceil((need * ended.holding) / ended.items) * ended.shards) / ended.holding);
+        : Math.ceil(((Math.ceil((need * holding) / items) * shards) / holding) * margin);
     return Math.min(enough, last * READ_AHEAD_GROWTH, MAX_READ_AHEAD);
   },
 };
