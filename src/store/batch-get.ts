@@ -13,9 +13,17 @@ import {
   type Send,
 } from './retry';
 import type { ReadOptions } from './store';
-import { recordFromSdk, recordToSdk } from './values';
+import { recordToDynamoJson } from './attribute-json';
+import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
+import type { DynamoSender } from './dynamo-sender';
 
 type Key = Record<string, unknown>;
+
+/** What one BatchGetItem answered: items by table, and the keys left for another call. */
+interface BatchAnswer {
+  readonly Responses?: Record<string, Key[]>;
+  readonly UnprocessedKeys?: Record<string, { Keys?: Key[] }>;
+}
 
 /** One table's part of a BatchGetItem (DynamoDB's `KeysAndAttributes`). */
 export interface TableRead {
@@ -34,6 +42,8 @@ export interface BatchRead {
   readonly send?: Send;
   /** The label a resend of unprocessed keys is reported under; unreported when unset. */
   readonly operation?: RetryOperation;
+  /** Sends one BatchGetItem its own way (the lean path, keys in wire JSON); by `doc` when unset. */
+  readonly call?: (requestItems: Record<string, TableRead>, signal: AbortSignal | undefined) => Promise<BatchAnswer>;
   /** Readies unprocessed keys to go out again (shardline's reserved numbers: `resendable`). */
   readonly again?: (keys: Key[]) => Key[];
 }
@@ -47,7 +57,7 @@ export interface BatchRead {
  * as a throttled `unavailable`, and a deadline the wait would pass becomes `timeout`.
  */
 export async function batchGetAll(
-  doc: DynamoDBDocumentClient,
+  doc: DynamoDBDocumentClient | undefined,
   requests: Readonly<Record<string, TableRead>>,
   read: BatchRead,
 ): Promise<Key[]> {
@@ -57,8 +67,10 @@ export async function batchGetAll(
   let pending = Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
     const request = pending;
-    const response = await send(what, (abortSignal) =>
-      doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
+    const response: BatchAnswer = await send(what, (abortSignal) =>
+      read.call
+        ? read.call(request, abortSignal)
+        : doc!.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
     );
     const items = Object.values(response.Responses ?? {}).flat();
     found.push(...items);
@@ -93,7 +105,7 @@ export function readParameters(options: ReadOptions) {
 
 /** Up to 100 keys of one table; unprocessed keys go out as they came back (the exact client keeps numbers exact). */
 export async function batchGetItems(
-  doc: DynamoDBDocumentClient,
+  calls: DynamoSender,
   send: Send,
   table: string,
   keys: readonly JsonObject[],
@@ -102,9 +114,12 @@ export async function batchGetItems(
   options: ReadOptions = {},
 ): Promise<JsonObject[]> {
   if (keys.length === 0) return [];
-  const request: TableRead = { Keys: keys.map(recordToSdk), ...readParameters(options) };
-  const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
-  return (await batchGetAll(doc, { [table]: request }, read)).map(recordFromSdk);
+  const request: TableRead = { Keys: keys.map(recordToDynamoJson), ...readParameters(options) };
+  const call = async (RequestItems: Record<string, TableRead>, signal: AbortSignal | undefined) =>
+    (await calls.send('BatchGetItem', { RequestItems }, signal)) as BatchAnswer;
+  const read = { what: 'a batch read', context, policy, send, call, operation: 'batch_get' } as const;
+  const items = await batchGetAll(undefined, { [table]: request }, read);
+  return items.map((item) => recordFromDynamoJson(item as Record<string, AttributeJson>));
 }
 
 function keyCount(requests: Readonly<Record<string, TableRead>>): number {
