@@ -158,7 +158,7 @@ export class DynamoStore implements Store {
   }
 
   /**
-   * A query answered within the last second says the table answers; else one DescribeTable, outside the
+   * A query or a check answered within the last second says the table answers; else one DescribeTable, outside the
    * in-flight limit: a health probe must not queue behind the very work whose overload it is asked about.
    */
   async ping(table: string, context: CallContext): Promise<void> {
@@ -171,6 +171,8 @@ export class DynamoStore implements Store {
       'describe',
     );
     await onTable(table, check);
+    // Its own check counts too: an idle service's probes make one DescribeTable a second, not one each.
+    this.answeredAt.set(table, Date.now());
   }
 
   /** Sends one request's calls: retried, within the in-flight limit, a missing table named. */
