@@ -25,6 +25,9 @@ interface BatchAnswer {
   readonly UnprocessedKeys?: Record<string, { Keys?: Key[] }>;
 }
 
+/** Sends one BatchGetItem by the lean path (./dynamo-sender), keys as they are (wire JSON). */
+type BatchGetCall = (requestItems: Record<string, TableRead>, signal: AbortSignal | undefined) => Promise<BatchAnswer>;
+
 /** One table's part of a BatchGetItem (DynamoDB's `KeysAndAttributes`). */
 export interface TableRead {
   readonly Keys: Key[];
@@ -42,8 +45,6 @@ export interface BatchRead {
   readonly send?: Send;
   /** The label a resend of unprocessed keys is reported under; unreported when unset. */
   readonly operation?: RetryOperation;
-  /** Sends one BatchGetItem its own way (the lean path, keys in wire JSON); by `doc` when unset. */
-  readonly call?: (requestItems: Record<string, TableRead>, signal: AbortSignal | undefined) => Promise<BatchAnswer>;
   /** Readies unprocessed keys to go out again (shardline's reserved numbers: `resendable`). */
   readonly again?: (keys: Key[]) => Key[];
 }
@@ -57,7 +58,7 @@ export interface BatchRead {
  * as a throttled `unavailable`, and a deadline the wait would pass becomes `timeout`.
  */
 export async function batchGetAll(
-  doc: DynamoDBDocumentClient | undefined,
+  doc: DynamoDBDocumentClient | BatchGetCall,
   requests: Readonly<Record<string, TableRead>>,
   read: BatchRead,
 ): Promise<Key[]> {
@@ -68,9 +69,9 @@ export async function batchGetAll(
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
     const request = pending;
     const response: BatchAnswer = await send(what, (abortSignal) =>
-      read.call
-        ? read.call(request, abortSignal)
-        : doc!.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
+      typeof doc === 'function'
+        ? doc(request, abortSignal)
+        : doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
     );
     const items = Object.values(response.Responses ?? {}).flat();
     found.push(...items);
@@ -117,8 +118,8 @@ export async function batchGetItems(
   const request: TableRead = { Keys: keys.map(recordToDynamoJson), ...readParameters(options) };
   const call = async (RequestItems: Record<string, TableRead>, signal: AbortSignal | undefined) =>
     (await calls.send('BatchGetItem', { RequestItems }, signal)) as BatchAnswer;
-  const read = { what: 'a batch read', context, policy, send, call, operation: 'batch_get' } as const;
-  const items = await batchGetAll(undefined, { [table]: request }, read);
+  const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
+  const items = await batchGetAll(call, { [table]: request }, read);
   return items.map((item) => recordFromDynamoJson(item as Record<string, AttributeJson>));
 }
 
