@@ -87,7 +87,7 @@ export class DynamoMapStore implements MapStore {
     return this.checked(collection, version, () => {
       const strategy = parseJson(item.strategy);
       strategyFromConfig(strategy); // throws on a strategy no router could route by
-      if (item.version !== version) throw new Error(`it says it is version ${String(item.version)}`);
+      if (String(item.version) !== String(version)) throw new Error(`it says it is version ${String(item.version)}`);
       return { version, strategy, createdAt: String(item.createdAt) };
     });
   }
