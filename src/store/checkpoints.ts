@@ -43,7 +43,7 @@ export class CheckpointStore {
         read,
       );
       for (const item of items) {
-        const problem = checkpointProblem(item, shards);
+        const problem = checkpointProblem(item, shards) ?? this.misplaced(item);
         const sequence = item.sequence === undefined ? {} : { sequence: String(item.sequence) };
         if (!problem) found.set(String(item.shard), { ...sequence, done: item.done === true });
         // Read as absent: that shard is read again from its start, which indexing repeats harmlessly.
@@ -67,6 +67,16 @@ export class CheckpointStore {
       context,
       this.retry,
     );
+  }
+
+  /** A checkpoint names its shard twice, in its key and its `shard`: both must agree. */
+  private misplaced(item: JsonObject): string | undefined {
+    const partition = this.collection.primaryKey[0]!.name;
+    const stored = item[partition];
+    const expected = this.key(String(item.shard))[partition];
+    // A reserved number reads back as a JS number, written as a NumberValue: compared as numbers.
+    const same = typeof stored === 'string' ? stored === expected : Number(String(stored)) === Number(String(expected));
+    return same ? undefined : `it names shard "${String(item.shard)}" but is stored under another shard's key`;
   }
 
   private keyOf(item: JsonObject): JsonObject {

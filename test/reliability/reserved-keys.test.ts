@@ -38,7 +38,9 @@ function everyRoute(app: App, collection: string, keyJson: string, keyQuery: str
     ['batch', send(app, 'POST', `${path}/items/batch`, `{"items":[${item}]}`)],
     ['batch-delete', send(app, 'POST', `${path}/items/batch-delete`, `{"keys":[${keyJson}]}`)],
     ['batch-get', send(app, 'POST', `${path}/items/batch-get`, `{"keys":[${keyJson}]}`)],
-  ].map(async ([route, answer]) => [route as string, await (answer as Promise<RawAnswer>)]);
+  ].map(
+    async ([route, answer]): Promise<[string, RawAnswer]> => [route as string, await (answer as Promise<RawAnswer>)],
+  );
 }
 
 describe.each(ENGINES)("shardline's reserved key space on %s", (engine) => {
