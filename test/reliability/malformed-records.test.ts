@@ -64,7 +64,7 @@ describe.each(ENGINES)("malformed records of shardline's own on %s", (engine) =>
     expect((await get(service.app, '/collections/albums/items?limit=3')).status).toBe(200);
   });
 
-  it('serves the other collections past a malformed pointer, and a new router starts past a missing version', async () => {
+  it('serves the others past a malformed pointer; a new router starts past a missing version', async () => {
     const table = service.table;
     await putBehindTheBack(endpoint(), table, [
       { pk: '__shardline#map#albums-hash', sk: 'pointer', mapOf: 'albums-hash', revision: 1, pointer: '{"rev' },
