@@ -101,3 +101,9 @@ export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
 export function etagAttributeOf(collection: CollectionSpec): string {
   return collection.etagAttribute ?? DEFAULT_ETAG_ATTRIBUTE;
 }
+
+/**
+ * The attribute DynamoDB's TTL reads (epoch seconds) in tables shardline creates: its load records expire by it,
+ * so an item carrying it would be deleted by DynamoDB. Like the ETag, no write through the API may set it.
+ */
+export const TTL_ATTRIBUTE = '_ttl';

@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'unauthorized'
   | 'forbidden'
+  | 'reserved_key'
   | 'rate_limited'
   | 'unavailable'
   | 'map_stale'

@@ -1,5 +1,5 @@
 import { utf8Length } from './collation';
-import { type CollectionSpec, etagAttributeOf, type RoutedCollection } from './collection';
+import { type CollectionSpec, etagAttributeOf, type RoutedCollection, TTL_ATTRIBUTE } from './collection';
 import { ShardlineError } from './errors';
 import { itemEtag } from './etag';
 import { decimalText, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
@@ -101,10 +101,10 @@ export function prepareItem(
   return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item: stored, etag };
 }
 
-/** Both indexes' shard and index key attributes, and the ETag. */
+/** Both indexes' shard and index key attributes, the ETag and the TTL attribute. */
 export function managedAttributes(collection: CollectionSpec): string[] {
   const indexes = collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
-  return [...indexes, etagAttributeOf(collection)];
+  return [...indexes, etagAttributeOf(collection), TTL_ATTRIBUTE];
 }
 
 /** Primary key values in key-schema order, checked for presence, type and size. */

@@ -24,6 +24,7 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   method_not_allowed: 405,
   unauthorized: 401,
   forbidden: 403,
+  reserved_key: 403,
   rate_limited: 429,
   unavailable: 503,
   map_stale: 503,

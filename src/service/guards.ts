@@ -2,6 +2,8 @@ import { etagAttributeOf, type CollectionSpec } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { isShardKeyOf, shardKeyPrefix } from '../core/index-key';
 import type { JsonObject } from '../core/item';
+import { isPlainObject } from '../core/values';
+import { isReservedItem, reservedKeySpace } from '../store/reserved-keys';
 import type { WriteGuard, WriteOutcome } from '../store/store';
 
 /** A request's conditions on the stored item (`If-Match`, `If-None-Match`), parsed. */
@@ -10,6 +12,25 @@ export interface Preconditions {
   readonly ifMatch?: '*' | readonly string[];
   /** `*`: the item must not exist (create only). */
   readonly ifNoneMatch?: '*';
+}
+
+/**
+ * Refuses, before any DynamoDB call, keys (or items) in shardline's own key space (its shard maps, load records,
+ * checkpoints: src/store/reserved-keys.ts): a 403 `reserved_key` naming the space. Every item route passes its keys
+ * here (src/service/shardline.ts); one reserved key refuses a whole batch, its indexes listed, nothing written.
+ */
+export function refuseReservedKeys(collection: CollectionSpec, sources: readonly unknown[]): void {
+  const reserved = sources.flatMap((source, index) =>
+    isPlainObject(source) && isReservedItem(collection, source) ? [index] : [],
+  );
+  if (reserved.length === 0) return;
+  const { words, details } = reservedKeySpace(collection);
+  const which = sources.length === 1 ? 'the key is' : `${reserved.length} of ${sources.length} keys are`;
+  throw new ShardlineError(
+    'reserved_key',
+    `${which} in shardline's reserved key space (${words}): its own records, never an item of a collection`,
+    { ...details, ...(sources.length > 1 && { indexes: reserved }) },
+  );
 }
 
 /** Whether a stored record was written through this collection (it carries its shard key in either index). */

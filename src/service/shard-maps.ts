@@ -60,6 +60,8 @@ export class ShardMaps implements MapSource {
   private readonly strategies = new Map<string, ShardStrategy>();
   private readonly views = new Map<string, RoutedCollection>();
   private readonly snapshots = new Map<string, MapSnapshot>();
+  /** Collections whose stored map could not be read, logged once each. */
+  private readonly unusable = new Set<string>();
   private readonly now: () => number;
 
   constructor(
@@ -81,33 +83,50 @@ export class ShardMaps implements MapSource {
     const pointers = await this.store.readPointers(this.collections, context);
     const known = new Map<string, MapPointer>();
     for (const [i, collection] of this.collections.entries()) {
-      let pointer = pointers[i];
-      if (!pointer) {
-        const createdAt = new Date(this.now()).toISOString();
-        const first = { version: 1, strategy: collection.initialStrategy.config, createdAt };
-        await this.store.createVersion(collection, first, context);
-        const fresh = initialPointer(this.now());
-        pointer = (await this.store.createPointer(collection, fresh, context))
-          ? fresh
-          : (await this.store.readPointers([collection], context))[0];
-      }
-      if (!pointer) throw new Error(`collection "${collection.name}": its shard-map pointer could not be read back`);
-      known.set(collection.name, pointer);
-      this.options.onReadVersion?.(collection.name, pointer.read.version);
-      const stored = await this.strategyOf(collection, pointer.read.version, context);
-      if (!isConfigured(collection, stored)) {
-        // After a reshard this is the normal state: the stored map rules, the config's strategy made v1 only.
-        const configured = collection.initialStrategy;
-        this.options.log?.(
-          `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
-            `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
-            `(${configured.kind}, ${configured.shardCount} shards) only makes a new table's first map. ` +
-            'Maps change with npm run reshard; update the config to match if you like',
-        );
+      try {
+        await this.initializeOne(collection, pointers[i], known, context);
+      } catch (error) {
+        // A collection whose stored map cannot be read answers 503; the others serve, and the router starts.
+        if (!(error instanceof ShardlineError && error.code === 'unavailable')) throw error;
+        if (!this.unusable.has(collection.name)) this.options.log?.(`shardline: ${error.message}`);
+        this.unusable.add(collection.name);
       }
     }
     // What was just read (or written) is as fresh as a refresh: the first requests need not read again.
     this.cached = { pointers: known, readAt };
+  }
+
+  private async initializeOne(
+    collection: CollectionSpec,
+    read: MapPointer | undefined,
+    known: Map<string, MapPointer>,
+    context: CallContext,
+  ): Promise<void> {
+    let pointer = read;
+    if (!pointer) {
+      const createdAt = new Date(this.now()).toISOString();
+      const first = { version: 1, strategy: collection.initialStrategy.config, createdAt };
+      await this.store.createVersion(collection, first, context);
+      const fresh = initialPointer(this.now());
+      pointer = (await this.store.createPointer(collection, fresh, context))
+        ? fresh
+        : (await this.store.readPointers([collection], context))[0];
+    }
+    // There but unreadable (malformed, logged by the store): never overwritten, never routed by.
+    if (!pointer) throw unusable(collection, 'its shard-map pointer cannot be read');
+    known.set(collection.name, pointer);
+    this.options.onReadVersion?.(collection.name, pointer.read.version);
+    const stored = await this.strategyOf(collection, pointer.read.version, context);
+    if (!isConfigured(collection, stored)) {
+      // After a reshard this is the normal state: the stored map rules, the config's strategy made v1 only.
+      const configured = collection.initialStrategy;
+      this.options.log?.(
+        `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
+          `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
+          `(${configured.kind}, ${configured.shardCount} shards) only makes a new table's first map. ` +
+          'Maps change with npm run reshard; update the config to match if you like',
+      );
+    }
   }
 
   /** The snapshot one request routes by; refreshes the cached pointers when older than the TTL. */
@@ -217,9 +236,15 @@ export class ShardMaps implements MapSource {
     const known = this.strategies.get(key);
     if (known) return known;
     const stored = await this.store.readVersion(collection, version, context);
-    if (!stored) throw new Error(`collection "${collection.name}": shard map v${version} is missing from the table`);
+    // Never another version instead: its items sit where this one put them, and listings would miss them.
+    if (!stored) throw unusable(collection, `its shard map v${version} is missing from the table or malformed`);
     const strategy = strategyFromConfig(stored.strategy);
     this.strategies.set(key, strategy);
     return strategy;
   }
+}
+
+/** A 503 for a collection whose stored map cannot be routed by: the router serves the others. */
+function unusable(collection: CollectionSpec, why: string): ShardlineError {
+  return new ShardlineError('unavailable', `collection "${collection.name}" cannot be served: ${why}`);
 }

@@ -7,7 +7,7 @@ import { type FilterQuery, listingFilter } from '../core/order-filter';
 import type { SortOrder } from '../core/plan';
 import type { Store } from '../store/store';
 import { batchDelete, batchGet } from './batch-items';
-import type { Preconditions } from './guards';
+import { type Preconditions, refuseReservedKeys } from './guards';
 import { listItems } from './list-items';
 import type { Listing } from './listing/listing';
 import type { MapSource } from './map-source';
@@ -61,9 +61,15 @@ export function createShardline(deps: ShardlineDeps) {
     if (!found) throw new ShardlineError('collection_not_found', `no collection named "${name}"`);
     return found;
   };
-  /** The collection as every map a write sets sees it, the read map first. */
-  const writeMaps = async (name: string, context: RequestContext) =>
-    (await maps.snapshot(collection(name), context)).writes;
+  /** The collection, once the keys (or items) a request names are known to be outside shardline's own. */
+  const itemsOf = (name: string, keys: readonly unknown[]): CollectionSpec => {
+    const spec = collection(name);
+    refuseReservedKeys(spec, keys);
+    return spec;
+  };
+  /** The collection as every map a write sets sees it, the read map first; the keys checked first. */
+  const writeMaps = async (name: string, keys: readonly unknown[], context: RequestContext) =>
+    (await maps.snapshot(itemsOf(name, keys), context)).writes;
 
   const readiness = new Readiness(store, maps, deps.collections);
 
@@ -75,24 +81,24 @@ export function createShardline(deps: ShardlineDeps) {
     snapshot: (name: string, context: RequestContext) => maps.snapshot(collection(name), context),
 
     put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>
-      putItem(store, await writeMaps(name, context), item, context, random, preconditions),
+      putItem(store, await writeMaps(name, [item], context), item, context, random, preconditions),
     putBatch: async (name: string, items: readonly unknown[], context: RequestContext) =>
-      putBatch(store, await writeMaps(name, context), items, context, random),
+      putBatch(store, await writeMaps(name, items, context), items, context, random),
     patch: async (
       name: string,
       key: JsonObject,
       patch: unknown,
       context: RequestContext,
       preconditions?: Preconditions,
-    ) => patchItem(store, await writeMaps(name, context), key, patch, context, random, preconditions),
+    ) => patchItem(store, await writeMaps(name, [key], context), key, patch, context, random, preconditions),
     get: (name: string, key: JsonObject, context: RequestContext, fields?: readonly string[]) =>
-      getItem(store, collection(name), key, context, fields),
+      getItem(store, itemsOf(name, [key]), key, context, fields),
     delete: (name: string, key: JsonObject, context: RequestContext, preconditions?: Preconditions) =>
-      deleteItem(store, collection(name), key, context, preconditions),
+      deleteItem(store, itemsOf(name, [key]), key, context, preconditions),
     batchGet: (name: string, keys: readonly JsonObject[], context: RequestContext, fields?: readonly string[]) =>
-      batchGet(store, collection(name), keys, context, fields),
+      batchGet(store, itemsOf(name, keys), keys, context, fields),
     batchDelete: (name: string, keys: readonly JsonObject[], context: RequestContext) =>
-      batchDelete(store, collection(name), keys, context),
+      batchDelete(store, itemsOf(name, keys), keys, context),
 
     /**
      * One page in order. The cursor is checked against its listing (collection, order, filter).

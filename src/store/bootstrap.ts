@@ -8,8 +8,7 @@ import {
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import type { IndexSpec, KeyAttribute } from '../core/collection';
-import { TTL_ATTRIBUTE } from './load-store';
+import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
 import { sleep } from './retry';
 
 /** A table and the two sparse indexes shardline's shard maps take turns in. */

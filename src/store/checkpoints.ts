@@ -2,6 +2,7 @@ import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { batchGetAll } from './batch-get';
+import { MalformedRecords } from './malformed-records';
 import { reservedOwner, reservedPartition, resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
@@ -28,6 +29,7 @@ export class CheckpointStore {
     private readonly follower: string,
     private readonly stream: string,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+    private readonly malformed = new MalformedRecords(),
   ) {}
 
   async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
@@ -41,10 +43,11 @@ export class CheckpointStore {
         read,
       );
       for (const item of items) {
-        found.set(String(item.shard), {
-          ...(typeof item.sequence === 'string' && { sequence: item.sequence }),
-          done: item.done === true,
-        });
+        const problem = checkpointProblem(item, shards) ?? this.misplaced(item);
+        const sequence = item.sequence === undefined ? {} : { sequence: String(item.sequence) };
+        if (!problem) found.set(String(item.shard), { ...sequence, done: item.done === true });
+        // Read as absent: that shard is read again from its start, which indexing repeats harmlessly.
+        else this.malformed.report('follower checkpoint', this.collection.table, this.keyOf(item), problem);
       }
     }
     return found;
@@ -66,6 +69,20 @@ export class CheckpointStore {
     );
   }
 
+  /** A checkpoint names its shard twice, in its key and its `shard`: both must agree. */
+  private misplaced(item: JsonObject): string | undefined {
+    const partition = this.collection.primaryKey[0]!.name;
+    const stored = item[partition];
+    const expected = this.key(String(item.shard))[partition];
+    // A reserved number reads back as a JS number, written as a NumberValue: compared as numbers.
+    const same = typeof stored === 'string' ? stored === expected : Number(String(stored)) === Number(String(expected));
+    return same ? undefined : `it names shard "${String(item.shard)}" but is stored under another shard's key`;
+  }
+
+  private keyOf(item: JsonObject): JsonObject {
+    return Object.fromEntries(this.collection.primaryKey.map(({ name }) => [name, item[name]]));
+  }
+
   /** The partition key names the checkpoint whole, so any key schema holds it; a sort key gets `checkpoint` or 0. */
   private key(shard: string): JsonObject {
     const [partition, sort] = this.collection.primaryKey;
@@ -74,6 +91,17 @@ export class CheckpointStore {
     if (sort) key[sort.name] = sort.type === 'N' ? 0 : 'checkpoint';
     return key;
   }
+}
+
+/** What is wrong with a stored checkpoint of one of `shards`, if anything. */
+function checkpointProblem(item: JsonObject, shards: readonly string[]): string | undefined {
+  if (typeof item.shard !== 'string' || !shards.includes(item.shard)) return 'it names no shard asked for';
+  if (typeof item.done !== 'boolean') return '"done" is not a boolean';
+  // Sequence numbers are decimal digits (DynamoDB Streams); anything else would make GetShardIterator fail.
+  if (item.sequence !== undefined && !(typeof item.sequence === 'string' && /^\d{1,64}$/.test(item.sequence))) {
+    return '"sequence" is not a sequence number';
+  }
+  return undefined;
 }
 
 /**

@@ -1,13 +1,12 @@
 import pLimit from 'p-limit';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CollectionSpec } from '../core/collection';
+import { type CollectionSpec, TTL_ATTRIBUTE } from '../core/collection';
 import { hashShard } from '../core/strategies/hash';
 import type { LoadRecord } from '../load/load-record';
+import { checkLoadRecord } from '../load/load-record-check';
+import { MalformedRecords } from './malformed-records';
 import { reservedPartition, resendable } from './reserved-keys';
 import { withRetries, type CallContext } from './retry';
-
-/** The attribute DynamoDB's TTL reads on shardline's expiring items (epoch seconds). */
-export const TTL_ATTRIBUTE = '_ttl';
 
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;
@@ -22,6 +21,7 @@ export class LoadStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly ttlSeconds: number,
+    private readonly malformed = new MalformedRecords(),
   ) {}
 
   static supports(collection: CollectionSpec): boolean {
@@ -32,7 +32,7 @@ export class LoadStore {
     const [partition, sort] = collection.primaryKey;
     const item = {
       [partition!.name]: reservedPartition(collection, ownerOf(collection, record.minute)),
-      [sort!.name]: sort!.type === 'N' ? hashShard(record.router, 1e15) : record.router,
+      [sort!.name]: sortKeyOf(collection, record.router),
       loadOf: collection.name,
       record: JSON.stringify(record),
       [TTL_ATTRIBUTE]: Math.ceil((record.minute + record.minuteMs) / 1000) + this.ttlSeconds,
@@ -64,8 +64,8 @@ export class LoadStore {
               context,
             );
             for (const item of page.Items ?? []) {
-              if (item.loadOf === collection.name && typeof item.record === 'string')
-                records.push(JSON.parse(item.record));
+              const record = this.check(collection, minute, item);
+              if (record) records.push(record);
             }
             // A reserved number reads back as a JS number: sent again exactly (reserved-keys.ts).
             after = page.LastEvaluatedKey && resendable([page.LastEvaluatedKey])[0];
@@ -76,6 +76,26 @@ export class LoadStore {
     );
     return pages.flat();
   }
+
+  /** The record `item` holds, if a router could have written it there; else none (reported once). */
+  private check(collection: CollectionSpec, minute: number, item: Record<string, unknown>): LoadRecord | undefined {
+    // A reserved number is a hash of its owner: the item says whose it is.
+    if (item.loadOf !== collection.name) return undefined;
+    const [partition, sort] = collection.primaryKey;
+    let found = checkLoadRecord(item.record, { collection: collection.name, minute });
+    if (typeof found !== 'string' && item[sort!.name] !== sortKeyOf(collection, found.router)) {
+      found = `it is stored under another router's key than "${found.router}"`;
+    }
+    if (typeof found !== 'string') return found;
+    const key = { [partition!.name]: item[partition!.name], [sort!.name]: item[sort!.name] };
+    this.malformed.report('load record', collection.table, key, found);
+    return undefined;
+  }
+}
+
+/** One item per router in a minute's partition: the router's id, or a number drawn from it. */
+function sortKeyOf(collection: CollectionSpec, router: string): string | number {
+  return collection.primaryKey[1]!.type === 'N' ? hashShard(router, 1e15) : router;
 }
 
 function ownerOf(collection: CollectionSpec, minute: number): string {

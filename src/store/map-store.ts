@@ -2,7 +2,9 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient, type PutCommandInp
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { parsePointer, type MapPointer } from '../core/shard-map';
+import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
+import { MalformedRecords } from './malformed-records';
 import { reservedPartition, resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
@@ -38,6 +40,7 @@ export class DynamoMapStore implements MapStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
+    private readonly malformed = new MalformedRecords(),
   ) {}
 
   async readPointers(
@@ -54,7 +57,11 @@ export class DynamoMapStore implements MapStore {
       }
       const read = { what: 'a read of the shard maps', context, policy: this.retry, again: resendable };
       const items = await batchGetAll(this.doc, requests, read);
-      for (const item of items) found.set(String(item.mapOf), parsePointer(JSON.parse(String(item.pointer))));
+      for (const item of items) {
+        const collection = collections.find((c) => c.name === item.mapOf);
+        const pointer = collection && this.checked(collection, 'pointer', () => parsePointer(parseJson(item.pointer)));
+        if (pointer) found.set(collection.name, pointer);
+      }
     }
     return collections.map((collection) => found.get(collection.name));
   }
@@ -77,7 +84,23 @@ export class DynamoMapStore implements MapStore {
     const item = response.Item;
     // A reserved number is a hash of its name: the item says whose it is.
     if (!item || item.mapOf !== collection.name) return undefined;
-    return { version, strategy: JSON.parse(String(item.strategy)), createdAt: String(item.createdAt) };
+    return this.checked(collection, version, () => {
+      const strategy = parseJson(item.strategy);
+      strategyFromConfig(strategy); // throws on a strategy no router could route by
+      if (String(item.version) !== String(version)) throw new Error(`it says it is version ${String(item.version)}`);
+      return { version, strategy, createdAt: String(item.createdAt) };
+    });
+  }
+
+  /** What `read` makes of a stored map item; a malformed one reads as absent, reported once. */
+  private checked<T>(collection: CollectionSpec, which: 'pointer' | number, read: () => T): T | undefined {
+    try {
+      return read();
+    } catch (error) {
+      const what = which === 'pointer' ? 'shard-map pointer' : `shard map v${which}`;
+      this.malformed.report(what, collection.table, mapKey(collection, which), (error as Error).message);
+      return undefined;
+    }
   }
 
   createVersion(collection: CollectionSpec, version: StoredVersion, context: CallContext): Promise<boolean> {
@@ -147,6 +170,15 @@ export class DynamoMapStore implements MapStore {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       return attempts > 1 ? landedBefore() : false;
     }
+  }
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') throw new Error('its JSON attribute is not a string');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('its JSON attribute is not JSON');
   }
 }
 

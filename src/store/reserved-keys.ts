@@ -15,6 +15,21 @@ export const RESERVED_KEY_PREFIX = '__shardline#';
  * double exactly, so a key read back as a number (UnprocessedKeys) is the same key again.
  */
 const RESERVED_NUMBER_LIMIT = -9.999e125;
+/** Below DynamoDB's lowest number (-9.99…9E+125, 38 digits, -1e126 as a double): no key, reserved or not. */
+const LOWEST_NUMBER = -1e126;
+
+/** A collection's reserved key space in words (for a 403 `reserved_key`), and as facts for the client. */
+export function reservedKeySpace(collection: CollectionSpec): { words: string; details: Record<string, unknown> } {
+  const { name, type } = collection.primaryKey[0]!;
+  if (type === 'S') {
+    return {
+      words: `a partition key "${name}" starting with "${RESERVED_KEY_PREFIX}"`,
+      details: { attribute: name, prefix: RESERVED_KEY_PREFIX },
+    };
+  }
+  const range = { from: '-9.99999999999999e125', to: String(RESERVED_NUMBER_LIMIT) };
+  return { words: `a partition key "${name}" from ${range.from} to ${range.to}`, details: { attribute: name, range } };
+}
 
 /**
  * The partition key of the shardline item `owner` names (`map#albums#pointer`, `follow#…`). A number
@@ -50,7 +65,7 @@ export function reservedOwner(collection: CollectionSpec, item: JsonObject): str
     return partition.startsWith(RESERVED_KEY_PREFIX) ? partition.slice(RESERVED_KEY_PREFIX.length) : undefined;
   }
   const number = numberOf(partition);
-  return number !== undefined && number <= RESERVED_NUMBER_LIMIT ? '' : undefined;
+  return number !== undefined && number >= LOWEST_NUMBER && number <= RESERVED_NUMBER_LIMIT ? '' : undefined;
 }
 
 /** A number as shardline's clients hand it over: a JS number, or exact text (ExactNumber, NumberValue). */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config/config';
-import { TTL_ATTRIBUTE } from '../../src/store/load-store';
+import { TTL_ATTRIBUTE } from '../../src/core/collection';
 import { parse, type CollectionTag, type ScalarTag, type YAMLSeq } from 'yaml';
 import { ROOT } from './support/runtimes';
 

@@ -111,6 +111,12 @@ describe('decideIndexing (adoption and the change followers)', () => {
     expect(decide([tracks!], { pk: '__shardline#map#tracks', sk: 'track#', name: 'n' })).toEqual({
       kind: 'not-member',
     });
+    // Even one forged to carry this collection's index entry: the follower never indexes or moves it.
+    const forged = {
+      ...prepareItem(albums!, { pk: 'f', sk: 'album', title: 'F' }, () => 0).record,
+      pk: '__shardline#x',
+    };
+    expect(decide([albums!], { ...forged, title: 'Moved' })).toEqual({ kind: 'not-member' });
   });
 
   it('calls a member it cannot index invalid, with the reason a write would get', () => {
