@@ -41,6 +41,8 @@ export interface Decision {
   readonly bar: number;
   /** A reshard the plain `minGain` allows was held back by the raised bar: the load is still moving. */
   readonly heldBack?: boolean;
+  /** A whole window of the map's own load, and nothing to do: the end of a streak of reshards. */
+  readonly calm?: boolean;
 }
 
 /** A shard far below its share this long (a whole window) lets the collection shrink. */
@@ -152,7 +154,7 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
       predictedImbalance: 1,
     };
   }
-  return none('balanced enough');
+  return { ...none('balanced enough'), calm: true };
 }
 
 /** The hottest written key's share of a partition (its writes at the shard's units per write). */

@@ -12,33 +12,17 @@ export function gainBar(minGain: number, streak: number): number {
 
 /** What the rising bar reads of a step kept in the decision log. */
 export interface KeptStep {
-  readonly at: string;
-  readonly action: 'none' | 'reshard';
   readonly dryRun?: boolean;
-  readonly heldBack?: boolean;
-  /** Reshards in a row after this step. */
+  /** Reshards in a row after this step: 0 once a step found the map balanced over a whole window. */
   readonly streak?: number;
-  /** null while it runs (or when its step was killed). */
-  readonly reshard?: { readonly code: number | null };
 }
 
 /**
- * The reshards in a row before this step: the streak of the last step kept, unless the map
- * has been calm a whole window — no reshard started and none held back by the bar for
- * `windowMs` (the map's own change at `changedAt` included). A refused reshard (another run
- * held the lease, exit 3) moved nothing and does not count. Dry runs are not the autopilot's acts.
+ * The reshards in a row before this step: the streak the last step kept (dry runs are not the
+ * autopilot's acts). It rises with each reshard started, holds while the map waits for a whole
+ * window of its own load, a reshard is held back or refused, and ends (0) at the first step that
+ * finds the map balanced over a whole window — the map stable a window, and calm.
  */
-export function reshardStreak(
-  kept: readonly KeptStep[],
-  changedAt: number | undefined,
-  now: number,
-  windowMs: number,
-): number {
-  const real = kept.filter((step) => !step.dryRun);
-  const restless = real
-    .filter((step) => step.heldBack || (step.action === 'reshard' && step.reshard?.code !== 3))
-    .map((step) => Date.parse(step.at));
-  const lastUnrest = Math.max(changedAt ?? Number.NEGATIVE_INFINITY, ...restless);
-  if (!(now - lastUnrest < windowMs)) return 0;
-  return real.at(-1)?.streak ?? 0;
+export function reshardStreak(kept: readonly KeptStep[]): number {
+  return kept.filter((step) => !step.dryRun).at(-1)?.streak ?? 0;
 }

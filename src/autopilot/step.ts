@@ -74,9 +74,7 @@ export async function autopilotStep(
   const { window, minutes } = await recordedLoad(table, read, config.windowMinutes, now);
   const log = new DecisionLog(table.clients.doc);
   const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
-  const streak = options.dryRun
-    ? 0
-    : reshardStreak(await log.read(collection), lastReshardAt, now, config.windowMinutes * minuteMs);
+  const streak = options.dryRun ? 0 : reshardStreak(await log.read(collection));
   const decision = decide(
     {
       strategy: read.map.strategy.kind,
@@ -99,7 +97,7 @@ export async function autopilotStep(
     shardCount: read.map.strategy.shardCount,
     routers: window.routers,
     dryRun: options.dryRun,
-    streak,
+    streak: decision.calm ? 0 : streak,
   };
   if (options.dryRun) return record;
   // A new reshard waits out another run's lease; resuming one leaves a live run alone.

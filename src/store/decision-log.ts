@@ -21,6 +21,7 @@ const keptDecision = z.looseObject({
   predictedImbalance: z.number().nonnegative().optional(),
   dryRun: z.boolean().optional(),
   heldBack: z.boolean().optional(),
+  calm: z.boolean().optional(),
   streak: z.number().int().min(0).max(64).optional(),
   repeats: z.number().int().min(1).optional(),
   lastAt: z.iso.datetime().optional(),

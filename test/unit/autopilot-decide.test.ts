@@ -154,8 +154,6 @@ describe('an autopilot step', () => {
 
 describe('the rising bar after reshards in a row', () => {
   const hot = loadOf(8, (_, shard) => (shard === 3 ? 800 : 10));
-  const at = (minutesAgo: number) => new Date(NOW - minutesAgo * MINUTE).toISOString();
-  const windowMs = WINDOW * MINUTE;
 
   it('doubles the predicted gain a reshard needs with each reshard in a row', () => {
     expect([0, 1, 2].map((streak) => gainBar(0.25, streak))).toEqual([0.25, 0.5, 1]);
@@ -191,31 +189,21 @@ describe('the rising bar after reshards in a row', () => {
     expect(decide({ ...inputs('random', 16, idle), streak: 2 }, DEFAULT_AUTOPILOT).action).toBe('reshard');
   });
 
-  it('counts the streak until the map has been calm a window: no reshard, none held back', () => {
-    const reshard = (minutesAgo: number, streak: number) => ({
-      at: at(minutesAgo),
-      action: 'reshard' as const,
-      streak,
-      reshard: { code: 0 },
+  it('keeps the streak until a step finds the map balanced over a whole window', () => {
+    expect(reshardStreak([])).toBe(0);
+    expect(reshardStreak([{ streak: 1 }, { streak: 2 }])).toBe(2);
+    // A dry run is not the autopilot's act.
+    expect(reshardStreak([{ streak: 2 }, { streak: 0, dryRun: true }])).toBe(2);
+    // What the step keeps: the map's first window not whole yet, or a reshard held back, keeps the
+    // streak; a whole window found balanced ends it.
+    const even = loadOf(8, () => 100);
+    expect(decide({ ...inputs('range', 8, hot), streak: 2 }, DEFAULT_AUTOPILOT).calm).toBeUndefined();
+    expect(decide({ ...inputs('range', 8, even), streak: 2 }, DEFAULT_AUTOPILOT)).toMatchObject({
+      reason: 'balanced enough',
+      calm: true,
     });
-    const none = (minutesAgo: number, streak: number, heldBack = false) => ({
-      at: at(minutesAgo),
-      action: 'none' as const,
-      streak,
-      heldBack,
-    });
-    expect(reshardStreak([], undefined, NOW, windowMs)).toBe(0);
-    // The map changed 3 minutes ago: a second reshard would be the second in a row.
-    expect(reshardStreak([reshard(4, 1)], NOW - 3 * MINUTE, NOW, windowMs)).toBe(1);
-    // Calm a whole window since: the bar is back at minGain.
-    expect(reshardStreak([reshard(14, 1), none(2, 1)], NOW - 13 * MINUTE, NOW, windowMs)).toBe(0);
-    // Held back 2 minutes ago: the load still moves, the streak stays.
-    expect(reshardStreak([reshard(30, 2), none(2, 2, true)], NOW - 29 * MINUTE, NOW, windowMs)).toBe(2);
-    // A refused reshard (another run's lease) and dry runs do not count.
-    const refused = { ...reshard(2, 1), reshard: { code: 3 } };
-    expect(reshardStreak([reshard(30, 1), refused], NOW - 29 * MINUTE, NOW, windowMs)).toBe(0);
-    const dry = { ...reshard(1, 5), dryRun: true };
-    expect(reshardStreak([reshard(4, 1), dry], NOW - 3 * MINUTE, NOW, windowMs)).toBe(1);
+    const waiting = { ...inputs('range', 8, even), lastReshardAt: NOW - 2 * MINUTE, streak: 1 };
+    expect(decide(waiting, { ...DEFAULT_AUTOPILOT, cooldownMinutes: 0 }).calm).toBeUndefined();
   });
 
   it("counts the cooldown and the new map's first window in the fleet's minutes (SHARDLINE_LOAD_MINUTE_MS)", () => {
