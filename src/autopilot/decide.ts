@@ -74,7 +74,9 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     };
     const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
     if (inputs.streak > 0 && gain < bar) {
-      const why = `held back: after ${inputs.streak} reshard(s) in a row a reshard needs a predicted gain of ${percent(bar)}, this one ${percent(gain)} (${reason})`;
+      const why =
+        `held back: after ${inputs.streak} reshard(s) in a row a reshard needs a predicted gain of ` +
+        `${percent(bar)}, this one ${percent(gain)} (${reason})`;
       return { ...none(why), ...predicted, heldBack: true };
     }
     return { action: 'reshard', reason, target, ...base, ...predicted };

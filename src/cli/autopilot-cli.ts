@@ -120,7 +120,8 @@ function statusLine(d: KeptDecision): string {
       : ` (reshard exit ${d.reshard.code})`
     : '';
   const repeated = d.repeats ? ` (×${d.repeats}, last ${d.lastAt})` : '';
-  return `${d.at}  v${d.mapVersion} ${action.padEnd(7)} imbalance ${imbalance}${predicted}  ${d.reason}${ran}${repeated}`;
+  const what = `v${d.mapVersion} ${action.padEnd(7)} imbalance ${imbalance}${predicted}`;
+  return `${d.at}  ${what}  ${d.reason}${ran}${repeated}`;
 }
 
 function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {

@@ -78,7 +78,7 @@ export class DecisionLog {
     return this.change(collection, (decisions) => [...decisions, decision]);
   }
 
-  /** Rewrites the log as `edit` makes it (a reshard's outcome written into its decision), keeping the last KEPT_DECISIONS. */
+  /** Rewrites the log as `edit` makes it (a reshard's outcome into its decision), keeping the last KEPT_DECISIONS. */
   async change(
     collection: CollectionSpec,
     edit: (decisions: readonly KeptDecision[]) => readonly object[],

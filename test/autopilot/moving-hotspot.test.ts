@@ -78,7 +78,7 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout)[0];
   };
-  /** Writes `title()` titles to `collection` (5 every 100 ms), the router's ended minutes flushed as on Node, until `until` ends. */
+  /** Writes `title()` titles to `collection` (5 every 100 ms), flushing the router's ended minutes as Node does. */
   const write = async (collection: string, title: () => string, until: () => boolean) => {
     while (!until()) {
       const items = Array.from({ length: 5 }, () => ({ pk: `w${written++}`, sk: 'item', title: title() }));

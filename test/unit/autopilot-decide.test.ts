@@ -225,7 +225,7 @@ describe('the autopilot config', () => {
     collections: { albums: { field: 'title', strategy: { kind: 'hash', shards: 4 }, autopilot } },
   });
 
-  it('takes the documented defaults (docs/autopilot.md) for what it leaves out, and refuses what it does not know', () => {
+  it('takes the documented defaults for what it leaves out, and refuses what it does not know', () => {
     const [collection] = resolveConfig(spec({ minGain: 0.4 }));
     expect(collection!.autopilot).toEqual({ ...DEFAULT_AUTOPILOT, minGain: 0.4 });
     expect(DEFAULT_AUTOPILOT).toEqual({
