@@ -20,11 +20,13 @@ export function bundleConfig(configPath: string): ConfigBundle {
   const readJson = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
   const config = readJson(configPath);
   const boundaries: Record<string, unknown> = {};
+  const inProject = relative(ROOT, configPath);
+  const source = inProject.startsWith('..') ? configPath : inProject;
   resolveConfig(config, {
     readBoundaries: (file) => (boundaries[file] = readJson(resolve(dirname(configPath), file))),
+    source,
   });
-  const inProject = relative(ROOT, configPath);
-  return { config, boundaries, source: inProject.startsWith('..') ? configPath : inProject };
+  return { config, boundaries, source };
 }
 
 /** Writes the bundle as JSON (the `shardline:config-bundle` module of the Worker and Lambda builds). */

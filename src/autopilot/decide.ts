@@ -1,6 +1,7 @@
 import type { AutopilotConfig } from '../core/collection';
 import type { StrategyKind } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
+import { gainBar } from './rising-bar';
 
 /** What one autopilot step knows: the map in force, the window's load, the reshard's state. */
 export interface StepInputs {
@@ -13,6 +14,10 @@ export interface StepInputs {
   /** When the last reshard of the collection ended (epoch ms), if one did. */
   readonly lastReshardAt: number | undefined;
   readonly now: number;
+  /** The fleet's minute (SHARDLINE_LOAD_MINUTE_MS): windows and the cooldown count these. */
+  readonly minuteMs: number;
+  /** The autopilot's reshards in a row, the map never calm a window between them (rising-bar.ts). */
+  readonly streak: number;
 }
 
 /** The map to move to: range re-cut into `shards` ranges by load, any other kind at `shards` shards. */
@@ -32,6 +37,12 @@ export interface Decision {
   /** The largest shard's share of a partition's limits now, and predicted. */
   readonly largestShare: number;
   readonly predictedLargestShare?: number;
+  /** The predicted gain a reshard needed at this step: `minGain`, raised after reshards in a row. */
+  readonly bar: number;
+  /** A reshard the plain `minGain` allows was held back by the raised bar: the load is still moving. */
+  readonly heldBack?: boolean;
+  /** A whole window of the map's own load, and nothing to do: the end of a streak of reshards. */
+  readonly calm?: boolean;
 }
 
 /** A shard far below its share this long (a whole window) lets the collection shrink. */
@@ -40,31 +51,45 @@ const IDLE_FRACTION = 1 / 8;
 const NOISE_SIGMAS = 3;
 
 /**
- * One autopilot step's choice (DESIGN §12), pure: inputs in, decision out. Never during a
- * reshard or its cooldown. A shard over `maxPartitionShare` in every minute of the window,
- * or throttled, asks for relief; so does an imbalance a new map would cut by `minGain`
- * (predicted) — range re-cuts its boundaries by load (a key hotter than a shard spread
- * over a run of shards), hash and random grow. A collection idle for a whole window
- * shrinks. Load that only chance makes uneven is left alone, so steady load never
- * reshards twice.
+ * One autopilot step's choice (docs/autopilot.md), pure: inputs in, decision out. Never during a
+ * reshard or its cooldown, nor before the map in force has a whole window of its own load. A
+ * shard over `maxPartitionShare` in every minute of the window, or throttled, asks for relief;
+ * so does an imbalance a new map would cut by `minGain` (predicted) — range re-cuts its
+ * boundaries by load (a key hotter than a shard spread over a run of shards), hash and random
+ * grow. After reshards in a row the gain needed rises (a hotspot that moves is not chased). A
+ * collection idle for a whole window shrinks. Load that only chance makes uneven is left alone,
+ * so steady load never reshards twice.
  */
 export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
-  const { window } = inputs;
+  const { window, minuteMs } = inputs;
   const shares = window.shards.map((shard) => shard.partitionShare);
   const largestShare = Math.max(0, ...shares);
-  const base = { imbalance: window.imbalance, largestShare };
+  const bar = gainBar(config.minGain, inputs.streak);
+  const base = { imbalance: window.imbalance, largestShare, bar };
   const none = (reason: string): Decision => ({ action: 'none', reason, ...base });
-  const reshard = (reason: string, target: Target, predictedLargest: number, newMean: number): Decision => ({
-    action: 'reshard',
-    reason,
-    target,
-    ...base,
-    predictedLargestShare: predictedLargest,
-    predictedImbalance: newMean > 0 ? predictedLargest / newMean : 1,
-  });
+  const reshard = (reason: string, target: Target, predictedLargest: number, newMean: number): Decision => {
+    const predicted = {
+      predictedLargestShare: predictedLargest,
+      predictedImbalance: newMean > 0 ? predictedLargest / newMean : 1,
+    };
+    const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
+    if (inputs.streak > 0 && gain < bar) {
+      const why =
+        `held back: after ${inputs.streak} reshard(s) in a row a reshard needs a predicted gain of ` +
+        `${percent(bar)}, this one ${percent(gain)} (${reason})`;
+      return { ...none(why), ...predicted, heldBack: true };
+    }
+    return { action: 'reshard', reason, target, ...base, ...predicted };
+  };
   if (inputs.resharding) return none('a reshard is running');
-  if (inputs.lastReshardAt !== undefined && inputs.now - inputs.lastReshardAt < config.cooldownMinutes * 60_000) {
+  const { lastReshardAt } = inputs;
+  if (lastReshardAt !== undefined && inputs.now - lastReshardAt < config.cooldownMinutes * minuteMs) {
     return none(`cooling down after the last reshard (${config.cooldownMinutes} min)`);
+  }
+  // The window's first minute must have begun under the map in force: records of another map are not mixed in.
+  const windowStart = inputs.now - (inputs.now % minuteMs) - config.windowMinutes * minuteMs;
+  if (lastReshardAt !== undefined && windowStart < lastReshardAt) {
+    return none(`not a whole window of load under the new map yet (${config.windowMinutes} min)`);
   }
   if (inputs.minutes.length < config.windowMinutes) {
     return none(`not a whole window of load records yet (${inputs.minutes.length} of ${config.windowMinutes} min)`);
@@ -118,11 +143,20 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     minute.shards.every((s) => s.partitionShare < config.maxPartitionShare * IDLE_FRACTION),
   );
   if (idle && inputs.strategy !== 'range' && inputs.shardCount > config.minShards) {
+    // Fewer shards gain nothing in load (the bar is not theirs): they save queries on a quiet collection.
     const shards = Math.max(config.minShards, Math.floor(inputs.shardCount / 2));
     const newMean = (mean * inputs.shardCount) / shards;
-    return reshard(`idle a whole window: ${shards} shards`, { kind: inputs.strategy, shards }, newMean, newMean);
+    const target = { kind: inputs.strategy, shards };
+    return {
+      action: 'reshard',
+      reason: `idle a whole window: ${shards} shards`,
+      target,
+      ...base,
+      predictedLargestShare: newMean,
+      predictedImbalance: 1,
+    };
   }
-  return none('balanced enough');
+  return { ...none('balanced enough'), calm: true };
 }
 
 /** The hottest written key's share of a partition (its writes at the shard's units per write). */

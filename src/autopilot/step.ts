@@ -11,6 +11,8 @@ import { DecisionLog } from '../store/decision-log';
 import { type Decision, decide, type Target } from './decide';
 import { loadWeightedCounts } from './load-weights';
 import { recordedLoad } from './recorded-load';
+import { reshardStreak } from './rising-bar';
+import { keptAfterResume, resumeReason, settled } from './step-log';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
 export interface AutopilotTable extends ReshardTable {
@@ -28,8 +30,12 @@ export interface StepOptions {
 
 /** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
 export interface ReshardResult {
-  /** 0 done; 1 failed; 3 refused, nothing changed (another run holds the lease); 130 stopped, to resume. */
-  readonly code: number;
+  /**
+   * 0 done; 1 failed; 3 refused, nothing changed (another run holds the lease); 130 stopped, to
+   * resume. null in the log while it runs: a step killed meanwhile leaves it so, and the step
+   * that resumes the reshard writes 130 there.
+   */
+  readonly code: number | null;
   readonly last: string;
 }
 
@@ -40,16 +46,20 @@ export interface StepRecord extends Decision {
   readonly mapVersion: number;
   readonly shardCount: number;
   readonly routers: number;
+  /** A dry run's decision is printed, never kept: the log holds what the autopilot did. */
   readonly dryRun: boolean;
+  /** The autopilot's reshards in a row after this step (rising-bar.ts). */
+  readonly streak: number;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
   readonly reshard?: ReshardResult;
 }
 
 /**
- * One autopilot step for one collection (DESIGN §12): the fleet's load over the last
+ * One autopilot step for one collection (docs/autopilot.md): the fleet's load over the last
  * window, the decision, and — unless `dryRun` — the reshard it calls for, run by the same
  * orchestrator as `npm run reshard` (its lease keeps two steps from racing; stopped or
- * killed, it resumes at the next step). Every step is kept in the table's decision log.
+ * killed, it resumes at the next step). Every step but a dry run is kept in the table's
+ * decision log, a reshard's before it runs (so a killed step's is there too).
  */
 export async function autopilotStep(
   table: AutopilotTable,
@@ -58,9 +68,13 @@ export async function autopilotStep(
   options: StepOptions,
 ): Promise<StepRecord> {
   const now = options.now ?? Date.now();
+  const minuteMs = table.settings.loadMinuteMs;
   const maps = new ShardMaps(table.maps, [collection], { ttlMs: 0 });
   const { read, pointer, target } = await maps.snapshot(collection, {});
   const { window, minutes } = await recordedLoad(table, read, config.windowMinutes, now);
+  const log = new DecisionLog(table.clients.doc);
+  const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
+  const streak = options.dryRun ? 0 : reshardStreak(await log.read(collection));
   const decision = decide(
     {
       strategy: read.map.strategy.kind,
@@ -68,11 +82,24 @@ export async function autopilotStep(
       window,
       minutes,
       resharding: pointer.phase !== 'stable',
-      lastReshardAt: pointer.read.version > 1 ? pointer.changedAt : undefined,
+      lastReshardAt,
       now,
+      minuteMs,
+      streak,
     },
     config,
   );
+  const record: StepRecord = {
+    ...decision,
+    collection: collection.name,
+    at: new Date(now).toISOString(),
+    mapVersion: pointer.read.version,
+    shardCount: read.map.strategy.shardCount,
+    routers: window.routers,
+    dryRun: options.dryRun,
+    streak: decision.calm ? 0 : streak,
+  };
+  if (options.dryRun) return record;
   // A new reshard waits out another run's lease; resuming one leaves a live run alone.
   const run = (waitForLease: boolean): ReshardRun => ({
     segments: 8,
@@ -81,37 +108,27 @@ export async function autopilotStep(
     log: options.log ?? (() => {}),
     ...(options.stop && { stop: options.stop }),
   });
-  let reshard: ReshardResult | undefined;
-  let reason = decision.reason;
-  if (pointer.phase !== 'stable' && target && !options.dryRun) {
+  if (pointer.phase !== 'stable' && target) {
     // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
     // end; one whose run is alive holds its lease, and this step leaves it be.
-    reshard = await reshardTo(table, collection, target.map.strategy.config, run(false));
-    reason =
-      reshard.code === 0
-        ? `resumed the reshard to v${pointer.target?.version} and finished it`
-        : reshard.code === 130
-          ? `resumed the reshard to v${pointer.target?.version}; stopped at a safe point, the next step goes on`
-          : 'a reshard is running (its run holds the lease)';
-  } else if (decision.action === 'reshard' && decision.target && !options.dryRun) {
-    const strategy = await targetStrategy(table, read, window, decision.target);
-    reshard = strategy
-      ? await reshardTo(table, collection, strategy, run(true))
-      : { code: 3, last: 'no items to cut boundaries from' };
+    const reshard = await reshardTo(table, collection, target.map.strategy.config, run(false));
+    const resumed = { ...record, reason: resumeReason(reshard, pointer.target?.version), reshard };
+    await log.change(collection, (kept) => keptAfterResume(kept, resumed));
+    return resumed;
   }
-  const record: StepRecord = {
-    ...decision,
-    reason,
-    collection: collection.name,
-    at: new Date(now).toISOString(),
-    mapVersion: pointer.read.version,
-    shardCount: read.map.strategy.shardCount,
-    routers: window.routers,
-    dryRun: options.dryRun,
-    ...(reshard && { reshard }),
-  };
-  await new DecisionLog(table.clients.doc).append(collection, { ...record });
-  return record;
+  if (decision.action !== 'reshard' || !decision.target) {
+    await log.append(collection, { ...record });
+    return record;
+  }
+  await log.append(collection, { ...record, streak: streak + 1, reshard: { code: null, last: 'running' } });
+  const strategy = await targetStrategy(table, read, window, decision.target);
+  const reshard = strategy
+    ? await reshardTo(table, collection, strategy, run(true))
+    : { code: 3, last: 'no items to cut boundaries from' };
+  // Refused, it moved nothing: the streak stays.
+  const done: StepRecord = { ...record, streak: reshard.code === 3 ? streak : streak + 1, reshard };
+  await log.change(collection, (kept) => settled(kept, done));
+  return done;
 }
 
 /**

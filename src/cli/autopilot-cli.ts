@@ -1,8 +1,8 @@
 import { DEFAULT_AUTOPILOT } from '../config/autopilot-config';
-import { autopilotStep, type StepRecord } from '../autopilot/step';
+import { autopilotStep } from '../autopilot/step';
 import type { CollectionSpec } from '../core/collection';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
-import { DecisionLog } from '../store/decision-log';
+import { DecisionLog, type KeptDecision } from '../store/decision-log';
 import { readCommandLine, readOptions, type ScriptIO, UsageError } from './command-line';
 
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
@@ -13,7 +13,7 @@ a step every minute (SHARDLINE_LOAD_MINUTE_MS), each decision a JSON line on std
 
   --collection NAME   only this collection (it must have "autopilot" in the config)
   --once              one step per collection, then exit
-  --dry-run           decide and log, never reshard
+  --dry-run           decide and print, never reshard (nothing kept in the table)
   --status            the last decisions kept in the table (--json: as JSON)
   --help`;
 
@@ -41,31 +41,45 @@ export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<num
   });
   if (typeof line === 'number') return line;
   const { values } = line;
-  const opened = await openEnvironment(io.env);
+  let opened: OpenEnvironment | undefined;
   try {
+    // A config's problems, one line each, or an unreachable table: said in a line, not a stack trace.
+    opened = await openEnvironment(io.env);
     const chosen = chooseCollections(opened.collections, values.collection, Boolean(values.status));
     if (typeof chosen === 'string') {
       io.stderr(`autopilot: ${chosen}\n`);
       return 2;
     }
     if (values.status) return await status(opened, chosen, Boolean(values.json), io);
-    do {
-      for (const collection of chosen) {
-        const record = await autopilotStep(opened, collection, collection.autopilot ?? DEFAULT_AUTOPILOT, {
-          dryRun: Boolean(values['dry-run']),
-          log: (line) => io.stderr(`autopilot: ${collection.name}: ${line}\n`),
-          ...(io.stop && { stop: io.stop }),
-        });
-        io.stdout(`${JSON.stringify({ msg: 'shardline.autopilot', ...record })}\n`);
-      }
-      // A stop during the step: its abort event has fired already, and pause would wait out the minute.
-      if (values.once || io.stop?.aborted) break;
-      await pause(opened.settings.loadMinuteMs, io.stop);
-    } while (!io.stop?.aborted);
+    await steps(opened, chosen, { once: Boolean(values.once), dryRun: Boolean(values['dry-run']) }, io);
     return 0;
+  } catch (error) {
+    io.stderr(`autopilot: ${(error as Error).message}\n`);
+    return 1;
   } finally {
-    await opened.close();
+    await opened?.close();
   }
+}
+
+async function steps(
+  opened: OpenEnvironment,
+  chosen: readonly CollectionSpec[],
+  how: { once: boolean; dryRun: boolean },
+  io: AutopilotIO,
+): Promise<void> {
+  do {
+    for (const collection of chosen) {
+      const record = await autopilotStep(opened, collection, collection.autopilot ?? DEFAULT_AUTOPILOT, {
+        dryRun: how.dryRun,
+        log: (line) => io.stderr(`autopilot: ${collection.name}: ${line}\n`),
+        ...(io.stop && { stop: io.stop }),
+      });
+      io.stdout(`${JSON.stringify({ msg: 'shardline.autopilot', ...record })}\n`);
+    }
+    // A stop during the step: its abort event has fired already, and pause would wait out the minute.
+    if (how.once || io.stop?.aborted) break;
+    await pause(opened.settings.loadMinuteMs, io.stop);
+  } while (!io.stop?.aborted);
 }
 
 function chooseCollections(all: readonly CollectionSpec[], name: string | undefined, anyForStatus: boolean) {
@@ -90,16 +104,24 @@ async function status(opened: OpenEnvironment, collections: readonly CollectionS
   }
   for (const { collection, decisions } of kept) {
     io.stdout(`${collection}: ${decisions.length} decisions kept\n`);
-    for (const d of decisions.slice(-20) as unknown as StepRecord[]) {
-      const predicted = d.predictedImbalance === undefined ? '' : ` → ${d.predictedImbalance.toFixed(2)} predicted`;
-      const ran = d.reshard ? ` (reshard exit ${d.reshard.code})` : '';
-      const imbalance = d.imbalance === null ? '-' : d.imbalance.toFixed(2);
-      io.stdout(
-        `  ${d.at}  v${d.mapVersion} ${d.action.padEnd(7)} imbalance ${imbalance}${predicted}  ${d.reason}${ran}\n`,
-      );
-    }
+    for (const d of decisions) io.stdout(`  ${statusLine(d)}\n`);
   }
   return 0;
+}
+
+/** One kept decision as `--status` shows it: when, the map, what, why, and what its reshard did. */
+function statusLine(d: KeptDecision): string {
+  const predicted = d.predictedImbalance === undefined ? '' : ` → ${d.predictedImbalance.toFixed(2)} predicted`;
+  const imbalance = d.imbalance === null ? '-' : d.imbalance.toFixed(2);
+  const action = `${d.dryRun ? 'dry-run ' : ''}${d.action}`;
+  const ran = d.reshard
+    ? d.reshard.code === null
+      ? ' (reshard running, or its step was killed: the next step goes on with it)'
+      : ` (reshard exit ${d.reshard.code})`
+    : '';
+  const repeated = d.repeats ? ` (×${d.repeats}, last ${d.lastAt})` : '';
+  const what = `v${d.mapVersion} ${action.padEnd(7)} imbalance ${imbalance}${predicted}`;
+  return `${d.at}  ${what}  ${d.reason}${ran}${repeated}`;
 }
 
 function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {

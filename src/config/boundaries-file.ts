@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { validateBoundaries } from '../core/strategies/range';
 import { NORMALIZATIONS } from '../core/normalize';
 import type { CollectionOrder } from '../core/order';
+import { schemaProblems } from './config-problems';
 import { encodeTypedBoundaries } from './typed-boundaries';
 
 /** Written by `npm run boundaries`: all but `boundaries` records what produced it, so a reshard can be reproduced. */
@@ -27,7 +28,7 @@ export type BoundariesFile = z.infer<typeof fileRecord> & { boundaries: string[]
 export function parseBoundariesFile(json: unknown, where: string, order?: CollectionOrder): BoundariesFile {
   const parsed = boundariesFileSchema.safeParse(json);
   if (!parsed.success) {
-    throw new Error(`${where}: not a boundaries file: ${z.prettifyError(parsed.error)}`);
+    throw new Error(`${where}: not a boundaries file: ${schemaProblems(parsed.error).join('; ')}`);
   }
   try {
     const boundaries = encodeTypedBoundaries(parsed.data.boundaries, order);

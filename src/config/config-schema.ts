@@ -7,10 +7,12 @@ import { boundariesFileSchema } from './boundaries-file';
 import { orderSchema } from './order-config';
 
 // Checks across fields and files (prefixes, boundaries, indexes) are `resolveConfig`'s, in config.ts.
+// Every object is strict: a misspelt key ("autopliot") stops the start, naming it, rather than
+// being dropped without a word (and the collection running without what it meant to ask for).
 
-const keyAttribute = z.object({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
+const keyAttribute = z.strictObject({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
 
-const tableSchema = z.object({
+const tableSchema = z.strictObject({
   name: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{3,255}$/, 'a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)')
@@ -24,7 +26,7 @@ const tableSchema = z.object({
   etagAttribute: z.string().min(1).default(DEFAULT_ETAG_ATTRIBUTE),
   /** The second sparse index: the next shard map is built here while reads use the first (and in turn). */
   alternateIndex: z
-    .object({
+    .strictObject({
       name: z.string().min(3),
       shardKeyAttribute: z.string().min(1),
       indexKeyAttribute: z.string().min(1),
@@ -39,12 +41,15 @@ const tableSchema = z.object({
 function strategySchema() {
   const options = strategyDefinitions().map(({ configSchema }) =>
     takesBoundaries(configSchema)
-      ? configSchema.partial({ boundaries: true }).extend({
-          // Strings, or tuples for a typed order: checked against the collection's order when resolved.
-          boundaries: boundariesFileSchema.shape.boundaries.optional(),
-          boundariesFile: z.string().optional(),
-        })
-      : configSchema,
+      ? configSchema
+          .partial({ boundaries: true })
+          .extend({
+            // Strings, or tuples for a typed order: checked against the collection's order when resolved.
+            boundaries: boundariesFileSchema.shape.boundaries.optional(),
+            boundariesFile: z.string().optional(),
+          })
+          .strict()
+      : configSchema.strict(),
   );
   // Which kinds exist is known only at run time: the static type is any strategy's config.
   const union = z.discriminatedUnion('kind', options as [StrategyConfigSchema, ...StrategyConfigSchema[]]);
@@ -57,7 +62,7 @@ export function takesBoundaries(schema: StrategyConfigSchema): boolean {
 
 const collectionSchema = () =>
   z
-    .object({
+    .strictObject({
       /** The short form of `order`: one string field, ascending. */
       field: z.string().min(1).optional(),
       order: orderSchema.optional(),
@@ -72,7 +77,7 @@ const collectionSchema = () =>
           z.strictObject({ attribute: z.string().min(1), equals: z.union([z.string(), z.number(), z.boolean()]) }),
         ])
         .optional(),
-      /** Opt-in: reshard by the fleet's load (DESIGN §12, docs/autopilot.md). */
+      /** Opt-in: reshard by the fleet's load (docs/autopilot.md). */
       autopilot: autopilotSchema.optional(),
     })
     .refine((spec) => (spec.field === undefined) !== (spec.order === undefined), {
@@ -81,7 +86,7 @@ const collectionSchema = () =>
 
 /** The config file's schema, built from the strategies registered when it is called. */
 export const configSchema = () =>
-  z.object({
+  z.strictObject({
     table: tableSchema.default(tableSchema.parse({})),
     collections: z.record(
       z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)'),

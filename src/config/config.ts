@@ -1,10 +1,11 @@
-import { z } from 'zod';
-import type { CollectionSpec } from '../core/collection';
+import type { z } from 'zod';
+import type { AutopilotConfig, CollectionSpec } from '../core/collection';
 import { normalize, type Normalization } from '../core/normalize';
 import { isTypedOrder, type CollectionOrder } from '../core/order';
 import { PROTO } from '../core/values';
 import { strategyDefinition, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { parseBoundariesFile } from './boundaries-file';
+import { schemaProblems } from './config-problems';
 import { configSchema, takesBoundaries } from './config-schema';
 import { resolveOrder } from './order-config';
 
@@ -13,33 +14,40 @@ export interface ResolveOptions {
   readonly tableName?: string;
   /** Reads a boundaries file named in the config (a path relative to the config file). */
   readonly readBoundaries?: (file: string) => unknown;
+  /** Where the config came from (its file), named at the start of every problem's line. */
+  readonly source?: string;
 }
 
 /**
- * Throws one Error listing what is wrong (the service refuses to start rather than serve
- * wrong shards): every problem the schema finds; past the schema, each collection's first
- * problem (its later checks build on the earlier ones) and every clash of prefixes.
+ * Throws one Error listing what is wrong, one line a problem, each naming its file and field
+ * (the service refuses to start rather than serve wrong shards): every problem the schema finds
+ * (an unknown key anywhere included); past the schema, each collection's first problem (its
+ * later checks build on the earlier ones) and every clash of prefixes.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): CollectionSpec[] {
+  const refuse = (lines: readonly string[]): never => {
+    throw new Error(lines.map((line) => (options.source ? `${options.source}: ${line}` : line)).join('\n'));
+  };
   // Refused, not dropped: the schema's record skips this name without a word.
-  if (Object.hasOwn(Object((raw as { collections?: unknown } | null)?.collections), PROTO))
-    throw new Error(`invalid shardline config:\n✖ "${PROTO}" cannot name a collection\n  → at collections`);
+  if (Object.hasOwn(Object((raw as { collections?: unknown } | null)?.collections), PROTO)) {
+    refuse([`collections: "${PROTO}" cannot name a collection`]);
+  }
   const parsed = configSchema().safeParse(raw);
-  if (!parsed.success) throw new Error(`invalid shardline config:\n${z.prettifyError(parsed.error)}`);
-  const defaults = { ...parsed.data.table, ...(options.tableName && { name: options.tableName }) };
-  const problems: Error[] = [];
-  const collections = Object.entries(parsed.data.collections).flatMap(([name, spec]): CollectionSpec[] => {
+  if (!parsed.success) refuse(schemaProblems(parsed.error));
+  const data = parsed.data!;
+  const defaults = { ...data.table, ...(options.tableName && { name: options.tableName }) };
+  const problems: string[] = [];
+  const collections = Object.entries(data.collections).flatMap(([name, spec]): CollectionSpec[] => {
     try {
       return [resolveCollection(name, spec, defaults, options)];
     } catch (error) {
       // One collection's problem does not hide another's: an operator fixes them all in one go.
-      problems.push(error as Error);
+      problems.push((error as Error).message);
       return [];
     }
   });
-  problems.push(...prefixClashes(collections).map((clash) => new Error(clash)));
-  if (problems.length === 1) throw problems[0];
-  if (problems.length > 1) throw new Error(problems.map((problem) => problem.message).join('\n'), { cause: problems });
+  problems.push(...prefixClashes(collections));
+  if (problems.length > 0) refuse(problems);
   return collections;
 }
 
@@ -57,6 +65,7 @@ function resolveCollection(
   // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
   const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
   const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
+  if (spec.autopilot) checkAutopilotShards(name, strategy, spec.autopilot);
   return {
     name,
     table: table.name,
@@ -168,6 +177,21 @@ function checkDistinctIndexes(collection: string, table: ParsedConfig['table']):
   if (table.index === alternate.name || new Set(attributes).size !== attributes.length) {
     throw new Error(
       `collection "${collection}": "index" and "alternateIndex" must be two indexes with four distinct attributes`,
+    );
+  }
+}
+
+/**
+ * The autopilot grows and shrinks hash and random maps within [minShards, maxShards]: a first
+ * map outside them would have it shrink a collection it is told to keep large, or the reverse.
+ */
+function checkAutopilotShards(collection: string, strategy: ShardStrategy, autopilot: AutopilotConfig): void {
+  const { minShards, maxShards } = autopilot;
+  if (strategy.kind === 'range') return;
+  if (strategy.shardCount < minShards || strategy.shardCount > maxShards) {
+    throw new Error(
+      `collections.${collection}.autopilot: the strategy's ${strategy.shardCount} shards are outside ` +
+        `"minShards" ${minShards} to "maxShards" ${maxShards}`,
     );
   }
 }

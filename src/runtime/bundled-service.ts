@@ -32,6 +32,7 @@ export function createBundledService(env: EnvMap, bundle: ConfigBundle, options:
   requireCursorSecret(settings);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
+    source: bundle.source,
     ...(options.metrics && { metrics: options.metrics }),
     ...credentialsOption(clientKeys(settings, options.requireCredentials)),
   });

@@ -35,10 +35,12 @@ export interface Service {
 export function openTable(
   settings: Settings,
   config: unknown,
-  options: Pick<ResolveOptions, 'readBoundaries'> & { client?: ClientOptions } = {},
+  options: Pick<ResolveOptions, 'readBoundaries' | 'source'> & { client?: ClientOptions } = {},
 ) {
   const collections = resolveConfig(config, {
     ...(options.readBoundaries && { readBoundaries: options.readBoundaries }),
+    // Each problem's line names the file, as the operator gave it (SHARDLINE_CONFIG) or the default.
+    source: options.source ?? settings.configPath ?? 'config/shardline.config.json',
     ...(settings.tableName && { tableName: settings.tableName }),
   });
   const clients = createDynamoClients({
@@ -54,7 +56,7 @@ export function openTable(
 export function buildService(
   settings: Settings,
   config: unknown,
-  options: Pick<ResolveOptions, 'readBoundaries'> & {
+  options: Pick<ResolveOptions, 'readBoundaries' | 'source'> & {
     client?: ClientOptions;
     /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
     metrics?: (stats: RouterMetrics) => RuntimeMetrics;

@@ -1,32 +1,89 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { reservedPartition } from './reserved-keys';
 import { withRetries } from './retry';
 
-/** How many decisions a collection keeps (DESIGN §12). */
+/** How many decisions a collection keeps (docs/autopilot.md). */
 export const KEPT_DECISIONS = 100;
 
 /**
- * The autopilot's last decisions of one collection, newest last, in one reserved item of
- * its table (`__shardline#autopilot#<collection>`): what `npm run autopilot -- --status` shows.
+ * What `--status` and the autopilot's rising bar read of a kept decision, checked on every read:
+ * the item sits in the table, where anyone who can write it could forge it. Other fields pass.
+ */
+const keptDecision = z.looseObject({
+  at: z.iso.datetime(),
+  action: z.enum(['none', 'reshard']),
+  reason: z.string(),
+  mapVersion: z.number().int().nonnegative(),
+  imbalance: z.number().nonnegative().nullable(),
+  predictedImbalance: z.number().nonnegative().optional(),
+  dryRun: z.boolean().optional(),
+  heldBack: z.boolean().optional(),
+  calm: z.boolean().optional(),
+  streak: z.number().int().min(0).max(64).optional(),
+  repeats: z.number().int().min(1).optional(),
+  lastAt: z.iso.datetime().optional(),
+  reshard: z.object({ code: z.number().int().nullable(), last: z.string() }).optional(),
+});
+
+export type KeptDecision = z.infer<typeof keptDecision>;
+
+/**
+ * The autopilot's last decisions of one collection, oldest first, in one reserved item of its
+ * table (`__shardline#autopilot#<collection>`): what `npm run autopilot -- --status` shows.
+ * A malformed item or entry reads as absent, with one line to `log`: never a crash.
  */
 export class DecisionLog {
-  constructor(private readonly doc: DynamoDBDocumentClient) {}
+  constructor(
+    private readonly doc: DynamoDBDocumentClient,
+    private readonly log: (line: string) => void = (line) => console.warn(line),
+  ) {}
 
-  async read(collection: CollectionSpec): Promise<JsonObject[]> {
+  async read(collection: CollectionSpec): Promise<KeptDecision[]> {
     const get = new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true });
     const answer = await withRetries('a read of the autopilot log', (abortSignal) =>
       this.doc.send(get, { abortSignal }),
     );
     const item = answer.Item;
-    if (!item || item.autopilotOf !== collection.name || typeof item.decisions !== 'string') return [];
-    return JSON.parse(item.decisions) as JsonObject[];
+    if (!item) return [];
+    const where = `shardline: the autopilot log of "${collection.name}"`;
+    if (item.autopilotOf !== collection.name || typeof item.decisions !== 'string') {
+      this.log(`${where} is not one (malformed item): read as empty`);
+      return [];
+    }
+    let entries: unknown;
+    try {
+      entries = JSON.parse(item.decisions);
+    } catch {
+      entries = undefined;
+    }
+    if (!Array.isArray(entries)) {
+      this.log(`${where} holds no list of decisions (malformed item): read as empty`);
+      return [];
+    }
+    const valid = entries.flatMap((entry) => {
+      const parsed = keptDecision.safeParse(entry);
+      return parsed.success ? [parsed.data] : [];
+    });
+    if (valid.length < entries.length) {
+      this.log(`${where}: ${entries.length - valid.length} malformed decision(s) left out`);
+    }
+    return valid;
   }
 
   /** Appends `decision`, keeping the last KEPT_DECISIONS. One autopilot per collection at a time. */
-  async append(collection: CollectionSpec, decision: JsonObject): Promise<void> {
-    const decisions = [...(await this.read(collection)), decision].slice(-KEPT_DECISIONS);
+  append(collection: CollectionSpec, decision: object): Promise<void> {
+    return this.change(collection, (decisions) => [...decisions, decision]);
+  }
+
+  /** Rewrites the log as `edit` makes it (a reshard's outcome into its decision), keeping the last KEPT_DECISIONS. */
+  async change(
+    collection: CollectionSpec,
+    edit: (decisions: readonly KeptDecision[]) => readonly object[],
+  ): Promise<void> {
+    const decisions = edit(await this.read(collection)).slice(-KEPT_DECISIONS);
     const item = { ...key(collection), autopilotOf: collection.name, decisions: JSON.stringify(decisions) };
     await withRetries('a write of the autopilot log', (abortSignal) =>
       this.doc.send(new PutCommand({ TableName: collection.table, Item: item }), { abortSignal }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AUTOPILOT } from '../../src/config/autopilot-config';
 import { decide, type StepInputs } from '../../src/autopilot/decide';
+import { gainBar, reshardStreak } from '../../src/autopilot/rising-bar';
 import { seededRandom } from '../../devtools/random';
 import { resolveConfig } from '../../src/config/config';
 import { fleetLoad } from '../../src/load/fleet-load';
@@ -48,6 +49,8 @@ const inputs = (strategy: StepInputs['strategy'], shards: number, load: ReturnTy
   resharding: false,
   lastReshardAt: undefined,
   now: NOW,
+  minuteMs: MINUTE,
+  streak: 0,
 });
 
 /** Poisson-like counts around `mean`. */
@@ -149,12 +152,80 @@ describe('an autopilot step', () => {
   });
 });
 
+describe('the rising bar after reshards in a row', () => {
+  const hot = loadOf(8, (_, shard) => (shard === 3 ? 800 : 10));
+
+  it('doubles the predicted gain a reshard needs with each reshard in a row', () => {
+    expect([0, 1, 2].map((streak) => gainBar(0.25, streak))).toEqual([0.25, 0.5, 1]);
+    // One shard of 8 hot: a re-cut predicts its load down about 87%, enough twice, never a third time.
+    const first = decide(inputs('range', 8, hot), DEFAULT_AUTOPILOT);
+    expect(first).toMatchObject({ action: 'reshard', bar: 0.25 });
+    expect(decide({ ...inputs('range', 8, hot), streak: 1 }, DEFAULT_AUTOPILOT)).toMatchObject({
+      action: 'reshard',
+      bar: 0.5,
+    });
+    const third = decide({ ...inputs('range', 8, hot), streak: 2 }, DEFAULT_AUTOPILOT);
+    expect(third).toMatchObject({
+      action: 'none',
+      bar: 1,
+      heldBack: true,
+      reason: expect.stringMatching(/^held back/),
+    });
+    // A gain between minGain and the raised bar: held back at the second, taken at the first.
+    const mild = loadOf(8, (_, shard) => (shard === 3 ? 140 : 100));
+    const taken = decide(inputs('range', 8, mild), { ...DEFAULT_AUTOPILOT, minGain: 0.15 });
+    expect(taken.action).toBe('reshard');
+    expect(decide({ ...inputs('range', 8, mild), streak: 1 }, { ...DEFAULT_AUTOPILOT, minGain: 0.15 }).heldBack).toBe(
+      true,
+    );
+  });
+
+  it('holds back throttled relief and hash growth too, but not an idle collection shrinking', () => {
+    const throttled = loadOf(8, (_, shard) => (shard === 0 ? 130 : 100), { throttled: true });
+    expect(decide({ ...inputs('range', 8, throttled), streak: 2 }, DEFAULT_AUTOPILOT).heldBack).toBe(true);
+    const busy = loadOf(4, () => 20_000);
+    expect(decide({ ...inputs('hash', 4, busy), streak: 2 }, DEFAULT_AUTOPILOT).heldBack).toBe(true);
+    const idle = loadOf(16, () => 1);
+    expect(decide({ ...inputs('random', 16, idle), streak: 2 }, DEFAULT_AUTOPILOT).action).toBe('reshard');
+  });
+
+  it('keeps the streak until a step finds the map balanced over a whole window', () => {
+    expect(reshardStreak([])).toBe(0);
+    expect(reshardStreak([{ streak: 1 }, { streak: 2 }])).toBe(2);
+    // A dry run is not the autopilot's act.
+    expect(reshardStreak([{ streak: 2 }, { streak: 0, dryRun: true }])).toBe(2);
+    // What the step keeps: the map's first window not whole yet, or a reshard held back, keeps the
+    // streak; a whole window found balanced ends it.
+    const even = loadOf(8, () => 100);
+    expect(decide({ ...inputs('range', 8, hot), streak: 2 }, DEFAULT_AUTOPILOT).calm).toBeUndefined();
+    expect(decide({ ...inputs('range', 8, even), streak: 2 }, DEFAULT_AUTOPILOT)).toMatchObject({
+      reason: 'balanced enough',
+      calm: true,
+    });
+    const waiting = { ...inputs('range', 8, even), lastReshardAt: NOW - 2 * MINUTE, streak: 1 };
+    expect(decide(waiting, { ...DEFAULT_AUTOPILOT, cooldownMinutes: 0 }).calm).toBeUndefined();
+  });
+
+  it("counts the cooldown and the new map's first window in the fleet's minutes (SHARDLINE_LOAD_MINUTE_MS)", () => {
+    // One-second minutes: a cooldown of 60 "minutes" is 60 s, not an hour.
+    const second = 1000;
+    const config = { ...DEFAULT_AUTOPILOT, cooldownMinutes: 60 };
+    const reshardedAgo = (ms: number) => ({ ...inputs('range', 8, hot), minuteMs: second, lastReshardAt: NOW - ms });
+    expect(decide(reshardedAgo(59 * second), config).reason).toMatch(/cooling down/);
+    expect(decide(reshardedAgo(61 * second), config).action).toBe('reshard');
+    // Cooldown 0: still a whole window of the new map's own load first.
+    const noCooldown = { ...DEFAULT_AUTOPILOT, cooldownMinutes: 0 };
+    expect(decide(reshardedAgo(5 * second), noCooldown).reason).toMatch(/not a whole window of load under the new map/);
+    expect(decide(reshardedAgo(11 * second), noCooldown).action).toBe('reshard');
+  });
+});
+
 describe('the autopilot config', () => {
   const spec = (autopilot: unknown) => ({
     collections: { albums: { field: 'title', strategy: { kind: 'hash', shards: 4 }, autopilot } },
   });
 
-  it('takes the defaults of DESIGN §12 for what it leaves out, and refuses what it does not know', () => {
+  it('takes the documented defaults for what it leaves out, and refuses what it does not know', () => {
     const [collection] = resolveConfig(spec({ minGain: 0.4 }));
     expect(collection!.autopilot).toEqual({ ...DEFAULT_AUTOPILOT, minGain: 0.4 });
     expect(DEFAULT_AUTOPILOT).toEqual({

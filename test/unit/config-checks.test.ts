@@ -50,4 +50,75 @@ describe('config checks', () => {
     expect(lines[1]).toMatch(/^collection "b": .*"xyz"/);
     expect(lines[2]).toMatch(/^collections "c" and "d"/);
   });
+
+  /** The lines `resolveConfig` refuses `config` with (none when it takes it). */
+  const problems = (config: unknown, source?: string): string[] => {
+    try {
+      resolveConfig(config, source === undefined ? {} : { source });
+    } catch (error) {
+      return (error as Error).message.split('\n');
+    }
+    return [];
+  };
+
+  it('refuses an unknown key anywhere, naming the key and where it is', () => {
+    const albums = { field: 't', strategy: hash };
+    const cases: [unknown, string][] = [
+      [{ collections: {}, tabel: {} }, 'unknown key "tabel"'],
+      [{ table: { nmae: 'x' }, collections: {} }, 'table: unknown key "nmae"'],
+      [{ table: { partitionKey: { name: 'pk', typ: 'S' } }, collections: {} }, 'table.partitionKey: unknown key "typ"'],
+      [
+        {
+          table: { alternateIndex: { name: 'GSI2', shardKeyAttribute: 'a', indexKeyAttribute: 'b', shardKey: 'x' } },
+          collections: {},
+        },
+        'table.alternateIndex: unknown key "shardKey"',
+      ],
+      [{ collections: { albums: { ...albums, autopliot: {} } } }, 'collections.albums: unknown key "autopliot"'],
+      [
+        { collections: { albums: { ...albums, strategy: { ...hash, shard: 3 } } } },
+        'collections.albums.strategy: unknown key "shard"',
+      ],
+      [
+        { collections: { albums: { field: 't', strategy: { kind: 'range', boundaries: [''], boundaryFile: 'x' } } } },
+        'collections.albums.strategy: unknown key "boundaryFile"',
+      ],
+      [
+        { collections: { albums: { ...albums, autopilot: { minGian: 0.3 } } } },
+        'collections.albums.autopilot: unknown key "minGian"',
+      ],
+      [
+        { collections: { albums: { ...albums, table: { indx: 'G' } } } },
+        'collections.albums.table: unknown key "indx"',
+      ],
+      [
+        { collections: { albums: { order: [{ field: 't', dir: 'desc' }], strategy: hash } } },
+        'collections.albums.order.0: unknown key "dir"',
+      ],
+    ];
+    for (const [config, line] of cases)
+      expect(problems(config, 'config/shardline.json')).toEqual([`config/shardline.json: ${line}`]);
+  });
+
+  it('says each absurd value in one line naming its field, and checks minShards ≤ maxShards', () => {
+    const autopilot = (values: object) => ({
+      collections: { albums: { field: 't', strategy: hash, autopilot: values } },
+    });
+    const lines = problems(
+      autopilot({ maxPartitionShare: 'half', minGain: 7, windowMinutes: -5, cooldownMinutes: 0.5, rate: 0 }),
+    );
+    expect(lines.map((line) => line.split(':')[0])).toEqual(
+      ['maxPartitionShare', 'minGain', 'windowMinutes', 'cooldownMinutes', 'rate'].map(
+        (f) => `collections.albums.autopilot.${f}`,
+      ),
+    );
+    expect(problems(autopilot({ minShards: 10, maxShards: 2 }))).toEqual([
+      'collections.albums.autopilot.minShards: must not exceed "maxShards"',
+    ]);
+    // The first map of a hash collection must lie within what its autopilot may make of it.
+    expect(problems(autopilot({ minShards: 3 }))).toEqual([
+      'collections.albums.autopilot: the strategy\'s 2 shards are outside "minShards" 3 to "maxShards" 256',
+    ]);
+    expect(problems(autopilot({ minShards: 2, maxShards: 2 }))).toEqual([]);
+  });
 });
