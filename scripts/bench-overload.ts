@@ -162,7 +162,8 @@ try {
   const probes = (p: Probes) =>
     `${p.worst.toFixed(0)} / ${p.median.toFixed(0)}${p.failures ? ` (${p.failures} failed)` : ''}`;
   console.log(
-    '| connections | goodput /s | 503 share | other statuses | errors | timeouts | /healthz worst / median ms | HEALTH_PORT worst / median ms |',
+    '| connections | goodput /s | 503 share | other statuses | errors | timeouts ' +
+      '| /healthz worst / median ms | HEALTH_PORT worst / median ms |',
   );
   console.log('| ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |');
   for (const phase of [baseline, loaded]) {

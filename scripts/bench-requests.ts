@@ -175,7 +175,8 @@ try {
 const cell = (samples: Sample[], figure: keyof Sample) => median(samples.map((sample) => sample[figure]));
 const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(2));
 console.log(
-  `\n${options.rounds} rounds of ${options.seconds} s a route, ${options.concurrency} in flight, Node ${process.versions.node}; ` +
+  `\n${options.rounds} rounds of ${options.seconds} s a route, ${options.concurrency} in flight, ` +
+    `Node ${process.versions.node}; ` +
     `server env: ${
       Object.entries(options.env)
         .map(([name, value]) => `${name}=${value}`)

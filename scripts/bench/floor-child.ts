@@ -39,7 +39,8 @@ function send(url: URL, accessKeyId: string, call: DynamoCall, body: string): Pr
   const amzDate = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
   const date = amzDate.slice(0, 8);
   const signed = 'content-type;host;x-amz-date;x-amz-target';
-  const canonical = `POST\n/\n\ncontent-type:application/x-amz-json-1.0\nhost:${url.host}\nx-amz-date:${amzDate}\nx-amz-target:${call.target}\n\n${signed}\n${sha256(body)}`;
+  const canonicalHeaders = `content-type:application/x-amz-json-1.0\nhost:${url.host}\nx-amz-date:${amzDate}\n`;
+  const canonical = `POST\n/\n\n${canonicalHeaders}x-amz-target:${call.target}\n\n${signed}\n${sha256(body)}`;
   const scope = `${date}/${REGION}/dynamodb/aws4_request`;
   const signature = hmac(keyFor(date), `AWS4-HMAC-SHA256\n${amzDate}\n${scope}\n${sha256(canonical)}`).toString('hex');
   const headers = {
@@ -47,7 +48,8 @@ function send(url: URL, accessKeyId: string, call: DynamoCall, body: string): Pr
     'x-amz-date': amzDate,
     'x-amz-target': call.target,
     'content-length': Buffer.byteLength(body),
-    authorization: `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${scope}, SignedHeaders=${signed}, Signature=${signature}`,
+    authorization:
+      `AWS4-HMAC-SHA256 Credential=${accessKeyId}/${scope}, ` + `SignedHeaders=${signed}, Signature=${signature}`,
   };
   return new Promise((resolve, reject) => {
     const sent = request(

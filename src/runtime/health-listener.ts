@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-/** How long the main thread may give no sign of life (a beat every BEAT_EVERY_MS) before the health port says unready. */
+/** How long the main thread may give no sign of life (a beat every BEAT_EVERY_MS) before the port says unready. */
 const MAIN_THREAD_SILENT_MS = 10_000;
 const BEAT_EVERY_MS = 500;
 /** How often the health port asks the main thread for a fresh answer, at most (the check itself is cached too). */
@@ -23,7 +23,8 @@ interface HealthAnswer {
 /**
  * The health port's thread, as source: plain JavaScript run with `eval`, so it needs neither tsx nor a file
  * beside a bundle. It answers GET /healthz from the main thread's last answer and asks for a new one when that
- * is a second old; after a quiet spell, the fresh one if it comes within WAIT_AT_MOST_MS (FRESH_ENOUGH_MS). A main thread silent for MAIN_THREAD_SILENT_MS is a 503.
+ * is a second old; after a quiet spell, the fresh one if it comes within WAIT_AT_MOST_MS (FRESH_ENOUGH_MS). A
+ * main thread silent for MAIN_THREAD_SILENT_MS is a 503.
  */
 const WORKER_SOURCE = `
 const { createServer } = require('node:http');
@@ -41,18 +42,27 @@ parentPort.on('message', (message) => {
   for (const wake of waiting.splice(0)) wake();
 });
 const send = (response, status, body) => {
-  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(body),
+  });
   response.end(body);
 };
-const unavailable = (response, message) => send(response, 503, JSON.stringify({ error: { code: 'unavailable', message } }));
+const unavailable = (response, message) =>
+  send(response, 503, JSON.stringify({ error: { code: 'unavailable', message } }));
 const server = createServer(async (request, response) => {
   if (request.url.split('?')[0] !== '/healthz') {
-    return send(response, 404, JSON.stringify({ error: { code: 'route_not_found', message: 'this port answers GET /healthz only' } }));
+    const message = 'this port answers GET /healthz only';
+    return send(response, 404, JSON.stringify({ error: { code: 'route_not_found', message } }));
   }
   const now = Date.now();
   const quiet = now - probedAt > freshEnoughMs;
   probedAt = now;
-  if (now - beatAt > silentMs) return unavailable(response, 'the server has given no sign of life for ' + Math.round((now - beatAt) / 1000) + ' s');
+  if (now - beatAt > silentMs) {
+    const silentFor = Math.round((now - beatAt) / 1000);
+    return unavailable(response, 'the server has given no sign of life for ' + silentFor + ' s');
+  }
   if ((!last || now - last.at >= askEveryMs) && now - askedAt >= askEveryMs) {
     askedAt = now;
     parentPort.postMessage('check');

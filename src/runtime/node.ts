@@ -96,7 +96,8 @@ async function main(): Promise<void> {
   });
 
   // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
-  // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace, the rest.
+  // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace,
+  // the rest.
   const stop = (): void => {
     void health?.close();
     server.close(async () => {

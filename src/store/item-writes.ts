@@ -33,7 +33,10 @@ export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): 
   return `(${presence}) AND ${matches}`;
 }
 
-/** The lean sender (attribute values in wire JSON), and how one request sends through it (retried, within the in-flight limit). */
+/**
+ * The lean sender (attribute values in wire JSON), and how one request sends through it (retried, within the
+ * in-flight limit).
+ */
 export interface ItemClient {
   readonly calls: DynamoSender;
   readonly send: Send;

@@ -265,7 +265,7 @@ describe('listItems over sparse range shards', () => {
     }
   });
 
-  it('walks any layout of empty and short shards exactly, in both orders, nearly always in ≤ 3 round trips a page', async () => {
+  it('walks any layout of empty and short shards exactly, both orders, nearly always in ≤ 3 round trips', async () => {
     const random = seededRandom(43);
     const trips: number[] = [];
     for (let layoutNo = 0; layoutNo < 20; layoutNo++) {
