@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile`: where a listing page's router CPU goes (DESIGN §13).
+ * `npm run bench:profile`: where a listing page's router CPU goes (docs/performance.md).
  *
  * Loads seed-shaped items on DynamoDB Local (as `npm run bench` does), warms up, then walks
  * one listing again and again under V8's sampling profiler and prints the self time of the

@@ -54,7 +54,7 @@ export function queryRecorder(client: DynamoDBClient) {
 }
 
 /**
- * The floor of a page (DESIGN §13): the router's own DynamoDB calls for it, without the router
+ * The floor of a page (docs/performance.md): the router's own DynamoDB calls for it, without the router
  * — sent together over keep-alive, answers parsed, items turned into plain JSON, merged by
  * index sort key in byte order, and the page written as the client's JSON. Its CPU is what
  * any router must spend on that page; the router's CPU is measured against it.

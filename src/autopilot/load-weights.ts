@@ -15,7 +15,7 @@ const SCALE = 1_000_000;
 const EVIDENCE_SAMPLES = 64;
 
 /**
- * The keys to cut from, weighted by observed load instead of item counts (DESIGN §12):
+ * The keys to cut from, weighted by observed load instead of item counts (docs/autopilot.md):
  * a shard's writes go where the routers saw them land (their sampled written values, new
  * keys included: a range of new releases is hot though it holds few items yet), its reads
  * over its live keys in proportion to their items. Both in shares of a partition's limits,

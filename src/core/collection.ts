@@ -6,7 +6,7 @@ import { sameStrategy, type ShardStrategy } from './strategies';
 export type KeyType = 'S' | 'N';
 
 /**
- * How the autopilot may reshard a collection by the fleet's load (DESIGN §12): plain data, so core
+ * How the autopilot may reshard a collection by the fleet's load (docs/autopilot.md): plain data, so core
  * need not know the autopilot; config/autopilot-config.ts gives its bounds and defaults.
  */
 export interface AutopilotConfig {
@@ -55,7 +55,7 @@ export interface CollectionSpec {
   /** Successive shard maps take turns in them (blue/green): listings read one, the next map is built in the other. */
   readonly indexes: readonly [IndexSpec, IndexSpec];
   readonly members?: MembersRule;
-  /** Reshard by the fleet's load, within these bounds (DESIGN §12); absent: never by itself. */
+  /** Reshard by the fleet's load, within these bounds (docs/autopilot.md); absent: never by itself. */
   readonly autopilot?: AutopilotConfig;
   /** Written by shardline with every write (`_etag` when unset). */
   readonly etagAttribute?: string;
@@ -63,7 +63,7 @@ export interface CollectionSpec {
 
 export type IndexSlot = 0 | 1;
 
-/** One stored, immutable shard map (DESIGN §9): a strategy in one of the collection's two indexes. */
+/** One stored, immutable shard map (docs/resharding.md): a strategy in one of the collection's two indexes. */
 export interface ShardMap {
   readonly version: number;
   readonly slot: IndexSlot;

@@ -1,7 +1,7 @@
 import type { IndexSlot } from './collection';
 
 /**
- * A collection's shard maps over time (DESIGN §9): numbered, immutable versions, and one pointer
+ * A collection's shard maps over time (docs/resharding.md): numbered, immutable versions, and one pointer
  * saying which version listings read, which versions writes set, and where a migration is. A
  * migration builds the target in the index slot the source does not use, so the index being read
  * only ever gains entries; it never sees one move.

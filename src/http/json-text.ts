@@ -3,7 +3,7 @@ import { ExactNumber } from '../core/exact-number';
 /**
  * JSON text with every `ExactNumber` written as its digits; otherwise what `JSON.stringify` writes. By hand because
  * it is on every listing page's path: lossless-json's writer took three times the CPU for the same text, and
- * `JSON.stringify` with a replacer (for `JSON.rawJSON`) no less (DESIGN §13). Strings are escaped natively.
+ * `JSON.stringify` with a replacer (for `JSON.rawJSON`) no less (docs/performance.md). Strings are escaped natively.
  */
 export function jsonText(value: unknown): string {
   return write(value) ?? 'null';

@@ -84,7 +84,7 @@ export const BoundaryValues = z
   .optional()
   .openapi({ description: 'typed orders: each boundary as field values, [] for the first' });
 
-/** A collection's shard map as clients see it (DESIGN §9). */
+/** A collection's shard map as clients see it (docs/resharding.md). */
 const MapInfo = z
   .object({
     version: z.number().int().openapi({ description: 'the map version listings read' }),

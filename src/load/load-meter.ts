@@ -16,7 +16,7 @@ interface OpenMinute {
 }
 
 /**
- * One router's counts per collection for the minute under way (DESIGN §12). `take(now)`
+ * One router's counts per collection for the minute under way (docs/autopilot.md). `take(now)`
  * hands over every minute that has ended as a LoadRecord, at most one per collection per
  * minute, and forgets it: what the router writes to the table. A new map version starts
  * the minute afresh, so a record's shard numbers are one map's.

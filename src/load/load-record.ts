@@ -4,7 +4,7 @@ export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queri
 export type Figure = (typeof FIGURES)[number];
 
 /**
- * One router's load on one collection during one minute (DESIGN §12): what it writes to
+ * One router's load on one collection during one minute (docs/autopilot.md): what it writes to
  * the table once a minute, and what `GET /collections/{c}/load` merges over the fleet.
  */
 export interface LoadRecord {

@@ -23,7 +23,7 @@ import {
 export { describe, ReshardRefused, ReshardStopped, type ReshardDeps, type ReshardOutcome };
 
 /**
- * Runs a collection's shard-map migrations (DESIGN §9): start or resume one to a
+ * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one to a
  * target strategy, abort, roll back, adopt. Each phase is entered only once every
  * router must have seen the previous one (`settleMs` after the pointer changed), and
  * each scan is checkpointed in the pointer, so running the same command after a crash

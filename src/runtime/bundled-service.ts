@@ -48,7 +48,7 @@ export function createBundledService(env: EnvMap, bundle: ConfigBundle, options:
   const forward = async (c: Context) => {
     const context = executionContext(c);
     const response = await service.app.fetch(c.req.raw, c.env, context);
-    // The fleet's load (DESIGN §12): a Worker writes the ended minute after answering;
+    // The fleet's load (docs/autopilot.md): a Worker writes the ended minute after answering;
     // Lambda has no waitUntil, so the invocation that finds a minute ended writes it first.
     if (service.load?.due()) {
       const flushing = service.load.flush();

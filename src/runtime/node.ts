@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     });
     console.log(`shardline health on http://${settings.host}:${health.port}/healthz`);
   }
-  // The fleet's load (DESIGN §12): this router's ended minutes, written once each.
+  // The fleet's load (docs/autopilot.md): this router's ended minutes, written once each.
   const load = service.load;
   if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
   server.once('error', async (error: NodeJS.ErrnoException) => {

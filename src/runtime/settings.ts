@@ -29,7 +29,7 @@ export function readSettings(env: EnvMap) {
     tableStream: boolean(env, 'SHARDLINE_TABLE_STREAM', true),
     cursorSecret: nonEmpty(env.CURSOR_SECRET),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 10_000, 1, 900_000),
-    /** How old a cached shard-map pointer may get: DESIGN §9. */
+    /** How old a cached shard-map pointer may get: docs/resharding.md. */
     mapTtlMs: integer(env, 'SHARDLINE_MAP_TTL_MS', 5000, 10, 3_600_000),
     /** Empty: the API is open. */
     apiKeys: parseApiKeys(env.API_KEYS),

@@ -10,7 +10,7 @@ import { primaryKeyFrom, projectionFor } from './read-item';
 
 /** DynamoDB's BatchGetItem takes at most 100 keys: one batch-get is one call (plus retries). */
 export const MAX_BATCH_GET_KEYS = 100;
-/** DESIGN section 4: a batch-delete names at most 1000 keys. */
+/** docs/api.md: a batch-delete names at most 1000 keys. */
 export const MAX_BATCH_DELETE_KEYS = 1000;
 
 /** Checks and types a batch's keys: any malformed or repeated key refuses the whole request before any call. */

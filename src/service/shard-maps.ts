@@ -6,7 +6,7 @@ import type { MapStore } from '../store/map-store';
 import type { MapSource } from './map-source';
 import type { CallContext } from '../store/retry';
 
-/** How long a router may route with a pointer it could not refresh, in TTLs (DESIGN §9). */
+/** How long a router may route with a pointer it could not refresh, in TTLs (docs/resharding.md). */
 export const STALE_AFTER_TTLS = 3;
 
 /** What one request routes by: one pointer, and the collection as each of its maps sees it. */

@@ -7,7 +7,7 @@ import { readBatch } from './batch-inputs';
 import { writeGuarded, type Preconditions } from './guards';
 import { type RequestContext, shardObserver } from './metrics/request-tally';
 
-/** DESIGN section 4: a batch carries at most 1000 items. */
+/** docs/api.md: a batch carries at most 1000 items. */
 export const MAX_BATCH_ITEMS = 1000;
 
 export type WriteResult = Pick<PreparedItem, 'shard' | 'shardKey' | 'item' | 'etag'>;

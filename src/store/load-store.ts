@@ -12,7 +12,7 @@ import { withRetries, type CallContext } from './retry';
 const READ_CONCURRENCY = 16;
 
 /**
- * Routers' minute records (DESIGN §12) in the collection's table: one reserved partition per
+ * Routers' minute records (docs/autopilot.md) in the collection's table: one reserved partition per
  * collection and minute, one item per router in it (the sort key: the router, or a number drawn
  * from it), so a window of M minutes is M queries whatever the fleet's size. Items expire by
  * DynamoDB TTL where the table has it enabled (tables shardline creates do).

@@ -59,7 +59,7 @@ async function step(env: NodeJS.ProcessEnv) {
 }
 
 /**
- * The loop closed (DESIGN §12) as deployed: two router processes (`npm start`) over one
+ * The loop closed (docs/autopilot.md) as deployed: two router processes (`npm start`) over one
  * table on DynamoDB Local, an application writing and listing through both over HTTP, and
  * the autopilot run as an operator runs it (`npm run autopilot -- --once`). A range
  * collection under even writes is left alone; when the writes move onto one key range

@@ -5,7 +5,7 @@ import { ENGINES, startTestService } from '../support/service';
 const good = { pk: 'artist', sk: 'album#1', title: 'Leaving Home' };
 
 /**
- * Every bad input of DESIGN section 4 gets a 4xx with a JSON error, and the table
+ * Every bad input docs/api.md names gets a 4xx with a JSON error, and the table
  * is left exactly as it was.
  */
 describe.each(ENGINES)('bad input over %s', (engine) => {

@@ -10,7 +10,7 @@ const FAST = { SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS), SHARDLINE_LOAD_RECOR
 const album = (router: string, i: number, title: string) => ({ pk: `${router}${i}`, sk: 'album', title });
 
 /**
- * Two routers over one table, each writing its minute's load records (DESIGN §12), and
+ * Two routers over one table, each writing its minute's load records (docs/autopilot.md), and
  * GET /collections/{c}/load on either merging both: every write counted once, on the
  * shard it went to, the hot key named.
  */

@@ -53,7 +53,7 @@ function byShard(families: Family[], name: string): number[] {
 }
 
 /**
- * DESIGN §10 on DynamoDB Local: a skewed load on a hash collection (one title 30 % of the
+ * The metrics of docs/operations.md on DynamoDB Local: a skewed load on a hash collection (one title 30 % of the
  * writes), then the figures /metrics and /stats give are checked against what was done.
  */
 describe('metrics, stats and the request log on DynamoDB Local', () => {

@@ -10,7 +10,7 @@ import { text } from '../property/arbitraries';
 type Service = Awaited<ReturnType<typeof startTestService>>;
 
 /**
- * DESIGN section 4's limits, checked against the real engine: what shardline
+ * docs/api.md's limits, checked against the real engine: what shardline
  * accepts, DynamoDB Local stores (201, read back intact); one byte more is a 400
  * from shardline, never a 500 from DynamoDB.
  */

@@ -32,7 +32,7 @@ interface Phased extends ListingRecord {
 }
 
 /**
- * DESIGN §9's promise, tried the way it will be used: two router processes that are
+ * docs/resharding.md's promise, tried the way it will be used: two router processes that are
  * never restarted, writers, deleters and readers paging whole listings (each page from
  * the other router) while three collections change maps at once: range → range to
  * boundaries cut from a live scan, hash 21 → 32 with the reshard process killed in the

@@ -43,7 +43,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
- * The autopilot where the fleet runs (DESIGN §12): the built Lambda bundle given
+ * The autopilot where the fleet runs (docs/autopilot.md): the built Lambda bundle given
  * EventBridge's scheduled event, and the Worker's scheduled() fired as a Cron Trigger
  * fires it, each over its own DynamoDB Local table with every write on one shard.
  */

@@ -12,7 +12,7 @@ export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string
 /**
  * A stored record as the client wrote it, in its JSON form: shardline's own attributes left out and, when `fields`
  * are given, only those (in their order). A view, not a copy: `jsonText` writes it straight from the record, which
- * a listing page does a hundred times (DESIGN §13); `toJSON` gives the copy to whoever else asks.
+ * a listing page does a hundred times (docs/performance.md); `toJSON` gives the copy to whoever else asks.
  */
 export class PublicWireItem extends JsonMembers {
   constructor(

@@ -14,7 +14,7 @@ const ITEMS_PER_READ_UNIT = 20;
 const UNITS_PER_WRITE = 2;
 
 /**
- * What a router contributes to the fleet's load (DESIGN §12): counts per collection per minute,
+ * What a router contributes to the fleet's load (docs/autopilot.md): counts per collection per minute,
  * which `flush` writes, one item per collection and ended minute, to the collection's table.
  * Runtimes call `flush` (Node: on a timer; Lambda: after an invocation; Worker: waitUntil).
  */
