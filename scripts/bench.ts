@@ -164,7 +164,7 @@ try {
   const targets: TargetCheck[] = [
     check('range: items read ÷ returned (p50)', range.readRatio.p50, 1.15),
     check('range: queries per page (p50)', range.queries.p50, 2),
-    // The read budget of one-wave pages (docs/performance.md): a few more items per shard instead of a second round trip.
+    // The read budget of one-wave pages (docs/performance.md): a few more items a shard, not a second round trip.
     check('hash: items read ÷ returned (p50)', hash.readRatio.p50, 1.8),
     check('random: items read ÷ returned (p50)', random.readRatio.p50, 1.8),
     check(`hash page ÷ one-shard page, +${options.delayMs} ms (p50)`, hash.delayedMs.p50 / one.delayedMs.p50, 1.5),

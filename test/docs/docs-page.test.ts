@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildLambdaOnce,
@@ -12,8 +12,8 @@ import {
   type RunningRuntime,
 } from '../runtimes/support/runtimes';
 import { docsService } from './support';
+import { launchChromium } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = resolve(ROOT, '.cache/screenshots');
 /** Nothing listens here: neither the docs nor this test need DynamoDB. */
 const NO_ENGINE = 'http://127.0.0.1:9';
@@ -31,8 +31,6 @@ describe('the /docs page in headless Chromium, offline', () => {
   const runtimes: Record<string, { origin: string; runtime: RunningRuntime; lambda?: LambdaRuntime }> = {};
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     const [node, worker, lambda] = await Promise.all([
       startNodeServer(docsService().app),
       startWorkerRuntime({ DYNAMODB_ENDPOINT: NO_ENGINE }),
@@ -44,17 +42,7 @@ describe('the /docs page in headless Chromium, offline', () => {
     runtimes.node = { origin: await origin(node), runtime: node };
     runtimes.worker = { origin: await origin(worker), runtime: worker };
     runtimes.lambda = { origin: 'http://lambda.invalid', runtime: lambda, lambda };
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   });
   afterAll(async () => {

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../src/runtime/service';
 import { ROOT, startNodeServer, type RunningRuntime } from '../runtimes/support/runtimes';
 import { call } from '../support/http';
 import { startTestService } from '../support/service';
 import { HOT_TITLE, SHARDS, skewedItems } from './skewed-load';
+import { launchChromium } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Bars per shard: writes, items read, queries, throttles. */
 const SERIES = 4;
 /** The fleet view's series: /load's per-shard figures. */
@@ -31,8 +31,6 @@ describe('the heat page in headless Chromium, offline', () => {
   let origin: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     service = await startTestService('dynamodbLocal');
     const answer = await call(service.app, 'POST', '/collections/albums-hash/items/batch', {
       items: skewedItems(0, 1000),
@@ -45,10 +43,7 @@ describe('the heat page in headless Chromium, offline', () => {
     expect(range.body.failed).toEqual([]);
     server = await startNodeServer(service.app);
     origin = new URL((await server.request('/healthz')).url).origin;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

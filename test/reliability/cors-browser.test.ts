@@ -1,14 +1,13 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, CORS_REQUEST_HEADERS } from '../../src/http/middleware/cors';
 import { docsService } from '../docs/support';
 import { startNodeServer, type RunningRuntime } from '../runtimes/support/runtimes';
 import { startTestService } from '../support/service';
+import { launchChromium } from '../support/chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WRITE_KEY = 'cors-browser-write-key';
 
 type Parameter = { in: string; name: string };
@@ -54,8 +53,6 @@ describe('a cross-origin page in headless Chromium', () => {
   let pageOrigin: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
     page = createServer((_, response) => response.end('<!doctype html><title>app</title>'));
     await new Promise<void>((listening) => page.listen(0, '127.0.0.1', listening));
     // localhost, not 127.0.0.1: another origin than the service's, on the same loopback.
@@ -65,17 +62,7 @@ describe('a cross-origin page in headless Chromium', () => {
     });
     service = await startNodeServer(app);
     serviceOrigin = new URL((await service.request('/healthz')).url).origin;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
