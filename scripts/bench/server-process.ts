@@ -22,17 +22,35 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+export interface ServerProcessOptions {
+  /** More Node flags (`--cpu-prof`). */
+  readonly execArgv?: readonly string[];
+  /** Reads the server's stdout (its request log) and drops it, instead of printing it. */
+  readonly drainLogs?: boolean;
+}
+
 /**
  * The Node server (`src/runtime/node.ts`) in its own process, as `npm start` runs it, over
  * `endpoint` (a new table) or its embedded engine in a fresh data directory; healthy when
  * this resolves. It answers memory questions over IPC (scripts/load-probe.ts).
  */
-export async function startServerProcess(endpoint: string | undefined, env: NodeJS.ProcessEnv = {}) {
+export async function startServerProcess(
+  endpoint: string | undefined,
+  env: NodeJS.ProcessEnv = {},
+  how: ServerProcessOptions = {},
+) {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
   const base = `http://127.0.0.1:${port}`;
   const child = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
-    execArgv: ['--expose-gc', '--import', 'tsx', '--import', resolve(ROOT, 'scripts/load-probe.ts')],
+    execArgv: [
+      '--expose-gc',
+      '--import',
+      'tsx',
+      '--import',
+      resolve(ROOT, 'scripts/load-probe.ts'),
+      ...(how.execArgv ?? []),
+    ],
     env: {
       ...process.env,
       PORT: String(port),
@@ -42,8 +60,10 @@ export async function startServerProcess(endpoint: string | undefined, env: Node
       ...(endpoint && { TABLE_NAME: `load-${Date.now()}`, DYNAMODB_ENDPOINT: endpoint }),
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', how.drainLogs ? 'pipe' : 'inherit', 'inherit', 'ipc'],
   });
+  // Read and dropped, as a log collector reads a service's stdout: the server pays for writing its lines.
+  if (how.drainLogs) child.stdout?.resume();
   const server: ServerProcess = {
     base,
     child,

@@ -13,9 +13,20 @@ import {
   type Send,
 } from './retry';
 import type { ReadOptions } from './store';
-import { recordFromSdk, recordToSdk } from './values';
+import { recordToDynamoJson } from './attribute-json';
+import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
+import type { DynamoSender } from './dynamo-sender';
 
 type Key = Record<string, unknown>;
+
+/** What one BatchGetItem answered: items by table, and the keys left for another call. */
+interface BatchAnswer {
+  readonly Responses?: Record<string, Key[]>;
+  readonly UnprocessedKeys?: Record<string, { Keys?: Key[] }>;
+}
+
+/** Sends one BatchGetItem by the lean path (./dynamo-sender), keys as they are (wire JSON). */
+type BatchGetCall = (requestItems: Record<string, TableRead>, signal: AbortSignal | undefined) => Promise<BatchAnswer>;
 
 /** One table's part of a BatchGetItem (DynamoDB's `KeysAndAttributes`). */
 export interface TableRead {
@@ -47,7 +58,7 @@ export interface BatchRead {
  * as a throttled `unavailable`, and a deadline the wait would pass becomes `timeout`.
  */
 export async function batchGetAll(
-  doc: DynamoDBDocumentClient,
+  doc: DynamoDBDocumentClient | BatchGetCall,
   requests: Readonly<Record<string, TableRead>>,
   read: BatchRead,
 ): Promise<Key[]> {
@@ -57,8 +68,10 @@ export async function batchGetAll(
   let pending = Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
     const request = pending;
-    const response = await send(what, (abortSignal) =>
-      doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
+    const response: BatchAnswer = await send(what, (abortSignal) =>
+      typeof doc === 'function'
+        ? doc(request, abortSignal)
+        : doc.send(new BatchGetCommand({ RequestItems: request }), { abortSignal }),
     );
     const items = Object.values(response.Responses ?? {}).flat();
     found.push(...items);
@@ -98,7 +111,7 @@ export function readParameters(options: ReadOptions) {
 
 /** Up to 100 keys of one table; unprocessed keys go out as they came back (the exact client keeps numbers exact). */
 export async function batchGetItems(
-  doc: DynamoDBDocumentClient,
+  calls: DynamoSender,
   send: Send,
   table: string,
   keys: readonly JsonObject[],
@@ -107,9 +120,12 @@ export async function batchGetItems(
   options: ReadOptions = {},
 ): Promise<JsonObject[]> {
   if (keys.length === 0) return [];
-  const request: TableRead = { Keys: keys.map(recordToSdk), ...readParameters(options) };
+  const request: TableRead = { Keys: keys.map(recordToDynamoJson), ...readParameters(options) };
+  const call = async (RequestItems: Record<string, TableRead>, signal: AbortSignal | undefined) =>
+    (await calls.send('BatchGetItem', { RequestItems }, signal)) as BatchAnswer;
   const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
-  return (await batchGetAll(doc, { [table]: request }, read)).map(recordFromSdk);
+  const items = await batchGetAll(call, { [table]: request }, read);
+  return items.map((item) => recordFromDynamoJson(item as Record<string, AttributeJson>));
 }
 
 function keyCount(requests: Readonly<Record<string, TableRead>>): number {

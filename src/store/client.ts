@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoSender } from './dynamo-sender';
 import { KeyedSha256 } from './keyed-sha256';
 import { QuerySender } from './query-sender';
 
@@ -18,7 +19,9 @@ export interface DynamoClients {
   readonly doc: DynamoDBDocumentClient;
   /** For the application's items: numbers read as `NumberValue` (exact text), never as doubles. */
   readonly exact: DynamoDBDocumentClient;
-  /** For listing pages' shard queries: the raw client's parts without its pipeline (see ./query-sender). */
+  /** For the serving routes' item calls: the raw client's parts without its pipeline (see ./dynamo-sender). */
+  readonly calls: DynamoSender;
+  /** For listing pages' shard queries, by the same lean path (see ./query-sender). */
   readonly queries: QuerySender;
 }
 
@@ -48,5 +51,6 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     marshallOptions: { removeUndefinedValues: true },
     unmarshallOptions: { wrapNumbers: true },
   });
-  return { raw, doc, exact, queries: new QuerySender(raw) };
+  const calls = new DynamoSender(raw);
+  return { raw, doc, exact, calls, queries: new QuerySender(calls) };
 }

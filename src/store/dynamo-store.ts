@@ -1,4 +1,4 @@
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
 import { ShardlineError } from '../core/errors';
@@ -27,8 +27,8 @@ import {
   type UpdateOutcome,
 } from './maintenance';
 import type { ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcome } from './store';
-import { recordFromSdk, recordToSdk } from './values';
-import { recordFromDynamoJson } from './dynamo-json';
+import { recordToDynamoJson } from './attribute-json';
+import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
 
 export interface DynamoStoreOptions {
   /** Most DynamoDB requests in flight at once from this process. */
@@ -104,15 +104,15 @@ export class DynamoStore implements Store {
   }
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedPut({ doc: this.doc, send: this.sender(context, 'put', table) }, table, record, guard);
+    return guardedPut({ calls: this.clients.calls, send: this.sender(context, 'put', table) }, table, record, guard);
   }
 
   updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedUpdate({ doc: this.doc, send: this.sender(context, 'update', update.table) }, update);
+    return guardedUpdate({ calls: this.clients.calls, send: this.sender(context, 'update', update.table) }, update);
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedDelete({ doc: this.doc, send: this.sender(context, 'delete', table) }, table, key, guard);
+    return guardedDelete({ calls: this.clients.calls, send: this.sender(context, 'delete', table) }, table, key, guard);
   }
 
   batchGet(
@@ -121,7 +121,8 @@ export class DynamoStore implements Store {
     context: CallContext,
     options?: ReadOptions,
   ): Promise<JsonObject[]> {
-    return batchGetItems(this.doc, this.sender(context, 'batch_get', table), table, keys, context, this.retry, options);
+    const send = this.sender(context, 'batch_get', table);
+    return batchGetItems(this.clients.calls, send, table, keys, context, this.retry, options);
   }
 
   async getItem(
@@ -130,10 +131,10 @@ export class DynamoStore implements Store {
     context: CallContext,
     options: ReadOptions = {},
   ): Promise<JsonObject | undefined> {
-    const command = new GetCommand({ TableName: table, Key: recordToSdk(key), ...readParameters(options) });
+    const input = { TableName: table, Key: recordToDynamoJson(key), ...readParameters(options) };
     const send = this.sender(context, 'get', table);
-    const response = await send('a read', (abortSignal) => this.doc.send(command, { abortSignal }));
-    return response.Item && recordFromSdk(response.Item);
+    const { Item: item } = await send('a read', (signal) => this.clients.calls.send('GetItem', input, signal));
+    return item ? recordFromDynamoJson(item as Record<string, AttributeJson>) : undefined;
   }
 
   scanPage(request: ScanRequest, context: CallContext): Promise<ScanPage> {
@@ -157,7 +158,7 @@ export class DynamoStore implements Store {
   }
 
   /**
-   * A query answered within the last second says the table answers; else one DescribeTable, outside the
+   * A query or a check answered within the last second says the table answers; else one DescribeTable, outside the
    * in-flight limit: a health probe must not queue behind the very work whose overload it is asked about.
    */
   async ping(table: string, context: CallContext): Promise<void> {
@@ -170,6 +171,7 @@ export class DynamoStore implements Store {
       'describe',
     );
     await onTable(table, check);
+    // Its own check counts too: an idle service's probes make one DescribeTable a second, not one each.
     this.answeredAt.set(table, Date.now());
   }
 

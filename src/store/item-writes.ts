@@ -1,15 +1,10 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
 import type { JsonObject } from '../core/item';
+import { placeholdersJson, recordToDynamoJson } from './attribute-json';
 import { ExpressionBuilder } from './conditions';
+import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
+import type { DynamoSender } from './dynamo-sender';
 import type { Send } from './retry';
 import type { ItemUpdate, WriteGuard, WriteOutcome } from './store';
-import { recordFromSdk, recordToSdk } from './values';
 
 /**
  * Single-item writes under a guard that DynamoDB itself checks (a ConditionExpression in the
@@ -38,53 +33,53 @@ export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): 
   return `(${presence}) AND ${matches}`;
 }
 
-/** The exact document client, and how one request sends through it (retried, within the in-flight limit). */
+/** The lean sender (attribute values in wire JSON), and how one request sends through it (retried, within the in-flight limit). */
 export interface ItemClient {
-  readonly doc: DynamoDBDocumentClient;
+  readonly calls: DynamoSender;
   readonly send: Send;
 }
 
 export function guardedPut(client: ItemClient, table: string, record: JsonObject, guard: WriteGuard) {
   const builder = new ExpressionBuilder();
-  const command = new PutCommand({
+  const input = {
     TableName: table,
-    Item: recordToSdk(record),
+    Item: recordToDynamoJson(record),
     ConditionExpression: guardExpression(guard, builder),
-    ...builder.placeholders(),
-  });
-  return explainRefusal(client, table, keyOf(record, guard), 'a write', (abortSignal) =>
-    client.doc.send(command, { abortSignal }),
+    ...placeholdersJson(builder.placeholders()),
+  };
+  return explainRefusal(client, table, keyOf(record, guard), 'a write', (signal) =>
+    client.calls.send('PutItem', input, signal),
   );
 }
 
 export function guardedUpdate(client: ItemClient, update: ItemUpdate) {
   const builder = new ExpressionBuilder();
-  const command = new UpdateCommand({
+  const input = {
     TableName: update.table,
-    Key: recordToSdk(update.key),
+    Key: recordToDynamoJson(update.key),
     UpdateExpression: builder.update(update.set, update.remove),
     ConditionExpression: guardExpression(update.guard, builder),
-    ...builder.placeholders(),
-  });
-  return explainRefusal(client, update.table, update.key, 'an update', (abortSignal) =>
-    client.doc.send(command, { abortSignal }),
+    ...placeholdersJson(builder.placeholders()),
+  };
+  return explainRefusal(client, update.table, update.key, 'an update', (signal) =>
+    client.calls.send('UpdateItem', input, signal),
   );
 }
 
 export function guardedDelete(client: ItemClient, table: string, key: JsonObject, guard: WriteGuard) {
   const builder = new ExpressionBuilder();
-  const command = new DeleteCommand({
+  const input = {
     TableName: table,
-    Key: recordToSdk(key),
+    Key: recordToDynamoJson(key),
     ConditionExpression: guardExpression(guard, builder),
-    ...builder.placeholders(),
-  });
-  return explainRefusal(client, table, key, 'a delete', (abortSignal) => client.doc.send(command, { abortSignal }));
+    ...placeholdersJson(builder.placeholders()),
+  };
+  return explainRefusal(client, table, key, 'a delete', (signal) => client.calls.send('DeleteItem', input, signal));
 }
 
 /** Sends a guarded write; when DynamoDB refuses it, reads the item (strongly consistent) so the caller can say why. */
 async function explainRefusal(
-  { doc, send }: ItemClient,
+  { calls, send }: ItemClient,
   table: string,
   key: JsonObject,
   what: string,
@@ -96,9 +91,9 @@ async function explainRefusal(
   } catch (error) {
     if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
-  const get = new GetCommand({ TableName: table, Key: recordToSdk(key), ConsistentRead: true });
-  const response = await send('a read', (abortSignal) => doc.send(get, { abortSignal }));
-  return { applied: false, current: response.Item && recordFromSdk(response.Item) };
+  const get = { TableName: table, Key: recordToDynamoJson(key), ConsistentRead: true };
+  const { Item: item } = await send('a read', (signal) => calls.send('GetItem', get, signal));
+  return { applied: false, current: item ? recordFromDynamoJson(item as Record<string, AttributeJson>) : undefined };
 }
 
 function keyOf(record: JsonObject, guard: WriteGuard): JsonObject {

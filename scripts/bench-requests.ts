@@ -1,0 +1,213 @@
+/**
+ * `npm run bench:requests`: what each route costs the deployed process. The Node server runs
+ * as `npm start` runs it (src/runtime/node.ts, default settings: request log at info on its
+ * stdout, which is read and dropped, metrics on, hedging on) over DynamoDB Local, and is
+ * driven by a keep-alive client; in turns with it, the floor (scripts/bench/floor-child.ts)
+ * sends the same DynamoDB calls, recorded from the router, raw over keep-alive. Each side's
+ * CPU is its process's user + system time from /proc, less what it spends idle; the client's
+ * own CPU counts for neither. Prints medians over the rounds of CPU a request, its ratio to the
+ * floor and the difference, and p50 / p99 latency. A script, not a timed test.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import { startDynamoDbLocal } from '../devtools/dynamodb-local';
+import { stopChild } from '../devtools/child-process';
+import { median, quantile } from '../devtools/stats';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
+import { drive, type PhaseLength } from './bench/drive';
+import { idleCpuRate, processCpuMs } from './bench/process-cpu';
+import { startRecordingProxy, type DynamoCall } from './bench/record-proxy';
+import { call, closeConnections, ROUTES, seed, type BenchRoute } from './bench/request-routes';
+import { startServerProcess } from './bench/server-process';
+
+const USAGE = `Usage: npm run bench:requests -- [--rounds N] [--seconds S] [--concurrency N] [--items N]
+  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR]
+
+Each round runs every route on the server for S seconds (default 1.5), then its floor; prints
+medians of N rounds (default 5). --env sets the server's environment (LOG_LEVEL=off,
+SHARDLINE_METRICS=false to weigh them); --only keeps the routes whose name holds TEXT;
+--cpu-prof writes the server's CPU profile into DIR when it stops.`;
+
+const options = parseCommandLine(
+  'bench:requests',
+  USAGE,
+  {
+    options: {
+      rounds: { type: 'string', default: '5' },
+      seconds: { type: 'string', default: '1.5' },
+      concurrency: { type: 'string', default: '2' },
+      items: { type: 'string', default: '2000' },
+      env: { type: 'string', default: '' },
+      only: { type: 'string', default: '' },
+      'cpu-prof': { type: 'string' },
+    },
+  },
+  ({ values }) => ({
+    rounds: numberArg('rounds', values.rounds, { min: 1, integer: true }),
+    seconds: numberArg('seconds', values.seconds, { min: 0.1 }),
+    concurrency: numberArg('concurrency', values.concurrency, { min: 1, integer: true }),
+    items: numberArg('items', values.items, { min: 200, integer: true }),
+    env: Object.fromEntries(
+      values.env
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('=', 2) as [string, string]),
+    ),
+    only: values.only,
+    cpuProf: values['cpu-prof'],
+  }),
+);
+
+const log = (line: string) => process.stderr.write(`bench:requests: ${line}\n`);
+const routes = ROUTES.filter((route) => route.name.includes(options.only));
+
+interface Sample {
+  readonly count: number;
+  readonly cpuMs: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** Runs one phase against `pid`'s work and charges it that process's CPU, idle subtracted. */
+async function measure(pid: number, idleRate: number, work: () => Promise<number[]>): Promise<Sample> {
+  const cpu = processCpuMs(pid);
+  const started = performance.now();
+  const latencies = await work();
+  const used = processCpuMs(pid) - cpu - idleRate * (performance.now() - started);
+  return {
+    count: latencies.length,
+    cpuMs: used / latencies.length,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
+}
+
+log('starting DynamoDB Local');
+const engine = await startDynamoDbLocal();
+const proxy = await startRecordingProxy(engine.endpoint);
+const table = `requests-${Date.now()}`;
+const recorded = new Map<string, DynamoCall[]>();
+{
+  log('seeding and recording each route’s DynamoDB calls (through a recording proxy)');
+  // Unhedged: the floor sends each call once.
+  const recorder = await startServerProcess(proxy.endpoint, {
+    TABLE_NAME: table,
+    LOG_LEVEL: 'off',
+    SHARDLINE_HEDGE: 'false',
+  });
+  try {
+    await seed(recorder.base, options.items);
+    for (const route of routes) {
+      // Twice unrecorded first: shard maps, latencies and connections settle.
+      for (const key of ['warm-0', 'warm-1']) await call(recorder.base, route.request(key));
+      const stop = proxy.record();
+      await call(recorder.base, route.request('recorded-key'));
+      recorded.set(route.name, stop());
+    }
+  } finally {
+    await recorder.stop();
+    await proxy.stop();
+  }
+}
+
+log('starting the server as npm start does, and the floor');
+const server = await startServerProcess(
+  engine.endpoint,
+  { TABLE_NAME: table, ...options.env },
+  { drainLogs: true, execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] : [] },
+);
+const floor = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'bench/floor-child.ts')], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const floorAnswers = createInterface({ input: floor.stdout! })[Symbol.asyncIterator]();
+const askFloor = async (command: object): Promise<number[]> => {
+  floor.stdin!.write(`${JSON.stringify(command)}\n`);
+  const { value } = await floorAnswers.next();
+  return (JSON.parse(value as string) as { latencies: number[] }).latencies;
+};
+
+const results = new Map(routes.map((route) => [route.name, { server: [] as Sample[], floor: [] as Sample[] }]));
+/** Timed phases, but a DELETE deletes exactly the items its side's PUT wrote in that round. */
+const phaseLength = (route: BenchRoute, puts: number): PhaseLength =>
+  route.keyed === 'delete'
+    ? { count: puts, concurrency: options.concurrency }
+    : { seconds: options.seconds, concurrency: options.concurrency };
+// The keys a local engine takes (one database per access key): the server's (src/runtime/aws-keys.ts).
+const accessKeyId = process.env.AWS_SECRET_ACCESS_KEY ? (process.env.AWS_ACCESS_KEY_ID ?? 'shardline') : 'shardline';
+try {
+  const serverPid = server.child.pid!;
+  const floorPid = floor.pid!;
+  for (let round = -1; round < options.rounds; round++) {
+    // Round -1 warms both up (JIT, connections) and is not counted.
+    const [serverIdle, floorIdle] = await Promise.all([idleCpuRate(serverPid, 1000), idleCpuRate(floorPid, 1000)]);
+    log(round >= 0 ? `round ${round + 1} of ${options.rounds}` : 'warming up');
+    const puts = { server: 0, floor: 0 };
+    for (const route of routes) {
+      const onServer = await measure(serverPid, serverIdle, () =>
+        drive(phaseLength(route, puts.server), (i) =>
+          call(server.base, route.request(`s${round}-${i}`)).then(() => {}),
+        ),
+      );
+      const onFloor = await measure(floorPid, floorIdle, () =>
+        askFloor({
+          ...phaseLength(route, puts.floor),
+          endpoint: engine.endpoint,
+          accessKeyId,
+          calls: recorded.get(route.name) ?? [],
+          ...(route.keyed && { keyFrom: 'recorded-key', keyPrefix: `f${round}-` }),
+        }),
+      );
+      if (route.keyed === 'put') Object.assign(puts, { server: onServer.count, floor: onFloor.count });
+      if (round >= 0) {
+        results.get(route.name)!.server.push(onServer);
+        results.get(route.name)!.floor.push(onFloor);
+      }
+    }
+  }
+} finally {
+  await server.stop();
+  await stopChild(floor, () => floor.stdin!.end());
+  closeConnections();
+  await engine.stop();
+}
+
+const cell = (samples: Sample[], figure: keyof Sample) => median(samples.map((sample) => sample[figure]));
+const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(2));
+console.log(
+  `\n${options.rounds} rounds of ${options.seconds} s a route, ${options.concurrency} in flight, Node ${process.versions.node}; ` +
+    `server env: ${
+      Object.entries(options.env)
+        .map(([name, value]) => `${name}=${value}`)
+        .join(' ') || 'defaults'
+    }\n`,
+);
+console.log('| request | DynamoDB calls | CPU / request | floor | ratio | above floor | p50 (floor) | p99 (floor) |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const route of routes) {
+  const { server: onServer, floor: onFloor } = results.get(route.name)!;
+  const calls = recorded.get(route.name) ?? [];
+  const cpu = cell(onServer, 'cpuMs');
+  const floorCpu = calls.length > 0 ? cell(onFloor, 'cpuMs') : Number.NaN;
+  const cells = [
+    route.name,
+    describeCalls(calls),
+    `${ms(cpu)} ms`,
+    calls.length > 0 ? `${ms(floorCpu)} ms` : '—',
+    calls.length > 0 ? `${(cpu / floorCpu).toFixed(2)}×` : '—',
+    calls.length > 0 ? `${ms(cpu - floorCpu)} ms` : '—',
+    `${ms(cell(onServer, 'p50'))} (${ms(cell(onFloor, 'p50'))})`,
+    `${ms(cell(onServer, 'p99'))} (${ms(cell(onFloor, 'p99'))})`,
+  ];
+  console.log(`| ${cells.join(' | ')} |`);
+}
+
+/** `2 × Query`: the operations one request sent. */
+function describeCalls(calls: readonly DynamoCall[]): string {
+  const counts = new Map<string, number>();
+  for (const { target } of calls) {
+    const operation = target.split('.').pop() ?? target;
+    counts.set(operation, (counts.get(operation) ?? 0) + 1);
+  }
+  return [...counts].map(([operation, n]) => (n > 1 ? `${n} × ${operation}` : operation)).join(', ') || 'none';
+}
