@@ -1,11 +1,14 @@
 /**
- * `tsx scripts/bench/sim-listing.ts [--items N] [--page N]`: walks every demo
+ * `tsx scripts/bench/sim-listing.ts [--items N] [--page N] [--every N]`: walks every demo
  * strategy's listing through the real `listItems` over an in-memory store and prints
  * per-page medians of items read ÷ returned, queries and sequential waves (round
  * trips), for a first walk (no shard-end hints yet) and a second. No engine, no
- * noise: the tool for tuning read limits.
+ * noise: the tool for tuning read limits. `--every 2` keeps the titles of every other range
+ * shard only (sparse shards: half of them empty), `--items 1` a near-empty collection.
  */
+import { bisectRight } from '../../src/core/collation';
 import { firstMapOf } from '../../src/core/collection';
+import { normalize } from '../../src/core/normalize';
 import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
@@ -22,26 +25,37 @@ import { titlesOverRanges } from '../../devtools/titles';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const USAGE = `Usage: tsx scripts/bench/sim-listing.ts [--items N] [--page N]
+const USAGE = `Usage: tsx scripts/bench/sim-listing.ts [--items N] [--page N] [--every N]
 
   --items N   items per collection (default 4200)
   --page N    page size (default 100)
+  --every N   keep the titles of every Nth range shard only, the others empty (default 1: all)
   --help`;
 
-const { count, pageSize } = parseCommandLine(
+const { items, pageSize, every } = parseCommandLine(
   'sim-listing',
   USAGE,
-  { options: { items: { type: 'string', default: '4200' }, page: { type: 'string', default: '100' } } },
+  {
+    options: {
+      items: { type: 'string', default: '4200' },
+      page: { type: 'string', default: '100' },
+      every: { type: 'string', default: '1' },
+    },
+  },
   ({ values }) => ({
-    count: numberArg('items', values.items, { min: 1, integer: true }),
+    items: numberArg('items', values.items, { min: 1, integer: true }),
     pageSize: numberArg('page', values.page, { min: 1, integer: true }),
+    every: numberArg('every', values.every, { min: 1, integer: true }),
   }),
 );
 const collections = resolveConfig(benchConfig(), {
   readBoundaries: (file) => JSON.parse(readFileSync(resolve(import.meta.dirname, '../../config', file), 'utf8')),
 }).map(firstMapOf);
 const boundaries = collections.find((c) => c.map.strategy.kind === 'range')!.map.strategy.boundaries!;
-const titles = titlesOverRanges(seededRandom(4), boundaries, count);
+const titles = titlesOverRanges(seededRandom(4), boundaries, items).filter(
+  (title) => (bisectRight(boundaries, normalize(title, 'nfkd-lower')) - 1) % every === 0,
+);
+const count = titles.length;
 // What the service remembers across requests, per collection: the second walk reads with the first's.
 const memories = new ReadMemories();
 

@@ -7,10 +7,14 @@ export interface HedgedAnswer<T> {
 
 /**
  * Sends a read, and again if the first has not answered after `delayMs` and `trySpend` grants a
- * token (the query's group's: HedgePolicy). The first answer wins; the other is aborted and
- * dropped, so nothing is counted twice. A failure waits for a request still out; one before any
- * hedge (a throttle, above all) is returned as it is, so its retry backs off instead. Only for
- * reads: a write sent twice could land twice.
+ * token (the query's group's: HedgePolicy). The first answer wins; the other is drained, not
+ * aborted: it runs to its end and its answer (or failure) is dropped unread by the caller, so
+ * nothing is counted twice. HTTP/1.1 cannot cancel a request in flight, so aborting it would
+ * destroy its connection, and the next query would open a new one (on DynamoDB, a TLS
+ * handshake). Only `parent` aborting (the page failed or was given up) aborts what is still out.
+ * A failure waits for a request still out; one before any hedge (a throttle, above all) is
+ * returned as it is, so its retry backs off instead. Only for reads: a write sent twice could
+ * land twice.
  */
 export function hedgedSend<T>(
   send: (signal: AbortSignal) => Promise<T>,
@@ -22,15 +26,20 @@ export function hedgedSend<T>(
     const controllers: AbortController[] = [];
     let settled = false;
     let failures = 0;
+    let ended = 0;
     let firstError: unknown;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const abortAll = () => {
       for (const controller of controllers) controller.abort(parent?.reason);
     };
+    // Until every request sent has ended: a drained loser is still the page's to abort.
+    const end = () => {
+      if (++ended === controllers.length && settled) parent?.removeEventListener('abort', abortAll);
+    };
     const settle = () => {
       settled = true;
       clearTimeout(timer);
-      parent?.removeEventListener('abort', abortAll);
+      if (ended === controllers.length) parent?.removeEventListener('abort', abortAll);
     };
     const launch = (isHedge: boolean) => {
       const controller = new AbortController();
@@ -38,12 +47,13 @@ export function hedgedSend<T>(
       if (parent?.aborted) controller.abort(parent.reason);
       send(controller.signal).then(
         (value) => {
+          end();
           if (settled) return;
           settle();
-          for (const other of controllers) if (other !== controller) other.abort();
           resolve({ value, hedged: controllers.length > 1, hedgeWon: isHedge });
         },
         (error: unknown) => {
+          end();
           if (settled) return;
           if (failures++ === 0) firstError = error;
           if (failures < controllers.length) return;

@@ -90,7 +90,7 @@ describe('hedgedSend', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('sends again after the delay; the first answer wins and the other request is aborted', async () => {
+  it('sends again after the delay; the first answer wins and the other is drained, not aborted', async () => {
     const { calls, send } = manualSend();
     const answer = hedgedSend(send, undefined, 5, eager());
     await tick(4);
@@ -99,9 +99,30 @@ describe('hedgedSend', () => {
     expect(calls).toHaveLength(2);
     calls[1]!.answer('second');
     expect(await answer).toEqual({ value: 'second', hedged: true, hedgeWon: true });
-    expect(calls[0]!.signal.aborted).toBe(true);
-    // A late answer of the loser changes nothing.
+    // The loser keeps its connection: it is left to answer, and its answer changes nothing.
+    expect(calls[0]!.signal.aborted).toBe(false);
     calls[0]!.answer('late');
+    await tick(0);
+    expect(await answer).toEqual({ value: 'second', hedged: true, hedgeWon: true });
+  });
+
+  it("drops a loser's failure, and aborts a loser still out when the page is given up", async () => {
+    const { calls, send } = manualSend();
+    const parent = new AbortController();
+    const answer = hedgedSend(send, parent.signal, 5, eager());
+    await tick(5);
+    calls[0]!.answer('first');
+    expect((await answer).value).toBe('first');
+    expect(calls[1]!.signal.aborted).toBe(false);
+    parent.abort();
+    expect(calls[1]!.signal.aborted).toBe(true);
+
+    const again = manualSend();
+    const failing = hedgedSend(again.send, undefined, 5, eager());
+    await tick(5);
+    again.calls[1]!.answer('hedge');
+    again.calls[0]!.fail(new Error('reset after the win'));
+    expect(await failing).toEqual({ value: 'hedge', hedged: true, hedgeWon: true });
   });
 
   it('never hedges a call that failed first (a throttle): the error goes to the retry', async () => {

@@ -10,6 +10,7 @@ import type { ShardTails } from '../shard-tails';
 import { type RequestContext, shardObserver } from '../metrics/request-tally';
 import { GroupReads } from './group-reads';
 import type { Listing, ListingStats } from './listing';
+import { ReadAhead } from './read-ahead';
 import { ADAPTIVE_READS, type ReadPolicy } from './read-policy';
 import { nearBound, shardQuery } from './shard-reads';
 
@@ -80,7 +81,7 @@ export class ListingExecutor {
 
   private async read(): Promise<Listing> {
     const { plan, request, records, want, limit } = this;
-    const prefetches = this.prefetches();
+    const ahead = this.readAhead();
     // A hint describes the one group of a hash or random listing, as it was.
     const hint =
       plan.groups.length === 1 && request.hint?.more.length === plan.groups[0]!.length ? request.hint : undefined;
@@ -88,16 +89,25 @@ export class ListingExecutor {
     let nextHint: ReadHint | undefined;
     for (const [index, group] of plan.groups.entries()) {
       if (records.length >= want) break;
+      if (ahead.before(index, want - records.length)) this.stats.roundTrips++;
       drained = index;
-      nextHint = await this.drain(index, group, prefetches.get(index), index === 0 ? hint : undefined);
+      const before = records.length;
+      nextHint = await this.drain(index, group, ahead.page(index), index === 0 ? hint : undefined);
+      if (group.length === 1 && records.length < want)
+        ahead.shardEnded(records.length - before, index > 0 || request.after === undefined);
     }
-    // Prefetched shards the page did not reach (their shard before had grown): read all the same.
-    for (const [index, page] of prefetches) if (index > drained) this.count(await page, plan.groups[index]![0]!);
+    // Shards read ahead that the page did not reach (the shards before held enough): read all the same.
+    for (const [index, pending] of ahead.unreached(drained)) {
+      const read = await pending;
+      const shard = plan.groups[index]![0]!;
+      this.count(read, shard);
+      // Read from its shard's start: to its end, it is what a later page crossing into it needs to know.
+      if (read.resumeAfter === undefined) this.inputs.memory.record(plan, shard, read.items, this.key(), undefined);
+    }
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
     const last = page[page.length - 1];
-    const nextPosition =
-      more && last ? (last[this.inputs.collection.map.index.indexKeyAttribute] as string) : undefined;
+    const nextPosition = more && last ? (last[this.key()] as string) : undefined;
     return {
       records: page,
       nextPosition,
@@ -108,23 +118,22 @@ export class ListingExecutor {
 
   /**
    * Range listings read one shard after another: where the remembered shard ends say the page
-   * will run past a shard's end, the next one's first query goes out now, not a round trip later.
+   * will run past a shard's end, the next one's first query goes out now, not a round trip later;
+   * past shards that ran out short, the next few go out at once (ReadAhead).
    */
-  private prefetches(): Map<number, Promise<ShardPage>> {
+  private readAhead(): ReadAhead {
     const { plan, inputs } = this;
+    const ahead = new ReadAhead(plan, this.policy, (group, limit) =>
+      this.query(plan.groups[group]![0]!, undefined, limit),
+    );
     const held = (index: number): number | undefined => {
       const group = plan.groups[index];
       if (group?.length !== 1 || plan.groups[index + 1]?.length !== 1) return undefined;
       // The first group starts at the cursor (or the range's start); later ones at their shard's start.
       return inputs.memory.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined, compareKeys);
     };
-    const prefetches = new Map<number, Promise<ShardPage>>();
-    for (const { group, limit } of this.policy.prefetch(this.want, held)) {
-      const page = this.query(plan.groups[group]![0]!, undefined, limit);
-      page.catch(() => undefined); // awaited where it is used; a failure is raised there
-      prefetches.set(group, page);
-    }
-    return prefetches;
+    for (const { group, limit } of this.policy.prefetch(this.want, held)) ahead.prefetch(group, limit);
+    return ahead;
   }
 
   /**
@@ -139,7 +148,7 @@ export class ListingExecutor {
     hint: ReadHint | undefined,
   ): Promise<ReadHint | undefined> {
     const { records, want, policy } = this;
-    const key = this.inputs.collection.map.index.indexKeyAttribute;
+    const key = this.key();
     const reads = new GroupReads(group.length, key, this.plan.order);
     const target = want - records.length;
     const single = group.length === 1;
@@ -168,7 +177,7 @@ export class ListingExecutor {
     queries: readonly ShardRead[],
     prefetched: Promise<ShardPage> | undefined,
   ): Promise<void> {
-    const key = this.inputs.collection.map.index.indexKeyAttribute;
+    const key = this.key();
     // A prefetched page went out with an earlier wave: waiting for it is no new round trip.
     if (!(prefetched && queries.length === 1)) this.stats.roundTrips++;
     const started = performance.now();
@@ -203,6 +212,11 @@ export class ListingExecutor {
       // Retries and throttles of this query are the request's and this shard's.
       ...(context.tally && { observer: shardObserver(context.tally, collection.name, shard) }),
     });
+  }
+
+  /** The index sort key attribute, which orders every page. */
+  private key(): string {
+    return this.inputs.collection.map.index.indexKeyAttribute;
   }
 
   private count(page: ShardPage, shard: number): void {

@@ -33,13 +33,34 @@ export interface ReadPolicy {
    * limited to what the page will still need there.
    */
   prefetch(want: number, held: (group: number) => number | undefined): PrefetchRead[];
+
+  /**
+   * Range listings again: a one-shard group is about to be read and the page still needs `need`
+   * items. Returns how many one-shard groups, from it on, go out in this one wave (1: it alone).
+   * `last`: the width of the wave before (1 for the page's first group); `ended`: the shards
+   * this page has read to their end so far (see ShardsEnded).
+   */
+  readAhead(last: number, need: number, ended: ShardsEnded): number;
 }
+
+/** The shards a page read from their start (or found empty past its cursor) to their end, and the items they gave. */
+export interface ShardsEnded {
+  readonly shards: number;
+  /** Those of them that gave any items. */
+  readonly holding: number;
+  readonly items: number;
+}
+
+/** How much wider each read-ahead wave may be than the one before: 1, 4, 16 shards cover 21 in three round trips. */
+const READ_AHEAD_GROWTH = 4;
+/** Queries of one read-ahead wave at most (a hash page sends 21 at once). */
+const MAX_READ_AHEAD = 64;
 
 /**
  * The policy tuned with scripts/bench/sim-listing.ts (see read-limits): a one-shard group reads
  * what the page still needs in one query; merged groups read in waves (the first from the last
  * page's hint, else an even share); range shards are prefetched while the remembered shard
- * ends say the page will run past them.
+ * ends say the page will run past them, and read ahead once shards run out short of the page.
  */
 export const ADAPTIVE_READS: ReadPolicy = {
   singleRead: (remaining) => Math.min(remaining, MAX_QUERY_LIMIT),
@@ -56,5 +77,21 @@ export const ADAPTIVE_READS: ReadPolicy = {
       if (before >= want) return reads;
       reads.push({ group: group + 1, limit: want - before });
     }
+  },
+  readAhead(last, need, ended) {
+    // Only the cursor's shard has ended, with items: a dense shard's tail, and the next shard
+    // most likely fills the page alone (reading more at each crossing would cost a page's reads).
+    if (ended.shards === 0) return 1;
+    // As many shards as, at the rate seen so far, hold the items the page needs (a shard holds
+    // a few items or none), with a margin that narrows as more shards with items are seen (one
+    // of one item said "two shards" where the next 19 were empty); widening geometrically at
+    // most, so a guess from a few empty shards costs at most a few times the reads it needs.
+    const { shards, holding, items } = ended;
+    const margin = 1 + 1 / holding;
+    const enough =
+      items === 0
+        ? Number.POSITIVE_INFINITY
+        : Math.ceil(((Math.ceil((need * holding) / items) * shards) / holding) * margin);
+    return Math.min(enough, last * READ_AHEAD_GROWTH, MAX_READ_AHEAD);
   },
 };
