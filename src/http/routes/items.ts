@@ -17,6 +17,7 @@ import {
   preconditionsFrom,
 } from '../item-headers';
 import { exactJson } from '../lossless-json';
+import { capacityResponseHeaders, consumedCapacityHeaders } from '../capacity-headers';
 import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import {
   BatchBody,
@@ -56,7 +57,7 @@ const putRoute = (limits: BodyLimits) =>
     responses: {
       201: {
         content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader,
+        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
         description: 'written',
       },
       ...errorResponses,
@@ -78,7 +79,11 @@ const batchRoute = (limits: BodyLimits) =>
     middleware: jsonBodyGuards(limits.batchBytes, limits.timeoutMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
-      200: { content: { 'application/json': { schema: BatchResponse } }, description: 'what was written, what failed' },
+      200: {
+        content: { 'application/json': { schema: BatchResponse } },
+        headers: capacityResponseHeaders,
+        description: 'what was written, what failed',
+      },
       ...errorResponses,
       ...bodyTooLargeResponse,
     },
@@ -117,7 +122,7 @@ const getRoute = (deps: AppDeps) =>
     responses: {
       200: {
         content: { 'application/json': { schema: z.object({ item: Item }) } },
-        headers: etagResponseHeader,
+        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
         description: 'the item',
       },
       304: { description: 'the item still has the ETag the caller sent in If-None-Match' },
@@ -149,7 +154,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
     responses: {
       200: {
         content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader,
+        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
         description: 'the item as patched',
       },
       ...errorResponses,
@@ -167,11 +172,21 @@ const deleteRoute = (deps: AppDeps) =>
     description: 'The primary key attributes are query parameters; If-Match makes the delete conditional.',
     tags: ['items'],
     request: { params: CollectionParam, query: keyQuery(deps), headers: z.object({ 'if-match': ifMatchHeader }) },
-    responses: { 204: { description: 'deleted' }, ...errorResponses, ...preconditionResponses },
+    responses: {
+      204: { description: 'deleted', headers: capacityResponseHeaders },
+      ...errorResponses,
+      ...preconditionResponses,
+    },
   });
 
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { shardline } = deps;
+  // Every item route, never the listing (GET …/items), which counts its reads in its own headers.
+  app.on('PUT', '/collections/:collection/items', consumedCapacityHeaders);
+  app.use('/collections/:collection/item', consumedCapacityHeaders);
+  for (const batch of ['batch', 'batch-get', 'batch-delete']) {
+    app.on('POST', `/collections/:collection/items/${batch}`, consumedCapacityHeaders);
+  }
   const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
   const keyOf = (name: string, query: object) =>
     primaryKeyFromParams(shardline.collection(name), query as Record<string, string | undefined>);
