@@ -7,6 +7,7 @@ import { strategyDefinition, strategyFromConfig, type ShardStrategy, type Strate
 import { parseBoundariesFile } from './boundaries-file';
 import { configSchema, takesBoundaries } from './config-schema';
 import { resolveOrder } from './order-config';
+import { withParts } from './parts-config';
 
 export interface ResolveOptions {
   /** Overrides the default table name (TABLE_NAME). */
@@ -57,7 +58,7 @@ function resolveCollection(
   // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
   const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
   const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
-  return {
+  const resolved: CollectionSpec = {
     name,
     table: table.name,
     primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
@@ -74,6 +75,7 @@ function resolveCollection(
     ...(spec.members && { members: spec.members }),
     ...(spec.autopilot && { autopilot: spec.autopilot }),
   };
+  return withParts(resolved, spec.parts);
 }
 
 /**

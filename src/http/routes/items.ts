@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { apiRoute } from '../api-route';
 import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
@@ -17,6 +17,7 @@ import {
   preconditionsFrom,
 } from '../item-headers';
 import { exactJson } from '../lossless-json';
+import { itemBodyGuards } from '../middleware/entity-body';
 import { capacityResponseHeaders, consumedCapacityHeaders } from '../capacity-headers';
 import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import {
@@ -38,7 +39,7 @@ const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
 });
 
-const putRoute = (limits: BodyLimits) =>
+const putRoute = (body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
     method: 'put',
     path: '/collections/{collection}/items',
@@ -48,7 +49,7 @@ const putRoute = (limits: BodyLimits) =>
       'Writes the item with its shard key and index key, under every shard map a reshard writes to; ' +
       'If-Match / If-None-Match make the write conditional on the ETag of the item it replaces.',
     tags: ['items'],
-    middleware: jsonBodyGuards(limits.itemBytes, limits.timeoutMs),
+    middleware: body,
     request: {
       params: CollectionParam,
       headers: z.object({ 'if-match': ifMatchHeader, 'if-none-match': ifNoneMatchHeader }),
@@ -130,7 +131,7 @@ const getRoute = (deps: AppDeps) =>
     },
   });
 
-const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
+const patchRoute = (deps: AppDeps, body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
     method: 'patch',
     path: '/collections/{collection}/item',
@@ -140,7 +141,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
     description:
       'null removes an attribute, an object merges into a map, anything else replaces; a new value of the ' +
       'ordered field moves the item in the order in the same write. Also accepts application/json.',
-    middleware: jsonBodyGuards(limits.itemBytes, limits.timeoutMs),
+    middleware: body,
     request: {
       params: CollectionParam,
       query: keyQuery(deps),
@@ -194,7 +195,9 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
   const written = <S extends 200 | 201>(c: Context<AppEnv>, { etag, ...result }: WriteResult, status: S) =>
     exactJson(c, { ...result, item: itemToWire(result.item) }, status, etagHeaders(etag));
 
-  app.openapi(putRoute(limits), async (c) => {
+  const inParts = (name: string) => shardline.collections.some((c) => c.name === name && c.parts !== undefined);
+  const itemBody = itemBodyGuards(limits, inParts);
+  app.openapi(putRoute(itemBody), async (c) => {
     // A collection that does not exist is a 404 whatever the body holds.
     const { name } = shardline.collection(c.req.valid('param').collection);
     const preconditions = preconditionsFrom(c, true);
@@ -224,7 +227,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     return exactJson(c, { item }, 200, etagHeaders(etag));
   });
 
-  app.openapi(patchRoute(deps, limits), async (c) => {
+  app.openapi(patchRoute(deps, itemBody), async (c) => {
     const name = c.req.valid('param').collection;
     const key = keyOf(name, c.req.valid('query'));
     const patch = c.req.valid('json');
