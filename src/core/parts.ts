@@ -88,7 +88,7 @@ export function splitEntity(
   return { root, parts: split };
 }
 
-/** A part's attributes as bytes (exact JSON in the wire form: numbers keep their digits, sets and binary their markers). */
+/** A part's attributes as bytes: exact JSON in the wire form (numbers keep their digits, sets, binary). */
 export function encodePart(attributes: JsonObject): Uint8Array {
   const text = JSON.stringify(itemToWire(attributes), function (this: Record<string, unknown>, key, value) {
     const raw = this[key];

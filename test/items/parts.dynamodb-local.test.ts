@@ -92,7 +92,7 @@ describe('entities in parts over dynamodbLocal', () => {
     }
   });
 
-  it('lists roots once each in order, part attributes only when fields asks; index attributes on roots only', async () => {
+  it('lists roots once each in order, part attributes when fields asks; index attributes on roots only', async () => {
     const ids = Array.from({ length: 120 }, (_, i) => `list-${String(i).padStart(3, '0')}`);
     await Promise.all(
       ids.map(async (id, i) => {
@@ -123,6 +123,50 @@ describe('entities in parts over dynamodbLocal', () => {
     const indexed = stored.filter((row) => row.gsi1pk !== undefined && String(row.gsi1pk).startsWith('profiles#'));
     expect(indexed.every((row) => row.sk === 'profile')).toBe(true);
     expect(stored.filter((row) => row._partOf !== undefined).every((row) => row.gsi1pk === undefined)).toBe(true);
+  });
+
+  it('If-Match and If-None-Match: * hold the ETag of the whole entity', async () => {
+    const created = await send(app, 'PUT', '/collections/profiles/items', JSON.stringify(profile('etag', 5)), {
+      'if-none-match': '*',
+    });
+    expect(created.status).toBe(201);
+    const again = await send(app, 'PUT', '/collections/profiles/items', JSON.stringify(profile('etag', 5)), {
+      'if-none-match': '*',
+    });
+    expect(again.status).toBe(412);
+    const etag = created.headers.get('etag')!;
+    const stale = await send(app, 'PATCH', item('profiles', 'etag'), '{"bio":"short"}', { 'if-match': '"stale"' });
+    expect(stale.status).toBe(412);
+    // A change to a part changes the entity's ETag.
+    const patched = await send(app, 'PATCH', item('profiles', 'etag'), '{"bio":"short"}', { 'if-match': etag });
+    expect(patched.status).toBe(200);
+    expect(patched.headers.get('etag')).not.toBe(etag);
+    const gone = await send(app, 'DELETE', item('profiles', 'etag'), undefined, { 'if-match': etag });
+    expect(gone.status).toBe(412);
+    expect((await send(app, 'GET', item('profiles', 'etag', '&fields=bio'))).plain.item).toEqual({ bio: 'short' });
+  });
+
+  it('batch write, batch-get with fields and batch-delete take whole entities', async () => {
+    const ids = ['batch-a', 'batch-b', 'batch-c'];
+    const written = await send(
+      app,
+      'POST',
+      '/collections/profiles/items/batch',
+      JSON.stringify({ items: ids.map((id) => profile(id, 30)) }),
+    );
+    expect(written.plain).toEqual({ written: 3, failed: [] });
+    const keys = [...ids, 'batch-none'].map((pk) => ({ pk, sk: 'profile' }));
+    const got = await send(
+      app,
+      'POST',
+      '/collections/profiles/items/batch-get',
+      JSON.stringify({ keys, fields: ['email'] }),
+    );
+    expect(got.plain.items).toEqual(ids.map((pk) => ({ pk, sk: 'profile', email: `${pk}@example.com` })));
+    expect(got.plain.missing).toEqual([{ pk: 'batch-none', sk: 'profile' }]);
+    const deleted = await send(app, 'POST', '/collections/profiles/items/batch-delete', JSON.stringify({ keys }));
+    expect(deleted.plain.deleted).toBe(3);
+    expect((await rows()).filter((row) => String(row.pk).startsWith('batch-'))).toEqual([]);
   });
 
   it('DELETE leaves no item of the entity', async () => {
