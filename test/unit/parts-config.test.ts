@@ -51,6 +51,8 @@ describe('parts: layout', () => {
     const { root, parts } = splitEntity({ contact: ['email', '__proto__'], cart: ['cart'] }, entity);
     expect(Object.keys(root)).toEqual(['pk', 'name']);
     expect(Object.keys(parts.get('contact')!)).toEqual(['email', '__proto__']);
+    const contact = decodePart(encodePart(parts.get('contact')!));
+    expect(Object.hasOwn(contact, '__proto__') && String(contact.__proto__)).toBe('1');
     const back = decodePart(encodePart(parts.get('cart')!));
     expect(String((back.cart as { total: ExactNumber }).total)).toBe('12.50');
     expect(new TextDecoder().decode(encodePart(parts.get('cart')!))).toBe(
