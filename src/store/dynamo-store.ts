@@ -17,6 +17,7 @@ import {
   type Send,
 } from './retry';
 import { hedgedSend } from './hedged-send';
+import { type KeyRange, queryKeyRange } from './key-range-query';
 import { type CallSender, countingSender } from './consumed-capacity';
 import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
 import {
@@ -129,6 +130,10 @@ export class DynamoStore implements Store {
   ): Promise<JsonObject[]> {
     const send = this.sender(context, 'batch_get', table);
     return batchGetItems(this.calls(context), send, table, keys, context, this.retry, options);
+  }
+
+  queryKeyRange(range: KeyRange, context: CallContext): Promise<JsonObject[]> {
+    return queryKeyRange(this.calls(context), this.sender(context, 'query', range.table), range);
   }
 
   async getItem(

@@ -98,7 +98,15 @@ export async function readParts(
   consistent: boolean,
 ): Promise<JsonObject | undefined> {
   const wanted = [...refs].flatMap(([part, ref]) => chunkKeys(key, part, ref));
-  const found = await batchGetAll(store, collection, wanted, context, consistent);
+  return assembleParts(key, refs, await batchGetAll(store, collection, wanted, context, consistent));
+}
+
+/** The attributes of the parts at the versions `refs` gives, from the chunk items `found`; undefined when one lacks. */
+export function assembleParts(
+  key: EntityKey,
+  refs: ReadonlyMap<string, PartRef>,
+  found: readonly JsonObject[],
+): JsonObject | undefined {
   const bySortKey = new Map(found.map((item) => [String(item[key.sort[0]]), item]));
   const entity = emptyRecord();
   for (const [part, ref] of refs) {

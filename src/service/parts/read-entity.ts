@@ -8,7 +8,7 @@ import type { Store } from '../../store/store';
 import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from '../guards';
 import { projectionFor } from '../read-item';
 import { asRead } from './commit-entity';
-import { entityKey, readParts, removeParts } from './part-chunks';
+import { assembleParts, entityKey, readParts, removeParts } from './part-chunks';
 
 /** Reads of a root and its parts: a part version gone means the root moved on; the last attempt reads strongly. */
 const READ_ATTEMPTS = 3;
@@ -50,6 +50,7 @@ export async function getEntity(
   context: CallContext,
   fields?: readonly string[],
 ): Promise<JsonObject> {
+  if (!fields) return wholeEntity(store, collection, key, context);
   const { wanted, attributes } = plan(collection, fields);
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const consistent = attempt === READ_ATTEMPTS - 1;
@@ -61,6 +62,34 @@ export async function getEntity(
     const refs = refsFor(root, wanted);
     if (refs.size === 0) return root;
     const parts = await readParts(store, collection, entityKey(collection, key), refs, context, consistent);
+    if (parts) return withAttributes(root, parts);
+  }
+  throw new ShardlineError('conflict', 'the entity kept changing while it was read; try again');
+}
+
+/**
+ * The whole entity by one Query of its partition, from the root's sort key to the last of its chunks
+ * (`<root sk>\u0000…` sorts between the root and `<root sk>\u0001`): the root and the chunks of every
+ * version present, of which the root's are kept. A version gone since (a writer's cleanup between the
+ * pages) sends it back to query again.
+ */
+async function wholeEntity(store: Store, collection: CollectionSpec, key: JsonObject, context: CallContext) {
+  const entity = entityKey(collection, key);
+  const [sortName, rootSortKey] = entity.sort;
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    const consistent = attempt === READ_ATTEMPTS - 1;
+    const items = await store.queryKeyRange(
+      {
+        table: collection.table,
+        partition: entity.partition,
+        sort: [sortName, rootSortKey, `${rootSortKey}\u0001`],
+        ...(consistent && { consistent }),
+      },
+      context,
+    );
+    const root = items.find((item) => item[sortName] === rootSortKey);
+    if (!root || !belongsTo(collection, root)) throw notFound(collection);
+    const parts = assembleParts(entity, partRefs(root), items);
     if (parts) return withAttributes(root, parts);
   }
   throw new ShardlineError('conflict', 'the entity kept changing while it was read; try again');
