@@ -79,6 +79,8 @@ const collectionSchema = () =>
         .optional(),
       /** Opt-in: reshard by the fleet's load (docs/autopilot.md). */
       autopilot: autopilotSchema.optional(),
+      /** Entities in parts (docs/configuration.md): part name → its top-level attributes. */
+      parts: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
     })
     .refine((spec) => (spec.field === undefined) !== (spec.order === undefined), {
       message: 'give exactly one of "field" (one string field) or "order" (typed or several fields)',

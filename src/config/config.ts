@@ -8,6 +8,7 @@ import { parseBoundariesFile } from './boundaries-file';
 import { schemaProblems } from './config-problems';
 import { configSchema, takesBoundaries } from './config-schema';
 import { resolveOrder } from './order-config';
+import { withParts } from './parts-config';
 
 export interface ResolveOptions {
   /** Overrides the default table name (TABLE_NAME). */
@@ -66,7 +67,7 @@ function resolveCollection(
   const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
   const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
   if (spec.autopilot) checkAutopilotShards(name, strategy, spec.autopilot);
-  return {
+  const resolved: CollectionSpec = {
     name,
     table: table.name,
     primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
@@ -83,6 +84,7 @@ function resolveCollection(
     ...(spec.members && { members: spec.members }),
     ...(spec.autopilot && { autopilot: spec.autopilot }),
   };
+  return withParts(resolved, spec.parts);
 }
 
 /**

@@ -59,6 +59,8 @@ export interface CollectionSpec {
   readonly autopilot?: AutopilotConfig;
   /** Written by shardline with every write (`_etag` when unset). */
   readonly etagAttribute?: string;
+  /** Entities in parts (core/parts.ts): part name → its top-level attributes; absent: one item an entity. */
+  readonly parts?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type IndexSlot = 0 | 1;

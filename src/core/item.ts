@@ -66,12 +66,7 @@ export function prepareItem(
             `(ordered value plus primary key, which takes ${keyBytes}), DynamoDB allows ${MAX_SORT_KEY_BYTES}`,
     );
   }
-  for (const [name, element] of Object.entries(item)) {
-    if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
-    if (!name.isWellFormed()) throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
-    checkNameSize(name);
-    checkAttribute(element, name, 1);
-  }
+  checkAttributes(item);
 
   const shard = collection.map.strategy.shardForWrite(normalized, random);
   const partitionKey = shardKey(collection.prefix, shard);
@@ -99,6 +94,16 @@ export function prepareItem(
     );
   }
   return { shard, shardKey: partitionKey, indexKey, primaryKey, record, item: stored, etag };
+}
+
+/** Rejects names and values DynamoDB would refuse (a 400 `invalid_item`), at any depth. */
+export function checkAttributes(item: JsonObject): void {
+  for (const [name, element] of Object.entries(item)) {
+    if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
+    if (!name.isWellFormed()) throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
+    checkNameSize(name);
+    checkAttribute(element, name, 1);
+  }
 }
 
 /** Both indexes' shard and index key attributes, the ETag and the TTL attribute. */

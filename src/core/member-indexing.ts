@@ -2,6 +2,7 @@ import type { RoutedCollection } from './collection';
 import { parseShardKey } from './index-key';
 import type { JsonObject } from './item';
 import { matchesMembers } from './members';
+import { isPartItem } from './parts';
 import { entryAttributes, entryFits, entryIn, fieldKey, heldAs, type ItemCondition } from './reindex';
 
 /**
@@ -37,7 +38,8 @@ export function decideIndexing(
   random: () => number,
 ): IndexingDecision {
   const collection = writes[0];
-  if (!collection || isReserved(item)) return { kind: 'not-member' };
+  // A part of an entity is never a member: its root is (core/parts.ts).
+  if (!collection || isReserved(item) || isPartItem(item)) return { kind: 'not-member' };
   const owners = collection.indexes.map((index) => item[index.shardKeyAttribute]).filter((key) => key !== undefined);
   const ours = (key: unknown) => typeof key === 'string' && parseShardKey(key)?.prefix === collection.prefix;
   // An entry of another collection sharing the index: that item is the other collection's.

@@ -1,3 +1,4 @@
+import { isPartItem } from './parts';
 import type { RoutedCollection } from './collection';
 import { indexSortKey, parseShardKey, shardKey, valueOfIndexKey } from './index-key';
 import { managedAttributes, prepareItem, readPrimaryKey, type JsonObject } from './item';
@@ -65,7 +66,10 @@ export function memberKey(
 ): MemberKey {
   const entry = entryIn(listed, item);
   if (entry) return { kind: 'indexed', indexKey: entry.indexKey };
-  if (!listed.members || isReserved(item) || !matchesMembers(listed.members, item)) return { kind: 'not-member' };
+  // A part of an entity is never a member: its root is (core/parts.ts).
+  if (!listed.members || isReserved(item) || isPartItem(item) || !matchesMembers(listed.members, item)) {
+    return { kind: 'not-member' };
+  }
   return fieldKey(listed, item);
 }
 

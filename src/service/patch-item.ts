@@ -72,11 +72,13 @@ function patched(maps: readonly RoutedCollection[], current: JsonObject, patch: 
   const [collection, ...also] = maps as [RoutedCollection, ...RoutedCollection[]];
   const managed = new Set(managedAttributes(collection));
   const item = Object.fromEntries(Object.entries(current).filter(([name]) => !managed.has(name)));
-  for (const { name } of collection.primaryKey) {
-    if (Object.hasOwn(patch, name))
-      throw new ShardlineError('invalid_item', `primary key attribute "${name}" cannot be patched`);
-  }
-  const prepared: PreparedItem = prepareItem(collection, applyMergePatch(item, patch), random, also);
+  refuseKeyPatch(collection, patch);
+  return keepShards(maps, current, prepareItem(collection, applyMergePatch(item, patch), random, also));
+}
+
+/** `prepared` keeping `current`'s shard under each map whose index key it keeps: no reason to move it. */
+export function keepShards(maps: readonly RoutedCollection[], current: JsonObject, prepared: PreparedItem) {
+  const [collection] = maps as [RoutedCollection, ...RoutedCollection[]];
   const record = { ...prepared.record };
   // The same value under the same map lands on the same shard: no reason to move it.
   for (const view of maps) {
@@ -87,6 +89,14 @@ function patched(maps: readonly RoutedCollection[], current: JsonObject, patch: 
   }
   const shardKey = String(record[collection.map.index.shardKeyAttribute]);
   return { ...prepared, record, shardKey, shard: parseShardKey(shardKey)?.shard ?? prepared.shard };
+}
+
+/** A patch may not change the primary key (a 400). */
+export function refuseKeyPatch(collection: RoutedCollection, patch: JsonObject): void {
+  for (const { name } of collection.primaryKey) {
+    if (Object.hasOwn(patch, name))
+      throw new ShardlineError('invalid_item', `primary key attribute "${name}" cannot be patched`);
+  }
 }
 
 /** The top-level attributes an UpdateItem sets and removes to turn `current` into `next`. */

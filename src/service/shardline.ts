@@ -6,7 +6,10 @@ import { orderOf } from '../core/order';
 import { type FilterQuery, listingFilter } from '../core/order-filter';
 import type { SortOrder } from '../core/plan';
 import type { Store } from '../store/store';
-import { batchDelete, batchGet } from './batch-items';
+import { batchDelete, batchGet, withKeyFields } from './batch-items';
+import { deleteEntities, getEntities, putEntities } from './parts/entity-batches';
+import { deleteEntity, getEntity, listingProjection, withListedParts } from './parts/read-entity';
+import { patchEntity, putEntity } from './parts/write-entity';
 import { type Preconditions, refuseReservedKeys } from './guards';
 import { listItems } from './list-items';
 import type { Listing } from './listing/listing';
@@ -71,6 +74,9 @@ export function createShardline(deps: ShardlineDeps) {
   const writeMaps = async (name: string, keys: readonly unknown[], context: RequestContext) =>
     (await maps.snapshot(itemsOf(name, keys), context)).writes;
 
+  /** A collection whose entities are in parts (service/parts/): its own item paths. */
+  const inParts = (name: string): boolean => collection(name).parts !== undefined;
+
   const readiness = new Readiness(store, maps, deps.collections);
 
   return {
@@ -81,24 +87,42 @@ export function createShardline(deps: ShardlineDeps) {
     snapshot: (name: string, context: RequestContext) => maps.snapshot(collection(name), context),
 
     put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>
-      putItem(store, await writeMaps(name, [item], context), item, context, random, preconditions),
+      (inParts(name) ? putEntity : putItem)(
+        store,
+        await writeMaps(name, [item], context),
+        item,
+        context,
+        random,
+        preconditions,
+      ),
     putBatch: async (name: string, items: readonly unknown[], context: RequestContext) =>
-      putBatch(store, await writeMaps(name, items, context), items, context, random),
+      (inParts(name) ? putEntities : putBatch)(store, await writeMaps(name, items, context), items, context, random),
     patch: async (
       name: string,
       key: JsonObject,
       patch: unknown,
       context: RequestContext,
       preconditions?: Preconditions,
-    ) => patchItem(store, await writeMaps(name, [key], context), key, patch, context, random, preconditions),
+    ) =>
+      (inParts(name) ? patchEntity : patchItem)(
+        store,
+        await writeMaps(name, [key], context),
+        key,
+        patch,
+        context,
+        random,
+        preconditions,
+      ),
     get: (name: string, key: JsonObject, context: RequestContext, fields?: readonly string[]) =>
-      getItem(store, itemsOf(name, [key]), key, context, fields),
+      (inParts(name) ? getEntity : getItem)(store, itemsOf(name, [key]), key, context, fields),
     delete: (name: string, key: JsonObject, context: RequestContext, preconditions?: Preconditions) =>
-      deleteItem(store, itemsOf(name, [key]), key, context, preconditions),
+      (inParts(name) ? deleteEntity : deleteItem)(store, itemsOf(name, [key]), key, context, preconditions),
     batchGet: (name: string, keys: readonly JsonObject[], context: RequestContext, fields?: readonly string[]) =>
-      batchGet(store, itemsOf(name, keys), keys, context, fields),
+      inParts(name)
+        ? getEntities(store, itemsOf(name, keys), keys, context, fields && withKeyFields(collection(name), fields))
+        : batchGet(store, itemsOf(name, keys), keys, context, fields),
     batchDelete: (name: string, keys: readonly JsonObject[], context: RequestContext) =>
-      batchDelete(store, itemsOf(name, keys), keys, context),
+      (inParts(name) ? deleteEntities : batchDelete)(store, itemsOf(name, keys), keys, context),
 
     /**
      * One page in order. The cursor is checked against its listing (collection, order, filter).
@@ -107,12 +131,15 @@ export function createShardline(deps: ShardlineDeps) {
      */
     async list(name: string, request: PageRequest, context: RequestContext): Promise<Page> {
       const spec = collection(name);
+      const cursorAfter = (next: string | undefined, hint: Listing['nextHint']) =>
+        next === undefined ? null : encodeCursor(next, scope, cursorSecret, hint);
       // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
       const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
       const scope = { collection: name, order: request.order, filter: filterScope };
       const resume = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, cursorSecret);
       const { read, pointer } = await maps.snapshot(spec, context);
-      const attributes = request.fields && projectionFor(spec, request.fields);
+      const attributes =
+        request.fields && (spec.parts ? listingProjection(spec, request.fields) : projectionFor(spec, request.fields));
       const listing = await listItems(
         store,
         read,
@@ -128,9 +155,13 @@ export function createShardline(deps: ShardlineDeps) {
         memories.of(`${name}/v${pointer.read.version}`),
       );
       const next = listing.nextPosition;
+      if (spec.parts && request.fields) {
+        const records = await withListedParts(store, spec, listing.records, request.fields, context);
+        return { listing: { ...listing, records }, nextCursor: cursorAfter(next, listing.nextHint) };
+      }
       return {
         listing,
-        nextCursor: next === undefined ? null : encodeCursor(next, scope, cursorSecret, listing.nextHint),
+        nextCursor: cursorAfter(next, listing.nextHint),
       };
     },
   };

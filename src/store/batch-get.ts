@@ -15,7 +15,7 @@ import {
 import type { ReadOptions } from './store';
 import { recordToDynamoJson } from './attribute-json';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { DynamoSender } from './dynamo-sender';
+import type { CallSender } from './consumed-capacity';
 
 type Key = Record<string, unknown>;
 
@@ -111,7 +111,7 @@ export function readParameters(options: ReadOptions) {
 
 /** Up to 100 keys of one table; unprocessed keys go out as they came back (the exact client keeps numbers exact). */
 export async function batchGetItems(
-  calls: DynamoSender,
+  calls: CallSender,
   send: Send,
   table: string,
   keys: readonly JsonObject[],

@@ -17,6 +17,8 @@ import {
   type Send,
 } from './retry';
 import { hedgedSend } from './hedged-send';
+import { type KeyRange, queryKeyRange } from './key-range-query';
+import { type CallSender, countingSender } from './consumed-capacity';
 import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
 import {
   sendScan,
@@ -104,15 +106,20 @@ export class DynamoStore implements Store {
   }
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedPut({ calls: this.clients.calls, send: this.sender(context, 'put', table) }, table, record, guard);
+    return guardedPut({ calls: this.calls(context), send: this.sender(context, 'put', table) }, table, record, guard);
   }
 
   updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedUpdate({ calls: this.clients.calls, send: this.sender(context, 'update', update.table) }, update);
+    return guardedUpdate({ calls: this.calls(context), send: this.sender(context, 'update', update.table) }, update);
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedDelete({ calls: this.clients.calls, send: this.sender(context, 'delete', table) }, table, key, guard);
+    return guardedDelete(
+      { calls: this.calls(context), send: this.sender(context, 'delete', table) },
+      table,
+      key,
+      guard,
+    );
   }
 
   batchGet(
@@ -122,7 +129,11 @@ export class DynamoStore implements Store {
     options?: ReadOptions,
   ): Promise<JsonObject[]> {
     const send = this.sender(context, 'batch_get', table);
-    return batchGetItems(this.clients.calls, send, table, keys, context, this.retry, options);
+    return batchGetItems(this.calls(context), send, table, keys, context, this.retry, options);
+  }
+
+  queryKeyRange(range: KeyRange, context: CallContext): Promise<JsonObject[]> {
+    return queryKeyRange(this.calls(context), this.sender(context, 'query', range.table), range);
   }
 
   async getItem(
@@ -133,7 +144,7 @@ export class DynamoStore implements Store {
   ): Promise<JsonObject | undefined> {
     const input = { TableName: table, Key: recordToDynamoJson(key), ...readParameters(options) };
     const send = this.sender(context, 'get', table);
-    const { Item: item } = await send('a read', (signal) => this.clients.calls.send('GetItem', input, signal));
+    const { Item: item } = await send('a read', (signal) => this.calls(context).send('GetItem', input, signal));
     return item ? recordFromDynamoJson(item as Record<string, AttributeJson>) : undefined;
   }
 
@@ -173,6 +184,11 @@ export class DynamoStore implements Store {
     await onTable(table, check);
     // Its own check counts too: an idle service's probes make one DescribeTable a second, not one each.
     this.answeredAt.set(table, Date.now());
+  }
+
+  /** The lean sender, counting consumed capacity when the request counts it. */
+  private calls(context: CallContext): CallSender {
+    return countingSender(this.clients.calls, context.capacity);
   }
 
   /** Sends one request's calls: retried, within the in-flight limit, a missing table named. */

@@ -2,7 +2,7 @@ import type { JsonObject } from '../core/item';
 import { placeholdersJson, recordToDynamoJson } from './attribute-json';
 import { ExpressionBuilder } from './conditions';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { DynamoSender } from './dynamo-sender';
+import type { CallSender } from './consumed-capacity';
 import type { Send } from './retry';
 import type { ItemUpdate, WriteGuard, WriteOutcome } from './store';
 
@@ -38,7 +38,7 @@ export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): 
  * in-flight limit).
  */
 export interface ItemClient {
-  readonly calls: DynamoSender;
+  readonly calls: CallSender;
   readonly send: Send;
 }
 

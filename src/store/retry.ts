@@ -1,4 +1,5 @@
 import { ShardlineError } from '../core/errors';
+import type { ConsumedCapacity } from './consumed-capacity';
 
 /** Per-request limits on DynamoDB work: an abort signal and an absolute deadline. */
 export interface CallContext {
@@ -7,6 +8,8 @@ export interface CallContext {
   readonly deadline?: number;
   /** Told of every retry (metrics, the request log); unset where nothing listens. */
   readonly observer?: RetryObserver;
+  /** Adds up the capacity the calls consumed (item routes' `x-consumed-*` headers); uncounted when unset. */
+  readonly capacity?: ConsumedCapacity;
 }
 
 /** Why a DynamoDB call was tried again: a throttle, items left unprocessed, a 5xx, the network. */

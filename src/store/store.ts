@@ -1,5 +1,6 @@
 import type { JsonObject } from '../core/item';
 import type { CallContext } from './retry';
+import type { KeyRange } from './key-range-query';
 import type { ShardQuery } from './shard-query';
 
 /** One page of one shard, in index order, already restricted to the query's range. */
@@ -76,5 +77,7 @@ export interface Store {
     options?: ReadOptions,
   ): Promise<JsonObject[]>;
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome>;
+  /** The items of one partition between two sort keys, every page (an entity in parts and its chunks). */
+  queryKeyRange(range: KeyRange, context: CallContext): Promise<JsonObject[]>;
   ping(table: string, context: CallContext): Promise<void>;
 }

@@ -283,6 +283,7 @@ describe('headers, CORS, limits', () => {
       batchGet: failing,
       getItem: failing,
       deleteItem: failing,
+      queryKeyRange: failing,
       ping: failing,
     };
     const app = createApp({

@@ -22,6 +22,7 @@ export const CORS_EXPOSED_HEADERS = [
   'x-shard-hedges',
   'x-items-read',
   'x-consumed-rcu',
+  'x-consumed-wcu',
   'Server-Timing',
   'Retry-After',
   'x-request-id',

@@ -24,7 +24,13 @@ export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
     if (raw.aborted) controller.abort(raw.reason);
     else raw.addEventListener('abort', onClientGone, { once: true });
     const tally = c.get('tally');
-    c.set('call', { signal: controller.signal, deadline, ...(tally && { observer: tally, tally }) });
+    c.set('call', {
+      signal: controller.signal,
+      deadline,
+      // The item routes answer with it (x-consumed-rcu, x-consumed-wcu).
+      capacity: { read: 0, write: 0 },
+      ...(tally && { observer: tally, tally }),
+    });
     try {
       await next();
     } finally {

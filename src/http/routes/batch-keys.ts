@@ -5,6 +5,7 @@ import { itemToWire } from '../../core/values';
 import { batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS, withKeyFields } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
 import { fieldsParam, parseFields } from '../item-headers';
+import { capacityResponseHeaders } from '../capacity-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import { bodyTooLargeResponse, CollectionParam, errorResponses, Item, ItemError } from '../schemas';
@@ -52,6 +53,7 @@ const batchGetRoute = (bytes: number, timeoutMs: number | undefined) =>
         content: {
           'application/json': { schema: z.object({ items: z.array(Item), missing: z.array(Key) }).openapi('BatchGet') },
         },
+        headers: capacityResponseHeaders,
         description: 'the items found, in the order of their keys, and the keys of items the collection lacks',
       },
       ...errorResponses,
@@ -81,6 +83,7 @@ const batchDeleteRoute = (bytes: number, timeoutMs: number | undefined) =>
             schema: z.object({ deleted: z.number().int(), failed: z.array(ItemError) }).openapi('BatchDeleteResult'),
           },
         },
+        headers: capacityResponseHeaders,
         description: 'how many were deleted; each key not deleted with why (item_not_found, conflict, …)',
       },
       ...errorResponses,

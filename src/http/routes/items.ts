@@ -1,5 +1,5 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { apiRoute } from '../api-route';
 import { etagAttributeOf } from '../../core/collection';
 import { parseEtagList } from '../../core/etag';
@@ -17,6 +17,8 @@ import {
   preconditionsFrom,
 } from '../item-headers';
 import { exactJson } from '../lossless-json';
+import { itemBodyGuards } from '../middleware/entity-body';
+import { capacityResponseHeaders, consumedCapacityHeaders } from '../capacity-headers';
 import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
 import {
   BatchBody,
@@ -37,7 +39,7 @@ const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
 });
 
-const putRoute = (limits: BodyLimits) =>
+const putRoute = (body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
     method: 'put',
     path: '/collections/{collection}/items',
@@ -47,7 +49,7 @@ const putRoute = (limits: BodyLimits) =>
       'Writes the item with its shard key and index key, under every shard map a reshard writes to; ' +
       'If-Match / If-None-Match make the write conditional on the ETag of the item it replaces.',
     tags: ['items'],
-    middleware: jsonBodyGuards(limits.itemBytes, limits.timeoutMs),
+    middleware: body,
     request: {
       params: CollectionParam,
       headers: z.object({ 'if-match': ifMatchHeader, 'if-none-match': ifNoneMatchHeader }),
@@ -56,7 +58,7 @@ const putRoute = (limits: BodyLimits) =>
     responses: {
       201: {
         content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader,
+        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
         description: 'written',
       },
       ...errorResponses,
@@ -78,7 +80,11 @@ const batchRoute = (limits: BodyLimits) =>
     middleware: jsonBodyGuards(limits.batchBytes, limits.timeoutMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
-      200: { content: { 'application/json': { schema: BatchResponse } }, description: 'what was written, what failed' },
+      200: {
+        content: { 'application/json': { schema: BatchResponse } },
+        headers: capacityResponseHeaders,
+        description: 'what was written, what failed',
+      },
       ...errorResponses,
       ...bodyTooLargeResponse,
     },
@@ -117,7 +123,7 @@ const getRoute = (deps: AppDeps) =>
     responses: {
       200: {
         content: { 'application/json': { schema: z.object({ item: Item }) } },
-        headers: etagResponseHeader,
+        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
         description: 'the item',
       },
       304: { description: 'the item still has the ETag the caller sent in If-None-Match' },
@@ -125,7 +131,7 @@ const getRoute = (deps: AppDeps) =>
     },
   });
 
-const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
+const patchRoute = (deps: AppDeps, body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
     method: 'patch',
     path: '/collections/{collection}/item',
@@ -135,7 +141,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
     description:
       'null removes an attribute, an object merges into a map, anything else replaces; a new value of the ' +
       'ordered field moves the item in the order in the same write. Also accepts application/json.',
-    middleware: jsonBodyGuards(limits.itemBytes, limits.timeoutMs),
+    middleware: body,
     request: {
       params: CollectionParam,
       query: keyQuery(deps),
@@ -149,7 +155,7 @@ const patchRoute = (deps: AppDeps, limits: BodyLimits) =>
     responses: {
       200: {
         content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader,
+        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
         description: 'the item as patched',
       },
       ...errorResponses,
@@ -167,11 +173,21 @@ const deleteRoute = (deps: AppDeps) =>
     description: 'The primary key attributes are query parameters; If-Match makes the delete conditional.',
     tags: ['items'],
     request: { params: CollectionParam, query: keyQuery(deps), headers: z.object({ 'if-match': ifMatchHeader }) },
-    responses: { 204: { description: 'deleted' }, ...errorResponses, ...preconditionResponses },
+    responses: {
+      204: { description: 'deleted', headers: capacityResponseHeaders },
+      ...errorResponses,
+      ...preconditionResponses,
+    },
   });
 
 export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): void {
   const { shardline } = deps;
+  // Every item route, never the listing (GET …/items), which counts its reads in its own headers.
+  app.on('PUT', '/collections/:collection/items', consumedCapacityHeaders);
+  app.use('/collections/:collection/item', consumedCapacityHeaders);
+  for (const batch of ['batch', 'batch-get', 'batch-delete']) {
+    app.on('POST', `/collections/:collection/items/${batch}`, consumedCapacityHeaders);
+  }
   const limits = deps.security?.bodyLimits ?? DEFAULT_BODY_LIMITS;
   const keyOf = (name: string, query: object) =>
     primaryKeyFromParams(shardline.collection(name), query as Record<string, string | undefined>);
@@ -179,7 +195,9 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
   const written = <S extends 200 | 201>(c: Context<AppEnv>, { etag, ...result }: WriteResult, status: S) =>
     exactJson(c, { ...result, item: itemToWire(result.item) }, status, etagHeaders(etag));
 
-  app.openapi(putRoute(limits), async (c) => {
+  const inParts = (name: string) => shardline.collections.some((c) => c.name === name && c.parts !== undefined);
+  const itemBody = itemBodyGuards(limits, inParts);
+  app.openapi(putRoute(itemBody), async (c) => {
     // A collection that does not exist is a 404 whatever the body holds.
     const { name } = shardline.collection(c.req.valid('param').collection);
     const preconditions = preconditionsFrom(c, true);
@@ -209,7 +227,7 @@ export function registerItemRoutes(app: OpenAPIHono<AppEnv>, deps: AppDeps): voi
     return exactJson(c, { item }, 200, etagHeaders(etag));
   });
 
-  app.openapi(patchRoute(deps, limits), async (c) => {
+  app.openapi(patchRoute(deps, itemBody), async (c) => {
     const name = c.req.valid('param').collection;
     const key = keyOf(name, c.req.valid('query'));
     const patch = c.req.valid('json');

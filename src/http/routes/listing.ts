@@ -61,7 +61,9 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardl
     c.header('x-round-trips', String(stats.roundTrips));
     c.header('x-shard-hedges', String(stats.hedges));
     c.header('x-items-read', String(stats.itemsRead));
-    if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity));
+    // With the reads beyond the shard queries (the parts `fields=` names, in a collection in parts).
+    const beyond = c.get('call').capacity?.read ?? 0;
+    if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity + beyond));
     setMetric(c, 'dynamodb', stats.dynamoMs);
     endTime(c, 'total');
     const hidden = hiddenAttributes(collection);

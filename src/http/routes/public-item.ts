@@ -1,12 +1,14 @@
 import { etagAttributeOf, type CollectionSpec } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
+import { PARTS_ATTRIBUTE } from '../../core/parts';
 import { setOwn, toWire } from '../../core/values';
 import { JsonMembers } from '../json-text';
 
 /** shardline's own attributes on a collection's items: both indexes' keys and the ETag. */
 export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string> {
   const indexes = collection.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]);
-  return new Set([...indexes, etagAttributeOf(collection)]);
+  // An entity in parts: its root's references to its parts' versions.
+  return new Set([...indexes, etagAttributeOf(collection), ...(collection.parts ? [PARTS_ATTRIBUTE] : [])]);
 }
 
 /**

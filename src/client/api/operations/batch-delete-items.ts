@@ -22,6 +22,10 @@ export type BatchDeleteItemsOperation = {
     /** @description how many were deleted; each key not deleted with why (item_not_found, conflict, …) */
     200: {
       headers: {
+        /** @description read capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-rcu': string;
+        /** @description write capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-wcu': string;
         [name: string]: unknown;
       };
       content: {

@@ -27,6 +27,10 @@ export type BatchGetItemsOperation = {
     /** @description the items found, in the order of their keys, and the keys of items the collection lacks */
     200: {
       headers: {
+        /** @description read capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-rcu': string;
+        /** @description write capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-wcu': string;
         [name: string]: unknown;
       };
       content: {

@@ -21,6 +21,10 @@ export type BatchPutItemsOperation = {
     /** @description what was written, what failed */
     200: {
       headers: {
+        /** @description read capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-rcu': string;
+        /** @description write capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-wcu': string;
         [name: string]: unknown;
       };
       content: {

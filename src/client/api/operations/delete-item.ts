@@ -24,6 +24,10 @@ export type DeleteItemOperation = {
     /** @description deleted */
     204: {
       headers: {
+        /** @description read capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-rcu': string;
+        /** @description write capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-wcu': string;
         [name: string]: unknown;
       };
       content?: never;

@@ -28,6 +28,10 @@ export type PutItemOperation = {
       headers: {
         /** @description strong ETag of the stored item, for If-Match */
         ETag: string;
+        /** @description read capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-rcu': string;
+        /** @description write capacity units DynamoDB reported (table and indexes) */
+        'x-consumed-wcu': string;
         [name: string]: unknown;
       };
       content: {

@@ -1,0 +1,138 @@
+import type { CollectionSpec } from '../../core/collection';
+import type { JsonObject } from '../../core/item';
+import {
+  CHUNK_ATTRIBUTE,
+  chunkSortKey,
+  chunksOf,
+  decodePart,
+  PART_OF_ATTRIBUTE,
+  type PartRef,
+  WRITTEN_AT_ATTRIBUTE,
+} from '../../core/parts';
+import { emptyRecord, setOwn } from '../../core/values';
+import type { CallContext } from '../../store/retry';
+import type { Store } from '../../store/store';
+import { writeGuard } from '../guards';
+
+/** BatchGetItem's limit on keys a call. */
+const KEYS_PER_BATCH = 100;
+
+/** The entity's root key split: partition key (name, value) and root sort key (name, value). */
+export interface EntityKey {
+  readonly partition: readonly [string, unknown];
+  readonly sort: readonly [string, string];
+}
+
+export function entityKey(collection: CollectionSpec, key: JsonObject): EntityKey {
+  // A collection in parts has a sort key (checked at start: config/parts-config.ts).
+  const [partition, sort] = collection.primaryKey.map(({ name }) => name) as [string, string];
+  return { partition: [partition, key[partition]], sort: [sort, String(key[sort])] };
+}
+
+function chunkKey(key: EntityKey, part: string, ref: Pick<PartRef, 'version'>, chunk: number): JsonObject {
+  return {
+    [key.partition[0]]: key.partition[1],
+    [key.sort[0]]: chunkSortKey(key.sort[1], part, ref.version, chunk),
+  };
+}
+
+function chunkKeys(key: EntityKey, part: string, ref: PartRef): JsonObject[] {
+  return Array.from({ length: ref.chunks }, (_, chunk) => chunkKey(key, part, ref, chunk));
+}
+
+/**
+ * Writes one version of a part as its chunk items, under a sort key no other write uses (its
+ * version is new): nothing reads them until a root names the version.
+ */
+export async function stagePart(
+  store: Store,
+  collection: CollectionSpec,
+  key: EntityKey,
+  part: string,
+  version: string,
+  bytes: Uint8Array,
+  context: CallContext,
+): Promise<number> {
+  const chunks = chunksOf(bytes);
+  // Absent, or an item no collection holds: a chunk never overwrites a member.
+  const guard = writeGuard(collection, 'may');
+  const writtenAt = Date.now();
+  await Promise.all(
+    chunks.map(async (chunk, index) => {
+      const record = {
+        ...chunkKey(key, part, { version }, index),
+        [PART_OF_ATTRIBUTE]: key.sort[1],
+        [WRITTEN_AT_ATTRIBUTE]: writtenAt,
+        [CHUNK_ATTRIBUTE]: chunk,
+      };
+      const outcome = await store.putItem(collection.table, record, context, guard);
+      if (!outcome.applied) throw new Error(`the chunk ${index} of part "${part}" was refused`);
+    }),
+  );
+  return chunks.length;
+}
+
+/** Removes the chunk items of these part versions (absent ones are no matter). */
+export async function removeParts(
+  store: Store,
+  collection: CollectionSpec,
+  key: EntityKey,
+  refs: Iterable<readonly [string, PartRef]>,
+  context: CallContext,
+): Promise<void> {
+  const guard = writeGuard(collection, 'may');
+  const keys = [...refs].flatMap(([part, ref]) => chunkKeys(key, part, ref));
+  await Promise.all(keys.map((chunk) => store.deleteItem(collection.table, chunk, context, guard)));
+}
+
+/**
+ * The attributes of the named parts at the versions `refs` gives, in one round of batch reads;
+ * undefined when a chunk is missing (the root moved on and its old parts went: read the root again).
+ */
+export async function readParts(
+  store: Store,
+  collection: CollectionSpec,
+  key: EntityKey,
+  refs: ReadonlyMap<string, PartRef>,
+  context: CallContext,
+  consistent: boolean,
+): Promise<JsonObject | undefined> {
+  const wanted = [...refs].flatMap(([part, ref]) => chunkKeys(key, part, ref));
+  return assembleParts(key, refs, await batchGetAll(store, collection, wanted, context, consistent));
+}
+
+/** The attributes of the parts at the versions `refs` gives, from the chunk items `found`; undefined when one lacks. */
+export function assembleParts(
+  key: EntityKey,
+  refs: ReadonlyMap<string, PartRef>,
+  found: readonly JsonObject[],
+): JsonObject | undefined {
+  const bySortKey = new Map(found.map((item) => [String(item[key.sort[0]]), item]));
+  const entity = emptyRecord();
+  for (const [part, ref] of refs) {
+    const chunks: Uint8Array[] = [];
+    for (const chunk of chunkKeys(key, part, ref)) {
+      const bytes = bySortKey.get(String(chunk[key.sort[0]]))?.[CHUNK_ATTRIBUTE];
+      if (!(bytes instanceof Uint8Array)) return undefined;
+      chunks.push(bytes);
+    }
+    for (const [name, value] of Object.entries(decodePart(Buffer.concat(chunks)))) setOwn(entity, name, value);
+  }
+  return entity;
+}
+
+/** Every key read, 100 a call, the calls at once. */
+export async function batchGetAll(
+  store: Store,
+  collection: CollectionSpec,
+  keys: readonly JsonObject[],
+  context: CallContext,
+  consistent: boolean,
+): Promise<JsonObject[]> {
+  const groups: JsonObject[][] = [];
+  for (let at = 0; at < keys.length; at += KEYS_PER_BATCH) groups.push(keys.slice(at, at + KEYS_PER_BATCH));
+  const read = await Promise.all(
+    groups.map((group) => store.batchGet(collection.table, group, context, consistent ? { consistent } : {})),
+  );
+  return read.flat();
+}

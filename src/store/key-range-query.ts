@@ -1,0 +1,42 @@
+import type { JsonObject } from '../core/item';
+import { placeholdersJson } from './attribute-json';
+import type { CallSender } from './consumed-capacity';
+import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
+import type { Send } from './retry';
+
+/** The items of one partition whose sort key lies between two values (inclusive), in sort key order. */
+export interface KeyRange {
+  readonly table: string;
+  readonly partition: readonly [name: string, value: unknown];
+  readonly sort: readonly [name: string, lower: string, upper: string];
+  readonly consistent?: boolean;
+}
+
+interface QueryAnswer {
+  readonly Items?: Record<string, AttributeJson>[];
+  readonly LastEvaluatedKey?: Record<string, AttributeJson>;
+}
+
+/** Every page of one Query of the table (not an index) over `range`: one call when it holds under 1 MB. */
+export async function queryKeyRange(calls: CallSender, send: Send, range: KeyRange): Promise<JsonObject[]> {
+  const [partitionName, partitionValue] = range.partition;
+  const [sortName, lower, upper] = range.sort;
+  const base = {
+    TableName: range.table,
+    KeyConditionExpression: '#p = :p AND #s BETWEEN :lower AND :upper',
+    ...placeholdersJson({
+      ExpressionAttributeNames: { '#p': partitionName, '#s': sortName },
+      ExpressionAttributeValues: { ':p': partitionValue, ':lower': lower, ':upper': upper },
+    }),
+    ...(range.consistent && { ConsistentRead: true }),
+  };
+  const items: JsonObject[] = [];
+  let after: Record<string, AttributeJson> | undefined;
+  do {
+    const input = after ? { ...base, ExclusiveStartKey: after } : base;
+    const answer = (await send('a query of an entity', (signal) => calls.send('Query', input, signal))) as QueryAnswer;
+    items.push(...(answer.Items ?? []).map(recordFromDynamoJson));
+    after = answer.LastEvaluatedKey;
+  } while (after);
+  return items;
+}

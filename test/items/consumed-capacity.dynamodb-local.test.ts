@@ -1,0 +1,3 @@
+import { defineConsumedCapacitySuite } from './consumed-capacity.case';
+
+defineConsumedCapacitySuite('dynamodbLocal', true);

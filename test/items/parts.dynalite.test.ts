@@ -1,0 +1,3 @@
+import { definePartsSuite } from './parts.case';
+
+definePartsSuite('dynalite');
