@@ -18,9 +18,8 @@ export async function readBody(request: Request, timeoutMs: number): Promise<Uin
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       onLate();
-      reject(new ShardlineError('request_timeout', `the request body did not arrive whole within ${timeoutMs} ms`, {
-        timeoutMs,
-      }));
+      const message = `the request body did not arrive whole within ${timeoutMs} ms`;
+      reject(new ShardlineError('request_timeout', message, { timeoutMs }));
     }, timeoutMs);
   });
   try {
