@@ -20,14 +20,16 @@ import { idleCpuRate, processCpuMs } from './bench/process-cpu';
 import { startRecordingProxy, type DynamoCall } from './bench/record-proxy';
 import { call, closeConnections, ROUTES, seed, type BenchRoute } from './bench/request-routes';
 import { startServerProcess } from './bench/server-process';
+import { comparisonTable, describeCalls, type Sample } from './bench/request-report';
 
 const USAGE = `Usage: npm run bench:requests -- [--rounds N] [--seconds S] [--concurrency N] [--items N]
-  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR]
+  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR] [--against DIR]
 
 Each round runs every route on the server for S seconds (default 1.5), then its floor; prints
 medians of N rounds (default 5). --env sets the server's environment (LOG_LEVEL=off,
 SHARDLINE_METRICS=false to weigh them); --only keeps the routes whose name holds TEXT;
---cpu-prof writes the server's CPU profile into DIR when it stops.`;
+--cpu-prof writes the server's CPU profile into DIR when it stops; --against DIR runs the server of
+another checkout (the code before a change) too, in turns with this one, and adds its column.`;
 
 const options = parseCommandLine(
   'bench:requests',
@@ -41,6 +43,7 @@ const options = parseCommandLine(
       env: { type: 'string', default: '' },
       only: { type: 'string', default: '' },
       'cpu-prof': { type: 'string' },
+      against: { type: 'string' },
     },
   },
   ({ values }) => ({
@@ -56,18 +59,12 @@ const options = parseCommandLine(
     ),
     only: values.only,
     cpuProf: values['cpu-prof'],
+    against: values.against,
   }),
 );
 
 const log = (line: string) => process.stderr.write(`bench:requests: ${line}\n`);
 const routes = ROUTES.filter((route) => route.name.includes(options.only));
-
-interface Sample {
-  readonly count: number;
-  readonly cpuMs: number;
-  readonly p50: number;
-  readonly p99: number;
-}
 
 /** Runs one phase against `pid`'s work and charges it that process's CPU, idle subtracted. */
 async function measure(pid: number, idleRate: number, work: () => Promise<number[]>): Promise<Sample> {
@@ -117,6 +114,14 @@ const server = await startServerProcess(
   { TABLE_NAME: table, ...options.env },
   { drainLogs: true, execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] : [] },
 );
+// The other checkout's server (--against), driven in turns with this one over the same table.
+const other = options.against
+  ? await startServerProcess(
+      engine.endpoint,
+      { TABLE_NAME: table, ...options.env },
+      { drainLogs: true, root: options.against },
+    )
+  : undefined;
 const floor = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'bench/floor-child.ts')], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
@@ -127,7 +132,9 @@ const askFloor = async (command: object): Promise<number[]> => {
   return (JSON.parse(value as string) as { latencies: number[] }).latencies;
 };
 
-const results = new Map(routes.map((route) => [route.name, { server: [] as Sample[], floor: [] as Sample[] }]));
+const results = new Map(
+  routes.map((route) => [route.name, { server: [] as Sample[], other: [] as Sample[], floor: [] as Sample[] }]),
+);
 /** Timed phases, but a DELETE deletes exactly the items its side's PUT wrote in that round. */
 const phaseLength = (route: BenchRoute, puts: number): PhaseLength =>
   route.keyed === 'delete'
@@ -140,15 +147,26 @@ try {
   const floorPid = floor.pid!;
   for (let round = -1; round < options.rounds; round++) {
     // Round -1 warms both up (JIT, connections) and is not counted.
-    const [serverIdle, floorIdle] = await Promise.all([idleCpuRate(serverPid, 1000), idleCpuRate(floorPid, 1000)]);
+    const [serverIdle, floorIdle, otherIdle] = await Promise.all([
+      idleCpuRate(serverPid, 1000),
+      idleCpuRate(floorPid, 1000),
+      other ? idleCpuRate(other.child.pid!, 1000) : 0,
+    ]);
     log(round >= 0 ? `round ${round + 1} of ${options.rounds}` : 'warming up');
-    const puts = { server: 0, floor: 0 };
+    const puts = { server: 0, other: 0, floor: 0 };
     for (const route of routes) {
       const onServer = await measure(serverPid, serverIdle, () =>
         drive(phaseLength(route, puts.server), (i) =>
           call(server.base, route.request(`s${round}-${i}`)).then(() => {}),
         ),
       );
+      const onOther =
+        other &&
+        (await measure(other.child.pid!, otherIdle, () =>
+          drive(phaseLength(route, puts.other), (i) =>
+            call(other.base, route.request(`o${round}-${i}`)).then(() => {}),
+          ),
+        ));
       const onFloor = await measure(floorPid, floorIdle, () =>
         askFloor({
           ...phaseLength(route, puts.floor),
@@ -158,15 +176,19 @@ try {
           ...(route.keyed && { keyFrom: 'recorded-key', keyPrefix: `f${round}-` }),
         }),
       );
-      if (route.keyed === 'put') Object.assign(puts, { server: onServer.count, floor: onFloor.count });
+      if (route.keyed === 'put') {
+        Object.assign(puts, { server: onServer.count, other: onOther?.count ?? 0, floor: onFloor.count });
+      }
       if (round >= 0) {
         results.get(route.name)!.server.push(onServer);
+        if (onOther) results.get(route.name)!.other.push(onOther);
         results.get(route.name)!.floor.push(onFloor);
       }
     }
   }
 } finally {
   await server.stop();
+  await other?.stop();
   await stopChild(floor, () => floor.stdin!.end());
   closeConnections();
   await engine.stop();
@@ -203,12 +225,4 @@ for (const route of routes) {
   console.log(`| ${cells.join(' | ')} |`);
 }
 
-/** `2 × Query`: the operations one request sent. */
-function describeCalls(calls: readonly DynamoCall[]): string {
-  const counts = new Map<string, number>();
-  for (const { target } of calls) {
-    const operation = target.split('.').pop() ?? target;
-    counts.set(operation, (counts.get(operation) ?? 0) + 1);
-  }
-  return [...counts].map(([operation, n]) => (n > 1 ? `${n} × ${operation}` : operation)).join(', ') || 'none';
-}
+if (other) console.log(comparisonTable(routes, results, options.against!));

@@ -27,6 +27,8 @@ export interface ServerProcessOptions {
   readonly execArgv?: readonly string[];
   /** Reads the server's stdout (its request log) and drops it, instead of printing it. */
   readonly drainLogs?: boolean;
+  /** Another checkout of shardline whose server to run (a bench's code before a change); this one by default. */
+  readonly root?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function startServerProcess(
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
   const base = `http://127.0.0.1:${port}`;
-  const child = fork(resolve(ROOT, 'src/runtime/node.ts'), [], {
+  const child = fork(resolve(how.root ?? ROOT, 'src/runtime/node.ts'), [], {
     execArgv: [
       '--expose-gc',
       '--import',

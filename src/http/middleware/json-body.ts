@@ -41,16 +41,29 @@ export function jsonBodyGuards(maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOU
       }
       await next();
     },
-    bodyLimit({
-      maxSize: maxBytes,
-      onError: (c) => {
-        // The rest of a streamed body is left unread: the connection cannot carry another request.
-        c.header('Connection', 'close');
-        throw tooLarge(maxBytes);
-      },
-    }),
+    countedBody(maxBytes),
     losslessBody(timeoutMs),
   ];
+}
+
+/**
+ * Hono's body limit for a body of no declared length (chunked), counted as it streams in. A declared length the
+ * guard above has held to `maxBytes` already: hono's limit would only open the body as a web stream to learn
+ * nothing more, and the body is then read whole (read-body.ts).
+ */
+function countedBody(maxBytes: number): MiddlewareHandler<AppEnv> {
+  const counted = bodyLimit({
+    maxSize: maxBytes,
+    onError: (c) => {
+      // The rest of a streamed body is left unread: the connection cannot carry another request.
+      c.header('Connection', 'close');
+      throw tooLarge(maxBytes);
+    },
+  });
+  return (c, next) =>
+    c.req.header('content-length') !== undefined && c.req.header('transfer-encoding') === undefined
+      ? next()
+      : counted(c, next);
 }
 
 function tooLarge(maxBytes: number): ShardlineError {

@@ -1,0 +1,44 @@
+import { median } from '../../devtools/stats';
+import type { DynamoCall } from './record-proxy';
+
+/** One phase of one route on one side: how many requests, CPU a request, latency. */
+export interface Sample {
+  readonly count: number;
+  readonly cpuMs: number;
+  readonly p50: number;
+  readonly p99: number;
+}
+
+/** `2 × Query`: the operations one request sent. */
+export function describeCalls(calls: readonly DynamoCall[]): string {
+  const counts = new Map<string, number>();
+  for (const { target } of calls) {
+    const operation = target.split('.').pop() ?? target;
+    counts.set(operation, (counts.get(operation) ?? 0) + 1);
+  }
+  return [...counts].map(([operation, n]) => (n > 1 ? `${n} × ${operation}` : operation)).join(', ') || 'none';
+}
+
+/**
+ * This checkout's server against another's (`--against`), CPU a request: each round ran the two one after the
+ * other, route by route, so the difference is taken round by round and its median given.
+ */
+export function comparisonTable(
+  routes: readonly { readonly name: string }[],
+  results: ReadonlyMap<string, { readonly server: Sample[]; readonly other: Sample[] }>,
+  against: string,
+): string {
+  const ms = (value: number) => value.toFixed(2);
+  const lines = [
+    `\nThis checkout against ${against}, CPU a request:\n`,
+    '| request | this | against | difference (median of rounds) |',
+    '| --- | ---: | ---: | ---: |',
+  ];
+  for (const route of routes) {
+    const { server: mine, other: theirs } = results.get(route.name)!;
+    const differences = mine.map((sample, i) => sample.cpuMs - theirs[i]!.cpuMs);
+    const cpu = (samples: Sample[]) => `${ms(median(samples.map((sample) => sample.cpuMs)))} ms`;
+    lines.push(`| ${route.name} | ${cpu(mine)} | ${cpu(theirs)} | ${ms(median(differences))} ms |`);
+  }
+  return lines.join('\n');
+}
