@@ -31,6 +31,14 @@ export interface Conditions {
 export interface Tagged<T> {
   readonly value: T;
   readonly etag: string | undefined;
+  /** The capacity DynamoDB reported for the request's calls (`x-consumed-rcu` / `x-consumed-wcu`), when sent. */
+  readonly consumed?: Consumed;
+}
+
+/** Read and write units, table and indexes together, as DynamoDB reported them for one request. */
+export interface Consumed {
+  readonly readUnits: number;
+  readonly writeUnits: number;
 }
 
 /**
@@ -197,7 +205,15 @@ export class CollectionClient {
 }
 
 function tagged<T>(answer: Answer, value: T): Tagged<T> {
-  return { value, etag: answer.headers.get('etag') ?? undefined };
+  const consumed = consumedBy(answer.headers);
+  return { value, etag: answer.headers.get('etag') ?? undefined, ...(consumed && { consumed }) };
+}
+
+function consumedBy(headers: Headers): Consumed | undefined {
+  const read = headers.get('x-consumed-rcu');
+  const write = headers.get('x-consumed-wcu');
+  if (read === null && write === null) return undefined;
+  return { readUnits: Number(read ?? 0), writeUnits: Number(write ?? 0) };
 }
 
 function conditionHeaders(conditions: Conditions): Record<string, string> {

@@ -19,6 +19,7 @@ export type {
   CollectionClient,
   CollectionInfo,
   Conditions,
+  Consumed,
   Item,
   ListPage,
   ListQuery,
