@@ -6,30 +6,34 @@
  * sends the same DynamoDB calls, recorded from the router, raw over keep-alive. Each side's
  * CPU is its process's user + system time from /proc, less what it spends idle; the client's
  * own CPU counts for neither. Prints medians over the rounds of CPU a request, its ratio to the
- * floor and the difference, and p50 / p99 latency. A script, not a timed test.
+ * floor and the difference, and p50 / p99 latency; with --lambda, the same for the built Lambda
+ * bundle, its handler invoked in a process of its own (scripts/bench/lambda-child.ts). A script, not a timed test.
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { stopChild } from '../devtools/child-process';
-import { median, quantile } from '../devtools/stats';
+import { quantile } from '../devtools/stats';
 import { numberArg, parseCommandLine } from '../src/cli/command-line';
 import { drive, type PhaseLength } from './bench/drive';
 import { idleCpuRate, processCpuMs } from './bench/process-cpu';
 import { startRecordingProxy, type DynamoCall } from './bench/record-proxy';
 import { call, closeConnections, ROUTES, seed, type BenchRoute } from './bench/request-routes';
 import { startServerProcess } from './bench/server-process';
-import { comparisonTable, describeCalls, type Sample } from './bench/request-report';
+import { comparisonTable, FLOOR_TABLE_HEAD, floorRow, type Sample } from './bench/request-report';
+import { startLambdaProcess } from './bench/lambda-process';
 
 const USAGE = `Usage: npm run bench:requests -- [--rounds N] [--seconds S] [--concurrency N] [--items N]
-  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR] [--against DIR]
+  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR] [--against DIR] [--lambda]
 
 Each round runs every route on the server for S seconds (default 1.5), then its floor; prints
 medians of N rounds (default 5). --env sets the server's environment (LOG_LEVEL=off,
 SHARDLINE_METRICS=false to weigh them); --only keeps the routes whose name holds TEXT;
 --cpu-prof writes the server's CPU profile into DIR when it stops; --against DIR runs the server of
-another checkout (the code before a change) too, in turns with this one, and adds its column.`;
+another checkout (the code before a change) too, in turns with this one, and adds its column;
+--lambda builds the Lambda bundle and invokes its handler in a process of its own, in turns with
+the server and the floor, and adds its table.`;
 
 const options = parseCommandLine(
   'bench:requests',
@@ -44,6 +48,7 @@ const options = parseCommandLine(
       only: { type: 'string', default: '' },
       'cpu-prof': { type: 'string' },
       against: { type: 'string' },
+      lambda: { type: 'boolean', default: false },
     },
   },
   ({ values }) => ({
@@ -60,6 +65,7 @@ const options = parseCommandLine(
     only: values.only,
     cpuProf: values['cpu-prof'],
     against: values.against,
+    lambda: values.lambda,
   }),
 );
 
@@ -133,7 +139,10 @@ const askFloor = async (command: object): Promise<number[]> => {
 };
 
 const results = new Map(
-  routes.map((route) => [route.name, { server: [] as Sample[], other: [] as Sample[], floor: [] as Sample[] }]),
+  routes.map((route) => [
+    route.name,
+    { server: [] as Sample[], other: [] as Sample[], floor: [] as Sample[], lambda: [] as Sample[] },
+  ]),
 );
 /** Timed phases, but a DELETE deletes exactly the items its side's PUT wrote in that round. */
 const phaseLength = (route: BenchRoute, puts: number): PhaseLength =>
@@ -142,6 +151,18 @@ const phaseLength = (route: BenchRoute, puts: number): PhaseLength =>
     : { seconds: options.seconds, concurrency: options.concurrency };
 // The keys a local engine takes (one database per access key): the server's (src/runtime/aws-keys.ts).
 const accessKeyId = process.env.AWS_SECRET_ACCESS_KEY ? (process.env.AWS_ACCESS_KEY_ID ?? 'shardline') : 'shardline';
+// The bundle as Lambda runs it (--lambda), over the same table, with the server's keys and settings.
+const lambda = options.lambda
+  ? await startLambdaProcess({
+      TABLE_NAME: table,
+      DYNAMODB_ENDPOINT: engine.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: accessKeyId,
+      AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'shardline',
+      CURSOR_SECRET: 'bench-requests-cursor-secret-of-32-bytes',
+      ...options.env,
+    })
+  : undefined;
 try {
   const serverPid = server.child.pid!;
   const floorPid = floor.pid!;
@@ -153,7 +174,7 @@ try {
       other ? idleCpuRate(other.child.pid!, 1000) : 0,
     ]);
     log(round >= 0 ? `round ${round + 1} of ${options.rounds}` : 'warming up');
-    const puts = { server: 0, other: 0, floor: 0 };
+    const puts = { server: 0, other: 0, floor: 0, lambda: 0 };
     for (const route of routes) {
       const onServer = await measure(serverPid, serverIdle, () =>
         drive(phaseLength(route, puts.server), (i) =>
@@ -176,26 +197,32 @@ try {
           ...(route.keyed && { keyFrom: 'recorded-key', keyPrefix: `f${round}-` }),
         }),
       );
+      const onLambda = await lambda?.run(route.name, phaseLength(route, puts.lambda), `l${round}-`);
       if (route.keyed === 'put') {
-        Object.assign(puts, { server: onServer.count, other: onOther?.count ?? 0, floor: onFloor.count });
+        Object.assign(puts, {
+          server: onServer.count,
+          other: onOther?.count ?? 0,
+          floor: onFloor.count,
+          lambda: onLambda?.count ?? 0,
+        });
       }
       if (round >= 0) {
         results.get(route.name)!.server.push(onServer);
         if (onOther) results.get(route.name)!.other.push(onOther);
         results.get(route.name)!.floor.push(onFloor);
+        if (onLambda) results.get(route.name)!.lambda.push(onLambda);
       }
     }
   }
 } finally {
   await server.stop();
   await other?.stop();
+  await lambda?.stop();
   await stopChild(floor, () => floor.stdin!.end());
   closeConnections();
   await engine.stop();
 }
 
-const cell = (samples: Sample[], figure: keyof Sample) => median(samples.map((sample) => sample[figure]));
-const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(2));
 console.log(
   `\n${options.rounds} rounds of ${options.seconds} s a route, ${options.concurrency} in flight, ` +
     `Node ${process.versions.node}; ` +
@@ -205,24 +232,18 @@ console.log(
         .join(' ') || 'defaults'
     }\n`,
 );
-console.log('| request | DynamoDB calls | CPU / request | floor | ratio | above floor | p50 (floor) | p99 (floor) |');
-console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(FLOOR_TABLE_HEAD);
 for (const route of routes) {
   const { server: onServer, floor: onFloor } = results.get(route.name)!;
-  const calls = recorded.get(route.name) ?? [];
-  const cpu = cell(onServer, 'cpuMs');
-  const floorCpu = calls.length > 0 ? cell(onFloor, 'cpuMs') : Number.NaN;
-  const cells = [
-    route.name,
-    describeCalls(calls),
-    `${ms(cpu)} ms`,
-    calls.length > 0 ? `${ms(floorCpu)} ms` : '—',
-    calls.length > 0 ? `${(cpu / floorCpu).toFixed(2)}×` : '—',
-    calls.length > 0 ? `${ms(cpu - floorCpu)} ms` : '—',
-    `${ms(cell(onServer, 'p50'))} (${ms(cell(onFloor, 'p50'))})`,
-    `${ms(cell(onServer, 'p99'))} (${ms(cell(onFloor, 'p99'))})`,
-  ];
-  console.log(`| ${cells.join(' | ')} |`);
+  console.log(floorRow(route.name, recorded.get(route.name) ?? [], onServer, onFloor));
+}
+if (lambda) {
+  console.log('\nThe built Lambda bundle, its handler invoked in its process with HTTP API (2.0) events:\n');
+  console.log(FLOOR_TABLE_HEAD);
+  for (const route of routes) {
+    const { lambda: onLambda, floor: onFloor } = results.get(route.name)!;
+    console.log(floorRow(route.name, recorded.get(route.name) ?? [], onLambda, onFloor));
+  }
 }
 
 if (other) console.log(comparisonTable(routes, results, options.against!));

@@ -42,3 +42,27 @@ export function comparisonTable(
   }
   return lines.join('\n');
 }
+
+const ms = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(2));
+
+export const FLOOR_TABLE_HEAD =
+  '| request | DynamoDB calls | CPU / request | floor | ratio | above floor | p50 (floor) | p99 (floor) |\n' +
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |';
+
+/** One route's row against its floor: medians over the rounds; a route without DynamoDB calls has no floor. */
+export function floorRow(name: string, calls: readonly DynamoCall[], side: Sample[], floor: Sample[]): string {
+  const cell = (samples: Sample[], figure: keyof Sample) => median(samples.map((sample) => sample[figure]));
+  const cpu = cell(side, 'cpuMs');
+  const floorCpu = calls.length > 0 ? cell(floor, 'cpuMs') : Number.NaN;
+  const cells = [
+    name,
+    describeCalls(calls),
+    `${ms(cpu)} ms`,
+    calls.length > 0 ? `${ms(floorCpu)} ms` : '—',
+    calls.length > 0 ? `${(cpu / floorCpu).toFixed(2)}×` : '—',
+    calls.length > 0 ? `${ms(cpu - floorCpu)} ms` : '—',
+    `${ms(cell(side, 'p50'))} (${ms(cell(floor, 'p50'))})`,
+    `${ms(cell(side, 'p99'))} (${ms(cell(floor, 'p99'))})`,
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
