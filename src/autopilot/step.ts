@@ -11,7 +11,7 @@ import { DecisionLog } from '../store/decision-log';
 import { type Decision, decide, type Target } from './decide';
 import { loadWeightedCounts } from './load-weights';
 import { recordedLoad } from './recorded-load';
-import { reshardStreak } from './rising-bar';
+import { reshardStreak, streakAfterStep } from './rising-bar';
 import { keptAfterResume, resumeReason, settled } from './step-log';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
@@ -50,6 +50,8 @@ export interface StepRecord extends Decision {
   readonly dryRun: boolean;
   /** The autopilot's reshards in a row after this step (rising-bar.ts). */
   readonly streak: number;
+  /** When the run of calm steps this one ends began (rising-bar.ts: a whole window of them ends the streak). */
+  readonly calmSince?: string;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
   readonly reshard?: ReshardResult;
 }
@@ -74,7 +76,8 @@ export async function autopilotStep(
   const { window, minutes } = await recordedLoad(table, read, config.windowMinutes, now);
   const log = new DecisionLog(table.clients.doc);
   const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
-  const streak = options.dryRun ? 0 : reshardStreak(await log.read(collection));
+  const kept = options.dryRun ? [] : await log.read(collection);
+  const streak = reshardStreak(kept);
   const decision = decide(
     {
       strategy: read.map.strategy.kind,
@@ -97,7 +100,7 @@ export async function autopilotStep(
     shardCount: read.map.strategy.shardCount,
     routers: window.routers,
     dryRun: options.dryRun,
-    streak: decision.calm ? 0 : streak,
+    ...streakAfterStep(kept, decision.calm === true, now, config.windowMinutes * minuteMs),
   };
   if (options.dryRun) return record;
   // A new reshard waits out another run's lease; resuming one leaves a live run alone.

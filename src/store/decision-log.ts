@@ -23,6 +23,7 @@ const keptDecision = z.looseObject({
   heldBack: z.boolean().optional(),
   calm: z.boolean().optional(),
   streak: z.number().int().min(0).max(64).optional(),
+  calmSince: z.iso.datetime().optional(),
   repeats: z.number().int().min(1).optional(),
   lastAt: z.iso.datetime().optional(),
   reshard: z.object({ code: z.number().int().nullable(), last: z.string() }).optional(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_AUTOPILOT } from '../../src/config/autopilot-config';
 import { decide, type StepInputs } from '../../src/autopilot/decide';
-import { gainBar, reshardStreak } from '../../src/autopilot/rising-bar';
+import { gainBar, reshardStreak, streakAfterStep } from '../../src/autopilot/rising-bar';
 import { seededRandom } from '../../devtools/random';
 import { resolveConfig } from '../../src/config/config';
 import { fleetLoad } from '../../src/load/fleet-load';
@@ -187,6 +187,25 @@ describe('the rising bar after reshards in a row', () => {
     expect(decide({ ...inputs('hash', 4, busy), streak: 2 }, DEFAULT_AUTOPILOT).heldBack).toBe(true);
     const idle = loadOf(16, () => 1);
     expect(decide({ ...inputs('random', 16, idle), streak: 2 }, DEFAULT_AUTOPILOT).action).toBe('reshard');
+  });
+
+  it('ends the streak only when calm steps in a row span a whole window', () => {
+    const at = (ms: number) => new Date(ms).toISOString();
+    // The first calm step after two reshards: the calm begins, the streak holds.
+    const first = streakAfterStep([{ streak: 2 }], true, 10_000, 6000);
+    expect(first).toEqual({ streak: 2, calmSince: at(10_000) });
+    // Calm for less than the window: held; a step not calm starts it over.
+    expect(streakAfterStep([{ streak: 2, calmSince: at(10_000) }], true, 14_000, 6000).streak).toBe(2);
+    expect(streakAfterStep([{ streak: 2, calmSince: at(10_000) }], false, 14_000, 6000)).toEqual({ streak: 2 });
+    // Calm a whole window: the streak ends.
+    expect(streakAfterStep([{ streak: 2, calmSince: at(10_000) }], true, 16_000, 6000)).toEqual({
+      streak: 0,
+      calmSince: at(10_000),
+    });
+    // A dry run's calm counts for nothing.
+    expect(
+      streakAfterStep([{ streak: 1 }, { streak: 0, dryRun: true, calmSince: at(0) }], true, 9000, 6000).streak,
+    ).toBe(1);
   });
 
   it('keeps the streak until a step finds the map balanced over a whole window', () => {
