@@ -51,6 +51,14 @@ export async function batchGet(
   const ours = read.filter((record) => belongsTo(collection, record));
   const byKey = new Map(ours.map((record) => [canonicalText(primaryKeyFrom(collection, record)), record]));
   const found = keys.map((key) => byKey.get(canonicalText(key)));
+  return foundOrMissing(keys, found);
+}
+
+/** A batch read's answer: the records found, and the keys (by position in `found`) that found none. */
+export function foundOrMissing(
+  keys: readonly JsonObject[],
+  found: readonly (JsonObject | undefined)[],
+): { records: JsonObject[]; missing: JsonObject[] } {
   return {
     records: found.filter((record) => record !== undefined),
     missing: keys.filter((_, index) => !found[index]),

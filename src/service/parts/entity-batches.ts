@@ -3,6 +3,7 @@ import { ShardlineError } from '../../core/errors';
 import type { JsonObject } from '../../core/item';
 import type { CallContext } from '../../store/retry';
 import type { BatchOutcome, Store } from '../../store/store';
+import { foundOrMissing } from '../batch-items';
 import { deleteEntity, getEntity } from './read-entity';
 import { putEntity } from './write-entity';
 
@@ -59,10 +60,7 @@ export async function getEntities(
       }),
     ),
   );
-  return {
-    records: found.filter((record) => record !== undefined),
-    missing: keys.filter((_, index) => !found[index]),
-  };
+  return foundOrMissing(keys, found);
 }
 
 export async function deleteEntities(
