@@ -1,20 +1,10 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/**
- * Tests that need nothing but Node: no engine, no Java, no browser, no workerd. Every
- * other test file lands in the integration project, so a new file always runs somewhere;
- * one that calls `inject('engines')` or starts a runtime must stay out of this list.
- */
-const UNIT = [
-  'src/**/*.test.ts',
-  'test/unit/**/*.test.ts',
-  'test/property/**/*.test.ts',
-  'test/plan/**/*.test.ts',
-  // Not collection-scan.test.ts: it scans a table on the engines.
-  'test/boundaries/{balance,cli,min-max,order,reshard-cost,exact-keys,sketch,dynamodb-export}.test.ts',
-  'test/docs/openapi.test.ts',
-  'test/docs/docs-access.test.ts',
-];
+// The kind of a test is its folder, never a list of names: unit tests live under test/unit/ (one
+// subfolder a topic) and beside the code as src/**/*.test.ts, and need nothing but Node: no engine,
+// no Java, no browser, no workerd. Every other test/**/*.test.ts is integration, so a new file always
+// runs somewhere; one that calls `inject('engines')` or starts a runtime belongs outside test/unit/.
+const UNIT = ['src/**/*.test.ts', 'test/unit/**/*.test.ts'];
 
 export default defineConfig({
   test: {

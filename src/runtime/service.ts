@@ -62,13 +62,16 @@ export function buildService(
     metrics?: (stats: RouterMetrics) => RuntimeMetrics;
     /** Where writes get their random shards (tests pin it); Math.random otherwise. */
     random?: () => number;
+    /** The time load minutes and the shard maps' TTL count by (tests move their own clock); Date.now otherwise. */
+    now?: () => number;
   } = {},
 ): Service {
   const { collections, clients, store, mapStore } = openTable(settings, config, options);
-  const load = loadRecorderOf(settings, collections, clients);
+  const load = loadRecorderOf(settings, collections, clients, options.now);
   const observability = observabilityOf(settings, options.metrics, load?.recorder);
   const maps = new ShardMaps(mapStore, collections, {
     ttlMs: settings.mapTtlMs,
+    ...(options.now && { now: options.now }),
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
     log: (message) => console.warn(message),
     // Tables shardline creates at start it creates again if they vanish (an engine restarted empty).
@@ -85,7 +88,7 @@ export function buildService(
     shardline,
     requestTimeoutMs: settings.requestTimeoutMs,
     observability,
-    ...(load && { load: { store: load.store, minuteMs: load.minuteMs } }),
+    ...(load && { load: { store: load.store, minuteMs: load.minuteMs, ...(options.now && { now: options.now }) } }),
     security: {
       apiKeys: settings.metricsKey
         ? [...settings.apiKeys, { key: settings.metricsKey, scope: 'metrics' }]
@@ -130,12 +133,17 @@ function observabilityOf(
 }
 
 /** The fleet load recorder, where records are on and some collection's table can hold them. */
-function loadRecorderOf(settings: Settings, collections: readonly CollectionSpec[], clients: DynamoClients) {
+function loadRecorderOf(
+  settings: Settings,
+  collections: readonly CollectionSpec[],
+  clients: DynamoClients,
+  now: (() => number) | undefined,
+) {
   if (settings.loadRecords === false) return undefined;
   const recorded = collections.filter((collection) => LoadStore.supports(collection));
   if (recorded.length === 0) return undefined;
   const store = new LoadStore(clients.doc, settings.loadTtlHours * 3600);
-  return new LoadRecorder(store, recorded, settings.loadMinuteMs);
+  return new LoadRecorder(store, recorded, settings.loadMinuteMs, now);
 }
 
 /** Creates the collections' tables (when allowed), waits until they are ACTIVE, and writes first shard maps. */

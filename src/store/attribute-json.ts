@@ -7,7 +7,7 @@ import type { AttributeJson } from './dynamo-json';
 /**
  * Attribute values in DynamoDB's wire JSON, for calls sent by the lean path (./dynamo-sender): the
  * same result as the exact document client's marshaller (`removeUndefinedValues`, exact numbers)
- * given `recordToSdk`'s values, in one walk (test/unit/attribute-json.test.ts holds them side by
+ * given `recordToSdk`'s values, in one walk (test/unit/values/attribute-json.test.ts holds them side by
  * side). It takes core's values (`ExactNumber`, `ValueSet`) and the SDK's forms the expression
  * builder holds (`NumberValue`, `Set`, `Map`) alike. Maps are built without a prototype, so an
  * attribute named `__proto__` stays an attribute (`JSON.stringify` writes it).

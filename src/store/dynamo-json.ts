@@ -8,7 +8,7 @@ export type AttributeJson = Readonly<Record<string, unknown>>;
 /**
  * An item in DynamoDB's wire JSON as a core record, in one pass: the same result as the SDK's
  * deserializer, `unmarshall` with `wrapNumbers` and `recordFromSdk` in turn, without building the
- * two shapes in between (test/unit/dynamo-json.test.ts).
+ * two shapes in between (test/unit/values/dynamo-json.test.ts).
  */
 export function recordFromDynamoJson(item: Readonly<Record<string, AttributeJson>>): JsonObject {
   const out = emptyRecord();

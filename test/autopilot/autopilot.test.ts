@@ -10,7 +10,7 @@ import { waitUntilReady } from '../../devtools/wait-until';
 import { boundariesCli } from '../../src/cli/boundaries-cli';
 import { reshardCli } from '../../src/cli/reshard-cli';
 import { type Router, sharedEnv, startRouter } from '../reshard/processes';
-import { type Pace, sleep, Traffic } from './traffic';
+import { type Pace, Traffic } from './traffic';
 
 const MINUTE_MS = 1000;
 const WINDOW_MINUTES = 3;
@@ -100,6 +100,24 @@ describe('the autopilot over two router processes on DynamoDB Local', () => {
     );
     return { writes, routers: load.routers, windowSeconds: load.windowSeconds };
   };
+  /**
+   * Waits until the window a step reads holds a record of each router in each of its minutes, and its
+   * first minute began at `since` or later. The routers and the autopilot run on the machine's clock in
+   * processes of their own: the test polls for the window it needs rather than sleeping a guess at it.
+   */
+  const windowFilled = async (since: number) => {
+    let seen: unknown;
+    await waitUntilReady(
+      async () => {
+        const now = Date.now();
+        if (now - (now % MINUTE_MS) - WINDOW_MINUTES * MINUTE_MS < since) return false;
+        const load = await getJson(bases[0]!, `/collections/books/load?minutes=${WINDOW_MINUTES}`);
+        seen = { records: load.records, routers: load.routers, mapVersion: load.mapVersion };
+        return load.records === routers.length * WINDOW_MINUTES;
+      },
+      { timeoutMs: 30_000, intervalMs: 50, timedOut: () => `no whole window since ${since}: ${JSON.stringify(seen)}` },
+    );
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shardline-autopilot-'));
@@ -129,10 +147,11 @@ describe('the autopilot over two router processes on DynamoDB Local', () => {
   it('leaves even load alone, re-cuts a hot range once by load, and the hot writes spread', {
     timeout: 150_000,
   }, async () => {
+    const evenSince = Date.now();
     traffic.write(even, STEADY);
     // The step reads the last window of ended minutes once its process is up (a second or more):
     // even writes, each minute written to the table by each router's own timer.
-    await sleep(WINDOW_MINUTES * MINUTE_MS);
+    await windowFilled(evenSince);
     const left = await step(env);
     expect(left, JSON.stringify(left)).toMatchObject({
       action: 'none',
@@ -159,8 +178,9 @@ describe('the autopilot over two router processes on DynamoDB Local', () => {
       expect(load).toMatchObject({ routers: 2, windowSeconds: (minutes * MINUTE_MS) / 1000 });
     }
 
+    const hotSince = Date.now();
     traffic.write(hot, STEADY);
-    await sleep((WINDOW_MINUTES + 1) * MINUTE_MS);
+    await windowFilled(hotSince);
     // The step decides on the window and reshards while the application goes on (a trickle).
     let stepping = true;
     const moving = step(env).finally(() => (stepping = false));
@@ -202,7 +222,7 @@ describe('the autopilot over two router processes on DynamoDB Local', () => {
     expect(Math.max(...shards), JSON.stringify(shards)).toBeLessThanOrEqual(2 * (300 / 6));
 
     // Under the new map the same load is balanced: the next step, a window later, leaves it alone.
-    await sleep(movedAt + WINDOW_MINUTES * MINUTE_MS - Date.now());
+    await windowFilled(movedAt);
     const after = await step(env);
     expect(after, JSON.stringify(after)).toMatchObject({ action: 'none', mapVersion: 2, routers: 2 });
     await traffic.stop();

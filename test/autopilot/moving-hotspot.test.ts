@@ -9,6 +9,7 @@ import { waitUntilReady } from '../../devtools/wait-until';
 import { autopilotCli } from '../../src/cli/autopilot-cli';
 import type { Service } from '../../src/runtime/service';
 import { cliEnv } from '../reshard/processes';
+import { TestClock } from '../support/clock';
 import { startTestService } from '../support/service';
 import { sleep } from './traffic';
 
@@ -61,6 +62,8 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
   let env: Record<string, string>;
   let service: Service & { table: string };
   let written = 0;
+  /** The router's clock: the machine's, but where the test replays past minutes at its own pace. */
+  const clock = new TestClock();
 
   const cli = async (args: string[], stop?: AbortSignal) => {
     let stdout = '';
@@ -78,17 +81,21 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
     expect(run.code, run.stderr).toBe(0);
     return JSON.parse(run.stdout)[0];
   };
-  /** Writes `title()` titles to `collection` (5 every 100 ms), flushing the router's ended minutes as Node does. */
+  /** Writes 5 `title()` titles to `collection`, flushing the router's ended minutes as Node does. */
+  const writeBatch = async (collection: string, title: () => string) => {
+    const items = Array.from({ length: 5 }, () => ({ pk: `w${written++}`, sk: 'item', title: title() }));
+    const response = await service.app.request(`/collections/${collection}/items/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ items }),
+    });
+    expect(response.status).toBe(200);
+    if (service.load?.due()) await service.load.flush();
+  };
+  /** Writes `title()` titles to `collection`, 5 every 100 ms, until `until()`. */
   const write = async (collection: string, title: () => string, until: () => boolean) => {
     while (!until()) {
-      const items = Array.from({ length: 5 }, () => ({ pk: `w${written++}`, sk: 'item', title: title() }));
-      const response = await service.app.request(`/collections/${collection}/items/batch`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ items }),
-      });
-      expect(response.status).toBe(200);
-      if (service.load?.due()) await service.load.flush();
+      await writeBatch(collection, title);
       await sleep(100);
     }
   };
@@ -96,7 +103,7 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'shardline-moving-hotspot-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
-    service = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST });
+    service = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST, now: clock.now });
     env = { ...cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST) };
   });
   afterAll(async () => {
@@ -149,13 +156,17 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
     expect(text.stdout).toContain('songs: 1 decisions kept');
 
     // Every write on one shard, a window and on until the killed step's reshard began: the step reshards.
+    // The window's minutes are lived through on the router's clock, set back that far: each minute's
+    // writes, then the minute ended and its record written, until the clock is the machine's again.
+    const songTitle = () => `m${word()}`;
+    clock.goBack(WINDOW_MS + 2 * MINUTE_MS);
+    for (let minute = 0; minute < WINDOW_MINUTES + 2; minute++) {
+      for (let batch = 0; batch < 10; batch++) await writeBatch('songs', songTitle);
+      clock.advance(MINUTE_MS);
+      await service.load!.flush();
+    }
     let killed = false;
-    const writing = write(
-      'songs',
-      () => `m${word()}`,
-      () => killed,
-    );
-    await sleep(WINDOW_MS + 2 * MINUTE_MS);
+    const writing = write('songs', songTitle, () => killed);
     const dry = await cli(['--once', '--dry-run', '--collection', 'songs']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ action: 'reshard', dryRun: true });
     expect((await kept('songs')).decisions).toHaveLength(1);
@@ -171,7 +182,14 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
     killed = true;
     await writing;
     // Its lease expires (SHARDLINE_RESHARD_LEASE_MS, 1 s here); the next step goes on with the reshard.
-    await sleep(1500);
+    let lease: { until: number } | undefined;
+    await waitUntilReady(
+      async () => {
+        lease = (await service.maps.pointers({})).get('songs')?.lease;
+        return (lease?.until ?? 0) < Date.now();
+      },
+      { timeoutMs: 10_000, intervalMs: 50, timedOut: () => `the killed step's lease: ${JSON.stringify(lease)}` },
+    );
     const resumed = await cli(['--once', '--collection', 'songs']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ reshard: { code: 0 } });

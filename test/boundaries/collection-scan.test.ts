@@ -11,7 +11,7 @@ import { seedShapedTitles } from '../../devtools/titles';
 import { shuffledCopies } from '../../devtools/zipf-keys';
 import { writeAll } from '../support/http';
 import { ENGINES, startTestService } from '../support/service';
-import { maxOverMean, oracleLoads } from './support';
+import { maxOverMean, oracleLoads } from '../support/boundary-oracle';
 
 /**
  * `--collection`: items written through the real service onto a real engine, then

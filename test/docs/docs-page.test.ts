@@ -11,7 +11,7 @@ import {
   type LambdaRuntime,
   type RunningRuntime,
 } from '../runtimes/support/runtimes';
-import { docsService } from './support';
+import { docsService } from '../support/docs-service';
 import { launchChromium } from '../support/chromium';
 
 const SCREENSHOTS = resolve(ROOT, '.cache/screenshots');

@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_PATHS } from '../../src/http/app';
 import { startTestService } from '../support/service';
-import { rawText, text } from '../property/arbitraries';
+import { rawText, text } from '../support/arbitraries';
 import { queryValue, segment } from './requests';
 
 type App = Awaited<ReturnType<typeof startTestService>>['app'];

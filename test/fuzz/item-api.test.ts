@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rawText } from '../property/arbitraries';
+import { rawText } from '../support/arbitraries';
 import { ENGINES, startTestService } from '../support/service';
 
 type App = Awaited<ReturnType<typeof startTestService>>['app'];

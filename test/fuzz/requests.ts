@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { rawText } from '../property/arbitraries';
+import { rawText } from '../support/arbitraries';
 
 /* Request pieces shared by the garbage fuzz and the engine-parity differential test. */
 

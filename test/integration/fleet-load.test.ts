@@ -2,11 +2,13 @@ import { DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { get, post } from '../support/http';
 import { expireLoadRecords } from '../../src/store/bootstrap';
+import { TestClock } from '../support/clock';
 import { ENGINES, startTestService } from '../support/service';
 import { scanTable } from '../support/table-scan';
 
-const MINUTE_MS = 400;
-const FAST = { SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS), SHARDLINE_LOAD_RECORDS: 'true' };
+/** A whole minute, as in production: the routers' clock (the test's) passes it, nothing waits it out. */
+const MINUTE_MS = 60_000;
+const LOAD = { SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS), SHARDLINE_LOAD_RECORDS: 'true' };
 const album = (router: string, i: number, title: string) => ({ pk: `${router}${i}`, sk: 'album', title });
 
 /**
@@ -17,9 +19,11 @@ const album = (router: string, i: number, title: string) => ({ pk: `${router}${i
 describe.each(ENGINES)("the fleet's load on %s", (engine) => {
   let a: Awaited<ReturnType<typeof startTestService>>;
   let b: Awaited<ReturnType<typeof startTestService>>;
+  // A minute behind: the writes fall in a minute the clock then ends by moving on to the present.
+  const clock = new TestClock(MINUTE_MS);
   beforeAll(async () => {
-    a = await startTestService(engine, { env: FAST });
-    b = await startTestService(engine, { env: { ...FAST, TABLE_NAME: a.table } });
+    a = await startTestService(engine, { env: LOAD, now: clock.now });
+    b = await startTestService(engine, { env: { ...LOAD, TABLE_NAME: a.table }, now: clock.now });
   });
 
   it('merges every router: writes counted once per shard, the hot key first, records that expire', async () => {
@@ -33,7 +37,7 @@ describe.each(ENGINES)("the fleet's load on %s", (engine) => {
       expect((await get(router.app, '/collections/albums/items?key=Record%2025&limit=5')).body.items).toHaveLength(1);
     }
     // Both routers' minutes end, and each writes its records once.
-    await new Promise((resolve) => setTimeout(resolve, MINUTE_MS + 50));
+    clock.advance(MINUTE_MS);
     expect(a.load!.due()).toBe(true);
     expect(await a.load!.flush()).toBeGreaterThanOrEqual(1);
     expect(await b.load!.flush()).toBeGreaterThanOrEqual(1);

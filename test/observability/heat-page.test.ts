@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Service } from '../../src/runtime/service';
 import { ROOT, startNodeServer, type RunningRuntime } from '../runtimes/support/runtimes';
+import { TestClock } from '../support/clock';
 import { call } from '../support/http';
 import { startTestService } from '../support/service';
 import { HOT_TITLE, SHARDS, skewedItems } from './skewed-load';
@@ -13,8 +14,8 @@ import { launchChromium } from '../support/chromium';
 const SERIES = 4;
 /** The fleet view's series: /load's per-shard figures. */
 const FLEET_SERIES = ['writesPerSecond', 'itemsReadPerSecond', 'queriesPerSecond', 'throttles', 'partitionShare'];
-/** Load records of 2-second minutes: the page's 15-minute span is 30 s, long enough for the test to read it. */
-const MINUTE_MS = 2000;
+/** Load records of whole minutes: the router's clock (the test's) ends one, nothing waits it out. */
+const MINUTE_MS = 60_000;
 const FLEET = { SHARDLINE_LOAD_RECORDS: 'true', SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS) };
 
 /**
@@ -129,14 +130,16 @@ describe('the heat page in headless Chromium, offline', () => {
   });
 
   it("draws the fleet's load from /load where the router keeps load records", async () => {
-    const fleet = await startTestService('dynamodbLocal', { env: FLEET });
+    // A minute behind: the writes fall in a minute the clock then ends by moving on to the present.
+    const clock = new TestClock(MINUTE_MS);
+    const fleet = await startTestService('dynamodbLocal', { env: FLEET, now: clock.now });
     const written = await call(fleet.app, 'POST', '/collections/albums-hash/items/batch', {
       items: skewedItems(0, 1000),
     });
     expect(written.body.failed).toEqual([]);
     expect((await call(fleet.app, 'GET', '/collections/albums-hash/items?limit=10')).status).toBe(200);
     // The minutes of those writes end; the router writes their records (a server's timer would).
-    await new Promise((resolve) => setTimeout(resolve, MINUTE_MS + 50));
+    clock.advance(MINUTE_MS);
     expect(await fleet.load!.flush()).toBeGreaterThanOrEqual(1);
     const fleetServer = await startNodeServer(fleet.app);
     try {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORS_EXPOSED_HEADERS, CORS_METHODS, CORS_REQUEST_HEADERS } from '../../src/http/middleware/cors';
-import { docsService } from '../docs/support';
+import { docsService } from '../support/docs-service';
 import { startNodeServer, type RunningRuntime } from '../runtimes/support/runtimes';
 import { startTestService } from '../support/service';
 import { launchChromium } from '../support/chromium';

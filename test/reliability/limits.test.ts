@@ -5,7 +5,7 @@ import { itemSize, MAX_ITEM_BYTES, prepareItem } from '../../src/core/item';
 import { normalize } from '../../src/core/normalize';
 import { get, put } from '../support/http';
 import { startTestService } from '../support/service';
-import { text } from '../property/arbitraries';
+import { text } from '../support/arbitraries';
 
 type Service = Awaited<ReturnType<typeof startTestService>>;
 

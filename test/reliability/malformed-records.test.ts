@@ -3,11 +3,13 @@ import { LoadMeter } from '../../src/load/load-meter';
 import { CheckpointStore } from '../../src/store/checkpoints';
 import { LoadStore } from '../../src/store/load-store';
 import { deleteBehindTheBack, putBehindTheBack } from '../support/behind-the-back';
+import { TestClock } from '../support/clock';
 import { get } from '../support/http';
 import { ENGINES, startTestService } from '../support/service';
 
 const MINUTE = 60_000;
-const MAP_TTL = { SHARDLINE_MAP_TTL_MS: '50' };
+const MAP_TTL_MS = 50;
+const MAP_TTL = { SHARDLINE_MAP_TTL_MS: String(MAP_TTL_MS) };
 
 /** A record as a router writes it for `minute`: one throttle on shard 0. */
 function routerRecord(router: string, minute: number) {
@@ -24,8 +26,9 @@ function routerRecord(router: string, minute: number) {
 describe.each(ENGINES)("malformed records of shardline's own on %s", (engine) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
   const endpoint = () => inject('engines')[engine];
+  const clock = new TestClock();
   beforeAll(async () => {
-    service = await startTestService(engine, { env: { SHARDLINE_LOAD_RECORDS: 'true', ...MAP_TTL } });
+    service = await startTestService(engine, { env: { SHARDLINE_LOAD_RECORDS: 'true', ...MAP_TTL }, now: clock.now });
   });
 
   it('leaves GET /load a 200 with none of their numbers, and the collection serving', async () => {
@@ -70,7 +73,8 @@ describe.each(ENGINES)("malformed records of shardline's own on %s", (engine) =>
       { pk: '__shardline#map#albums-hash', sk: 'pointer', mapOf: 'albums-hash', revision: 1, pointer: '{"rev' },
     ]);
     await deleteBehindTheBack(endpoint(), table, [{ pk: '__shardline#map#albums-random', sk: 'v1' }]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Past the router's TTL on its own clock: the next request reads the pointers again.
+    clock.advance(2 * MAP_TTL_MS);
     expect((await get(service.app, '/collections/albums/items?limit=3')).status).toBe(200);
     const broken = await get(service.app, '/collections/albums-hash/items?limit=3');
     expect(broken.status).toBe(503);

@@ -4,6 +4,12 @@ import { startDynamoProxy, type DynamoProxy } from '../support/dynamo-proxy';
 import { get, put } from '../support/http';
 import { startWorkerRuntime, type RunningRuntime } from './support/runtimes';
 
+/**
+ * The shortest map TTL the settings allow: workerd's clock is the machine's, so a short TTL
+ * rather than a clock the test moves is what keeps the wait for a stale pointer short.
+ */
+const MAP_TTL_MS = 10;
+
 describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
   let worker: RunningRuntime;
   let proxy: DynamoProxy;
@@ -20,7 +26,7 @@ describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
       TABLE_NAME: `t-${randomUUID()}`,
       SHARDLINE_CREATE_TABLE: 'true',
       CURSOR_SECRET: 'worker-secret-worker-secret-worker-secret',
-      SHARDLINE_MAP_TTL_MS: '200',
+      SHARDLINE_MAP_TTL_MS: String(MAP_TTL_MS),
     });
   });
   afterAll(async () => {
@@ -64,7 +70,9 @@ describe('the Worker in workerd (wrangler dev) over DynamoDB Local', () => {
 
   it('reads the shard map for each request itself: one abandoned mid-refresh never holds another', async () => {
     expect((await get(worker, '/collections/albums/items?limit=1')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 250)); // past the TTL: the next request refreshes
+    // Its pointer read was sent before it answered: once the TTL has passed since, the next request refreshes.
+    const answeredAt = Date.now();
+    await vi.waitFor(() => expect(Date.now() - answeredAt).toBeGreaterThan(MAP_TTL_MS), { interval: 2 });
     holdNextPointerRead = 1_500;
     const pointerReadsSoFar = () => proxy.calls.filter((call) => call.operation === 'BatchGetItem').length;
     const readsBefore = pointerReadsSoFar();

@@ -33,6 +33,8 @@ export async function startTestService(
     env?: EnvMap;
     metrics?: (stats: RouterMetrics) => RuntimeMetrics;
     random?: () => number;
+    /** The service's clock (test/support/clock.ts): load minutes and map TTLs pass when the test says. */
+    now?: () => number;
   } = {},
 ): Promise<Service & { table: string }> {
   const table = `t-${randomUUID()}`;
@@ -53,6 +55,7 @@ export async function startTestService(
     client: { credentials: { accessKeyId: 'shardline', secretAccessKey: 'shardline' } },
     ...(options.metrics && { metrics: options.metrics }),
     ...(options.random && { random: options.random }),
+    ...(options.now && { now: options.now }),
   });
   await prepareTables(service, true, settings.tableStream);
   return { ...service, app: contractChecked(service.app), table };

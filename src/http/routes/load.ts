@@ -79,7 +79,7 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline
     const minutes = c.req.valid('query').minutes ?? 10;
     const { read, pointer } = await shardline.snapshot(collection.name, c.get('call'));
     // The window ends where the minute under way began: only ended minutes have records.
-    const now = Date.now();
+    const now = (load.now ?? Date.now)();
     const end = now - (now % load.minuteMs);
     const starts = Array.from({ length: minutes }, (_, i) => end - (i + 1) * load.minuteMs);
     const records = await load.store.read(collection, starts, c.get('call'));
@@ -103,7 +103,12 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline
   });
 }
 
-export type LoadDeps = { readonly store: LoadStore; readonly minuteMs: number };
+export type LoadDeps = {
+  readonly store: LoadStore;
+  readonly minuteMs: number;
+  /** The time the window ends by (the router's load recorder counts minutes by the same); Date.now otherwise. */
+  readonly now?: () => number;
+};
 
 /** Typed keys are encoded tuples: each hot key carries its field values beside it. */
 export function readableHotKeys<K extends { readonly key: string }>(order: CollectionOrder, keys: readonly K[]) {

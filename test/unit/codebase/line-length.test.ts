@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const MAX = 120;
+/** Where the TypeScript lives (tsconfig.json's include); node_modules, dist and .cache are elsewhere. */
+const SOURCE_DIRS = ['src', 'scripts', 'test', 'devtools'];
+/** Generated from the OpenAPI document (`npm run client:types`): its comments are the schemas' descriptions. */
+const GENERATED = 'src/client/api/';
+
+function* typeScriptFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* typeScriptFiles(path);
+    else if (entry.name.endsWith('.ts') && !relative(ROOT, path).startsWith(GENERATED)) yield path;
+  }
+}
+
+// Biome's formatter keeps lines within 120 but never splits a string or a comment, and
+// Biome has no rule that flags the long lines left over: this test is that rule.
+describe(`every TypeScript line is at most ${MAX} characters`, () => {
+  it('in src, scripts, test, devtools and the root config files', () => {
+    const files = [
+      ...SOURCE_DIRS.flatMap((dir) => [...typeScriptFiles(join(ROOT, dir))]),
+      ...readdirSync(ROOT)
+        .filter((name) => name.endsWith('.ts'))
+        .map((name) => join(ROOT, name)),
+    ];
+    expect(files.length).toBeGreaterThan(100);
+    const long: string[] = [];
+    for (const file of files) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          // Characters as an editor counts them: code points, not UTF-16 units or bytes.
+          const width = [...line].length;
+          if (width > MAX) long.push(`${relative(ROOT, file)}:${index + 1} is ${width} characters`);
+        });
+    }
+    expect(long).toEqual([]);
+  });
+});
