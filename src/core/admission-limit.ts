@@ -15,7 +15,7 @@ export interface AdmissionOptions {
 
 /**
  * Units are planned DynamoDB requests: a 21-shard listing weighs 21, so 1,024 is ~48 of them at once. The
- * floor, ~24 such listings, is what a 2-core router serves at full goodput (32 connections measured).
+ * floor, ~24 such listings, is what a 2-core router serves at full goodput (docs/performance.md).
  */
 export const DEFAULT_ADMISSION: AdmissionOptions = {
   initialLimit: 1024,

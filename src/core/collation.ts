@@ -53,8 +53,8 @@ export function sortedKeys(sorted: readonly string[]): SortedKeys {
   if (keys.some((key) => /[\uD800-\uFFFF]/.test(key))) {
     return { bisectRight: (key) => bisectRight(keys, key), bisectLeft: (key) => bisectLeft(keys, key) };
   }
-  // Written out, not through partitionPoint: this is every range write's routing step, and
-  // a closure called from the shared loop costs the typed two-field route ~30% (bench:micro).
+  // Written out, not through partitionPoint: this is every range write's routing step, and a
+  // closure called from the shared loop slows it measurably (docs/performance.md).
   return {
     bisectRight(key) {
       let lo = 0;

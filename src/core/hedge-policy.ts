@@ -12,8 +12,8 @@ export interface HedgeOptions {
   /**
    * Tokens a quiet spell can save up, so a burst of slow shards can still be hedged. Hedging at
    * the p95 asks for about `ratio` hedges per query, what the budget earns: with a small purse the
-   * tokens often run out just when a page's shards are slow (scripts/bench/sim-hedge-budget.ts:
-   * on 21-shard pages a purse of 5 leaves 10% of slow queries unhedged, one of 10 or more 4%).
+   * tokens often run out just when a page's shards are slow (scripts/bench/sim-hedge-budget.ts;
+   * what each purse leaves unhedged: docs/performance.md).
    */
   readonly burst: number;
   /** Latencies kept per group: the p95 is of the most recent ones. */

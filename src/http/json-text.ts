@@ -2,8 +2,8 @@ import { ExactNumber } from '../core/exact-number';
 
 /**
  * JSON text with every `ExactNumber` written as its digits; otherwise what `JSON.stringify` writes. By hand because
- * it is on every listing page's path: lossless-json's writer took three times the CPU for the same text, and
- * `JSON.stringify` with a replacer (for `JSON.rawJSON`) no less (docs/performance.md). Strings are escaped natively.
+ * it is on every listing page's path, where lossless-json's writer, and `JSON.stringify` with a replacer (for
+ * `JSON.rawJSON`), cost more CPU for the same text (docs/performance.md). Strings are escaped natively.
  */
 export function jsonText(value: unknown): string {
   return write(value) ?? 'null';

@@ -9,8 +9,8 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
  * the request and its memory for `timeoutMs` at most (the body limit in front of this bounds its size).
  *
  * A body of a declared length is read whole by `arrayBuffer()`: on Node, @hono/node-server reads it straight from
- * the socket, where a body stream is a web stream built over the Node one and read chunk by chunk (about 0.05 ms
- * of a PUT's CPU, docs/performance.md). Past the deadline it is left to the connection's close (the 408 closes it).
+ * the socket, where a body stream is a web stream built over the Node one and read chunk by chunk (what that cost
+ * a PUT: docs/performance.md). Past the deadline it is left to the connection's close (the 408 closes it).
  */
 export async function readBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -10,9 +10,8 @@ const LISTING = /^\/collections\/([^/]+)\/items\/?$/;
  * Wraps the Node server's fetch with adaptive admission control: a request weighs the DynamoDB work it
  * plans (a listing one unit per shard, anything else one); past the limit it gets a 503 `overloaded`
  * with `Retry-After`, after `shedPauseMs`. The pause paces clients that ignore Retry-After and ask
- * again at once: a thousand connections doing that would spend the cores on refusals (measured with
- * `npm run bench:overload`: goodput at 1,000 connections 0.43× that at 32 without it, 0.99× with
- * 100 ms), while a refusal still comes long before any listing would have.
+ * again at once: a thousand connections doing that would spend the cores on refusals (`npm run
+ * bench:overload`, docs/performance.md), while a refusal still comes long before any listing would have.
  */
 export function admitted<Rest extends unknown[]>(
   fetch: (request: Request, ...rest: Rest) => Response | Promise<Response>,

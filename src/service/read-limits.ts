@@ -203,8 +203,9 @@ function withMargin(expected: number, deviations: number): number {
  * of 100) for one round trip: a page waits for its slowest shard, so a second wave costs a
  * whole round trip while a few more items per shard cost almost nothing. A first read of
  * share + 1½ σ, and a hinted first wave that places the page's end 1½ σ late and adds 1½ σ
- * to each shard's shortfall, finish 62–83% of hash and random pages in one wave, reading
- * 1.75–1.8× what they return (the budget: 1.8). Refills are rare and short: smaller margins.
+ * to each shard's shortfall, finish most hash and random pages in one wave within the read
+ * budget of 1.8 items read an item returned (docs/performance.md). Refills are rare and
+ * short: smaller margins.
  */
 const FIRST_MARGIN = 1.5;
 interface RefillMargins {

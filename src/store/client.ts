@@ -40,7 +40,7 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     ...options.sdk,
   });
   // The SDK's logger middleware copies every response through its sensitive-data filter even when the
-  // logger drops it: about a tenth of a query's CPU. shardline never hands the SDK a logger.
+  // logger drops it, at a cost docs/performance.md gives. shardline never hands the SDK a logger.
   raw.middlewareStack.remove('loggerMiddleware');
   const doc = DynamoDBDocumentClient.from(raw, {
     // JSON numbers are doubles; store them as JSON prints them and read them back alike.

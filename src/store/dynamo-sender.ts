@@ -45,9 +45,9 @@ interface Parts {
  * signing region and name, signed as its signer signs them (./sigv4; its own signer where the endpoint has a
  * path), endpoint, request handler (the same connections) and error reader (the same typed
  * errors: conditional check failures, throttles, validation), but not through its command pipeline
- * (retry, schema serde, endpoint rules, the document client's marshalling walk): that cost about
- * 0.28 ms of CPU a call against 0.07 ms for this (docs/performance.md). The input goes out as the
- * JSON it is, attribute values already in wire form (./attribute-json); the answer stays
+ * (retry, schema serde, endpoint rules, the document client's marshalling walk), which cost several
+ * times this path's CPU a call (docs/performance.md). The input goes out as the JSON it is, attribute
+ * values already in wire form (./attribute-json); the answer stays
  * DynamoDB's JSON (numbers are strings there, so `JSON.parse` loses nothing) for the store to
  * convert once (`recordFromDynamoJson`).
  */
@@ -140,8 +140,9 @@ const decoder = new TextDecoder();
 type TextStream = AsyncIterable<string> & { setEncoding(encoding: 'utf8'): unknown };
 
 /**
- * On Node the body is the response stream, read as UTF-8 chunk by chunk: the SDK's collector cost
- * about 0.3 ms more for an answer of 100 items. Fetch-based handlers (Workers) give a web stream: collected.
+ * On Node the body is the response stream, read as UTF-8 chunk by chunk: the SDK's collector copies the
+ * chunks into one array before decoding them (docs/performance.md). Fetch-based handlers (Workers) give a
+ * web stream: collected.
  */
 async function bodyText(config: Config, response: HttpResponse): Promise<string> {
   const body: unknown = response.body;

@@ -9,10 +9,10 @@ const keyObjects = new WeakMap<object, { readonly bytes: Buffer; readonly key: K
  * SHA-256 and HMAC-SHA-256 for the SDK's SigV4 signer (the client's `sha256` setting), with
  * HMAC keys given to node:crypto as KeyObjects.
  *
- * Why: on Node 24 (24.21 measured), `createHmac` given a key's bytes first asks whether they
- * are a KeyObject by throwing and catching an error inside Node, about 15 µs a call. The
- * signer MACs every request with bytes (its cached signing key), so each of a hash page's
- * 21 queries paid it: 19 µs an HMAC against 4 µs from a KeyObject. Node 20 pays 3 µs either way.
+ * Why: on Node 24, `createHmac` given a key's bytes first asks whether they are a KeyObject by
+ * throwing and catching an error inside Node. The signer MACs every request with bytes (its
+ * cached signing key), so each of a hash page's 21 queries paid for a thrown error; Node 20
+ * does not (docs/performance.md).
  */
 export class KeyedSha256 {
   readonly digestLength = 32;

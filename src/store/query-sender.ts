@@ -11,8 +11,8 @@ export interface RawQueryOutput {
 
 /**
  * Sends listing pages' shard queries by the lean path (./dynamo-sender): a page sends up to a few
- * dozen queries, and the SDK's pipeline and the document client's second walk cost about 0.28 ms
- * of CPU a query against 0.07 ms for this (docs/performance.md).
+ * dozen queries, and the SDK's pipeline and the document client's second walk cost several times
+ * this path's CPU a query (docs/performance.md).
  */
 export class QuerySender {
   private readonly sender: DynamoSender;

@@ -60,7 +60,7 @@ export class ListingExecutor {
     this.want = limit + 1;
     // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
     // (Not a signal per query from AbortSignal.any: on Node 20 each costs a WeakRef and a
-    // FinalizationRegistry entry, which doubled the router's CPU per page.)
+    // FinalizationRegistry entry, a cost docs/performance.md gives per page.)
     setMaxListeners(0, this.controller.signal);
   }
 
