@@ -1,6 +1,7 @@
 import type { AutopilotConfig } from '../core/collection';
 import type { StrategyKind } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
+import { type NewestEndStream, newestEndStream } from './newest-end';
 import { gainBar } from './rising-bar';
 
 /** What one autopilot step knows: the map in force, the window's load, the reshard's state. */
@@ -43,6 +44,11 @@ export interface Decision {
   readonly heldBack?: boolean;
   /** A whole window of the map's own load, and nothing to do: the end of a streak of reshards. */
   readonly calm?: boolean;
+  /**
+   * Range only: the shard whose writes keep landing at the newest end of its range, and the share of
+   * them that do (time-ordered keys), where that stream bounds what a re-cut can reach.
+   */
+  readonly newestEnd?: { readonly shard: number; readonly share: number };
 }
 
 /** A shard far below its share this long (a whole window) lets the collection shrink. */
@@ -55,7 +61,9 @@ const NOISE_SIGMAS = 3;
  * reshard or its cooldown, nor before the map in force has a whole window of its own load. A
  * shard over `maxPartitionShare` in every minute of the window, or throttled, asks for relief;
  * so does an imbalance a new map would cut by `minGain` (predicted) — range re-cuts its
- * boundaries by load (a key hotter than a shard spread over a run of shards), hash and random
+ * boundaries by load (a key hotter than a shard spread over a run of shards; writes that keep
+ * landing at the newest end of a range, time-ordered keys, on one shard whatever the cut: when they
+ * take the gain away, no re-cut, and the decision says to group the collection), hash and random
  * grow. After reshards in a row the gain needed rises (a hotspot that moves is not chased). A
  * collection idle for a whole window shrinks. Load that only chance makes uneven is left alone,
  * so steady load never reshards twice.
@@ -107,18 +115,33 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   const hotKey = hottestKeyShare(window);
 
   if (inputs.strategy === 'range') {
+    const relief = overEveryMinute || throttled;
+    const why = throttled
+      ? 'DynamoDB throttled a shard'
+      : `a shard stayed over ${config.maxPartitionShare} of a partition`;
+    const gainOf = (largest: number) => (largestShare > 0 ? 1 - largest / largestShare : 0);
     // Load-cut boundaries: each shard near the mean; a key hotter than the mean spread over a run.
-    const predictedLargest = Math.max(mean, hotKey / Math.max(1, Math.ceil(hotKey / Math.max(mean, 1e-12))));
-    const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
-    const target: Target = { kind: 'range', shards: inputs.shardCount };
-    if ((overEveryMinute || throttled) && gain > 0) {
-      const why = throttled
-        ? 'DynamoDB throttled a shard'
-        : `a shard stayed over ${config.maxPartitionShare} of a partition`;
-      return reshard(`${why}: re-cut by load`, target, predictedLargest, mean);
+    const spread = Math.max(mean, hotKey / Math.max(1, Math.ceil(hotKey / Math.max(mean, 1e-12))));
+    // Writes that keep landing at the newest end of a range stay on one shard whatever the cut.
+    const stream = newestEndStream(window, inputs.minutes);
+    const pinned = stream && stream.partitionShare > spread ? stream : undefined;
+    const predictedLargest = pinned?.partitionShare ?? spread;
+    const gain = gainOf(predictedLargest);
+    // Relief takes any gain; otherwise a gain of minGain that chance does not explain.
+    const worth = (g: number) => (relief && g > 0) || (g >= config.minGain && !chanceExplains(window));
+    if (pinned && worth(gainOf(spread)) && gain < config.minGain) {
+      // What the bare load promised, a time-ordered stream takes back: say so, and what helps.
+      const reason = `${relief ? `${why}, but ` : ''}${newestEndReason(pinned)}`;
+      const predicted = { predictedLargestShare: predictedLargest, predictedImbalance: predictedLargest / mean };
+      return { ...none(reason), ...predicted, newestEnd: newestEndOf(pinned) };
     }
-    if (gain >= config.minGain && !chanceExplains(window)) {
-      return reshard(`re-cut by load: the largest shard's load down ${percent(gain)}`, target, predictedLargest, mean);
+    if (worth(gain)) {
+      const action = relief
+        ? `${why}: re-cut by load`
+        : `re-cut by load: the largest shard's load down ${percent(gain)}`;
+      const reason = pinned ? `${action} (${streamNote(pinned)}: they stay on one shard)` : action;
+      const decision = reshard(reason, { kind: 'range', shards: inputs.shardCount }, predictedLargest, mean);
+      return pinned ? { ...decision, newestEnd: newestEndOf(pinned) } : decision;
     }
   } else if (overEveryMinute || throttled) {
     // More shards spread the load, but never a single key's: hash keeps a value on one shard.
@@ -176,6 +199,22 @@ function chanceExplains(window: FleetLoad): boolean {
   const mean = events.reduce((a, b) => a + b, 0) / Math.max(1, events.length);
   const largest = Math.max(0, ...events);
   return largest - mean <= NOISE_SIGMAS * Math.sqrt(Math.max(mean, 1));
+}
+
+/** Why a range re-cut would not help, in the words the decision log keeps for an operator. */
+function newestEndReason(stream: NewestEndStream): string {
+  return (
+    `writes land at the newest end of the range (time-ordered keys: ${streamNote(stream)}); ` +
+    'no re-cut spreads them: group the collection by its entity field ("group") and let hot groups grow'
+  );
+}
+
+function streamNote(stream: NewestEndStream): string {
+  return `${percent(stream.share)} of shard ${stream.shard}'s writes land past every earlier one`;
+}
+
+function newestEndOf(stream: NewestEndStream): Decision['newestEnd'] {
+  return { shard: stream.shard, share: Math.round(stream.share * 1000) / 1000 };
 }
 
 const percent = (x: number) => `${Math.round(x * 100)}%`;

@@ -1,0 +1,81 @@
+import { bisectLeft, compareKeys } from '../core/collation';
+import type { FleetLoad, WriteSample } from '../load/fleet-load';
+import { PARTITION_WCU } from '../load/load-record';
+
+/**
+ * Samples of one minute that must fall together into one gap between the earlier minutes'
+ * values before they count as a stream: with as many earlier values as new ones, spread writes
+ * put a run of 8 into one gap about once in 256 gaps, a stream of a shard's writes hundreds.
+ */
+const MIN_RUN = 8;
+
+/** The largest stream of writes on one shard that kept landing past every earlier write around it. */
+export interface NewestEndStream {
+  readonly shard: number;
+  /** Its share of the shard's writes, over the window's minutes that had earlier writes to compare. */
+  readonly share: number;
+  /** Its load in a partition's limits (its share of the shard's write units over the window). */
+  readonly partitionShare: number;
+}
+
+/**
+ * Writes at the newest end of a range (docs/autopilot.md): a time-ordered key such as
+ * [customerId, orderDate] puts each of a customer's writes above all of that customer's
+ * earlier ones, so a re-cut among the values written so far leaves every later write on the
+ * shard that holds the newest end. The test reads the routers' samples minute by minute: a
+ * minute's samples that fall, many together, into one gap between the values sampled on
+ * their shard in the window's earlier minutes (none equal to an earlier value) are a stream
+ * past the earlier writes. Spread writes interleave with the earlier values (a gap gets about
+ * as many as there are new samples per earlier one); a repeated hot key equals earlier values;
+ * a hotspot new in the window forms a run in its first minute only, then interleaves. Per
+ * shard, each minute's largest run, weighted by units, over those minutes' units; the shard
+ * whose stream takes the most of a partition is returned, none when no minute had a run.
+ */
+export function newestEndStream(window: FleetLoad, minutes: readonly FleetLoad[]): NewestEndStream | undefined {
+  let found: NewestEndStream | undefined;
+  window.shards.forEach((shard, index) => {
+    const share = streamShare(minutes.map((minute) => minute.writeSamples[index] ?? []));
+    if (share === 0) return;
+    const partitionShare = (share * shard.writeUnitsPerSecond) / PARTITION_WCU;
+    if (!found || partitionShare > found.partitionShare) found = { shard: index, share, partitionShare };
+  });
+  return found;
+}
+
+/**
+ * Of one shard's sampled write units in the minutes after its first sampled one, the share in
+ * each minute's largest run past the earlier minutes' values (0 when there is none).
+ */
+export function streamShare(minutes: readonly (readonly WriteSample[])[]): number {
+  let earlier: string[] = [];
+  let inRuns = 0;
+  let compared = 0;
+  for (const samples of minutes) {
+    if (samples.length === 0) continue;
+    if (earlier.length > 0) {
+      compared += samples.reduce((sum, sample) => sum + sample.units, 0);
+      inRuns += largestRun(earlier, samples);
+    }
+    earlier = [...new Set([...earlier, ...samples.map((sample) => sample.value)])].sort(compareKeys);
+  }
+  return compared > 0 ? inRuns / compared : 0;
+}
+
+/**
+ * The units of the largest run of `samples` in one gap of the sorted distinct `earlier` values.
+ * A run must be MIN_RUN long, and longer in proportion where there are more new samples than
+ * earlier values (a sparse past leaves wide gaps that spread writes fill by chance).
+ */
+function largestRun(earlier: readonly string[], samples: readonly WriteSample[]): number {
+  const needed = Math.max(MIN_RUN, Math.ceil((MIN_RUN * samples.length) / earlier.length));
+  const gaps = new Map<number, { count: number; units: number }>();
+  for (const sample of samples) {
+    const gap = bisectLeft(earlier, sample.value);
+    if (earlier[gap] === sample.value) continue; // a value written before: no newer than it
+    const run = gaps.get(gap) ?? { count: 0, units: 0 };
+    gaps.set(gap, { count: run.count + 1, units: run.units + sample.units });
+  }
+  let largest = 0;
+  for (const run of gaps.values()) if (run.count >= needed) largest = Math.max(largest, run.units);
+  return largest;
+}
