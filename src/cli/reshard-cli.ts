@@ -15,6 +15,7 @@ import { reshardProgress, type ReshardProgress } from './reshard-progress';
 import { namedCollection, readOptions, type ScriptIO } from './command-line';
 import { parseReshardOptions, USAGE, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
+import { resizeGroupCli } from './group-resize-cli';
 
 export interface ReshardIO extends ScriptIO {
   /** Aborted on SIGINT/SIGTERM: the run stops at its next safe point (exit code 130). */
@@ -55,6 +56,12 @@ async function run(
   progress: ReshardProgress,
 ): Promise<number> {
   const collection = namedCollection(opened.collections, options.collection, ReshardRefused);
+  if (options.action.kind === 'group') return resizeGroupCli(options.action, collection, opened, io, options.yes);
+  if (collection.group && options.action.kind === 'reshard') {
+    throw new ReshardRefused(
+      `"${collection.name}" is grouped by "${collection.group.field}": resize one group with --group G --shards N`,
+    );
+  }
   const reshard = openReshard(opened, collection, {
     segments: options.segments,
     waitForLease: options.wait,

@@ -12,6 +12,8 @@ each phase starts only when every router must have seen the last.
 What (one of):
   --boundaries FILE      a range map with these boundaries (npm run boundaries)
   --shards N             N shards: of the current strategy, or of --strategy
+    --group G            of one group of a grouped collection (docs/groups.md):
+                         growing moves no item; shrinking moves the dropped shards' items
     --strategy S         ${inWords(sortedStrategyNames())} (range: boundaries cut from a live
                          scan of the collection's keys)
   --status               where the collection's map is (--json: as JSON)
@@ -36,6 +38,7 @@ crashed run's lease expires: up to 30 s, counted down).`;
 export type Action =
   | { readonly kind: 'reshard'; readonly boundaries: string }
   | { readonly kind: 'reshard'; readonly shards: number; readonly strategy?: StrategyKind }
+  | { readonly kind: 'group'; readonly group: string; readonly shards: number }
   | { readonly kind: 'status'; readonly json: boolean }
   | { readonly kind: 'abort' | 'rollback' | 'adopt' | 'verify' | 'repair' };
 
@@ -46,6 +49,7 @@ const OTHER_ACTIONS = ['abort', 'rollback', 'adopt', 'verify', 'repair'] as cons
 const SPEC = {
   options: {
     collection: { type: 'string' },
+    group: { type: 'string' },
     boundaries: { type: 'string' },
     shards: { type: 'string' },
     strategy: { type: 'string' },
@@ -83,14 +87,19 @@ export function parseReshardOptions(argv: string[]) {
   if (strategy !== undefined && !strategyNames().includes(strategy)) {
     throw new UsageError(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
   }
+  if (values.group !== undefined && (values.shards === undefined || values.strategy !== undefined)) {
+    throw new UsageError('--group goes with --shards N alone (a group grows and shrinks by random suffixes)');
+  }
   const action: Action =
-    values.boundaries !== undefined
-      ? { kind: 'reshard', boundaries: values.boundaries }
-      : values.shards !== undefined
-        ? { kind: 'reshard', shards: whole('shards', values.shards, 10_000), ...(strategy && { strategy }) }
-        : values.status
-          ? { kind: 'status', json: values.json }
-          : { kind: others[0]! };
+    values.group !== undefined
+      ? { kind: 'group', group: values.group, shards: whole('shards', values.shards!, 10_000) }
+      : values.boundaries !== undefined
+        ? { kind: 'reshard', boundaries: values.boundaries }
+        : values.shards !== undefined
+          ? { kind: 'reshard', shards: whole('shards', values.shards, 10_000), ...(strategy && { strategy }) }
+          : values.status
+            ? { kind: 'status', json: values.json }
+            : { kind: others[0]! };
   return {
     collection: values.collection,
     action,

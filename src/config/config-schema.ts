@@ -68,7 +68,15 @@ const collectionSchema = () =>
       order: orderSchema.optional(),
       normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
       prefix: z.string().min(1).optional(),
-      strategy: strategySchema(),
+      /** A grouped collection's is each group's default (random, 1 shard, when unset). */
+      strategy: strategySchema().optional(),
+      /** Grouped (docs/groups.md): an index per value of this field, a string or a number one. */
+      group: z
+        .union([
+          z.string().min(1),
+          z.strictObject({ field: z.string().min(1), type: z.enum(['string', 'number']).default('string') }),
+        ])
+        .optional(),
       table: tableSchema.partial().optional(),
       /** Items of the table that belong here though shardline did not write them (reshard --adopt). */
       members: z
@@ -81,6 +89,10 @@ const collectionSchema = () =>
       autopilot: autopilotSchema.optional(),
       /** Entities in parts (docs/configuration.md): part name → its top-level attributes. */
       parts: z.record(z.string().min(1), z.array(z.string().min(1)).min(1)).optional(),
+    })
+    .refine((spec) => spec.strategy !== undefined || spec.group !== undefined, {
+      message: 'give a "strategy" (only a grouped collection has a default: random, one shard a group)',
+      path: ['strategy'],
     })
     .refine((spec) => (spec.field === undefined) !== (spec.order === undefined), {
       message: 'give exactly one of "field" (one string field) or "order" (typed or several fields)',

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AutopilotConfig, CollectionSpec } from '../core/collection';
+import type { GroupSpec } from '../core/group-key';
 import { normalize, type Normalization } from '../core/normalize';
 import { isTypedOrder, type CollectionOrder } from '../core/order';
 import { PROTO } from '../core/values';
@@ -65,7 +66,14 @@ function resolveCollection(
   const order = resolveOrder(spec);
   // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
   const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
-  const strategy = collectionStrategy(name, spec.strategy, normalization, order, options);
+  const group = groupOf(spec.group);
+  const strategy = collectionStrategy(name, spec.strategy ?? DEFAULT_GROUP_STRATEGY, normalization, order, options);
+  if (group && strategy.kind !== 'random') {
+    throw new Error(
+      `collection "${name}": a grouped collection's strategy is each group's default and must be "random" ` +
+        '(a group grows by random suffixes, so growing moves no item)',
+    );
+  }
   if (spec.autopilot) checkAutopilotShards(name, strategy, spec.autopilot);
   const resolved: CollectionSpec = {
     name,
@@ -83,8 +91,18 @@ function resolveCollection(
     etagAttribute: table.etagAttribute,
     ...(spec.members && { members: spec.members }),
     ...(spec.autopilot && { autopilot: spec.autopilot }),
+    ...(group && { group }),
   };
   return withParts(resolved, spec.parts);
+}
+
+/** Each group starts on one shard: its listing is one Query. */
+const DEFAULT_GROUP_STRATEGY = { kind: 'random', shards: 1 } as StrategyConfig;
+
+function groupOf(group: ParsedConfig['collections'][string]['group']): GroupSpec | undefined {
+  if (group === undefined) return undefined;
+  const spec = typeof group === 'string' ? { field: group, type: 'string' as const } : group;
+  return spec;
 }
 
 /**

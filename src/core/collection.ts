@@ -1,3 +1,5 @@
+import type { GroupSpec } from './group-key';
+import type { GroupMap } from './group-map';
 import type { MembersRule } from './members';
 import type { Normalization } from './normalize';
 import type { CollectionOrder } from './order';
@@ -61,6 +63,11 @@ export interface CollectionSpec {
   readonly etagAttribute?: string;
   /** Entities in parts (core/parts.ts): part name → its top-level attributes; absent: one item an entity. */
   readonly parts?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Grouped (docs/groups.md): an index per value of this field, each on its own shard keys; the
+   * strategy (random) is each group's default, and hot groups are listed in the group map.
+   */
+  readonly group?: GroupSpec;
 }
 
 export type IndexSlot = 0 | 1;
@@ -76,6 +83,8 @@ export interface ShardMap {
 /** A collection with one shard map: what routes, lists, reshards, follows and reports load. */
 export interface RoutedCollection extends CollectionSpec {
   readonly map: ShardMap;
+  /** A grouped collection's groups off the default (core/group-map.ts), as the request routes by them. */
+  readonly groups?: GroupMap;
 }
 
 export function routedBy(

@@ -13,7 +13,7 @@ import type { KeyBound } from './key-range';
 export const SEPARATOR = '\u0000';
 /** The next character up from SEPARATOR: `value + VALUE_END` is above every key of that value. */
 const VALUE_END = '\u0001';
-const SHARD_SEPARATOR = '#';
+export const SHARD_SEPARATOR = '#';
 
 export const MAX_SORT_KEY_BYTES = 1024;
 export const MAX_PARTITION_KEY_BYTES = 2048;

@@ -11,6 +11,7 @@ import {
   shardKey,
   type KeyValue,
 } from './index-key';
+import { groupOfItem, groupView } from './group-view';
 import { orderedValueOf, orderLabel } from './order';
 import { isPlainObject, ValueSet } from './values';
 
@@ -30,6 +31,8 @@ export interface PreparedItem {
   /** What the client wrote (returned in responses). */
   readonly item: JsonObject;
   readonly etag: string;
+  /** A grouped collection's: the item's group (its shard keys' middle part). */
+  readonly group?: string;
 }
 
 /**
@@ -47,6 +50,19 @@ export function prepareItem(
     throw new ShardlineError('invalid_item', 'the item must be a JSON object');
   }
   const item = input as JsonObject;
+  if (collection.group) {
+    // Each group is a collection of its own shard keys: the item is prepared as its group's.
+    const group = groupOfItem(collection, item);
+    return {
+      ...prepareItem(
+        groupView(collection, group),
+        item,
+        random,
+        also.map((map) => groupView(map, group)),
+      ),
+      group,
+    };
+  }
   const reserved = managedAttributes(collection).find((name) => Object.hasOwn(item, name));
   if (reserved !== undefined) {
     throw new ShardlineError('invalid_item', `attribute "${reserved}" is managed by shardline and cannot be written`);

@@ -1,5 +1,6 @@
 import type { RoutedCollection } from './collection';
-import { parseShardKey } from './index-key';
+import { groupOfItem, groupView } from './group-view';
+import { isShardKeyOf, parseShardKey } from './index-key';
 import type { JsonObject } from './item';
 import { matchesMembers } from './members';
 import { isPartItem } from './parts';
@@ -41,7 +42,11 @@ export function decideIndexing(
   // A part of an entity is never a member: its root is (core/parts.ts).
   if (!collection || isReserved(item) || isPartItem(item)) return { kind: 'not-member' };
   const owners = collection.indexes.map((index) => item[index.shardKeyAttribute]).filter((key) => key !== undefined);
-  const ours = (key: unknown) => typeof key === 'string' && parseShardKey(key)?.prefix === collection.prefix;
+  // A grouped collection's keys are `<prefix>#<group>#<shard>`: any group's is the collection's.
+  const ours = (key: unknown) =>
+    collection.group
+      ? isShardKeyOf(key, collection.prefix)
+      : typeof key === 'string' && parseShardKey(key)?.prefix === collection.prefix;
   // An entry of another collection sharing the index: that item is the other collection's.
   if (owners.some((key) => !ours(key))) return { kind: 'not-member' };
   const listed = owners.length > 0;
@@ -51,7 +56,10 @@ export function decideIndexing(
   if (key.kind === 'invalid') return key;
   const set: JsonObject = {};
   const when: ItemCondition[] = [...key.held];
-  for (const view of writes) {
+  // In a grouped collection, the entry the item's group gives (another group's entry is stale).
+  const group = collection.group ? groupOfItem(collection, item) : undefined;
+  for (const map of writes) {
+    const view = group === undefined ? map : groupView(map, group);
     if (entryFits(view, entryIn(view, item), key.indexKey)) continue;
     Object.assign(set, entryAttributes(view, key.indexKey, random));
     for (const attribute of [view.map.index.shardKeyAttribute, view.map.index.indexKeyAttribute]) {

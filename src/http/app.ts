@@ -16,6 +16,7 @@ import { requestDeadline } from './middleware/deadline';
 import { DEFAULT_AUTH_FAILURES_PER_SECOND, rateLimit } from './middleware/rate-limit';
 import { requestSizeLimits } from './middleware/request-size';
 import { registerCollectionRoutes } from './routes/collections';
+import { registerGroupRoutes } from './routes/groups';
 import { registerHealthRoute } from './routes/health';
 import { registerItemRoutes } from './routes/items';
 import { registerListingRoute } from './routes/listing';
@@ -83,6 +84,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHealthRoute(app, shardline);
   registerCollectionRoutes(app, shardline);
   registerListingRoute(app, shardline);
+  registerGroupRoutes(app, shardline);
   registerItemRoutes(app, deps);
   registerObservabilityRoutes(app, deps);
   if (deps.load) registerLoadRoute(app, shardline, deps.load);

@@ -1,5 +1,6 @@
 import { etagAttributeOf, type RoutedCollection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
+import { groupShards } from '../core/group-view';
 import { parseShardKey } from '../core/index-key';
 import { managedAttributes, prepareItem, type JsonObject, type PreparedItem } from '../core/item';
 import { applyMergePatch } from '../core/merge-patch';
@@ -83,12 +84,28 @@ export function keepShards(maps: readonly RoutedCollection[], current: JsonObjec
   // The same value under the same map lands on the same shard: no reason to move it.
   for (const view of maps) {
     const { shardKeyAttribute, indexKeyAttribute } = view.map.index;
-    if (current[indexKeyAttribute] === record[indexKeyAttribute] && typeof current[shardKeyAttribute] === 'string') {
+    if (
+      current[indexKeyAttribute] === record[indexKeyAttribute] &&
+      keepable(view, current[shardKeyAttribute], prepared)
+    ) {
       record[shardKeyAttribute] = current[shardKeyAttribute];
     }
   }
   const shardKey = String(record[collection.map.index.shardKeyAttribute]);
   return { ...prepared, record, shardKey, shard: parseShardKey(shardKey)?.shard ?? prepared.shard };
+}
+
+/**
+ * Whether a stored shard key can stay: always in an ungrouped collection (the same index key under the
+ * same map); in a grouped one only in the item's group (a patch that changes its group moves it) and on
+ * a shard the group still writes (a shrinking group's dropped shards are being emptied).
+ */
+function keepable(view: RoutedCollection, stored: unknown, prepared: PreparedItem): boolean {
+  if (typeof stored !== 'string') return false;
+  if (prepared.group === undefined) return true;
+  const parsed = parseShardKey(stored);
+  const next = parseShardKey(String(prepared.record[view.map.index.shardKeyAttribute]));
+  return parsed?.prefix === next?.prefix && parsed!.shard < groupShards(view, prepared.group).writeShards;
 }
 
 /** A patch may not change the primary key (a 400). */

@@ -2,23 +2,15 @@ import { type CollectionSpec, type IndexSlot, isConfigured, type RoutedCollectio
 import { ShardlineError } from '../core/errors';
 import { initialPointer, type MapPointer, type MapRef } from '../core/shard-map';
 import { strategyFromConfig, type ShardStrategy } from '../core/strategies';
-import type { MapStore } from '../store/map-store';
-import type { MapSource } from './map-source';
+import type { GroupMapStore, MapStore } from '../store/map-store';
+import type { GroupMap } from '../core/group-map';
+import { withGroupMap } from '../core/group-view';
+import type { MapSnapshot, MapSource } from './map-source';
+import { TableRecreation } from './table-recreation';
 import type { CallContext } from '../store/retry';
 
 /** How long a router may route with a pointer it could not refresh, in TTLs (docs/resharding.md). */
 export const STALE_AFTER_TTLS = 3;
-
-/** What one request routes by: one pointer, and the collection as each of its maps sees it. */
-export interface MapSnapshot {
-  readonly pointer: MapPointer;
-  /** The collection with the map listings read (its index, its strategy). */
-  readonly read: RoutedCollection;
-  /** The collection with each map a write sets, the read map first. */
-  readonly writes: readonly RoutedCollection[];
-  /** During a migration: the collection as the map being built sees it. */
-  readonly target?: RoutedCollection;
-}
 
 export interface ShardMapsOptions {
   /** How old a cached pointer may get before a request refreshes it. */
@@ -31,10 +23,10 @@ export interface ShardMapsOptions {
   readonly onTableMissing?: () => Promise<void>;
 }
 
-const RECREATE_EVERY_MS = 5000;
-
 interface Cached {
   readonly pointers: Map<string, MapPointer>;
+  /** Grouped collections' group maps, read with the pointers. */
+  readonly groups: Map<string, GroupMap>;
   /** When the read that produced them was sent: their age counts from there. */
   readonly readAt: number;
 }
@@ -54,12 +46,10 @@ interface Cached {
  */
 export class ShardMaps implements MapSource {
   private cached: Cached | undefined;
-  /** A recreation of missing tables under way (never awaited by a request), and when the last began. */
-  private recreating: Promise<void> | undefined;
-  private recreatedAt = Number.NEGATIVE_INFINITY;
+  private readonly recreation: TableRecreation;
   private readonly strategies = new Map<string, ShardStrategy>();
   private readonly views = new Map<string, RoutedCollection>();
-  private readonly snapshots = new Map<string, MapSnapshot>();
+  private readonly snapshots = new Map<string, MapSnapshot & { readonly groups?: GroupMap | undefined }>();
   /** Collections whose stored map could not be read, logged once each. */
   private readonly unusable = new Set<string>();
   private readonly now: () => number;
@@ -70,6 +60,8 @@ export class ShardMaps implements MapSource {
     private readonly options: ShardMapsOptions,
   ) {
     this.now = options.now ?? Date.now;
+    const tables = [...new Set(collections.map((c) => c.table))];
+    this.recreation = new TableRecreation(tables, options.onTableMissing, this.now, options.log);
   }
 
   /**
@@ -80,7 +72,10 @@ export class ShardMaps implements MapSource {
    */
   async initialize(context: CallContext): Promise<void> {
     const readAt = this.now();
-    const pointers = await this.store.readPointers(this.collections, context);
+    const [pointers, groups] = await Promise.all([
+      this.store.readPointers(this.collections, context),
+      this.readGroupMaps(context),
+    ]);
     const known = new Map<string, MapPointer>();
     for (const [i, collection] of this.collections.entries()) {
       try {
@@ -93,7 +88,19 @@ export class ShardMaps implements MapSource {
       }
     }
     // What was just read (or written) is as fresh as a refresh: the first requests need not read again.
-    this.cached = { pointers: known, readAt };
+    this.cached = { pointers: known, groups, readAt };
+  }
+
+  /** Every grouped collection's group map (none when the store keeps no group maps, as a test's may not). */
+  private async readGroupMaps(context: CallContext): Promise<Map<string, GroupMap>> {
+    const groups = new Map<string, GroupMap>();
+    const store = this.store as MapStore & Partial<GroupMapStore>;
+    if (!store.readGroupMaps || !this.collections.some((collection) => collection.group)) return groups;
+    const maps = await store.readGroupMaps(this.collections, context);
+    maps.forEach((map, i) => {
+      if (map) groups.set(this.collections[i]!.name, map);
+    });
+    return groups;
   }
 
   private async initializeOne(
@@ -139,15 +146,23 @@ export class ShardMaps implements MapSource {
       pointer = (await this.fresh(context)).pointers.get(collection.name);
       if (!pointer) throw new ShardlineError('unavailable', `collection "${collection.name}" has no shard map`);
     }
+    const groups = cached.groups.get(collection.name);
     const known = this.snapshots.get(collection.name);
-    // The same pointer as last time (the common case): the same snapshot, built once.
-    if (known?.pointer === pointer) return known;
+    // The same pointer (and group map) as last time, the common case: the same snapshot, built once.
+    if (known?.pointer === pointer && known.groups === groups) return known;
     const read = await this.view(collection, pointer.read, context);
     const isRead = (ref: MapRef) => Number(ref.version === pointer.read.version);
     const ordered = [...pointer.writes].sort((a, b) => isRead(b) - isRead(a));
     const writes = await Promise.all(ordered.map((ref) => this.view(collection, ref, context)));
     const target = pointer.target && (await this.view(collection, pointer.target, context));
-    const snapshot: MapSnapshot = { pointer, read, writes, ...(target && { target }) };
+    const grouped = (view: RoutedCollection) => withGroupMap(view, groups);
+    const snapshot = {
+      pointer,
+      read: grouped(read),
+      writes: writes.map(grouped),
+      ...(target && { target: grouped(target) }),
+      groups,
+    };
     this.snapshots.set(collection.name, snapshot);
     this.options.onReadVersion?.(collection.name, pointer.read.version);
     return snapshot;
@@ -178,7 +193,7 @@ export class ShardMaps implements MapSource {
         return cached;
       }
       if (error instanceof ShardlineError && error.code === 'timeout') throw error;
-      if ((error as Error).name === 'ResourceNotFoundException') throw this.tableMissing();
+      if ((error as Error).name === 'ResourceNotFoundException') throw this.recreation.missing();
       this.options.log?.(`shardline: could not read the shard maps: ${(error as Error).message}`);
       throw new ShardlineError('map_stale', 'the shard maps could not be refreshed; try again shortly', {
         retryable: true,
@@ -186,34 +201,17 @@ export class ShardMaps implements MapSource {
     }
   }
 
-  /** A 503 naming the tables; the tables recreated in the background where the runtime does that. */
-  private tableMissing(): ShardlineError {
-    const tables = [...new Set(this.collections.map((c) => c.table))];
-    const recreate = this.options.onTableMissing;
-    const now = this.now();
-    if (recreate && !this.recreating && now - this.recreatedAt >= RECREATE_EVERY_MS) {
-      this.recreatedAt = now;
-      this.options.log?.(`shardline: table ${tables.join(', ')} is gone; creating it and its shard maps again`);
-      this.recreating = recreate()
-        .catch((error: unknown) => this.options.log?.(`shardline: recreating ${tables}: ${(error as Error).message}`))
-        .finally(() => {
-          this.recreating = undefined;
-        });
-    }
-    return new ShardlineError('table_missing', `table ${tables.map((t) => JSON.stringify(t)).join(', ')} is missing`, {
-      tables,
-      retryable: true,
-    });
-  }
-
   private async load(context: CallContext): Promise<Cached> {
     const readAt = this.now();
-    const list = await this.store.readPointers(this.collections, context);
+    const [list, groups] = await Promise.all([
+      this.store.readPointers(this.collections, context),
+      this.readGroupMaps(context),
+    ]);
     const pointers = new Map<string, MapPointer>();
     list.forEach((pointer, i) => {
       if (pointer) pointers.set(this.collections[i]!.name, pointer);
     });
-    const loaded = { pointers, readAt };
+    const loaded = { pointers, groups, readAt };
     // Two refreshes may cross: keep the one read later.
     if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;
     return loaded;

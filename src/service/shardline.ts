@@ -1,6 +1,8 @@
-import type { CollectionSpec } from '../core/collection';
+import type { CollectionSpec, RoutedCollection } from '../core/collection';
 import { decodeCursor, encodeCursor } from '../core/cursor';
-import { ShardlineError } from '../core/errors';
+import { invalidRequest, ShardlineError } from '../core/errors';
+import { groupValueFromPath } from '../core/group-key';
+import { groupShards, groupView } from '../core/group-view';
 import type { JsonObject } from '../core/item';
 import { orderOf } from '../core/order';
 import { type FilterQuery, listingFilter } from '../core/order-filter';
@@ -13,12 +15,13 @@ import { patchEntity, putEntity } from './parts/write-entity';
 import { type Preconditions, refuseReservedKeys } from './guards';
 import { listItems } from './list-items';
 import type { Listing } from './listing/listing';
+import { listShrinkingGroup } from './listing/shrinking-group';
 import type { MapSource } from './map-source';
 import type { RequestContext } from './metrics/request-tally';
 import { patchItem } from './patch-item';
 import { deleteItem, getItem, projectionFor } from './read-item';
 import { Readiness } from './readiness';
-import { ReadMemories } from './shard-tails';
+import { ReadMemories, ShardTails } from './shard-tails';
 import { putBatch, putItem } from './write-items';
 
 export interface ShardlineDeps {
@@ -79,7 +82,7 @@ export function createShardline(deps: ShardlineDeps) {
 
   const readiness = new Readiness(store, maps, deps.collections);
 
-  return {
+  const service = {
     collections: deps.collections,
     collection,
     /** Answers once every table the collections use answers and the service can route (the health check). */
@@ -131,40 +134,95 @@ export function createShardline(deps: ShardlineDeps) {
      */
     async list(name: string, request: PageRequest, context: RequestContext): Promise<Page> {
       const spec = collection(name);
-      const cursorAfter = (next: string | undefined, hint: Listing['nextHint']) =>
-        next === undefined ? null : encodeCursor(next, scope, cursorSecret, hint);
-      // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
-      const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
-      const scope = { collection: name, order: request.order, filter: filterScope };
-      const resume = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, cursorSecret);
-      const { read, pointer } = await maps.snapshot(spec, context);
-      const attributes =
-        request.fields && (spec.parts ? listingProjection(spec, request.fields) : projectionFor(spec, request.fields));
-      const listing = await listItems(
-        store,
-        read,
-        {
-          filter,
-          order: request.order,
-          ...(resume && { after: resume.position, ...(resume.hint && { hint: resume.hint }) }),
-          ...(attributes && { attributes }),
-        },
-        request.limit,
-        context,
-        // Shard ends are a map's own: each version remembers its own.
-        memories.of(`${name}/v${pointer.read.version}`),
-      );
-      const next = listing.nextPosition;
-      if (spec.parts && request.fields) {
-        const records = await withListedParts(store, spec, listing.records, request.fields, context);
-        return { listing: { ...listing, records }, nextCursor: cursorAfter(next, listing.nextHint) };
+      if (spec.group) {
+        throw invalidRequest(
+          `collection "${name}" is grouped by "${spec.group.field}": list one group at ` +
+            `/collections/${name}/groups/{${spec.group.field}}/items`,
+          { group: spec.group.field },
+        );
       }
-      return {
-        listing,
-        nextCursor: cursorAfter(next, listing.nextHint),
-      };
+      const { read, pointer } = await maps.snapshot(spec, context);
+      return page(spec, read, name, memories.of(`${name}/v${pointer.read.version}`), request, context);
+    },
+
+    /** One page of one group of a grouped collection: its own shards only (one Query for a cold group). */
+    async listGroup(name: string, groupText: string, request: PageRequest, context: RequestContext): Promise<Page> {
+      const { spec, group } = groupOf(name, groupText);
+      const { read, pointer } = await maps.snapshot(spec, context);
+      const view = groupView(read, group);
+      const shards = groupShards(read, group);
+      // A cold group's one shard has no crossings to foresee: only grown groups keep a memory.
+      const memory = shards.shards > 1 ? memories.of(`${name}/v${pointer.read.version}/${group}`) : new ShardTails();
+      const shrinkingTo = shards.phase === 'shrinking' ? shards.writeShards : undefined;
+      return page(spec, view, `${name}/groups/${group}`, memory, request, context, shrinkingTo);
+    },
+
+    /** A group's shards and phase, as this router routes by them now. */
+    async group(name: string, groupText: string, context: RequestContext) {
+      const { spec, group } = groupOf(name, groupText);
+      const { read } = await maps.snapshot(spec, context);
+      return { group, ...groupShards(read, group), revision: read.groups?.revision ?? 0 };
     },
   };
+  return service;
+
+  /** The collection, which must be grouped, and the group a path names, read as its field's type. */
+  function groupOf(name: string, groupText: string) {
+    const spec = collection(name);
+    if (!spec.group) throw invalidRequest(`collection "${name}" is not grouped: list it at /collections/${name}/items`);
+    return { spec, group: groupValueFromPath(spec.group, spec.prefix, groupText) };
+  }
+
+  /** One page of `view` (a collection, or one group of one); `scopeName` is what its cursors are bound to. */
+  async function page(
+    spec: CollectionSpec,
+    view: RoutedCollection,
+    scopeName: string,
+    memory: ShardTails,
+    request: PageRequest,
+    context: RequestContext,
+    /** A shrinking group's: the shards it keeps (its others are being emptied onto them). */
+    shrinkingTo?: number,
+  ): Promise<Page> {
+    const cursorAfter = (next: string | undefined, hint: Listing['nextHint']) =>
+      next === undefined ? null : encodeCursor(next, scope, cursorSecret, hint);
+    // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
+    const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
+    const scope = { collection: scopeName, order: request.order, filter: filterScope };
+    const resume = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, cursorSecret);
+    const attributes =
+      request.fields && (spec.parts ? listingProjection(spec, request.fields) : projectionFor(spec, request.fields));
+    const base = {
+      filter,
+      order: request.order,
+      ...(resume && { after: resume.position }),
+      ...(attributes && { attributes }),
+    };
+    const listing =
+      shrinkingTo === undefined
+        ? // Shard ends are a map's own: each version remembers its own.
+          await listItems(
+            store,
+            view,
+            { ...base, ...(resume?.hint && { hint: resume.hint }) },
+            request.limit,
+            context,
+            memory,
+          )
+        : await listShrinkingGroup(
+            view,
+            shrinkingTo,
+            (part) => listItems(store, part, base, request.limit, context, new ShardTails()),
+            request.order,
+            request.limit,
+          );
+    const next = listing.nextPosition;
+    if (spec.parts && request.fields) {
+      const records = await withListedParts(store, spec, listing.records, request.fields, context);
+      return { listing: { ...listing, records }, nextCursor: cursorAfter(next, listing.nextHint) };
+    }
+    return { listing, nextCursor: cursorAfter(next, listing.nextHint) };
+  }
 }
 
 export type Shardline = ReturnType<typeof createShardline>;

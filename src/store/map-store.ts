@@ -1,11 +1,13 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
+import { EMPTY_GROUP_MAP, type GroupMap, parseGroupMap, serializeGroupMap } from '../core/group-map';
 import { parsePointer, type MapPointer } from '../core/shard-map';
 import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
-import { reservedPartition, resendable } from './reserved-keys';
+import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes } from './map-items';
+import { resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
@@ -36,7 +38,15 @@ export interface MapStore {
   ): Promise<boolean>;
 }
 
-export class DynamoMapStore implements MapStore {
+/** Grouped collections' group maps (core/group-map.ts), one item each beside the shard maps. */
+export interface GroupMapStore {
+  /** Read strongly consistent; a grouped collection with none stored has the empty map, others undefined. */
+  readGroupMaps(collections: readonly CollectionSpec[], context: CallContext): Promise<(GroupMap | undefined)[]>;
+  /** Replaces the group map if still at revision `map.revision - 1` (0: none stored); false if beaten to it. */
+  replaceGroupMap(collection: CollectionSpec, map: GroupMap, context: CallContext): Promise<boolean>;
+}
+
+export class DynamoMapStore implements MapStore, GroupMapStore {
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
@@ -47,23 +57,41 @@ export class DynamoMapStore implements MapStore {
     collections: readonly CollectionSpec[],
     context: CallContext,
   ): Promise<(MapPointer | undefined)[]> {
-    const found = new Map<string, MapPointer>();
+    const found = await this.readEach(collections, 'pointer', context, (item) => parsePointer(parseJson(item.pointer)));
+    return collections.map((collection) => found.get(collection.name));
+  }
+
+  async readGroupMaps(collections: readonly CollectionSpec[], context: CallContext): Promise<(GroupMap | undefined)[]> {
+    const grouped = collections.filter((collection) => collection.group);
+    const found = await this.readEach(grouped, 'groups', context, (item) => parseGroupMap(item.groups));
+    // A grouped collection with no record yet has every group on the default.
+    return collections.map((c) => (c.group ? (found.get(c.name) ?? EMPTY_GROUP_MAP) : undefined));
+  }
+
+  /** One map item of each collection, strongly consistent, by collection name; malformed ones left out. */
+  private async readEach<T>(
+    collections: readonly CollectionSpec[],
+    which: 'pointer' | 'groups',
+    context: CallContext,
+    parse: (item: JsonObject) => T,
+  ): Promise<Map<string, T>> {
+    const found = new Map<string, T>();
     // BatchGetItem takes 100 keys a call; collections of one table share it.
     for (let start = 0; start < collections.length; start += 100) {
       const requests: Record<string, TableRead> = {};
       for (const collection of collections.slice(start, start + 100)) {
-        const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, 'pointer')];
+        const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, which)];
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      const read = { what: 'a read of the shard maps', context, policy: this.retry, again: resendable };
-      const items = await batchGetAll(this.doc, requests, read);
+      const what = which === 'pointer' ? 'a read of the shard maps' : 'a read of the group maps';
+      const items = await batchGetAll(this.doc, requests, { what, context, policy: this.retry, again: resendable });
       for (const item of items) {
-        const collection = collections.find((c) => c.name === item.mapOf);
-        const pointer = collection && this.checked(collection, 'pointer', () => parsePointer(parseJson(item.pointer)));
-        if (pointer) found.set(collection.name, pointer);
+        const collection = collections.find((c) => ownerOf(c, which) === item.mapOf);
+        const value = collection && this.checked(collection, which, () => parse(item));
+        if (value !== undefined) found.set(collection!.name, value);
       }
     }
-    return collections.map((collection) => found.get(collection.name));
+    return found;
   }
 
   async readVersion(
@@ -92,12 +120,35 @@ export class DynamoMapStore implements MapStore {
     });
   }
 
+  replaceGroupMap(collection: CollectionSpec, map: GroupMap, context: CallContext): Promise<boolean> {
+    const expected = map.revision - 1;
+    const condition: Pick<
+      PutCommandInput,
+      'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+    > =
+      expected === 0
+        ? {
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': collection.primaryKey[0]!.name },
+          }
+        : {
+            ConditionExpression: '#revision = :expected',
+            ExpressionAttributeNames: { '#revision': 'revision' },
+            ExpressionAttributeValues: { ':expected': expected },
+          };
+    const attributes = { revision: map.revision, groups: serializeGroupMap(map) };
+    return this.conditionalPut(collection, 'groups', context, attributes, condition, async () => {
+      const [stored] = await this.readGroupMaps([collection], context);
+      return stored !== undefined && serializeGroupMap(stored) === serializeGroupMap(map);
+    });
+  }
+
   /** What `read` makes of a stored map item; a malformed one reads as absent, reported once. */
-  private checked<T>(collection: CollectionSpec, which: 'pointer' | number, read: () => T): T | undefined {
+  private checked<T>(collection: CollectionSpec, which: MapItem, read: () => T): T | undefined {
     try {
       return read();
     } catch (error) {
-      const what = which === 'pointer' ? 'shard-map pointer' : `shard map v${which}`;
+      const what = which === 'pointer' ? 'shard-map pointer' : which === 'groups' ? 'group map' : `shard map v${which}`;
       this.malformed.report(what, collection.table, mapKey(collection, which), (error as Error).message);
       return undefined;
     }
@@ -136,7 +187,7 @@ export class DynamoMapStore implements MapStore {
 
   private putIfAbsent(
     collection: CollectionSpec,
-    which: 'pointer' | number,
+    which: MapItem,
     context: CallContext,
     attributes: JsonObject,
   ): Promise<boolean> {
@@ -147,13 +198,13 @@ export class DynamoMapStore implements MapStore {
 
   private async conditionalPut(
     collection: CollectionSpec,
-    which: 'pointer' | number,
+    which: MapItem,
     context: CallContext,
     attributes: JsonObject,
     condition: Pick<PutCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
     landedBefore: () => Promise<boolean>,
   ): Promise<boolean> {
-    const Item = { ...mapKey(collection, which), mapOf: collection.name, ...attributes };
+    const Item = { ...mapKey(collection, which), mapOf: ownerOf(collection, which), ...attributes };
     let attempts = 0;
     try {
       await withRetries(
@@ -171,30 +222,4 @@ export class DynamoMapStore implements MapStore {
       return attempts > 1 ? landedBefore() : false;
     }
   }
-}
-
-function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string') throw new Error('its JSON attribute is not a string');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error('its JSON attribute is not JSON');
-  }
-}
-
-function pointerAttributes(pointer: MapPointer): JsonObject {
-  return { revision: pointer.revision, pointer: JSON.stringify(pointer) };
-}
-
-/**
- * The reserved key of a collection's pointer or of one of its versions (`__shardline#map#<collection>`);
- * a string sort key holds `pointer` / `v<version>`, a numeric one 0 / the version.
- */
-export function mapKey(collection: CollectionSpec, which: 'pointer' | number): JsonObject {
-  const [partition, sort] = collection.primaryKey;
-  const owner = `map#${collection.name}`;
-  const item = which === 'pointer' ? 'pointer' : `v${which}`;
-  if (!sort) return { [partition!.name]: reservedPartition(collection, `${owner}#${item}`) };
-  const sortValue = sort.type === 'N' ? (which === 'pointer' ? 0 : which) : item;
-  return { [partition!.name]: reservedPartition(collection, owner), [sort.name]: sortValue };
 }

@@ -6,6 +6,7 @@ import type { ShardMapSchema } from './schemas/shard-map.js';
 import type { RouteSchema } from './schemas/route.js';
 import type { ListingSchema } from './schemas/listing.js';
 import type { ItemSchema } from './schemas/item.js';
+import type { GroupShardsSchema } from './schemas/group-shards.js';
 import type { WriteResultSchema } from './schemas/write-result.js';
 import type { BatchResultSchema } from './schemas/batch-result.js';
 import type { BatchSchema } from './schemas/batch.js';
@@ -35,6 +36,7 @@ export interface components {
      *     }
      */
     Item: ItemSchema;
+    GroupShards: GroupShardsSchema;
     WriteResult: WriteResultSchema;
     BatchResult: BatchResultSchema;
     Batch: BatchSchema;

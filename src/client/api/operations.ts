@@ -6,6 +6,8 @@ import type { GetCollectionOperation } from './operations/get-collection.js';
 import type { GetKeyRouteOperation } from './operations/get-key-route.js';
 import type { ListItemsOperation } from './operations/list-items.js';
 import type { PutItemOperation } from './operations/put-item.js';
+import type { ListGroupItemsOperation } from './operations/list-group-items.js';
+import type { GetGroupOperation } from './operations/get-group.js';
 import type { BatchPutItemsOperation } from './operations/batch-put-items.js';
 import type { GetItemOperation } from './operations/get-item.js';
 import type { DeleteItemOperation } from './operations/delete-item.js';
@@ -27,6 +29,8 @@ export interface operations {
   getKeyRoute: GetKeyRouteOperation;
   listItems: ListItemsOperation;
   putItem: PutItemOperation;
+  listGroupItems: ListGroupItemsOperation;
+  getGroup: GetGroupOperation;
   batchPutItems: BatchPutItemsOperation;
   getItem: GetItemOperation;
   deleteItem: DeleteItemOperation;

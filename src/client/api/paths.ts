@@ -5,6 +5,8 @@ import type { CollectionsPath } from './paths/collections.js';
 import type { CollectionsCollectionPath } from './paths/collections-collection.js';
 import type { CollectionsCollectionRoutePath } from './paths/collections-collection-route.js';
 import type { CollectionsCollectionItemsPath } from './paths/collections-collection-items.js';
+import type { CollectionsCollectionGroupsGroupItemsPath } from './paths/collections-collection-groups-group-items.js';
+import type { CollectionsCollectionGroupsGroupPath } from './paths/collections-collection-groups-group.js';
 import type { CollectionsCollectionItemsBatchPath } from './paths/collections-collection-items-batch.js';
 import type { CollectionsCollectionItemPath } from './paths/collections-collection-item.js';
 import type { CollectionsCollectionItemsBatchGetPath } from './paths/collections-collection-items-batch-get.js';
@@ -23,6 +25,8 @@ export interface paths {
   '/collections/{collection}': CollectionsCollectionPath;
   '/collections/{collection}/route': CollectionsCollectionRoutePath;
   '/collections/{collection}/items': CollectionsCollectionItemsPath;
+  '/collections/{collection}/groups/{group}/items': CollectionsCollectionGroupsGroupItemsPath;
+  '/collections/{collection}/groups/{group}': CollectionsCollectionGroupsGroupPath;
   '/collections/{collection}/items/batch': CollectionsCollectionItemsBatchPath;
   '/collections/{collection}/item': CollectionsCollectionItemPath;
   '/collections/{collection}/items/batch-get': CollectionsCollectionItemsBatchGetPath;

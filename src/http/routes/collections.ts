@@ -6,7 +6,7 @@ import { orderOf, readableBoundaries } from '../../core/order';
 import { routeLookup } from '../../core/order-filter';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
-import type { MapSnapshot } from '../../service/shard-maps';
+import type { MapSnapshot } from '../../service/map-source';
 import type { CallContext } from '../../store/retry';
 import type { Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';

@@ -3,12 +3,30 @@ import { apiRoute } from '../api-route';
 import { endTime, setMetric, startTime, timing } from 'hono/timing';
 import { parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
-import type { Shardline } from '../../service/shardline';
+import type { Context } from 'hono';
+import type { CollectionSpec } from '../../core/collection';
+import type { Page, Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 
-const DEFAULT_LIMIT = 100;
+export const DEFAULT_LIMIT = 100;
+
+/** What a page cost, in headers: both listing routes answer them. */
+export const pageHeaders = z.object({
+  'x-shard-queries': z.string().openapi({ description: 'DynamoDB queries this page took' }),
+  'x-round-trips': z
+    .string()
+    .openapi({ description: 'Waves of DynamoDB queries this page waited for one after another' }),
+  'x-shard-hedges': z
+    .string()
+    .openapi({ description: 'of those queries, how many were sent a second time because the first was slow' }),
+  'x-items-read': z.string().openapi({ description: 'items DynamoDB read for this page' }),
+  'x-consumed-rcu': z.string().optional().openapi({ description: 'read capacity consumed, when reported' }),
+  'server-timing': z
+    .string()
+    .openapi({ description: 'dynamodb: ms waiting on DynamoDB; total: ms building this page' }),
+});
 
 const listingRoute = apiRoute({
   method: 'get',
@@ -26,20 +44,7 @@ const listingRoute = apiRoute({
     200: {
       content: { 'application/json': { schema: ListResponse } },
       description: 'one page',
-      headers: z.object({
-        'x-shard-queries': z.string().openapi({ description: 'DynamoDB queries this page took' }),
-        'x-round-trips': z
-          .string()
-          .openapi({ description: 'Waves of DynamoDB queries this page waited for one after another' }),
-        'x-shard-hedges': z
-          .string()
-          .openapi({ description: 'of those queries, how many were sent a second time because the first was slow' }),
-        'x-items-read': z.string().openapi({ description: 'items DynamoDB read for this page' }),
-        'x-consumed-rcu': z.string().optional().openapi({ description: 'read capacity consumed, when reported' }),
-        'server-timing': z
-          .string()
-          .openapi({ description: 'dynamodb: ms waiting on DynamoDB; total: ms building this page' }),
-      }),
+      headers: pageHeaders,
     },
     ...errorResponses,
   },
@@ -56,18 +61,23 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardl
       { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields },
       c.get('call'),
     );
-    const { stats, records } = page.listing;
-    c.header('x-shard-queries', String(stats.shardQueries));
-    c.header('x-round-trips', String(stats.roundTrips));
-    c.header('x-shard-hedges', String(stats.hedges));
-    c.header('x-items-read', String(stats.itemsRead));
-    // With the reads beyond the shard queries (the parts `fields=` names, in a collection in parts).
-    const beyond = c.get('call').capacity?.read ?? 0;
-    if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity + beyond));
-    setMetric(c, 'dynamodb', stats.dynamoMs);
-    endTime(c, 'total');
-    const hidden = hiddenAttributes(collection);
-    const items = records.map((record) => new PublicWireItem(hidden, record, fields));
-    return exactJson(c, { items, nextCursor: page.nextCursor }, 200);
+    return pageResponse(c, collection, page, fields);
   });
+}
+
+/** A page as the listing routes answer it: the items, the next cursor and what the page cost in headers. */
+export function pageResponse(c: Context<AppEnv>, collection: CollectionSpec, page: Page, fields?: readonly string[]) {
+  const { stats, records } = page.listing;
+  c.header('x-shard-queries', String(stats.shardQueries));
+  c.header('x-round-trips', String(stats.roundTrips));
+  c.header('x-shard-hedges', String(stats.hedges));
+  c.header('x-items-read', String(stats.itemsRead));
+  // With the reads beyond the shard queries (the parts `fields=` names, in a collection in parts).
+  const beyond = c.get('call').capacity?.read ?? 0;
+  if (stats.consumedCapacity !== undefined) c.header('x-consumed-rcu', String(stats.consumedCapacity + beyond));
+  setMetric(c, 'dynamodb', stats.dynamoMs);
+  endTime(c, 'total');
+  const hidden = hiddenAttributes(collection);
+  const items = records.map((record) => new PublicWireItem(hidden, record, fields));
+  return exactJson(c, { items, nextCursor: page.nextCursor }, 200);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../devtools/random';
+import { seededRandom } from '../../../devtools/random';
 import { newestEndStream, streamShare } from '../../../src/autopilot/newest-end';
 import type { WriteSample } from '../../../src/load/fleet-load';
 import { ordersWindow, WHALE_SHARD } from '../../support/orders-load';

@@ -3,7 +3,7 @@ import { resolveConfig } from '../../../src/config/config';
 import { routedBy } from '../../../src/core/collection';
 import { strategyFromConfig } from '../../../src/core/strategies';
 import { describeMaps } from '../../../src/runtime/map-summary';
-import type { MapSnapshot } from '../../../src/service/shard-maps';
+import type { MapSnapshot } from '../../../src/service/map-source';
 
 const collections = resolveConfig({
   collections: {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
 import { ExactNumber } from '../../../src/core/exact-number';
 import { isCheckpointItem } from '../../../src/store/checkpoints';
-import { mapKey } from '../../../src/store/map-store';
+import { mapKey } from '../../../src/store/map-items';
 import { isReservedItem, resendable, reservedPartition } from '../../../src/store/reserved-keys';
 
 const collectionKeyedBy = (type: 'S' | 'N', sortKey: null | { name: string; type: 'S' | 'N' }) =>

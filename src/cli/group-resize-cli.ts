@@ -1,0 +1,66 @@
+import type { CollectionSpec } from '../core/collection';
+import { ShardlineError } from '../core/errors';
+import { groupValueFromPath } from '../core/group-key';
+import { groupShards } from '../core/group-view';
+import { resizeGroup } from '../reshard/group-resize';
+import { ReshardRefused } from '../reshard/orchestrator';
+import type { OpenEnvironment } from '../runtime/open-environment';
+import { STALE_AFTER_TTLS, ShardMaps } from '../service/shard-maps';
+import type { ReshardIO } from './reshard-cli';
+
+/** `npm run reshard -- --collection C --group G --shards N`: one group to N shards, online (docs/groups.md). */
+export async function resizeGroupCli(
+  action: { readonly group: string; readonly shards: number },
+  collection: CollectionSpec,
+  opened: OpenEnvironment,
+  io: ReshardIO,
+  yes: boolean,
+): Promise<number> {
+  if (!collection.group)
+    throw new ReshardRefused(`"${collection.name}" is not grouped: --group needs a grouped collection`);
+  let group: string;
+  try {
+    group = groupValueFromPath(collection.group, collection.prefix, action.group);
+  } catch (error) {
+    throw new ReshardRefused((error as ShardlineError).message);
+  }
+  const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+  const current = groupShards(read, group);
+  const question =
+    `${collection.name}: group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards. ` + 'Start?';
+  if (current.phase === 'stable' && current.shards !== action.shards && !yes) {
+    if (!io.confirm) throw new ReshardRefused(`${question} — add --yes to start without a prompt`);
+    if (!(await io.confirm(question))) {
+      io.stderr('reshard: not started\n');
+      return 3;
+    }
+  }
+  const { mapTtlMs, requestTimeoutMs } = opened.settings;
+  const started = Date.now();
+  try {
+    const outcome = await resizeGroup(
+      {
+        maps: opened.maps,
+        queryShard: (query, context) => opened.store.queryShard(query, context),
+        updateAttributes: (update, context) => opened.store.updateAttributes(update, context),
+        collection: read,
+        // A router may route by a group map up to 3 TTLs old, and its request may last a deadline.
+        settleMs: STALE_AFTER_TTLS * mapTtlMs + requestTimeoutMs + 1000,
+        log: (line) => io.stderr(`reshard: ${line}\n`),
+      },
+      group,
+      action.shards,
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    io.stdout(
+      `${collection.name}: group ${JSON.stringify(group)} stable on ${outcome.to} shards (from ${outcome.from}); ` +
+        `${outcome.moved} items moved, ${outcome.queries} queries, ${outcome.writeUnits.toFixed(0)} write units, ` +
+        `${outcome.mapWrites} group map writes in ${seconds} s\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ShardlineError && (error.code === 'conflict' || error.code === 'invalid_request'))
+      throw new ReshardRefused(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,85 @@
+import { z, type OpenAPIHono } from '@hono/zod-openapi';
+import { startTime, timing } from 'hono/timing';
+import type { Shardline } from '../../service/shardline';
+import { apiRoute } from '../api-route';
+import type { AppEnv } from '../env';
+import { parseFields } from '../item-headers';
+import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
+import { DEFAULT_LIMIT, pageHeaders, pageResponse } from './listing';
+
+const GroupParams = CollectionParam.extend({
+  group: z
+    .string()
+    .openapi({ param: { name: 'group', in: 'path' }, example: 'c123', description: "the group field's value" }),
+});
+
+const groupListingRoute = apiRoute({
+  method: 'get',
+  path: '/collections/{collection}/groups/{group}/items',
+  operationId: 'listGroupItems',
+  summary: "One group's sorted listing, page by page (a grouped collection)",
+  tags: ['listing'],
+  description:
+    "A grouped collection's items of one group, in the collection's order: one Query for a group on one " +
+    'shard, its shards merged for a grown one. Filters, order, cursor and fields as in the listing.',
+  middleware: timing({ total: false, enabled: (c) => c.res.ok }),
+  request: { params: GroupParams, query: ListQuery },
+  responses: {
+    200: {
+      content: { 'application/json': { schema: ListResponse } },
+      description: 'one page',
+      headers: pageHeaders,
+    },
+    ...errorResponses,
+  },
+});
+
+const GroupShardsResponse = z
+  .object({
+    group: z.string().openapi({ description: 'the group as its shard keys spell it (a number canonical)' }),
+    shards: z.number().int().openapi({ description: 'shards listings read' }),
+    writeShards: z.number().int().openapi({ description: 'shards new writes go to (fewer while a change settles)' }),
+    phase: z.enum(['stable', 'growing', 'shrinking']),
+    changedAt: z.number().openapi({ description: 'epoch ms of the last change (0: never changed)' }),
+    settleMs: z.number().openapi({ description: 'how long after a change every router has seen it' }),
+    revision: z.number().int().openapi({ description: "the collection's group map revision routed by" }),
+  })
+  .openapi('GroupShards');
+
+const groupRoute = apiRoute({
+  method: 'get',
+  path: '/collections/{collection}/groups/{group}',
+  operationId: 'getGroup',
+  summary: "A group's shards and phase",
+  tags: ['collections'],
+  description:
+    'How many shards the group is listed from and written to, as this router routes by them now: a group ' +
+    "not in the group map is on the collection's default (one shard unless configured).",
+  request: { params: GroupParams },
+  responses: {
+    200: { content: { 'application/json': { schema: GroupShardsResponse } }, description: 'the group' },
+    ...errorResponses,
+  },
+});
+
+/** The grouped collections' routes: a group's listing and its shards (docs/groups.md). */
+export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
+  app.openapi(groupListingRoute, async (c) => {
+    startTime(c, 'total');
+    const { collection: name, group } = c.req.valid('param');
+    const collection = shardline.collection(name);
+    const { order, cursor, limit, fields: fieldsText, ...filter } = c.req.valid('query');
+    const fields = parseFields(fieldsText);
+    const page = await shardline.listGroup(
+      collection.name,
+      group,
+      { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields },
+      c.get('call'),
+    );
+    return pageResponse(c, collection, page, fields);
+  });
+  app.openapi(groupRoute, async (c) => {
+    const { collection, group } = c.req.valid('param');
+    return c.json(await shardline.group(collection, group, c.get('call')), 200);
+  });
+}

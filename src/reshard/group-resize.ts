@@ -1,0 +1,150 @@
+import type { RoutedCollection } from '../core/collection';
+import { ShardlineError } from '../core/errors';
+import { groupView } from '../core/group-view';
+import { type GroupMap, isSettled, resize, settle, shardsOf } from '../core/group-map';
+import { shardKey } from '../core/index-key';
+import type { JsonObject } from '../core/item';
+import type { GroupMapStore } from '../store/map-store';
+import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
+import type { CallContext } from '../store/retry';
+import type { ShardPage } from '../store/store';
+import type { ShardQuery } from '../store/shard-query';
+
+/** What resizing a group runs against: the group maps, and (for a shrink) the index and conditional updates. */
+export interface GroupResizeDeps {
+  readonly maps: GroupMapStore;
+  readonly queryShard: (query: ShardQuery, context: CallContext) => Promise<ShardPage>;
+  readonly updateAttributes: (update: AttributeUpdate, context: CallContext) => Promise<UpdateOutcome>;
+  /** The collection as its read map sees it (the index its groups' entries are in). */
+  readonly collection: RoutedCollection;
+  /** How long after a change every router has seen it (STALE_AFTER_TTLS map TTLs plus a request deadline). */
+  readonly settleMs: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly log?: (line: string) => void;
+  readonly random?: () => number;
+}
+
+/** What a resize did: the group map changes it made, and what moving items cost (a shrink only). */
+export interface GroupResizeOutcome {
+  readonly from: number;
+  readonly to: number;
+  readonly mapWrites: number;
+  readonly queries: number;
+  readonly moved: number;
+  readonly writeUnits: number;
+}
+
+/**
+ * Sets `group` to `shards` shards (docs/groups.md), online. A grow widens what routers read,
+ * waits until every router has seen that, then lets them write to the new shards: no item moves.
+ * A shrink narrows what they write, waits the same, moves the items on the dropped shards onto
+ * the kept ones (each conditional on its entry being unchanged), then drops the shards from what
+ * is read. A run stopped half way is finished by the next run for the same size.
+ */
+export async function resizeGroup(
+  deps: GroupResizeDeps,
+  group: string,
+  shards: number,
+  context: CallContext = {},
+): Promise<GroupResizeOutcome> {
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const defaultShards = deps.collection.map.strategy.shardCount;
+  let mapWrites = 0;
+  const change = async (next: (map: GroupMap) => GroupMap): Promise<GroupMap> => {
+    for (;;) {
+      const map = await readMap(deps, context);
+      const changed = next(map);
+      if (changed === map) return map;
+      mapWrites++;
+      if (await deps.maps.replaceGroupMap(deps.collection, changed, context)) return changed;
+    }
+  };
+  let map = await readMap(deps, context);
+  const before = shardsOf(map, group, defaultShards);
+  const from =
+    before.phase === 'shrinking' ? before.shards : before.phase === 'growing' ? before.writeShards : before.shards;
+  const target = before.phase === 'stable' ? shards : before.phase === 'growing' ? before.shards : before.writeShards;
+  if (target !== shards) {
+    throw new ShardlineError(
+      'conflict',
+      `group ${JSON.stringify(group)} is ${before.phase} to ${target} shards; run that size again to finish it`,
+    );
+  }
+  if (before.phase === 'stable') {
+    if (before.shards === shards) return { from, to: shards, mapWrites, queries: 0, moved: 0, writeUnits: 0 };
+    map = await change((m) => resize(m, group, shards, defaultShards, now(), deps.settleMs));
+    deps.log?.(`group ${JSON.stringify(group)}: ${from} → ${shards} shards; waiting for every router to see it`);
+  }
+  const entry = shardsOf(map, group, defaultShards);
+  if (!isSettled(entry, now())) await sleep(entry.changedAt + entry.settleMs - now());
+  const moves =
+    entry.phase === 'shrinking' ? await moveOff(deps, group, entry.writeShards, entry.shards, context) : undefined;
+  await change((m) => settle(m, group, defaultShards, now()));
+  deps.log?.(`group ${JSON.stringify(group)}: stable on ${shards} shards`);
+  return {
+    from,
+    to: shards,
+    mapWrites,
+    queries: moves?.queries ?? 0,
+    moved: moves?.moved ?? 0,
+    writeUnits: moves?.writeUnits ?? 0,
+  };
+}
+
+async function readMap(deps: GroupResizeDeps, context: CallContext): Promise<GroupMap> {
+  const [map] = await deps.maps.readGroupMaps([deps.collection], context);
+  if (!map) throw new ShardlineError('invalid_request', `collection "${deps.collection.name}" is not grouped`);
+  return map;
+}
+
+/** Moves every item on shards `keep … shards-1` of the group onto a random one of `0 … keep-1`. */
+async function moveOff(deps: GroupResizeDeps, group: string, keep: number, shards: number, context: CallContext) {
+  const view = groupView(deps.collection, group);
+  const { index } = view.map;
+  const random = deps.random ?? Math.random;
+  const keys = view.primaryKey.map((key) => key.name);
+  let queries = 0;
+  let moved = 0;
+  let writeUnits = 0;
+  for (let shard = keep; shard < shards; shard++) {
+    const from = shardKey(view.prefix, shard);
+    let after: string | undefined;
+    do {
+      const page = await deps.queryShard(
+        {
+          table: view.table,
+          index: index.name,
+          shardKeyAttribute: index.shardKeyAttribute,
+          indexKeyAttribute: index.indexKeyAttribute,
+          shardKey: from,
+          range: after === undefined ? {} : { lower: { key: after, inclusive: false } },
+          order: 'asc',
+          limit: 500,
+          attributes: keys,
+        },
+        context,
+      );
+      queries++;
+      for (const item of page.items) {
+        const to = shardKey(view.prefix, Math.floor(random() * keep));
+        const key: JsonObject = Object.fromEntries(keys.map((name) => [name, item[name]]));
+        const outcome = await deps.updateAttributes(
+          {
+            table: view.table,
+            key,
+            set: { [index.shardKeyAttribute]: to },
+            // A write in between (which put the item where it belongs now) wins.
+            when: [{ kind: 'equals', attribute: index.shardKeyAttribute, value: from }],
+          },
+          context,
+        );
+        if (outcome.applied) moved++;
+        writeUnits += outcome.writeUnits ?? 0;
+      }
+      after = page.resumeAfter;
+    } while (after !== undefined);
+  }
+  return { queries, moved, writeUnits };
+}

@@ -1,0 +1,40 @@
+import type { CollectionSpec } from '../core/collection';
+import type { JsonObject } from '../core/item';
+import type { MapPointer } from '../core/shard-map';
+import { reservedPartition } from './reserved-keys';
+
+// Where a collection's map items live and how their JSON is stored (store/map-store.ts reads and writes them).
+
+export function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string') throw new Error('its JSON attribute is not a string');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error('its JSON attribute is not JSON');
+  }
+}
+
+export function pointerAttributes(pointer: MapPointer): JsonObject {
+  return { revision: pointer.revision, pointer: JSON.stringify(pointer) };
+}
+
+/** Whose a map item is: a group map names its owner apart, so readers of pointers never take it for theirs. */
+export function ownerOf(collection: CollectionSpec, which: MapItem): string {
+  return which === 'groups' ? `${collection.name}#groups` : collection.name;
+}
+
+/** A collection's map items: its pointer, its group map, and its versions by number. */
+export type MapItem = 'pointer' | 'groups' | number;
+
+/**
+ * The reserved key of a collection's pointer or of one of its versions (`__shardline#map#<collection>`);
+ * a string sort key holds `pointer` / `v<version>`, a numeric one 0 / the version.
+ */
+export function mapKey(collection: CollectionSpec, which: MapItem): JsonObject {
+  const [partition, sort] = collection.primaryKey;
+  const owner = `map#${collection.name}`;
+  const item = typeof which === 'number' ? `v${which}` : which;
+  if (!sort) return { [partition!.name]: reservedPartition(collection, `${owner}#${item}`) };
+  const sortValue = sort.type === 'N' ? (typeof which === 'number' ? which : which === 'pointer' ? 0 : -1) : item;
+  return { [partition!.name]: reservedPartition(collection, owner), [sort.name]: sortValue };
+}

@@ -1,0 +1,3 @@
+import { groupsSuite } from './groups.case';
+
+groupsSuite('dynamodbLocal');
