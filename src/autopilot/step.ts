@@ -1,7 +1,6 @@
 import { cutBoundaries } from '../boundaries/cut-boundaries';
-import { roundedBoundaries } from '../config/typed-boundaries';
 import type { AutopilotConfig, CollectionSpec, RoutedCollection } from '../core/collection';
-import { orderOf } from '../core/order';
+import { orderOf, roundedBoundaries } from '../core/order';
 import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
 import { exitCodeOf, finishedLine, openReshard, type ReshardRun, type ReshardTable } from '../reshard/run-reshard';

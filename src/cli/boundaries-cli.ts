@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { boundaryTuples } from '../config/typed-boundaries';
-import { type CollectionOrder, decodeOrderedValue } from '../core/order';
+import { orderForm, orderSpec, readableValues, roundedBoundaries, writtenNormalization } from '../core/order';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import type { SketchBounds } from '../boundaries/key-sketch';
 import { reshardCost } from '../boundaries/reshard-cost';
@@ -70,9 +69,9 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     const { parseBoundariesFile } = await import('../config/boundaries-file');
     const old = parseBoundariesFile(JSON.parse(readFileSync(options.compare, 'utf8')), options.compare, source.order);
     const note =
-      old.normalization && old.normalization !== source.normalization
+      old.normalization && old.normalization !== orderSpec(source.order).normalization
         ? `${options.compare} used normalization ${old.normalization},` +
-          ` these keys ${source.normalization}: every key would be rewritten`
+          ` these keys ${orderSpec(source.order).normalization}: every key would be rewritten`
         : undefined;
     const cost = reshardCost(old.boundaries, cut.boundaries, keys);
     // The keys as the current boundaries place them: the balance a reshard starts from.
@@ -80,13 +79,14 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     compare = { file: options.compare, cost, verdict, ...(note && { note }) };
   }
 
-  // A typed collection's are tuples, shown as such everywhere; its string fields carry their own normalizations.
-  const shownBoundaries = source.order ? boundaryTuples(source.order, cut.boundaries, keys.values) : cut.boundaries;
+  // A typed collection's are tuples, rounded to whole fields, shown as such everywhere.
+  const shown = (value: string) => readableValues(source.order, value) ?? value;
+  const shownBoundaries = roundedBoundaries(source.order, cut.boundaries, keys.values).map(shown);
   const keyCount = source.load ? source.keys : sketch ? sketch.items : keys.total;
   const sketched = sketch && sketchSummary(sketch, options.shards);
   const file = {
     boundaries: shownBoundaries,
-    ...(!source.order && { normalization: source.normalization }),
+    ...writtenNormalization(source.order),
     source: source.source,
     // `npm run reshard` refuses a file cut from another collection's keys.
     ...(source.collection !== undefined && { collection: source.collection }),
@@ -114,7 +114,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     meanBoundaryLength: round(meanBoundaryLength),
     tolerance: options.tolerance,
     heavyHitters: heavy.map((h) => ({
-      value: source.order ? decodeOrderedValue(source.order, h.value) : h.value,
+      value: shown(h.value),
       count: h.count,
       shards: h.shards,
     })),
@@ -133,7 +133,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
       keys: keyCount,
       distinct: sketch ? undefined : keys.values.length,
       ...(sketched && { sketch: sketched }),
-      keyForm: source.order ? orderForm(source.order) : `normalization ${source.normalization}`,
+      keyForm: orderForm(source.order),
       source: source.source,
       boundaries: shownBoundaries,
       loads,
@@ -161,14 +161,6 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   if (options.out !== undefined && options.out !== '-')
     io.stderr(`wrote ${options.out}${options.chart ? ` and ${options.chart}` : ''}\n`);
   return 0;
-}
-
-/** How a typed collection's keys are read: each field's type, and a string field's normalization. */
-function orderForm(order: CollectionOrder): string {
-  const fields = order.map(({ field, type, direction, normalization }) =>
-    [field, type === 'string' ? normalization : type, ...(direction === 'desc' ? ['desc'] : [])].join(' '),
-  );
-  return `order ${fields.join(', ')}`;
 }
 
 /** The sketch's guarantee in the file and the report: every shard's count within ± shardError items. */

@@ -2,8 +2,7 @@ import { freemem } from 'node:os';
 import { KeyCollector, type CollectedKeys } from '../boundaries/key-collector';
 import { keyCountsFromMap, type SortProgress } from '../boundaries/key-counts';
 import { loadWeightedCounts } from '../autopilot/load-weights';
-import type { Normalization } from '../core/normalize';
-import type { CollectionOrder } from '../core/order';
+import { type CollectionOrder, orderOf } from '../core/order';
 import type { Options } from './boundaries-options';
 import { namedCollection } from './command-line';
 import { formatAmount, type Progress } from './progress';
@@ -18,9 +17,8 @@ export interface SourceKeys {
   readonly samples: readonly string[];
   readonly source: string;
   readonly collection?: string;
-  readonly normalization: Normalization;
-  /** The collection's typed order (--collection on one): its boundaries are written as tuples. */
-  readonly order?: CollectionOrder;
+  /** How the keys are ordered: a typed collection's boundaries are written as tuples. */
+  readonly order: CollectionOrder;
   /** --weight load: the counts are the fleet's recorded load; what it was. */
   readonly load?: { readonly minutes: number; readonly routers: number; readonly imbalance: number | null };
 }
@@ -65,7 +63,8 @@ export async function readSource(
     collect: (sortProgress) => collector.finish(sortProgress),
     ...read,
     source: `${path === '-' ? 'standard input' : path} (${options.format}${where})`,
-    normalization: options.normalization,
+    // A file's keys are one string each, normalized as --normalization says.
+    order: orderOf({ field: options.field ?? 'key', normalization: options.normalization }),
   };
 }
 
@@ -107,8 +106,7 @@ async function readCollection(
       samples: [],
       source: `collection ${name} (${read.table}/${read.map.index.name}, ${opened.where})`,
       collection: name,
-      normalization: collection.normalization,
-      ...(collection.order && { order: collection.order }),
+      order: orderOf(collection),
       ...(load && {
         load: { minutes: loadMinutes!, routers: load.window.routers, imbalance: load.window.imbalance },
       }),

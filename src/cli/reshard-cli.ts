@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parseBoundariesFile } from '../config/boundaries-file';
-import { roundedBoundaries } from '../config/typed-boundaries';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../boundaries/key-counts';
 import { type RoutedCollection, routedBy } from '../core/collection';
-import { orderOf } from '../core/order';
+import { orderOf, roundedBoundaries } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
 import { ReshardRefused, describe } from '../reshard/orchestrator';
@@ -161,7 +160,7 @@ function readBoundaries(path: string, collection: RoutedCollection): string[] {
   }
   let file: ReturnType<typeof parseBoundariesFile>;
   try {
-    file = parseBoundariesFile(json, path, collection.order);
+    file = parseBoundariesFile(json, path, orderOf(collection));
   } catch (error) {
     throw new ReshardRefused((error as Error).message);
   }

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { validateBoundaries } from '../core/strategies/range';
 import { NORMALIZATIONS } from '../core/normalize';
-import type { CollectionOrder } from '../core/order';
+import { encodeBoundary, orderOf } from '../core/order';
 import { schemaProblems } from './config-problems';
-import { encodeTypedBoundaries } from './typed-boundaries';
 
 /** Written by `npm run boundaries`: all but `boundaries` records what produced it, so a reshard can be reproduced. */
 const fileRecord = z.looseObject({
@@ -24,14 +23,16 @@ export const boundariesFileSchema = fileRecord.extend({
 /** A boundaries file with its boundaries as the ordered values a range strategy bisects. */
 export type BoundariesFile = z.infer<typeof fileRecord> & { boundaries: string[] };
 
-/** `where` names the file in error messages; a typed `order`'s boundaries are tuples, encoded here. */
-export function parseBoundariesFile(json: unknown, where: string, order?: CollectionOrder): BoundariesFile {
+const STRINGS = orderOf({ field: 'boundary', normalization: 'none' });
+
+/** `where` names the file in error messages; a typed `order`'s boundaries are tuples, encoded here (none: strings). */
+export function parseBoundariesFile(json: unknown, where: string, order = STRINGS): BoundariesFile {
   const parsed = boundariesFileSchema.safeParse(json);
   if (!parsed.success) {
     throw new Error(`${where}: not a boundaries file: ${schemaProblems(parsed.error).join('; ')}`);
   }
   try {
-    const boundaries = encodeTypedBoundaries(parsed.data.boundaries, order);
+    const boundaries = parsed.data.boundaries.map((boundary, i) => encodeBoundary(order, boundary, i));
     validateBoundaries(boundaries);
     return { ...parsed.data, boundaries };
   } catch (error) {

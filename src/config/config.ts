@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AutopilotConfig, CollectionSpec } from '../core/collection';
 import type { GroupSpec } from '../core/group-key';
 import { normalize, type Normalization } from '../core/normalize';
-import { isTypedOrder, type CollectionOrder } from '../core/order';
+import { type CollectionOrder, orderSpec } from '../core/order';
 import { PROTO } from '../core/values';
 import { strategyDefinition, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { parseBoundariesFile } from './boundaries-file';
@@ -64,10 +64,8 @@ function resolveCollection(
   const table = { ...defaults, ...spec.table };
   checkDistinctIndexes(name, table);
   const order = resolveOrder(spec);
-  // A typed order's value is its encoding: nothing to normalize again (each string field normalizes itself).
-  const normalization = isTypedOrder(order) ? 'none' : order[0]!.normalization;
   const group = groupOf(spec.group);
-  const strategy = collectionStrategy(name, spec.strategy ?? DEFAULT_GROUP_STRATEGY, normalization, order, options);
+  const strategy = collectionStrategy(name, spec.strategy ?? DEFAULT_GROUP_STRATEGY, order, options);
   if (group && strategy.kind !== 'random') {
     throw new Error(
       `collection "${name}": a grouped collection's strategy is each group's default and must be "random" ` +
@@ -79,10 +77,8 @@ function resolveCollection(
     name,
     table: table.name,
     primaryKey: table.sortKey ? [table.partitionKey, table.sortKey] : [table.partitionKey],
-    field: order[0]!.field,
+    ...orderSpec(order),
     prefix: spec.prefix ?? name,
-    normalization,
-    ...(isTypedOrder(order) && { order }),
     initialStrategy: strategy,
     indexes: [
       { name: table.index, shardKeyAttribute: table.shardKeyAttribute, indexKeyAttribute: table.indexKeyAttribute },
@@ -142,14 +138,13 @@ function checkNormalized(where: string, boundaries: readonly string[], normaliza
 function collectionStrategy(
   collection: string,
   spec: StrategyConfig,
-  normalization: Normalization,
   order: CollectionOrder,
   options: ResolveOptions,
 ): ShardStrategy {
   const { boundariesFile: _file, ...config } = spec;
   const where = `collection "${collection}"`;
   const resolved = takesBoundaries(strategyDefinition(spec.kind)!.configSchema)
-    ? { ...config, boundaries: resolveBoundaries(where, spec, normalization, order, options) }
+    ? { ...config, boundaries: resolveBoundaries(where, spec, order, options) }
     : config;
   try {
     return strategyFromConfig(resolved);
@@ -161,10 +156,10 @@ function collectionStrategy(
 function resolveBoundaries(
   where: string,
   { kind, boundaries, boundariesFile: file }: StrategyConfig,
-  normalization: Normalization,
   order: CollectionOrder,
   options: ResolveOptions,
 ): string[] {
+  const { normalization } = orderSpec(order);
   if ((boundaries === undefined) === (file === undefined)) {
     throw new Error(`${where}: a ${kind} strategy needs exactly one of "boundaries" or "boundariesFile"`);
   }

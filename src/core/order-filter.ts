@@ -1,10 +1,7 @@
 import { compareKeys, utf8Length } from './collation';
 import { invalidRequest } from './errors';
 import { MAX_SORT_KEY_BYTES } from './index-key';
-import { prefixSuccessor } from './key-range';
-import { encodeOrderPrefix, isTypedOrder, type CollectionOrder, type OrderField } from './order';
-import { encodeStringDescending, encodeStringPrefix } from './order-encoding';
-import { readString } from './order-values';
+import { type CollectionOrder, encodeLookupKey, encodeOrderPrefix, encodeStringPrefixAt, upperBoundOf } from './order';
 import type { ListFilter } from './plan';
 import type { ValueBound, ValueRange } from './strategies';
 
@@ -42,7 +39,8 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
   let low = fixed;
   let high: string | undefined = fixed;
   if (prefix !== undefined) {
-    low = high = keyConditionValue(fixed + prefixEncoding(order, field!, prefix), 'prefix');
+    const encoded = encodeStringPrefixAt(order, position, prefix, refuseParameter('prefix', false));
+    low = high = keyConditionValue(fixed + encoded, 'prefix');
   } else if (bounded) {
     const keyPart = key === undefined ? [] : [key];
     const fromEncoded =
@@ -59,10 +57,7 @@ export function listingFilter(order: CollectionOrder, query: FilterQuery): { fil
     high = last ?? (fixed === '' ? undefined : fixed);
   }
   const lower = low === '' ? undefined : { value: low, inclusive: true };
-  // A plain string value has no end mark: every value up to `to`, not every value `to` starts.
-  const plain = !isTypedOrder(order) && prefix === undefined;
-  const end = high === undefined || plain ? high : prefixSuccessor(high);
-  const upper = end === undefined ? undefined : { value: end, inclusive: plain };
+  const upper = high === undefined ? undefined : upperBoundOf(order, high, prefix !== undefined);
   return result({ ...(lower && { lower }), ...(upper && { upper }) }, false);
 }
 
@@ -95,21 +90,14 @@ function keyConditionValue(encoded: string, parameter: string): string {
 }
 
 function encode(order: CollectionOrder, values: readonly unknown[], parameter: string): string {
-  return encodeOrderPrefix(order, values, true, (field, problem) => {
-    throw invalidRequest(`${parameter}: field "${field}" ${problem}`, { parameter, field });
-  });
+  return encodeOrderPrefix(order, values, true, refuseParameter(parameter));
 }
 
-/** What the encoding of every value of `field` starting with `prefix` begins with. */
-function prefixEncoding(order: CollectionOrder, field: OrderField, prefix: string): string {
-  if (field.type !== 'string') {
-    throw invalidRequest(`prefix: field "${field.field}" is a ${field.type}; prefix applies to string fields`);
-  }
-  const read = readString(prefix, field.normalization);
-  if ('problem' in read) throw invalidRequest(`prefix: field "${field.field}" ${read.problem}`);
-  const normalized = read.value as string;
-  if (!isTypedOrder(order)) return normalized;
-  return field.direction === 'asc' ? encodeStringPrefix(normalized) : encodeStringDescending(normalized, false);
+/** `withDetails`: the 400 names parameter and field in its details too (a bad prefix never did). */
+function refuseParameter(parameter: string, withDetails = true) {
+  return (field: string, problem: string): never => {
+    throw invalidRequest(`${parameter}: field "${field}" ${problem}`, withDetails ? { parameter, field } : undefined);
+  };
 }
 
 /**
@@ -118,7 +106,7 @@ function prefixEncoding(order: CollectionOrder, field: OrderField, prefix: strin
  * with it, a `range`). Throws a 400 naming the field.
  */
 export function routeLookup(order: CollectionOrder, key: string): { normalized: string; range?: ValueRange } {
-  if (order.length === 1) return { normalized: encode(order, [key], 'key') };
+  if (order.length === 1) return { normalized: encodeLookupKey(order, key, refuseParameter('key')) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(key);

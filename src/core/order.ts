@@ -1,14 +1,26 @@
+import { bisectLeftIn, type SortedView } from './collation';
 import type { CollectionSpec } from './collection';
 import { ShardlineError } from './errors';
 import type { JsonObject } from './item';
-import type { Normalization } from './normalize';
-import { decodeField, encodeField, encodeSafeInteger, type OrderDirection, type OrderType } from './order-encoding';
-import { presentTyped, readTyped } from './order-values';
+import { prefixSuccessor } from './key-range';
+import { normalize, type Normalization } from './normalize';
+import {
+  decodeField,
+  encodeField,
+  encodeSafeInteger,
+  encodeStringDescending,
+  encodeStringPrefix,
+  type OrderDirection,
+  type OrderType,
+} from './order-encoding';
+import { presentTyped, readString, readTyped } from './order-values';
+import type { ValueBound } from './strategies';
 
 /**
- * What a collection is ordered by: one field or several, each typed and directed. The ordered
- * value every other layer sees is a string: for one ascending string field the normalized value
- * itself, as it always was; otherwise the tuple's order-preserving encoding (order-encoding.ts).
+ * The order codec: what a collection is ordered by, and its ordered values as the strings its index sorts,
+ * compared by `compareKeys` (UTF-8 bytes), whose order the encodings keep. Only this file tells an order's two
+ * forms apart: a plain order's (one ascending string field) value is the normalized string itself, as it always
+ * was; any other's the encoding of its field values (order-encoding.ts), read back as them where people see it.
  */
 export interface OrderField {
   readonly field: string;
@@ -20,9 +32,11 @@ export interface OrderField {
 
 export type CollectionOrder = readonly OrderField[];
 type FieldValues = (string | number)[];
+type OrderSpec = Pick<CollectionSpec, 'field' | 'normalization' | 'order'>;
+type Refuse = (field: string, problem: string) => never;
 
 /** Collections without an order are ordered by their one string `field`. */
-export function orderOf(collection: Pick<CollectionSpec, 'field' | 'normalization' | 'order'>): CollectionOrder {
+export function orderOf(collection: OrderSpec): CollectionOrder {
   return (
     collection.order ?? [
       { field: collection.field, type: 'string', direction: 'asc', normalization: collection.normalization },
@@ -30,29 +44,25 @@ export function orderOf(collection: Pick<CollectionSpec, 'field' | 'normalizatio
   );
 }
 
-/** Whether the ordered value is an encoded tuple rather than the normalized string itself. */
-export function isTypedOrder(order: CollectionOrder): boolean {
+/** What a collection's spec keeps of its order (`orderOf` reads it back). */
+export function orderSpec(order: CollectionOrder): OrderSpec {
+  const { field, normalization } = order[0]!;
+  // An encoded value has nothing to normalize again: each string field normalizes itself.
+  return isPlain(order) ? { field, normalization } : { field, normalization: 'none', order };
+}
+
+function isPlain(order: CollectionOrder): boolean {
   const [first] = order;
-  return order.length !== 1 || first?.type !== 'string' || first.direction !== 'asc';
+  return order.length === 1 && first?.type === 'string' && first.direction === 'asc';
 }
 
 /** Throws a 400 `ShardlineError` naming the first field that is missing or not a value of its type. */
 export function orderedValueOf(collection: CollectionSpec, item: JsonObject): string {
   const order = orderOf(collection);
-  // Field by field rather than through encodeOrderPrefix: this runs on every write and route.
-  const typed = isTypedOrder(order);
+  const plain = isPlain(order);
   let encoded = '';
-  for (const field of order) {
-    const input = item[field.field];
-    if (input === undefined || input === null) refuseItem(field.field, 'is missing');
-    if (typed && field.type === 'number' && typeof input === 'number' && Number.isSafeInteger(input)) {
-      encoded += encodeSafeInteger(input, field.direction);
-      continue;
-    }
-    const read = readTyped(field.type, field.normalization, input, false);
-    if ('problem' in read) refuseItem(field.field, read.problem);
-    encoded += typed ? encodeField(field.type, field.direction, read.value) : (read.value as string);
-  }
+  // Field by field rather than through encodeOrderPrefix's values: this runs on every write and route.
+  for (const field of order) encoded += encodeInput(plain, field, item[field.field], false, refuseItem);
   return encoded;
 }
 
@@ -69,24 +79,58 @@ export function encodeOrderPrefix(
   order: CollectionOrder,
   values: readonly unknown[],
   textAllowed: boolean,
-  refuse: (field: string, problem: string) => never,
-): string {
-  const typed = isTypedOrder(order);
+  refuse: Refuse,
+) {
+  const plain = isPlain(order);
   let encoded = '';
   for (const [i, input] of values.entries()) {
     const field = order[i];
     if (!field) refuse(order.map((f) => f.field).join(', '), `has only ${order.length} field(s)`);
-    if (input === undefined || input === null) refuse(field.field, 'is missing');
-    const read = readTyped(field.type, field.normalization, input, textAllowed);
-    if ('problem' in read) refuse(field.field, read.problem);
-    encoded += typed ? encodeField(field.type, field.direction, read.value) : (read.value as string);
+    encoded += encodeInput(plain, field, input, textAllowed, refuse);
   }
   return encoded;
 }
 
+function encodeInput(plain: boolean, field: OrderField, input: unknown, textAllowed: boolean, refuse: Refuse) {
+  if (input === undefined || input === null) refuse(field.field, 'is missing');
+  // Counts, years and ids skip the decimal: their encodings are made once (encodeSafeInteger).
+  if (field.type === 'number' && typeof input === 'number' && Number.isSafeInteger(input)) {
+    return encodeSafeInteger(input, field.direction);
+  }
+  const read = readTyped(field.type, field.normalization, input, textAllowed);
+  if ('problem' in read) refuse(field.field, read.problem);
+  return plain ? (read.value as string) : encodeField(field.type, field.direction, read.value);
+}
+
+/** A route lookup's value of the first field; a plain one only normalized, as it always was (U+0000 and all). */
+export function encodeLookupKey(order: CollectionOrder, key: string, refuse: Refuse): string {
+  return isPlain(order) ? normalize(key, order[0]!.normalization) : encodeOrderPrefix(order, [key], true, refuse);
+}
+
+/** What the encoding of every value whose field at `position` (a string) starts with `prefix` begins with. */
+export function encodeStringPrefixAt(order: CollectionOrder, position: number, prefix: string, refuse: Refuse) {
+  const field = order[position]!;
+  if (field.type !== 'string') refuse(field.field, `is a ${field.type}; prefix applies to string fields`);
+  const read = readString(prefix, field.normalization);
+  if ('problem' in read) refuse(field.field, read.problem);
+  const normalized = read.value as string;
+  if (isPlain(order)) return normalized;
+  return field.direction === 'asc' ? encodeStringPrefix(normalized) : encodeStringDescending(normalized, false);
+}
+
+/**
+ * Past every ordered value that starts with `encoded`'s whole fields, or (`prefix`) a string field's
+ * prefix. A plain value has no end mark nor field after it: it is its own last.
+ */
+export function upperBoundOf(order: CollectionOrder, encoded: string, prefix: boolean): ValueBound | undefined {
+  if (isPlain(order) && !prefix) return { value: encoded, inclusive: true };
+  const successor = prefixSuccessor(encoded);
+  return successor === undefined ? undefined : { value: successor, inclusive: false };
+}
+
 /** The field values of an ordered value or a tuple prefix (see `presentTyped`); throws an Error if none. */
 export function decodeOrderedValue(order: CollectionOrder, encoded: string): FieldValues {
-  if (!isTypedOrder(order)) return [encoded];
+  if (isPlain(order)) return [encoded];
   const values: FieldValues = [];
   let at = 0;
   for (const field of order) {
@@ -100,11 +144,11 @@ export function decodeOrderedValue(order: CollectionOrder, encoded: string): Fie
 }
 
 /**
- * A typed order's value as field values (`[]` for the first boundary, `[2020]` for a cut after
- * one field). Undefined for a plain string order, readable as it is, and for no ordered value.
+ * An encoded value as field values (`[]` for the first boundary, `[2020]` for a cut after one
+ * field). Undefined for a plain order's, readable as it is, and for no ordered value.
  */
 export function readableValues(order: CollectionOrder, encoded: string): FieldValues | undefined {
-  if (!isTypedOrder(order)) return undefined;
+  if (isPlain(order)) return undefined;
   try {
     return decodeOrderedValue(order, encoded);
   } catch {
@@ -112,10 +156,49 @@ export function readableValues(order: CollectionOrder, encoded: string): FieldVa
   }
 }
 
-/** A typed order's boundaries as field values; undefined for string orders, or if one boundary reads as none. */
+/** Boundaries as field values; undefined for a plain order, or if one boundary reads as none. */
 export function readableBoundaries(order: CollectionOrder, boundaries: readonly string[]): FieldValues[] | undefined {
   const values = boundaries.map((boundary) => readableValues(order, boundary));
   return values.every((value) => value !== undefined) ? (values as FieldValues[]) : undefined;
+}
+
+/**
+ * A boundary as a config or boundaries file writes it, as the ordered value a range strategy
+ * bisects: a plain order's a string; any other's a tuple of leading field values (`[]`, the lowest
+ * value, first; `[2020]`, `[2020, "m"]`): fewer fields than the order start at the first value with
+ * those fields. Numbers may be decimal text (digits a double loses).
+ */
+export function encodeBoundary(order: CollectionOrder, boundary: string | readonly (string | number)[], i: number) {
+  if (isPlain(order) !== (typeof boundary === 'string')) {
+    throw new Error(
+      isPlain(order)
+        ? `boundaries: boundary ${i} is a tuple, but this collection orders by one string field`
+        : `boundaries: boundary ${i} is a string; a typed order's boundaries are tuples of field values ([] first)`,
+    );
+  }
+  if (typeof boundary === 'string') return boundary;
+  return encodeOrderPrefix(order, boundary, true, (field, problem) => {
+    throw new Error(`boundaries: boundary ${i} ${JSON.stringify(boundary)}: field "${field}" ${problem}`);
+  });
+}
+
+/**
+ * Range cuts rounded up to whole fields, so each decodes to a tuple: a cut is rounded against the
+ * first of the sorted `values` at or above it (the value it was cut before), up to the end of the
+ * field it ends in, so it separates the same values. A plain order's cuts stay as they are.
+ */
+export function roundedBoundaries(order: CollectionOrder, boundaries: readonly string[], values: SortedView): string[] {
+  if (isPlain(order)) return [...boundaries];
+  return boundaries.map((cut) => {
+    const next = values.at(bisectLeftIn(values, cut));
+    if (next === undefined || cut.length === 0) return cut;
+    let at = 0;
+    for (const field of order) {
+      at = decodeField(field.type, field.direction, next, at).end;
+      if (at >= cut.length) return next.slice(0, at);
+    }
+    return next;
+  });
 }
 
 /** `field "title" is` or `fields "year", "title" are`, for messages about the ordered value. */
@@ -124,16 +207,25 @@ export function orderLabel(collection: CollectionSpec): string {
   return names.length === 1 ? `field ${names[0]} is` : `fields ${names.join(', ')} are`;
 }
 
-/**
- * A cut between two values, a prefix of `next`, rounded up to field boundaries, so that it
- * decodes to a tuple and still separates the same values (`cut <= result <= next`).
- */
-export function roundToFields(order: CollectionOrder, cut: string, next: string): string {
-  if (!isTypedOrder(order) || cut.length === 0) return cut;
-  let at = 0;
-  for (const field of order) {
-    at = decodeField(field.type, field.direction, next, at).end;
-    if (at >= cut.length) return next.slice(0, at);
-  }
-  return next;
+/** As the API describes an order: a plain one by its normalization, any other by its fields. */
+export function describeOrder(order: CollectionOrder) {
+  if (isPlain(order)) return { normalization: order[0]!.normalization };
+  // A number field has no normalization to speak of.
+  const described = ({ field, type, direction, normalization }: OrderField) =>
+    type === 'string' ? { field, type, direction, normalization } : { field, type, direction };
+  return { order: order.map(described) };
+}
+
+/** How keys are read, for reports: `normalization nfkd-lower`, or each field's type (a string's normalization). */
+export function orderForm(order: CollectionOrder): string {
+  if (isPlain(order)) return `normalization ${order[0]!.normalization}`;
+  const fields = order.map(({ field, type, direction, normalization }) =>
+    [field, type === 'string' ? normalization : type, ...(direction === 'desc' ? ['desc'] : [])].join(' '),
+  );
+  return `order ${fields.join(', ')}`;
+}
+
+/** What a boundaries file records of its normalization: a plain order's; field values normalize as they are read. */
+export function writtenNormalization(order: CollectionOrder): { normalization: Normalization } | undefined {
+  return isPlain(order) ? { normalization: order[0]!.normalization } : undefined;
 }

@@ -1,8 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { ShardlineError } from '../../core/errors';
-import { normalize } from '../../core/normalize';
-import { orderOf, readableBoundaries } from '../../core/order';
+import { describeOrder, orderOf, readableBoundaries } from '../../core/order';
 import { routeLookup } from '../../core/order-filter';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
@@ -32,17 +31,7 @@ function describeCollection(snapshot: MapSnapshot): z.infer<typeof CollectionInf
     shardCount: strategy.shardCount,
     prefix: collection.prefix,
     field: collection.field,
-    // A typed order's fields carry their own normalizations (a number field has none to speak of).
-    ...(collection.order
-      ? {
-          order: collection.order.map(({ field, type, direction, normalization }) => ({
-            field,
-            type,
-            direction,
-            ...(type === 'string' && { normalization }),
-          })),
-        }
-      : { normalization: collection.normalization }),
+    ...describeOrder(orderOf(collection)),
     table: collection.table,
     index: collection.map.index.name,
     primaryKey: collection.primaryKey.map(({ name, type }) => ({ name, type })),
@@ -133,9 +122,7 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
     const { read: collection } = await shardline.snapshot(c.req.valid('param').collection, c.get('call'));
     const { key } = c.req.valid('query');
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
-    const { normalized, range } = collection.order
-      ? routeLookup(collection.order, key)
-      : { normalized: normalize(key, collection.normalization) };
+    const { normalized, range } = routeLookup(orderOf(collection), key);
     const { strategy } = collection.map;
     // A leading value alone (`2005` of year, title) is every tuple that starts with it: the shards they may be on.
     const shards = range
