@@ -5,7 +5,8 @@ import { parsePointer, type MapPointer } from '../core/shard-map';
 import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
-import { reservedPartition, resendable } from './reserved-keys';
+import { isConditionFailed } from './dynamo-errors';
+import { reservedPartition } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
@@ -55,7 +56,7 @@ export class DynamoMapStore implements MapStore {
         const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, 'pointer')];
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      const read = { what: 'a read of the shard maps', context, policy: this.retry, again: resendable };
+      const read = { what: 'a read of the shard maps', context, policy: this.retry, operation: 'batch_get' } as const;
       const items = await batchGetAll(this.doc, requests, read);
       for (const item of items) {
         const collection = collections.find((c) => c.name === item.mapOf);
@@ -80,6 +81,7 @@ export class DynamoMapStore implements MapStore {
         ),
       context,
       this.retry,
+      { operation: 'get', table: collection.table },
     );
     const item = response.Item;
     // A reserved number is a hash of its name: the item says whose it is.
@@ -164,10 +166,11 @@ export class DynamoMapStore implements MapStore {
         },
         context,
         this.retry,
+        { operation: 'put', table: collection.table },
       );
       return true;
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
       return attempts > 1 ? landedBefore() : false;
     }
   }
