@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       stderr: () => {},
       env,
       tty: false,
-      stopped: () => false,
+      signal: new AbortController().signal,
     });
     const followSeconds = (performance.now() - followStarted) / 1000;
     if (code !== 0) throw new Error(`follow exited ${code}: ${output}`);

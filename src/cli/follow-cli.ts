@@ -6,7 +6,6 @@ import { ShardMaps } from '../service/shard-maps';
 import { CheckpointStore, isCheckpointItem } from '../store/checkpoints';
 import { isReservedItem } from '../store/reserved-keys';
 import { StreamReader, streamsClientFor, tableStream } from '../store/stream-reader';
-import { documentUnmarshallOptions } from '../store/stream-records';
 import { namedCollection, numberArg, readCommandLine, readOptions, type ScriptIO, UsageError } from './command-line';
 
 export const USAGE = `Usage: npm run follow -- [--collection NAME] [--until-idle] [--batch N]
@@ -26,8 +25,8 @@ and it resumes. Members that cannot be indexed are reported on stderr and skippe
 export interface FollowIO extends ScriptIO {
   /** Redraw the progress line in place (stderr is a terminal). */
   readonly tty: boolean;
-  /** Set when the follower should stop after the batch in hand (SIGINT, SIGTERM). */
-  readonly stopped: () => boolean;
+  /** Aborted when the follower should stop after the batch in hand, or at once while it waits (SIGINT, SIGTERM). */
+  readonly signal: AbortSignal;
 }
 
 /** A setup the follower refuses (no stream, unknown collection): exit 3, nothing changed. */
@@ -94,7 +93,6 @@ async function follow(
     onPoison: (report) => io.stderr(`${poisonLine(report)}\n`),
     changeDeadlineMs: opened.settings.requestTimeoutMs,
   });
-  const unmarshall = documentUnmarshallOptions(opened.clients.doc);
   const started = Date.now();
   const progress = progressLine(io, started);
   const followers = tables.map((table, i) => {
@@ -105,12 +103,11 @@ async function follow(
       reader: new StreamReader(streamsClientFor(opened.clients.raw, opened.settings.endpoint), stream.arn),
       checkpoints: new CheckpointStore(opened.clients.doc, first, options.collection ?? '*', stream.label),
       indexer,
-      ...(unmarshall && { unmarshall }),
       isCheckpoint: (key) => isCheckpointItem(first, key),
       batchSize: options.batch,
       untilIdle: options.untilIdle,
       pollMs: 1000,
-      stopped: io.stopped,
+      signal: io.signal,
       onProgress: () => progress.update(total(followers.map((f) => f.stats))),
       log: (line) => {
         progress.clear();
@@ -122,7 +119,7 @@ async function follow(
   await Promise.all(followers.map((follower) => follower.run()));
   progress.clear();
   const stats = summary(total(followers.map((f) => f.stats)), (Date.now() - started) / 1000);
-  io.stdout(`${io.stopped() ? 'stopped' : 'caught up'}: ${stats}\n`);
+  io.stdout(`${io.signal.aborted ? 'stopped' : 'caught up'}: ${stats}\n`);
   return 0;
 }
 

@@ -1,11 +1,10 @@
-import type { unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import pLimit from 'p-limit';
 import type { JsonObject } from '../core/item';
 import type { ChangeIndexer, ChangeOutcome } from '../service/change-indexer';
 import type { ShardCheckpoint } from '../store/checkpoints';
-import { sleep } from '../store/retry';
+import { backoffDelay, sleep, type RetryPolicy } from '../store/retry';
 import type { RecordsPage, StreamShard } from '../store/stream-reader';
-import { changeOfRecord } from '../store/stream-records';
+import { changeOfRecord, type TableChange } from '../store/stream-records';
 
 export interface FollowStats {
   /** Records read, shardline's own checkpoints aside. */
@@ -28,7 +27,6 @@ export interface FollowerDeps {
     write(shard: string, checkpoint: ShardCheckpoint): Promise<void>;
   };
   readonly indexer: Pick<ChangeIndexer, 'applyBatch'>;
-  readonly unmarshall?: unmarshallOptions;
   /** A follower checkpoint's own change (a batch of only those writes no checkpoint, or it would never idle). */
   readonly isCheckpoint: (key: JsonObject) => boolean;
   /** Records per GetRecords call (1–1000). */
@@ -37,10 +35,27 @@ export interface FollowerDeps {
   readonly untilIdle: boolean;
   /** How long to wait, once caught up, before reading again. */
   readonly pollMs: number;
-  readonly stopped: () => boolean;
+  /**
+   * Aborted when the follower should stop: after the batch in hand, or at once while it waits (to
+   * read again, or to retry a batch that failed, which then stays for the next run to index).
+   */
+  readonly signal: AbortSignal;
+  /** The waits between attempts of a batch that failed; FOLLOW_RETRY unless a test shortens them. */
+  readonly retry?: RetryPolicy;
   readonly onProgress: (stats: FollowStats) => void;
   readonly log: (line: string) => void;
 }
+
+/**
+ * The shared backoff (full jitter, capped): a failed batch waits up to 0.5, 1, 2 … 30 s, never
+ * longer, before its next attempt. Attempts never run out: a change is never skipped, so the
+ * follower tries until DynamoDB answers or it is stopped.
+ */
+export const FOLLOW_RETRY: RetryPolicy = {
+  maxAttempts: Number.POSITIVE_INFINITY,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+};
 
 interface ShardState {
   done: boolean;
@@ -53,7 +68,8 @@ interface ShardState {
  * Follows one table's stream: every shard, a parent read to its end before its children
  * (so one item's changes are handled in order), each batch of records handed to the
  * indexer and then checkpointed. A batch that fails (DynamoDB unreachable) is retried,
- * with backoff, until it lands: changes are never skipped. Restarted, a follower resumes
+ * with backoff (FOLLOW_RETRY), until it lands: changes are never skipped (stopped meanwhile,
+ * the follower leaves the batch without a checkpoint, for its next run). Restarted, a follower resumes
  * after each shard's checkpoint; records handled again are harmless (every decision is
  * idempotent), so a crash between a batch and its checkpoint repeats at most one batch.
  */
@@ -70,13 +86,13 @@ export class Follower {
   constructor(private readonly deps: FollowerDeps) {}
 
   async run(): Promise<void> {
-    while (!this.deps.stopped()) {
+    while (!this.stopped()) {
       const listed = await this.deps.reader.shards();
       await this.loadCheckpoints(listed);
       const ready = listed.filter((shard) => !this.state(shard.id).done && this.parentDone(shard, listed));
       // Shards whose parents are done hold independent items: read them side by side.
       const rounds = await Promise.all(ready.map((shard) => this.limit(() => this.readShard(shard))));
-      if (this.deps.stopped()) return;
+      if (this.stopped()) return;
       const seen = rounds.reduce((sum, round) => sum + round.records, 0);
       const finished = rounds.filter((round) => round.done).length;
       this.stats.lagMs = 0; // every shard read to its end or caught up
@@ -84,8 +100,12 @@ export class Follower {
       // A finished parent lets its children start at once; otherwise a round with nothing new is idle.
       if (finished > 0 || seen > 0) continue;
       if (this.deps.untilIdle) return;
-      await sleep(this.deps.pollMs);
+      await sleep(this.deps.pollMs, this.deps.signal);
     }
+  }
+
+  private stopped(): boolean {
+    return this.deps.signal.aborted;
   }
 
   private state(id: string): ShardState {
@@ -116,14 +136,16 @@ export class Follower {
   private async readShard(shard: StreamShard): Promise<{ records: number; done: boolean }> {
     const state = this.state(shard.id);
     let records = 0;
-    while (!this.deps.stopped()) {
+    while (!this.stopped()) {
       state.iterator ??= await this.startingIterator(shard.id, state);
       const page = await this.deps.reader.read(state.iterator, this.deps.batchSize);
       if (page === 'expired') {
         state.iterator = undefined;
         continue;
       }
-      records += await this.handle(shard.id, state, page.records);
+      const handled = await this.handle(shard.id, state, page.records);
+      if (handled === 'stopped') break;
+      records += handled;
       if (!page.next) {
         state.done = true;
         this.stats.shardsDone++;
@@ -150,21 +172,15 @@ export class Follower {
     return (await this.deps.reader.iterator(shard, undefined)) as string;
   }
 
-  /** Indexes one page (retrying until it lands) and checkpoints it; the records that were not checkpoints. */
-  private async handle(shard: string, state: ShardState, records: RecordsPage['records']): Promise<number> {
+  /**
+   * Indexes one page (retrying until it lands) and checkpoints it; the records that were not checkpoints,
+   * or 'stopped' when the follower was stopped before the page landed (neither counted nor checkpointed).
+   */
+  private async handle(shard: string, state: ShardState, records: RecordsPage['records']): Promise<number | 'stopped'> {
     if (records.length === 0) return 0;
-    const changes = records.map((record) => changeOfRecord(record, this.deps.table, this.deps.unmarshall));
+    const changes = records.map((record) => changeOfRecord(record, this.deps.table));
     const foreign = changes.filter((change) => !this.deps.isCheckpoint(change.key));
-    for (let attempt = 0; foreign.length > 0; attempt++) {
-      const result = await this.deps.indexer.applyBatch(foreign);
-      if (result.failed.length === 0) {
-        for (const [outcome, count] of Object.entries(result.counts))
-          this.stats.outcomes[outcome as ChangeOutcome] += count;
-        break;
-      }
-      this.deps.log(`${result.failed.length} changes could not be indexed (${result.error?.message}); retrying`);
-      await sleep(Math.min(30_000, 500 * 2 ** attempt));
-    }
+    if (foreign.length > 0 && !(await this.indexed(foreign))) return 'stopped';
     this.stats.seen += foreign.length;
     const last = changes[changes.length - 1]!;
     state.sequence = last.sequence;
@@ -172,5 +188,21 @@ export class Follower {
     if (foreign.length > 0) await this.deps.checkpoints.write(shard, { done: false, sequence: last.sequence });
     this.deps.onProgress(this.stats);
     return foreign.length;
+  }
+
+  /** Applies `changes` until every one lands (true), waiting between attempts; false once stopped. */
+  private async indexed(changes: readonly TableChange[]): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.deps.indexer.applyBatch(changes);
+      if (result.failed.length === 0) {
+        for (const [outcome, count] of Object.entries(result.counts)) {
+          this.stats.outcomes[outcome as ChangeOutcome] += count;
+        }
+        return true;
+      }
+      this.deps.log(`${result.failed.length} changes could not be indexed (${result.error?.message}); retrying`);
+      await sleep(backoffDelay(attempt, this.deps.retry ?? FOLLOW_RETRY), this.deps.signal);
+      if (this.stopped()) return false;
+    }
   }
 }

@@ -97,7 +97,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     // A client that went away caused whatever failed after (the abort it set off): no one reads the answer.
     const mapped = c.req.raw.signal.aborted
       ? new ShardlineError('client_closed', 'the client went away before the answer')
-      : toShardlineError(error, c.req.method === 'PUT' || c.req.method === 'POST');
+      : toShardlineError(error);
     if (mapped.code === 'internal') {
       console.error(
         `shardline: unexpected error on ${c.req.method} ${c.req.path} (request ${c.get('requestId')}): ` +

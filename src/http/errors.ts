@@ -2,7 +2,6 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ShardlineError, type ErrorCode } from '../core/errors';
-import { STORAGE_UNAVAILABLE, storageUnavailable } from '../store/retry';
 import type { AppEnv } from './env';
 
 /** The one place error codes become HTTP statuses. */
@@ -70,12 +69,13 @@ export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly s
   );
 }
 
-/** Anything a route threw as a JSON error (unknown: a bare 500); `carriesItems`: the caller sent items (PUT, POST). */
-export function toShardlineError(error: unknown, carriesItems = false): ShardlineError {
+/**
+ * Anything a route threw as a JSON error (unknown: a bare 500). DynamoDB's errors arrive already
+ * translated by the store (src/store/dynamo-errors.ts); one it left as it was is a logged 500.
+ */
+export function toShardlineError(error: unknown): ShardlineError {
   if (error instanceof ShardlineError) return error;
   if (isCutOffBody(error)) return new ShardlineError('invalid_request', 'the request body was cut off before its end');
-  const fromDynamo = fromDynamoError(error, carriesItems);
-  if (fromDynamo) return fromDynamo;
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ShardlineError('payload_too_large', 'the request body is too large');
     if (/json/i.test(error.message)) return new ShardlineError('invalid_json', 'the request body is not valid JSON');
@@ -88,29 +88,6 @@ export function toShardlineError(error: unknown, carriesItems = false): Shardlin
 function isCutOffBody(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | undefined;
   return !!e && typeof e === 'object' && e.code === 'ECONNRESET' && e.message === 'aborted';
-}
-
-/**
- * DynamoDB errors not retried (src/store/retry.ts) that say whose fault it is: a write DynamoDB refuses carries
- * the caller's item (400), a read it refuses was built by shardline (500, logged); an abort is the deadline (504).
- */
-function fromDynamoError(error: unknown, carriesItems: boolean): ShardlineError | undefined {
-  const e = error as { name?: unknown; message?: unknown } | undefined;
-  if (!e || typeof e !== 'object' || typeof e.name !== 'string') return undefined;
-  const message = typeof e.message === 'string' ? e.message.slice(0, 300) : '';
-  switch (e.name) {
-    case 'ValidationException':
-    case 'ItemCollectionSizeLimitExceededException':
-      return carriesItems ? new ShardlineError('invalid_item', `DynamoDB refused the item: ${message}`) : undefined;
-    case 'ResourceNotFoundException':
-      return new ShardlineError('table_missing', 'the table is missing or not active', { retryable: true });
-    case STORAGE_UNAVAILABLE: // a call outside the store's retries (src/store/retry.ts)
-      return storageUnavailable(error);
-    case 'AbortError':
-      return new ShardlineError('timeout', 'the request deadline passed');
-    default:
-      return undefined;
-  }
 }
 
 /** An unexpected error's name and first message line: never a stack, a body or a header (it could hold a key). */

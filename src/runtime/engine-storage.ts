@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { STORAGE_UNAVAILABLE } from '../store/retry';
+import { STORAGE_UNAVAILABLE } from '../store/dynamo-errors';
 
 type Write = (this: unknown, ...args: unknown[]) => unknown;
 

@@ -1,11 +1,6 @@
 import { ChangeIndexer, poisonLine } from '../service/change-indexer';
 import { isReservedItem } from '../store/reserved-keys';
-import {
-  changeOfRecord,
-  documentUnmarshallOptions,
-  type StreamRecordLike,
-  type TableChange,
-} from '../store/stream-records';
+import { changeOfRecord, type StreamRecordLike, type TableChange } from '../store/stream-records';
 import type { BundledService } from './bundled-service';
 
 /** What Lambda reads back with `FunctionResponseTypes: [ReportBatchItemFailures]`. */
@@ -37,12 +32,11 @@ export function streamsHandler({ service, settings }: BundledService) {
     onPoison: (report) => console.error(poisonLine(report)),
     changeDeadlineMs: settings.requestTimeoutMs,
   });
-  const unmarshall = documentUnmarshallOptions(service.clients.doc);
   return async (event: { Records: StreamRecordLike[] }, context?: InvocationContext): Promise<StreamBatchResponse> => {
     const changes: TableChange[] = [];
     for (const record of event.Records) {
       try {
-        changes.push(changeOfRecord(record, undefined, unmarshall));
+        changes.push(changeOfRecord(record, undefined));
       } catch (error) {
         console.error(
           JSON.stringify({

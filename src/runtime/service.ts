@@ -11,6 +11,7 @@ import { DynamoStore } from '../store/dynamo-store';
 import { ensureTable } from '../store/bootstrap';
 import { DynamoMapStore } from '../store/map-store';
 import { LoadStore } from '../store/load-store';
+import type { RetryObserver } from '../store/retry';
 import { LoadRecorder } from '../service/metrics/load-recorder';
 import { ShardMaps } from '../service/shard-maps';
 import { createShardline } from '../service/shardline';
@@ -67,7 +68,10 @@ export function buildService(
   } = {},
 ): Service {
   const { collections, clients, store, mapStore } = openTable(settings, config, options);
-  const load = loadRecorderOf(settings, collections, clients, options.now);
+  // The load records' writes retry like any call: their retries reach the metrics the requests' do.
+  const load = loadRecorderOf(settings, collections, clients, options.now, {
+    retried: (operation, reason) => observability.recorder.retried(operation, reason),
+  });
   const observability = observabilityOf(settings, options.metrics, load?.recorder);
   const maps = new ShardMaps(mapStore, collections, {
     ttlMs: settings.mapTtlMs,
@@ -138,12 +142,13 @@ function loadRecorderOf(
   collections: readonly CollectionSpec[],
   clients: DynamoClients,
   now: (() => number) | undefined,
+  retries: RetryObserver,
 ) {
   if (settings.loadRecords === false) return undefined;
   const recorded = collections.filter((collection) => LoadStore.supports(collection));
   if (recorded.length === 0) return undefined;
   const store = new LoadStore(clients.doc, settings.loadTtlHours * 3600);
-  return new LoadRecorder(store, recorded, settings.loadMinuteMs, now);
+  return new LoadRecorder(store, recorded, settings.loadMinuteMs, now, retries);
 }
 
 /** Creates the collections' tables (when allowed), waits until they are ACTIVE, and writes first shard maps. */

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { CollectionSpec } from '../core/collection';
+import { ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { decideIndexing } from '../core/member-indexing';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
@@ -83,9 +84,9 @@ export class ChangeIndexer {
           try {
             counts[await this.apply(change, this.deadlineFor(context))]++;
           } catch (caught) {
-            if ((caught as Error | undefined)?.name === 'ValidationException') {
+            if (caught instanceof ShardlineError && caught.code === 'invalid_item') {
               // DynamoDB refuses the update itself (e.g. the item would outgrow 400 KB): retrying never helps.
-              this.report('*', change, (caught as Error).message);
+              this.report('*', change, caught.message);
               counts.poison++;
               return;
             }

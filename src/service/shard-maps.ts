@@ -193,7 +193,7 @@ export class ShardMaps implements MapSource {
         return cached;
       }
       if (error instanceof ShardlineError && error.code === 'timeout') throw error;
-      if ((error as Error).name === 'ResourceNotFoundException') throw this.recreation.missing();
+      if (error instanceof ShardlineError && error.code === 'table_missing') throw this.recreation.missing();
       this.options.log?.(`shardline: could not read the shard maps: ${(error as Error).message}`);
       throw new ShardlineError('map_stale', 'the shard maps could not be refreshed; try again shortly', {
         retryable: true,

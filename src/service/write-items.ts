@@ -84,20 +84,29 @@ async function putGuarded(
         await putPrepared(store, collection, item, context);
         outcome.written.push(index);
       } catch (error) {
-        const failure =
-          error instanceof ShardlineError
-            ? { code: error.code, message: error.code === 'timeout' ? CUT_OFF : error.message }
-            : {
-                code: 'rejected',
-                message: `DynamoDB refused the write: ${String((error as Error).message).slice(0, 300)}`,
-              };
-        outcome.failed.push({ index, error: failure });
+        outcome.failed.push({ index, error: batchFailure(error) });
       }
     }),
   );
   outcome.written.sort((a, b) => a - b);
   outcome.failed.sort((a, b) => a.index - b.index);
   return outcome;
+}
+
+/**
+ * Why one item of a batch was not written. Every item passed the collection's checks before any was sent,
+ * so an `invalid_item` now is DynamoDB refusing it (the store's translation): `rejected`, as docs/operations.md
+ * names it. Anything else the store did not translate is a refusal too.
+ */
+function batchFailure(error: unknown): { code: string; message: string } {
+  if (!(error instanceof ShardlineError)) {
+    return {
+      code: 'rejected',
+      message: `DynamoDB refused the write: ${String((error as Error).message).slice(0, 300)}`,
+    };
+  }
+  if (error.code === 'invalid_item') return { code: 'rejected', message: error.message };
+  return { code: error.code, message: error.code === 'timeout' ? CUT_OFF : error.message };
 }
 
 /** Writes one item under its guard, counted in the request's figures and its shard's (its value feeds the hot keys). */

@@ -43,10 +43,8 @@ export interface BatchRead {
   readonly policy: RetryPolicy;
   /** Sends one call with its retries (by default `withRetries`); it must retry under `policy`. */
   readonly send?: Send;
-  /** The label a resend of unprocessed keys is reported under; unreported when unset. */
-  readonly operation?: RetryOperation;
-  /** Readies unprocessed keys to go out again (shardline's reserved numbers: `resendable`). */
-  readonly again?: (keys: Key[]) => Key[];
+  /** The label its retries, and resends of unprocessed keys, are reported under. */
+  readonly operation: RetryOperation;
 }
 
 /**
@@ -63,7 +61,8 @@ export async function batchGetAll(
   read: BatchRead,
 ): Promise<Key[]> {
   const { what, context, policy } = read;
-  const send: Send = read.send ?? ((name, run) => withRetries(name, run, context, policy));
+  const send: Send =
+    read.send ?? ((name, run) => withRetries(name, run, context, policy, { operation: read.operation }));
   const found: Key[] = [];
   let pending = Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
@@ -79,7 +78,7 @@ export async function batchGetAll(
     for (const [table, unprocessed] of Object.entries(response.UnprocessedKeys ?? {})) {
       const keys = (unprocessed.Keys ?? []) as Key[];
       // The table's own read again (consistency, projection), for the keys still to answer.
-      if (keys.length > 0) pending[table] = { ...requests[table]!, Keys: read.again ? read.again(keys) : keys };
+      if (keys.length > 0) pending[table] = { ...requests[table]!, Keys: keys };
     }
     if (Object.keys(pending).length === 0) break;
     fruitless = items.length > 0 || keyCount(pending) < keyCount(request) ? 0 : fruitless + 1;
@@ -88,7 +87,7 @@ export async function batchGetAll(
     }
     const wait = backoffDelay(fruitless, policy);
     if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
-    if (read.operation) context.observer?.retried(read.operation, 'unprocessed');
+    context.observer?.retried(read.operation, 'unprocessed');
     await sleep(wait, context.signal);
   }
   return found;

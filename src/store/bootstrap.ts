@@ -9,7 +9,8 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
-import { sleep } from './retry';
+import { ShardlineError } from '../core/errors';
+import { DEFAULT_RETRY_POLICY, sleep, withRetries, type RetryOperation } from './retry';
 
 /** A table and the two sparse indexes shardline's shard maps take turns in. */
 export interface TableSpec {
@@ -20,6 +21,15 @@ export interface TableSpec {
 }
 
 const ACTIVE_WITHIN_MS = 120_000;
+
+/**
+ * One table-level call with the store's retries (throttles, 5xx answers, dropped connections: a router
+ * starting among many, or an engine still starting, meets them), named in its errors and labelled in the
+ * retry metrics like every other call. Its refusals come back as the store names them (./dynamo-errors).
+ */
+function send<T>(what: string, operation: RetryOperation, table: string, run: (signal?: AbortSignal) => Promise<T>) {
+  return withRetries(what, run, {}, DEFAULT_RETRY_POLICY, { operation, table });
+}
 
 /**
  * Creates the table with both indexes when it is missing (projection ALL, so listings need no
@@ -50,12 +60,13 @@ export async function ensureTable(
  * attribute: one made elsewhere is left as its owner set it). dynalite, without the API, keeps them.
  */
 export async function expireLoadRecords(client: DynamoDBClient, table: string): Promise<void> {
+  const update = new UpdateTimeToLiveCommand({
+    TableName: table,
+    TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+  });
   try {
-    await client.send(
-      new UpdateTimeToLiveCommand({
-        TableName: table,
-        TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
-      }),
+    await send(`an update of table ${table}'s TTL`, 'update_table', table, (abortSignal) =>
+      client.send(update, { abortSignal }),
     );
   } catch (error) {
     if ((error as Error).name === 'UnknownOperationException') return;
@@ -66,7 +77,13 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
 }
 
 async function expiresLoadRecords(client: DynamoDBClient, table: string): Promise<boolean> {
-  const { TimeToLiveDescription: ttl } = await client.send(new DescribeTimeToLiveCommand({ TableName: table }));
+  const describeTtl = new DescribeTimeToLiveCommand({ TableName: table });
+  const { TimeToLiveDescription: ttl } = await send(
+    `a description of table ${table}'s TTL`,
+    'describe',
+    table,
+    (abortSignal) => client.send(describeTtl, { abortSignal }),
+  );
   return (
     ttl?.AttributeName === TTL_ATTRIBUTE && (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'ENABLING')
   );
@@ -89,29 +106,32 @@ export async function addIndex(
   onWait: (message: string) => void = () => {},
 ): Promise<void> {
   const definition = indexDefinition(index);
-  const update = (withThroughput: boolean) =>
-    client.send(
-      new UpdateTableCommand({
-        TableName: spec.table,
-        AttributeDefinitions: [
-          { AttributeName: index.shardKeyAttribute, AttributeType: 'S' },
-          { AttributeName: index.indexKeyAttribute, AttributeType: 'S' },
-        ],
-        GlobalSecondaryIndexUpdates: [
-          {
-            Create: withThroughput
-              ? { ...definition, ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }
-              : definition,
-          },
-        ],
-      }),
+  const update = (withThroughput: boolean) => {
+    const command = new UpdateTableCommand({
+      TableName: spec.table,
+      AttributeDefinitions: [
+        { AttributeName: index.shardKeyAttribute, AttributeType: 'S' },
+        { AttributeName: index.indexKeyAttribute, AttributeType: 'S' },
+      ],
+      GlobalSecondaryIndexUpdates: [
+        {
+          Create: withThroughput
+            ? { ...definition, ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }
+            : definition,
+        },
+      ],
+    });
+    return send(`an update of table ${spec.table} (index ${index.name})`, 'update_table', spec.table, (abortSignal) =>
+      client.send(command, { abortSignal }),
     );
+  };
   try {
     await update(false);
   } catch (error) {
     // Tables with provisioned capacity (and dynalite, which always asks) need a throughput for the index.
-    if (!/provisionedThroughput/i.test((error as Error).message)) throw error;
-    await update(true);
+    if (/provisionedThroughput/i.test((error as Error).message)) await update(true);
+    // A retry whose first attempt landed unanswered is refused: the index is there, being built.
+    else if (!(await hasIndex(client, spec.table, index.name))) throw error;
   }
   onWait(`adding index ${index.name} to table ${spec.table}; waiting until DynamoDB has built it`);
   if (!(await hasIndex(client, spec.table, index.name))) {
@@ -138,10 +158,14 @@ async function waitUntilActive(client: DynamoDBClient, spec: TableSpec, required
 }
 
 async function describe(client: DynamoDBClient, table: string): Promise<TableDescription | undefined> {
+  const command = new DescribeTableCommand({ TableName: table });
   try {
-    return (await client.send(new DescribeTableCommand({ TableName: table }))).Table;
+    const answer = await send(`a description of table ${table}`, 'describe', table, (abortSignal) =>
+      client.send(command, { abortSignal }),
+    );
+    return answer.Table;
   } catch (error) {
-    if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    if (!(error instanceof ShardlineError && error.code === 'table_missing')) throw error;
     return undefined;
   }
 }
@@ -162,20 +186,22 @@ async function createTable(client: DynamoDBClient, spec: TableSpec, stream: bool
   for (const { shardKeyAttribute, indexKeyAttribute } of spec.indexes) {
     attributes.set(shardKeyAttribute, 'S').set(indexKeyAttribute, 'S');
   }
+  const command = new CreateTableCommand({
+    TableName: spec.table,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
+      AttributeName,
+      AttributeType,
+    })),
+    KeySchema: spec.primaryKey.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
+    GlobalSecondaryIndexes: spec.indexes.map(indexDefinition),
+    // Other applications' writes reach the index through the stream (npm run follow, the Lambda).
+    ...(stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
+  });
   try {
-    await client.send(
-      new CreateTableCommand({
-        TableName: spec.table,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [...attributes].map(([AttributeName, AttributeType]) => ({
-          AttributeName,
-          AttributeType,
-        })),
-        KeySchema: spec.primaryKey.map((key, i) => ({ AttributeName: key.name, KeyType: i === 0 ? 'HASH' : 'RANGE' })),
-        GlobalSecondaryIndexes: spec.indexes.map(indexDefinition),
-        // Other applications' writes reach the index through the stream (npm run follow, the Lambda).
-        ...(stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
-      }),
+    // A retried create whose first attempt landed finds the table in use: the wait loop takes over, as below.
+    await send(`the creation of table ${spec.table}`, 'create_table', spec.table, (abortSignal) =>
+      client.send(command, { abortSignal }),
     );
   } catch (error) {
     // Another instance created it first: fine, the wait loop takes over.

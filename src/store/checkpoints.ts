@@ -3,7 +3,7 @@ import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { batchGetAll } from './batch-get';
 import { MalformedRecords } from './malformed-records';
-import { reservedOwner, reservedPartition, resendable } from './reserved-keys';
+import { reservedOwner, reservedPartition } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
 /** How far a follower got in one stream shard. */
@@ -36,7 +36,12 @@ export class CheckpointStore {
     const found = new Map<string, ShardCheckpoint>();
     for (let start = 0; start < shards.length; start += 100) {
       const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
-      const read = { what: 'a read of the follower checkpoints', context, policy: this.retry, again: resendable };
+      const read = {
+        what: 'a read of the follower checkpoints',
+        context,
+        policy: this.retry,
+        operation: 'batch_get',
+      } as const;
       const items = await batchGetAll(
         this.doc,
         { [this.collection.table]: { Keys: keys, ConsistentRead: true } },
@@ -66,6 +71,7 @@ export class CheckpointStore {
       (abortSignal) => this.doc.send(new PutCommand({ TableName: this.collection.table, Item: item }), { abortSignal }),
       context,
       this.retry,
+      { operation: 'put', table: this.collection.table },
     );
   }
 
@@ -74,7 +80,7 @@ export class CheckpointStore {
     const partition = this.collection.primaryKey[0]!.name;
     const stored = item[partition];
     const expected = this.key(String(item.shard))[partition];
-    // A reserved number reads back as a JS number, written as a NumberValue: compared as numbers.
+    // A reserved number reads back as its exact text (a NumberValue), as it was written: compared as numbers.
     const same = typeof stored === 'string' ? stored === expected : Number(String(stored)) === Number(String(expected));
     return same ? undefined : `it names shard "${String(item.shard)}" but is stored under another shard's key`;
   }

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { exactDocumentClient } from './document-client';
 import { DynamoSender } from './dynamo-sender';
 import { KeyedSha256 } from './keyed-sha256';
 import { QuerySender } from './query-sender';
@@ -15,10 +16,8 @@ export interface ClientOptions {
 
 export interface DynamoClients {
   readonly raw: DynamoDBClient;
-  /** For shardline's own items (shard maps): plain JS numbers are what they hold. */
+  /** Every door's document client: numbers read as `NumberValue` (exact text), never as doubles (./document-client). */
   readonly doc: DynamoDBDocumentClient;
-  /** For the application's items: numbers read as `NumberValue` (exact text), never as doubles. */
-  readonly exact: DynamoDBDocumentClient;
   /** For the serving routes' item calls: the raw client's parts without its pipeline (see ./dynamo-sender). */
   readonly calls: DynamoSender;
   /** For listing pages' shard queries, by the same lean path (see ./query-sender). */
@@ -42,15 +41,6 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
   // The SDK's logger middleware copies every response through its sensitive-data filter even when the
   // logger drops it, at a cost docs/performance.md gives. shardline never hands the SDK a logger.
   raw.middlewareStack.remove('loggerMiddleware');
-  const doc = DynamoDBDocumentClient.from(raw, {
-    // JSON numbers are doubles; store them as JSON prints them and read them back alike.
-    marshallOptions: { removeUndefinedValues: true, allowImpreciseNumbers: true },
-    unmarshallOptions: { wrapNumbers: (value: string) => Number(value) },
-  });
-  const exact = DynamoDBDocumentClient.from(raw, {
-    marshallOptions: { removeUndefinedValues: true },
-    unmarshallOptions: { wrapNumbers: true },
-  });
   const calls = new DynamoSender(raw);
-  return { raw, doc, exact, calls, queries: new QuerySender(calls) };
+  return { raw, doc: exactDocumentClient(raw), calls, queries: new QuerySender(calls) };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { reservedPartition } from './reserved-keys';
-import { withRetries } from './retry';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
 
 /** How many decisions a collection keeps (docs/autopilot.md). */
 export const KEPT_DECISIONS = 100;
@@ -42,10 +42,14 @@ export class DecisionLog {
     private readonly log: (line: string) => void = (line) => console.warn(line),
   ) {}
 
-  async read(collection: CollectionSpec): Promise<KeptDecision[]> {
+  async read(collection: CollectionSpec, context: CallContext = {}): Promise<KeptDecision[]> {
     const get = new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true });
-    const answer = await withRetries('a read of the autopilot log', (abortSignal) =>
-      this.doc.send(get, { abortSignal }),
+    const answer = await withRetries(
+      'a read of the autopilot log',
+      (abortSignal) => this.doc.send(get, { abortSignal }),
+      context,
+      DEFAULT_RETRY_POLICY,
+      { operation: 'get', table: collection.table },
     );
     const item = answer.Item;
     if (!item) return [];
@@ -75,19 +79,25 @@ export class DecisionLog {
   }
 
   /** Appends `decision`, keeping the last KEPT_DECISIONS. One autopilot per collection at a time. */
-  append(collection: CollectionSpec, decision: object): Promise<void> {
-    return this.change(collection, (decisions) => [...decisions, decision]);
+  append(collection: CollectionSpec, decision: object, context: CallContext = {}): Promise<void> {
+    return this.change(collection, (decisions) => [...decisions, decision], context);
   }
 
   /** Rewrites the log as `edit` makes it (a reshard's outcome into its decision), keeping the last KEPT_DECISIONS. */
   async change(
     collection: CollectionSpec,
     edit: (decisions: readonly KeptDecision[]) => readonly object[],
+    context: CallContext = {},
   ): Promise<void> {
-    const decisions = edit(await this.read(collection)).slice(-KEPT_DECISIONS);
+    const decisions = edit(await this.read(collection, context)).slice(-KEPT_DECISIONS);
     const item = { ...key(collection), autopilotOf: collection.name, decisions: JSON.stringify(decisions) };
-    await withRetries('a write of the autopilot log', (abortSignal) =>
-      this.doc.send(new PutCommand({ TableName: collection.table, Item: item }), { abortSignal }),
+    const put = new PutCommand({ TableName: collection.table, Item: item });
+    await withRetries(
+      'a write of the autopilot log',
+      (abortSignal) => this.doc.send(put, { abortSignal }),
+      context,
+      DEFAULT_RETRY_POLICY,
+      { operation: 'put', table: collection.table },
     );
   }
 }

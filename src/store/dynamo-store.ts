@@ -1,7 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
-import { ShardlineError } from '../core/errors';
 import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
@@ -52,7 +51,7 @@ export class DynamoStore implements Store {
     private readonly clients: DynamoClients,
     private readonly options: DynamoStoreOptions = {},
   ) {
-    this.doc = clients.exact;
+    this.doc = clients.doc;
     this.limit = pLimit(options.maxInFlight ?? 64);
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
   }
@@ -64,28 +63,25 @@ export class DynamoStore implements Store {
     const hedge = this.options.hedge;
     let hedged = false;
     let attempts = 0;
-    const response = await onTable(
-      query.table,
-      withRetries(
-        `a query of shard ${query.shardKey}`,
-        async (signal) => {
-          if (!hedge) return send(signal);
-          const group = query.latencyGroup ?? query.index;
-          const started = performance.now();
-          // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
-          const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
-          const answer = await hedgedSend(send, signal, delay, () => hedge.trySpend(group));
-          hedge.answered(group, performance.now() - started);
-          if (answer.hedged) {
-            hedged = true;
-            context.observer?.hedged?.(answer.hedgeWon);
-          }
-          return answer.value;
-        },
-        context,
-        this.retry,
-        'query',
-      ),
+    const response = await withRetries(
+      `a query of shard ${query.shardKey}`,
+      async (signal) => {
+        if (!hedge) return send(signal);
+        const group = query.latencyGroup ?? query.index;
+        const started = performance.now();
+        // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
+        const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
+        const answer = await hedgedSend(send, signal, delay, () => hedge.trySpend(group));
+        hedge.answered(group, performance.now() - started);
+        if (answer.hedged) {
+          hedged = true;
+          context.observer?.hedged?.(answer.hedgeWon);
+        }
+        return answer.value;
+      },
+      context,
+      this.retry,
+      { operation: 'query', table: query.table },
     );
     this.answeredAt.set(query.table, Date.now());
     const read = (response.Items ?? []).map(recordFromDynamoJson);
@@ -174,14 +170,10 @@ export class DynamoStore implements Store {
    */
   async ping(table: string, context: CallContext): Promise<void> {
     if (Date.now() - (this.answeredAt.get(table) ?? Number.NEGATIVE_INFINITY) < RECENT_ANSWER_MS) return;
-    const check = withRetries(
-      'a table check',
-      (signal) => this.describe(table, signal),
-      context,
-      this.retry,
-      'describe',
-    );
-    await onTable(table, check);
+    await withRetries('a table check', (signal) => this.describe(table, signal), context, this.retry, {
+      operation: 'describe',
+      table,
+    });
     // Its own check counts too: an idle service's probes make one DescribeTable a second, not one each.
     this.answeredAt.set(table, Date.now());
   }
@@ -191,13 +183,14 @@ export class DynamoStore implements Store {
     return countingSender(this.clients.calls, context.capacity);
   }
 
-  /** Sends one request's calls: retried, within the in-flight limit, a missing table named. */
+  /**
+   * Sends one request's calls: retried, within the in-flight limit, a missing table named. Puts, updates
+   * and deletes carry an item someone else made (the caller's, another writer's): DynamoDB refusing one
+   * is the item's fault (./dynamo-errors).
+   */
   private sender(context: CallContext, operation: RetryOperation, table: string): Send {
-    return (what, run) =>
-      onTable(
-        table,
-        withRetries(what, (signal) => this.limit(() => run(signal)), context, this.retry, operation),
-      );
+    const label = { operation, table, carriesItem: WRITES.has(operation) };
+    return (what, run) => withRetries(what, (signal) => this.limit(() => run(signal)), context, this.retry, label);
   }
 
   private describe(table: string, abortSignal: AbortSignal | undefined) {
@@ -207,11 +200,4 @@ export class DynamoStore implements Store {
 
 const RECENT_ANSWER_MS = 1000;
 
-/** A call's outcome, with DynamoDB's "no such table" as the 503 `table_missing` that names it. */
-function onTable<T>(table: string, sent: Promise<T>): Promise<T> {
-  return sent.catch((error: unknown) => {
-    if ((error as Error | undefined)?.name !== 'ResourceNotFoundException') throw error;
-    const message = `table ${JSON.stringify(table)} is missing or not active`;
-    throw new ShardlineError('table_missing', message, { tables: [table], retryable: true });
-  });
-}
+const WRITES: ReadonlySet<RetryOperation> = new Set(['put', 'update', 'delete']);

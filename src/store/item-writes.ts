@@ -5,6 +5,7 @@ import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
 import type { CallSender } from './consumed-capacity';
 import type { Send } from './retry';
 import type { ItemUpdate, WriteGuard, WriteOutcome } from './store';
+import { isConditionFailed } from './dynamo-errors';
 
 /**
  * Single-item writes under a guard that DynamoDB itself checks (a ConditionExpression in the
@@ -92,7 +93,7 @@ async function explainRefusal(
     await send(what, write);
     return { applied: true };
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailed(error)) throw error;
   }
   const get = { TableName: table, Key: recordToDynamoJson(key), ConsistentRead: true };
   const { Item: item } = await send('a read', (signal) => calls.send('GetItem', get, signal));

@@ -5,8 +5,8 @@ import { hashShard } from '../core/strategies/hash';
 import type { LoadRecord } from '../load/load-record';
 import { checkLoadRecord } from '../load/load-record-check';
 import { MalformedRecords } from './malformed-records';
-import { reservedPartition, resendable } from './reserved-keys';
-import { withRetries, type CallContext } from './retry';
+import { reservedPartition } from './reserved-keys';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
 
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;
@@ -38,13 +38,21 @@ export class LoadStore {
       [TTL_ATTRIBUTE]: Math.ceil((record.minute + record.minuteMs) / 1000) + this.ttlSeconds,
     };
     const put = new PutCommand({ TableName: collection.table, Item: item });
-    await withRetries('a write of a load record', (abortSignal) => this.doc.send(put, { abortSignal }), context);
+    const label = { operation: 'put', table: collection.table } as const;
+    await withRetries(
+      'a write of a load record',
+      (abortSignal) => this.doc.send(put, { abortSignal }),
+      context,
+      DEFAULT_RETRY_POLICY,
+      label,
+    );
   }
 
   /** Every router's records of these minutes (each the start of one, epoch ms). */
   async read(collection: CollectionSpec, minutes: readonly number[], context: CallContext = {}): Promise<LoadRecord[]> {
     const partition = collection.primaryKey[0]!.name;
     const limit = pLimit(READ_CONCURRENCY);
+    const label = { operation: 'query', table: collection.table } as const;
     const pages = await Promise.all(
       minutes.map((minute) =>
         limit(async () => {
@@ -62,13 +70,14 @@ export class LoadStore {
               'a read of load records',
               (abortSignal) => this.doc.send(query, { abortSignal }),
               context,
+              DEFAULT_RETRY_POLICY,
+              label,
             );
             for (const item of page.Items ?? []) {
               const record = this.check(collection, minute, item);
               if (record) records.push(record);
             }
-            // A reserved number reads back as a JS number: sent again exactly (reserved-keys.ts).
-            after = page.LastEvaluatedKey && resendable([page.LastEvaluatedKey])[0];
+            after = page.LastEvaluatedKey;
           } while (after);
           return records;
         }),
@@ -83,7 +92,8 @@ export class LoadStore {
     if (item.loadOf !== collection.name) return undefined;
     const [partition, sort] = collection.primaryKey;
     let found = checkLoadRecord(item.record, { collection: collection.name, minute });
-    if (typeof found !== 'string' && item[sort!.name] !== sortKeyOf(collection, found.router)) {
+    // A numeric sort key reads back as its exact text (a NumberValue): compared as text.
+    if (typeof found !== 'string' && String(item[sort!.name]) !== String(sortKeyOf(collection, found.router))) {
       found = `it is stored under another router's key than "${found.router}"`;
     }
     if (typeof found !== 'string') return found;

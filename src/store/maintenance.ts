@@ -2,6 +2,7 @@ import { ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sd
 import type { JsonObject } from '../core/item';
 import { type Condition, ExpressionBuilder } from './conditions';
 import { recordFromSdk, recordToSdk } from './values';
+import { isConditionFailed } from './dynamo-errors';
 
 /** One page of one segment of a parallel scan. */
 export interface ScanRequest {
@@ -98,7 +99,7 @@ export async function sendUpdate(
     const units = response.ConsumedCapacity?.CapacityUnits;
     return { applied: true, ...(units !== undefined && { writeUnits: units }) };
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return { applied: false };
+    if (isConditionFailed(error)) return { applied: false };
     throw error;
   }
 }

@@ -6,8 +6,8 @@ import { parsePointer, type MapPointer } from '../core/shard-map';
 import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
+import { isConditionFailed } from './dynamo-errors';
 import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes } from './map-items';
-import { resendable } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
@@ -84,7 +84,12 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
       const what = which === 'pointer' ? 'a read of the shard maps' : 'a read of the group maps';
-      const items = await batchGetAll(this.doc, requests, { what, context, policy: this.retry, again: resendable });
+      const items = await batchGetAll(this.doc, requests, {
+        what,
+        context,
+        policy: this.retry,
+        operation: 'batch_get',
+      });
       for (const item of items) {
         const collection = collections.find((c) => ownerOf(c, which) === item.mapOf);
         const value = collection && this.checked(collection, which, () => parse(item));
@@ -108,6 +113,7 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
         ),
       context,
       this.retry,
+      { operation: 'get', table: collection.table },
     );
     const item = response.Item;
     // A reserved number is a hash of its name: the item says whose it is.
@@ -215,10 +221,11 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
         },
         context,
         this.retry,
+        { operation: 'put', table: collection.table },
       );
       return true;
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailed(error)) throw error;
       return attempts > 1 ? landedBefore() : false;
     }
   }

@@ -12,7 +12,7 @@ export const RESERVED_KEY_PREFIX = '__shardline#';
 /**
  * A numeric partition key keeps them at 15-digit numbers in [-9.99999999999999e125, -9.999e125],
  * next to the lowest number DynamoDB stores, where no app's key lives. Fifteen digits survive a JS
- * double exactly, so a key read back as a number (UnprocessedKeys) is the same key again.
+ * double exactly, so a key that reaches code as a number (a test, a tool) is still the same key.
  */
 const RESERVED_NUMBER_LIMIT = -9.999e125;
 /** Below DynamoDB's lowest number (-9.99…9E+125, 38 digits, -1e126 as a double): no key, reserved or not. */
@@ -39,18 +39,6 @@ export function reservedPartition(collection: CollectionSpec, owner: string): st
   if (collection.primaryKey[0]!.type === 'S') return `${RESERVED_KEY_PREFIX}${owner}`;
   const digits = String(hashShard(owner, 100_000_000_000)).padStart(11, '0');
   return new NumberValue(`-9.999${digits}E+125`);
-}
-
-/**
- * Unprocessed keys of a batch read, ready to go again: the document client read a reserved number
- * back as a JS number, which it refuses to write (past 2^53); its 15 digits print back exactly.
- */
-export function resendable<T extends Record<string, unknown>>(keys: readonly T[]): T[] {
-  const exact = (value: unknown) =>
-    typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)
-      ? new NumberValue(String(value))
-      : value;
-  return keys.map((key) => Object.fromEntries(Object.entries(key).map(([name, value]) => [name, exact(value)])) as T);
 }
 
 /** Whether `item` is one of shardline's own (never a member of anything). */

@@ -1,5 +1,6 @@
 import { ShardlineError } from '../core/errors';
 import type { ConsumedCapacity } from './consumed-capacity';
+import { isStorageUnavailable, translatedError, type RefusedCall } from './dynamo-errors';
 
 /** Per-request limits on DynamoDB work: an abort signal and an absolute deadline. */
 export interface CallContext {
@@ -16,7 +17,25 @@ export interface CallContext {
 export type RetryReason = 'throttled' | 'unprocessed' | 'server_error' | 'network';
 
 /** What DynamoDB call was retried (the label of `shardline_dynamodb_retries_total`). */
-export type RetryOperation = 'query' | 'put' | 'get' | 'batch_get' | 'delete' | 'scan' | 'update' | 'describe';
+export type RetryOperation =
+  | 'query'
+  | 'put'
+  | 'get'
+  | 'batch_get'
+  | 'delete'
+  | 'scan'
+  | 'update'
+  | 'describe'
+  | 'create_table'
+  | 'update_table'
+  | 'describe_stream'
+  | 'get_shard_iterator'
+  | 'get_records';
+
+/** One call as its retries report it (`operation`, the metrics' label) and as its refusals are translated. */
+export interface CallLabel extends RefusedCall {
+  readonly operation: RetryOperation;
+}
 
 export interface RetryObserver {
   /** One more attempt is about to be made. */
@@ -53,9 +72,6 @@ interface AwsLikeError {
   cause?: unknown;
 }
 
-/** The embedded engine could not write to its disk. Not retried: a full disk stays full longer than a request waits. */
-export const STORAGE_UNAVAILABLE = 'StorageUnavailableException';
-
 export function retryReason(error: unknown): RetryReason {
   if (isThrottle(error)) return 'throttled';
   const status = (error as AwsLikeError | undefined)?.$metadata?.httpStatusCode;
@@ -91,14 +107,15 @@ export function isThrottle(error: unknown): boolean {
 
 /**
  * Runs `attempt` until it succeeds, fails for good, runs out of attempts or reaches the deadline
- * (then `unavailable`, 503, or `timeout`, 504). Waits use `backoffDelay`.
+ * (then `unavailable`, 503, or `timeout`, 504). Waits use `backoffDelay`; each retry is reported
+ * under `label.operation`. An error that ends it is translated once (./dynamo-errors).
  */
 export async function withRetries<T>(
   what: string,
   attempt: (signal: AbortSignal | undefined) => Promise<T>,
-  context: CallContext = {},
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-  operation?: RetryOperation,
+  context: CallContext,
+  policy: RetryPolicy,
+  label: CallLabel,
 ): Promise<T> {
   for (let n = 0; ; n++) {
     if (context.signal?.aborted || (context.deadline !== undefined && Date.now() >= context.deadline)) {
@@ -108,12 +125,11 @@ export async function withRetries<T>(
       return await attempt(context.signal);
     } catch (error) {
       if (context.signal?.aborted) throw timeoutError(what);
-      if (isStorageUnavailable(error)) throw storageUnavailable(error);
-      if (!isRetryable(error)) throw error;
+      if (!isRetryable(error)) throw translatedError(error, label);
       if (n + 1 >= policy.maxAttempts) throw unavailable(what, error);
       const wait = backoffDelay(n, policy);
       if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
-      if (operation) context.observer?.retried(operation, retryReason(error));
+      context.observer?.retried(label.operation, retryReason(error));
       await sleep(wait, context.signal);
     }
   }
@@ -134,16 +150,6 @@ export function unavailable(what: string, cause: unknown): ShardlineError {
     retryable: true,
     reason: isThrottle(cause) ? 'throttled' : 'failed',
   });
-}
-
-export function isStorageUnavailable(error: unknown): boolean {
-  return (error as AwsLikeError | undefined)?.name === STORAGE_UNAVAILABLE;
-}
-
-/** The embedded engine's disk is full or read-only: writes wait for space (503), reads go on. */
-export function storageUnavailable(cause: unknown): ShardlineError {
-  const message = String((cause as Error | undefined)?.message ?? 'the embedded engine cannot write').slice(0, 300);
-  return new ShardlineError('storage_unavailable', message, { retryable: true, retryAfterSeconds: 5 });
 }
 
 export function timeoutError(what: string): ShardlineError {

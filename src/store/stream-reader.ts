@@ -6,7 +6,7 @@ import {
   GetShardIteratorCommand,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
 import type { StreamRecordLike } from './stream-records';
 
 /** A table's stream, as DescribeTable reports it. */
@@ -33,8 +33,12 @@ export interface RecordsPage {
 
 /** The table's enabled stream, or undefined when it has none (or it is disabled). */
 export async function tableStream(client: DynamoDBClient, table: string): Promise<TableStream | undefined> {
-  const { Table } = await withRetries(`a description of table ${table}`, (abortSignal) =>
-    client.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+  const { Table } = await withRetries(
+    `a description of table ${table}`,
+    (abortSignal) => client.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
+    {},
+    DEFAULT_RETRY_POLICY,
+    { operation: 'describe', table },
   );
   const spec = Table?.StreamSpecification;
   if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
@@ -71,7 +75,7 @@ export class StreamReader {
         StreamArn: this.arn,
         ...(after && { ExclusiveStartShardId: after }),
       });
-      const page = await this.call('a description of the stream', context, (abortSignal) =>
+      const page = await this.call('a description of the stream', 'describe_stream', context, (abortSignal) =>
         this.client.send(describe, { abortSignal }),
       );
       shards.push(...(page.StreamDescription?.Shards ?? []));
@@ -97,8 +101,11 @@ export class StreamReader {
         : { ShardIteratorType: 'TRIM_HORIZON' }),
     });
     try {
-      const answer = await this.call(`an iterator of stream shard ${shard}`, context, (abortSignal) =>
-        this.client.send(command, { abortSignal }),
+      const answer = await this.call(
+        `an iterator of stream shard ${shard}`,
+        'get_shard_iterator',
+        context,
+        (abortSignal) => this.client.send(command, { abortSignal }),
       );
       return answer.ShardIterator!;
     } catch (error) {
@@ -111,7 +118,7 @@ export class StreamReader {
   async read(iterator: string, limit: number, context: CallContext = {}): Promise<RecordsPage | 'expired'> {
     const command = new GetRecordsCommand({ ShardIterator: iterator, Limit: limit });
     try {
-      const answer = await this.call('a read of the stream', context, (abortSignal) =>
+      const answer = await this.call('a read of the stream', 'get_records', context, (abortSignal) =>
         this.client.send(command, { abortSignal }),
       );
       return {
@@ -128,7 +135,12 @@ export class StreamReader {
     this.client.destroy();
   }
 
-  private call<T>(what: string, context: CallContext, run: (signal: AbortSignal | undefined) => Promise<T>) {
-    return withRetries(what, run, context, this.retry);
+  private call<T>(
+    what: string,
+    operation: RetryOperation,
+    context: CallContext,
+    run: (signal: AbortSignal | undefined) => Promise<T>,
+  ) {
+    return withRetries(what, run, context, this.retry, { operation });
   }
 }

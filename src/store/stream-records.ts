@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { unmarshall, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { JsonObject } from '../core/item';
+import { EXACT_NUMBERS } from './document-client';
 import { bytesOf } from './dynamo-json';
 import { recordFromSdk } from './values';
 
@@ -49,27 +49,17 @@ export function tableOfStreamArn(arn: string | undefined): string | undefined {
   return arn === undefined ? undefined : /:table\/([^/]+)\/stream\//.exec(arn)?.[1];
 }
 
-/** How the document client unmarshalls items, so stream images read exactly like items do. */
-export function documentUnmarshallOptions(doc: DynamoDBDocumentClient): unmarshallOptions {
-  // The document client's commands set convertWithoutMapWrapper on the object they share; images are maps.
-  return { ...doc.config.translateConfig?.unmarshallOptions, convertWithoutMapWrapper: false };
-}
-
 /**
  * The change one record describes; `table` when the record does not name it (GetRecords
  * answers do not). Throws for a record without keys or sequence number (not a Streams record).
  */
-export function changeOfRecord(
-  record: StreamRecordLike,
-  table: string | undefined,
-  options: unmarshallOptions | undefined,
-): TableChange {
+export function changeOfRecord(record: StreamRecordLike, table: string | undefined): TableChange {
   const data = record.dynamodb;
   const named = tableOfStreamArn(record.eventSourceARN) ?? table;
   if (!data?.Keys || !data.SequenceNumber || !named) throw new Error('not a DynamoDB Streams record');
   // Images read as items do (exact numbers, sets), so a typed order sees a stream's number as the number it is.
   const read = (image: Image) =>
-    recordFromSdk(unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, options));
+    recordFromSdk(unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, EXACT_NUMBERS));
   const removed = record.eventName === 'REMOVE';
   if (!removed && !data.NewImage) {
     throw new Error('the stream has no new images: its view type must be NEW_IMAGE or NEW_AND_OLD_IMAGES');

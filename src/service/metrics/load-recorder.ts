@@ -3,6 +3,7 @@ import type { CollectionSpec } from '../../core/collection';
 import { valueOfIndexKey } from '../../core/index-key';
 import { LoadMeter } from '../../load/load-meter';
 import type { LoadStore } from '../../store/load-store';
+import type { RetryObserver } from '../../store/retry';
 import { NO_METRICS, type MetricsRecorder } from './recorder';
 
 /**
@@ -30,6 +31,8 @@ export class LoadRecorder {
     readonly minuteMs: number,
     /** The time minutes are counted by: tests move a clock of their own rather than wait minutes out. */
     private readonly now: () => number = Date.now,
+    /** Told of the record writes' retries (the process's metrics); unset where nothing listens. */
+    private readonly retries?: RetryObserver,
   ) {
     this.meter = new LoadMeter(this.router, minuteMs);
     this.lastFlush = this.now();
@@ -70,7 +73,7 @@ export class LoadRecorder {
       const collection = byName.get(record.collection);
       if (!collection) return;
       try {
-        await this.store.write(collection, record);
+        await this.store.write(collection, record, this.retries ? { observer: this.retries } : {});
       } catch (error) {
         console.warn(`shardline: load record of ${record.collection} not written (${(error as Error).message})`);
       }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
+import { ShardlineError } from '../../../src/core/errors';
 import { configMaps } from '../../../src/service/map-source';
 import { ChangeIndexer, type PoisonReport } from '../../../src/service/change-indexer';
 import type { AttributeUpdate } from '../../../src/store/maintenance';
@@ -57,7 +58,8 @@ describe('ChangeIndexer', () => {
 
   it('reports poison by primary key without failing, and fails only what failed transiently, in order', async () => {
     const { changes, poison } = indexer((update) => {
-      if (update.key.pk === 'refused') return Object.assign(new Error('too big'), { name: 'ValidationException' });
+      // DynamoDB refusing the update, as the store hands it on (src/store/dynamo-errors.ts).
+      if (update.key.pk === 'refused') return new ShardlineError('invalid_item', 'DynamoDB refused the item: too big');
       if (String(update.key.pk).startsWith('down')) return new Error('DynamoDB did not answer');
       return undefined;
     });

@@ -52,6 +52,7 @@ describe('batchGetAll', () => {
         what: 'a test read',
         context: {},
         policy: { ...POLICY, random },
+        operation: 'batch_get',
       },
     );
     await vi.advanceTimersByTimeAsync(0);
@@ -108,29 +109,31 @@ describe('batchGetAll', () => {
         what: 'a test read',
         context: { deadline: 150 },
         policy: POLICY,
+        operation: 'batch_get',
       },
     );
     await expect(read).rejects.toMatchObject({ code: 'timeout' });
     expect(calls).toHaveLength(1);
   });
-  it('resends only the tables with keys left, each as it was read, through `again`', async () => {
+  it('resends only the tables with keys left, each as it was read, the keys as DynamoDB returned them', async () => {
     const sent: Record<string, unknown>[] = [];
+    const unprocessed = { id: 2, sk: 'returned' };
     const doc = {
       send: async (command: BatchGetCommand) => {
         const requests = command.input.RequestItems ?? {};
         sent.push(requests);
         if (sent.length > 1) return { Responses: { u: [{ id: 2 }] } };
-        return { Responses: { t: [{ id: 1 }] }, UnprocessedKeys: { u: { Keys: [{ id: 2 }] } } };
+        return { Responses: { t: [{ id: 1 }] }, UnprocessedKeys: { u: { Keys: [unprocessed] } } };
       },
     } as unknown as DynamoDBDocumentClient;
     const read = batchGetAll(
       doc,
       { t: { Keys: [{ id: 1 }], ConsistentRead: true }, u: { Keys: [{ id: 2 }], ProjectionExpression: 'id' } },
-      { what: 'a test read', context: {}, policy: POLICY, again: (keys) => keys.map((key) => ({ ...key, again: 1 })) },
+      { what: 'a test read', context: {}, policy: POLICY, operation: 'batch_get' },
     );
     await vi.advanceTimersByTimeAsync(100);
     expect(await read).toEqual([{ id: 1 }, { id: 2 }]);
-    expect(sent[1]).toEqual({ u: { Keys: [{ id: 2, again: 1 }], ProjectionExpression: 'id' } });
+    expect(sent[1]).toEqual({ u: { Keys: [unprocessed], ProjectionExpression: 'id' } });
   });
 });
 

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { ExactNumber } from '../../../src/core/exact-number';
 import { ValueSet } from '../../../src/core/values';
 import { attributeJson, placeholdersJson, recordToDynamoJson } from '../../../src/store/attribute-json';
 import { ExpressionBuilder } from '../../../src/store/conditions';
+import { exactDocumentClient } from '../../../src/store/document-client';
 import { recordFromDynamoJson } from '../../../src/store/dynamo-json';
 import { recordToSdk } from '../../../src/store/values';
 
@@ -46,7 +47,7 @@ function asSent(value: unknown): unknown {
   );
 }
 
-/** The exact document client as src/store/client.ts makes it, over a handler that keeps each body sent. */
+/** The one document client as src/store/document-client.ts makes it, over a handler that keeps each body sent. */
 function exactClient() {
   const bodies: string[] = [];
   const handler = {
@@ -62,8 +63,7 @@ function exactClient() {
     credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
     requestHandler: handler as never,
   });
-  const options = { marshallOptions: { removeUndefinedValues: true }, unmarshallOptions: { wrapNumbers: true } };
-  return { doc: DynamoDBDocumentClient.from(raw, options), bodies };
+  return { doc: exactDocumentClient(raw), bodies };
 }
 
 describe('recordToDynamoJson', () => {

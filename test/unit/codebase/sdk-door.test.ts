@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const SRC = join(ROOT, 'src');
+
+/** The AWS SDK's DynamoDB packages whose clients and commands make calls: only src/store may send them. */
+const CALLING_PACKAGES = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb-streams'];
+
+function* typeScriptFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* typeScriptFiles(path);
+    else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
+
+/** Whether an import or export brings values (not only types) from its module. */
+function bringsValues(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return false;
+    const clause = node.exportClause;
+    return !(clause && ts.isNamedExports(clause) && clause.elements.every((element) => element.isTypeOnly));
+  }
+  const clause = node.importClause;
+  // `import '…'` runs the module.
+  if (!clause) return true;
+  if (clause.isTypeOnly) return false;
+  if (clause.name) return true;
+  const bindings = clause.namedBindings;
+  if (!bindings || ts.isNamespaceImport(bindings)) return true;
+  return bindings.elements.some((element) => !element.isTypeOnly);
+}
+
+/** Every value import of a calling package in `path`: static, `export … from` and `import('…')`, with its line. */
+function valueImports(path: string): string[] {
+  const text = readFileSync(path, 'utf8');
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const note = (node: ts.Node, specifier: string) => {
+    const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+    found.push(`${relative(ROOT, path)}:${line} imports '${specifier}'`);
+  };
+  const visit = (node: ts.Node): void => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) {
+      const specifier = (node.moduleSpecifier as ts.StringLiteral).text;
+      if (CALLING_PACKAGES.includes(specifier) && bringsValues(node)) note(node, specifier);
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments;
+      if (argument && ts.isStringLiteral(argument) && CALLING_PACKAGES.includes(argument.text)) {
+        note(node, argument.text);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('the AWS SDK is called through src/store alone', () => {
+  it('no module of src/ outside src/store imports its clients or commands (types are fine)', () => {
+    const outside = [...typeScriptFiles(SRC)].filter((path) => !relative(SRC, path).startsWith(`store${sep}`));
+    expect(outside.length).toBeGreaterThan(100);
+    expect(outside.flatMap(valueImports)).toEqual([]);
+  });
+
+  it('tells a value import from a type-only one', () => {
+    const lines = (text: string) => {
+      const file = ts.createSourceFile('example.ts', text, ts.ScriptTarget.Latest, true);
+      return file.statements.filter(ts.isImportDeclaration).map(bringsValues);
+    };
+    expect(
+      lines(
+        [
+          "import { QueryCommand } from '@aws-sdk/lib-dynamodb';",
+          "import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+          "import { type AttributeValue } from '@aws-sdk/client-dynamodb';",
+          "import { type AttributeValue, PutItemCommand } from '@aws-sdk/client-dynamodb';",
+          "import * as sdk from '@aws-sdk/client-dynamodb';",
+          "import '@aws-sdk/client-dynamodb';",
+        ].join('\n'),
+      ),
+    ).toEqual([true, false, false, true, true, true]);
+  });
+});

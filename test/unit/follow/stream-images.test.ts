@@ -1,0 +1,46 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { ExactNumber } from '../../../src/core/exact-number';
+import { exactDocumentClient } from '../../../src/store/document-client';
+import { changeOfRecord } from '../../../src/store/stream-records';
+
+/** A document client over a handler that answers every call with an empty item. */
+function documentClient() {
+  const handler = {
+    handle: async () => {
+      const headers = { 'content-type': 'application/x-amz-json-1.0' };
+      return { response: { statusCode: 200, headers, body: new TextEncoder().encode('{}') } };
+    },
+  };
+  const raw = new DynamoDBClient({
+    region: 'eu-west-1',
+    endpoint: 'http://localhost:8000',
+    credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    requestHandler: handler as never,
+  });
+  return exactDocumentClient(raw);
+}
+
+describe('stream images', () => {
+  const record = {
+    eventName: 'INSERT',
+    dynamodb: {
+      Keys: { id: { N: '12345678901234567890' } },
+      NewImage: { id: { N: '12345678901234567890' }, year: { N: '1975.50' }, title: { S: 'Rubycon' } },
+      SequenceNumber: '1',
+    },
+  };
+
+  it('read numbers exactly, as every door does, also once the document client has sent calls', async () => {
+    // The document client's commands set options of their own on the options it holds: never on the streams'.
+    await documentClient().send(new GetCommand({ TableName: 't', Key: { id: 1 } }));
+    const change = changeOfRecord(record, 't');
+    expect(change.key).toEqual({ id: new ExactNumber('12345678901234567890') });
+    expect(change.image).toEqual({
+      id: new ExactNumber('12345678901234567890'),
+      year: new ExactNumber('1975.50'),
+      title: 'Rubycon',
+    });
+  });
+});
