@@ -2,14 +2,15 @@ import { compareKeys } from '../../src/core/collation';
 import type { JsonObject } from '../../src/core/item';
 import { inRange } from '../../src/core/key-range';
 import type { ShardQuery } from '../../src/store/shard-query';
-import type { ShardPage, Store } from '../../src/store/store';
+import type { ShardSource } from '../../src/service/listing/listing';
+import type { ShardPage } from '../../src/store/store';
 
 /**
- * An in-memory index behind the Store interface, for simulating listings without
+ * An in-memory index behind the listing's port to the store, for simulating listings without
  * an engine: shards are sorted arrays of records, a query honours range, order,
  * limit as DynamoDB does (resuming is a narrower range). It counts calls.
  */
-export class MemoryStore implements Pick<Store, 'queryShard'> {
+export class MemoryStore implements ShardSource {
   readonly shards = new Map<string, JsonObject[]>();
   calls = 0;
 

@@ -5,7 +5,7 @@ import type { MicroCase } from './micro-cases';
 type IndexRecord = { gsi1sk: string };
 
 const SHARDS = 21;
-/** About a first wave's per-shard limit on a 21-shard page of 100 (see read-limits). */
+/** About a first wave's per-shard limit on a 21-shard page of 100 (see listing/read-limits). */
 const SHARD_PAGE = 8;
 const PAGE = 100;
 const keyOf = (record: IndexRecord) => record.gsi1sk;

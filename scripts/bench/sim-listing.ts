@@ -1,6 +1,6 @@
 /**
  * `tsx scripts/bench/sim-listing.ts [--items N] [--page N] [--every N]`: walks every demo
- * strategy's listing through the real `listItems` over an in-memory store and prints
+ * strategy's listing through the real `listPage` over an in-memory store and prints
  * per-page medians of items read ÷ returned, queries and sequential waves (round
  * trips), for a first walk (no shard-end hints yet) and a second. No engine, no
  * noise: the tool for tuning read limits. `--every 2` keeps the titles of every other range
@@ -12,9 +12,8 @@ import { normalize } from '../../src/core/normalize';
 import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
-import type { Store } from '../../src/store/store';
-import { listItems } from '../../src/service/list-items';
-import { ReadMemories } from '../../src/service/shard-tails';
+import { listPage } from '../../src/service/listing/executor';
+import { ReadMemories } from '../../src/service/listing/shard-tails';
 import { benchConfig } from './fixture';
 import { albumItem } from './items';
 import { numberArg, parseCommandLine } from '../../src/cli/command-line';
@@ -77,13 +76,10 @@ for (const order of ['asc', 'desc'] as const) {
       let total = 0;
       for (;;) {
         const calls = store.calls;
-        const listing = await listItems(
-          store as unknown as Store,
-          collection,
+        const listing = await listPage(
+          { store, collection, memory: memories.of(collection.name), context: {} },
           { filter: { kind: 'all' }, order, ...(after !== undefined && { after }), ...(hint && { hint }) },
           pageSize,
-          {},
-          memories.of(collection.name),
         );
         const read = listing.stats.itemsRead;
         total += listing.records.length;

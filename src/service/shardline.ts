@@ -13,15 +13,15 @@ import { deleteEntities, getEntities, putEntities } from './parts/entity-batches
 import { deleteEntity, getEntity, listingProjection, withListedParts } from './parts/read-entity';
 import { patchEntity, putEntity } from './parts/write-entity';
 import { type Preconditions, refuseReservedKeys } from './guards';
-import { listItems } from './list-items';
+import { listPage } from './listing/executor';
 import type { Listing } from './listing/listing';
+import { ReadMemories, ShardTails } from './listing/shard-tails';
 import { listShrinkingGroup } from './listing/shrinking-group';
 import type { MapSource } from './map-source';
 import type { RequestContext } from './metrics/request-tally';
 import { patchItem } from './patch-item';
 import { deleteItem, getItem, projectionFor } from './read-item';
 import { Readiness } from './readiness';
-import { ReadMemories, ShardTails } from './shard-tails';
 import { putBatch, putItem } from './write-items';
 
 export interface ShardlineDeps {
@@ -201,18 +201,15 @@ export function createShardline(deps: ShardlineDeps) {
     const listing =
       shrinkingTo === undefined
         ? // Shard ends are a map's own: each version remembers its own.
-          await listItems(
-            store,
-            view,
+          await listPage(
+            { store, collection: view, memory, context },
             { ...base, ...(resume?.hint && { hint: resume.hint }) },
             request.limit,
-            context,
-            memory,
           )
         : await listShrinkingGroup(
             view,
             shrinkingTo,
-            (part) => listItems(store, part, base, request.limit, context, new ShardTails()),
+            (part) => listPage({ store, collection: part, memory: new ShardTails(), context }, base, request.limit),
             request.order,
             request.limit,
           );

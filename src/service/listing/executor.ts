@@ -4,26 +4,31 @@ import type { RoutedCollection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
 import type { ReadHint } from '../../core/read-hint';
-import type { ShardPage, Store } from '../../store/store';
-import type { ShardRead } from '../read-limits';
-import type { ShardTails } from '../shard-tails';
+import type { ShardPage } from '../../store/store';
+import type { ShardRead } from './read-limits';
+import type { ShardTails } from './shard-tails';
 import { type RequestContext, shardObserver } from '../metrics/request-tally';
 import { GroupReads } from './group-reads';
-import type { Listing, ListingStats } from './listing';
+import type { Listing, ListingStats, ShardSource } from './listing';
 import { ReadAhead } from './read-ahead';
 import { ADAPTIVE_READS, type ReadPolicy } from './read-policy';
 import { nearBound, shardQuery } from './shard-reads';
 
 /** What a listing executor reads with; all of it is the caller's, none is looked up. */
 export interface ListingInputs {
-  readonly store: Store;
+  readonly store: ShardSource;
   /** The collection as this request sees it (its table, index, attributes and strategy). */
   readonly collection: RoutedCollection;
-  /** What listings of this collection's shards remember across requests (see ShardTails). */
+  /** What listings of these shards remember across requests (one per collection and map; see ShardTails). */
   readonly memory: ShardTails;
   readonly context: RequestContext;
   /** How much each query asks for; ADAPTIVE_READS unless given. */
   readonly policy?: ReadPolicy;
+}
+
+/** Reads one page of a sorted listing (see ListingExecutor): complete and in order, or an error. */
+export function listPage(inputs: ListingInputs, request: ListRequest, limit: number): Promise<Listing> {
+  return new ListingExecutor(inputs, request, limit).run();
 }
 
 /**
@@ -33,7 +38,7 @@ export interface ListingInputs {
  * already) so that the last page is known to be the last. If any shard query fails, the
  * others are aborted and the error propagates: a page is complete or not returned.
  */
-export class ListingExecutor {
+class ListingExecutor {
   readonly stats: ListingStats = {
     shardQueries: 0,
     itemsRead: 0,

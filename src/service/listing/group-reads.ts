@@ -3,7 +3,7 @@ import type { JsonObject } from '../../core/item';
 import { KWayMerge } from '../../core/merge';
 import type { SortOrder } from '../../core/plan';
 import { MAX_AHEAD, type ReadHint } from '../../core/read-hint';
-import { readOrder, type ShardProgress } from '../read-limits';
+import { readOrder, type ShardProgress } from './read-limits';
 
 interface ShardState {
   /** Index sort key the shard's next page starts after (in read order). */

@@ -1,5 +1,5 @@
 import type { ReadHint } from '../../core/read-hint';
-import { evenWave, hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from '../read-limits';
+import { evenWave, hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress, type ShardRead } from './read-limits';
 
 /** A query of a one-shard group sent ahead of need: the group's index in the plan and its limit. */
 export interface PrefetchRead {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../../src/core/collation';
 import { indexSortKey } from '../../../src/core/index-key';
-import { hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress } from '../../../src/service/read-limits';
-import { ReadMemories, ShardTails } from '../../../src/service/shard-tails';
+import { hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress } from '../../../src/service/listing/read-limits';
+import { ReadMemories, ShardTails } from '../../../src/service/listing/shard-tails';
 import { seededRandom } from '../../../devtools/random';
 
 const asc = (a: string, b: string) => compareKeys(a, b) < 0;

@@ -1,5 +1,5 @@
-import { valueOfIndexKey } from '../core/index-key';
-import type { ReadHint } from '../core/read-hint';
+import { valueOfIndexKey } from '../../core/index-key';
+import type { ReadHint } from '../../core/read-hint';
 
 /** DynamoDB Query pages stop at 1 MB anyway; asking for more items than a page can use is waste. */
 export const MAX_QUERY_LIMIT = 1001;

@@ -1,4 +1,4 @@
-import { partitionPoint } from '../core/partition-point';
+import { partitionPoint } from '../../core/partition-point';
 
 /** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
 const TAIL_KEYS = 256;

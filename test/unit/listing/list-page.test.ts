@@ -6,12 +6,12 @@ import type { ReadHint } from '../../../src/core/read-hint';
 import { inRange } from '../../../src/core/key-range';
 import { indexSortKey } from '../../../src/core/index-key';
 import { createStrategy, type ShardStrategy } from '../../../src/core/strategies';
-import { listItems } from '../../../src/service/list-items';
-import { ListingExecutor } from '../../../src/service/listing/executor';
+import { listPage } from '../../../src/service/listing/executor';
+import type { ShardSource } from '../../../src/service/listing/listing';
 import { ADAPTIVE_READS, type ReadPolicy } from '../../../src/service/listing/read-policy';
-import { ShardTails } from '../../../src/service/shard-tails';
+import { ShardTails } from '../../../src/service/listing/shard-tails';
 import type { ShardQuery } from '../../../src/store/shard-query';
-import type { ShardPage, Store } from '../../../src/store/store';
+import type { ShardPage } from '../../../src/store/store';
 import { seededRandom } from '../../../devtools/random';
 
 /**
@@ -21,7 +21,7 @@ import { seededRandom } from '../../../devtools/random';
 function fakeStore(shards: Map<string, string[]>, fail?: (query: ShardQuery) => boolean) {
   const log: ShardQuery[] = [];
   const signals: (AbortSignal | undefined)[] = [];
-  const store: Pick<Store, 'queryShard'> = {
+  const store: ShardSource = {
     async queryShard(query, context) {
       log.push(query);
       signals.push(context.signal);
@@ -39,7 +39,7 @@ function fakeStore(shards: Map<string, string[]>, fail?: (query: ShardQuery) => 
       } satisfies ShardPage;
     },
   };
-  return { store: store as Store, log, signals };
+  return { store, log, signals };
 }
 
 function collection(strategy: ShardStrategy): RoutedCollection {
@@ -72,7 +72,7 @@ function spread(count: number, shardCount: number, seed: number) {
   return { shards, all: all.sort(compareKeys) };
 }
 
-describe('listItems over 21 hash shards', () => {
+describe('listPage over 21 hash shards', () => {
   const target = collection(createStrategy({ kind: 'hash', shards: 21 }));
   const memory = new ShardTails();
 
@@ -83,13 +83,10 @@ describe('listItems over 21 hash shards', () => {
     const readPerPage: number[] = [];
     let after: string | undefined;
     for (;;) {
-      const page = await listItems(
-        store,
-        target,
+      const page = await listPage(
+        { store, collection: target, memory, context: {} },
         { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) },
         100,
-        {},
-        memory,
       );
       seen.push(...page.records.map((r) => r.gsi1sk as string));
       readPerPage.push(page.stats.itemsRead / Math.max(1, page.records.length));
@@ -112,13 +109,10 @@ describe('listItems over 21 hash shards', () => {
       let hint: ReadHint | undefined;
       for (;;) {
         const given = hint && mangle?.(hint);
-        const page = await listItems(
-          store,
-          target,
+        const page = await listPage(
+          { store, collection: target, memory, context: {} },
           { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) },
           100,
-          {},
-          memory,
         );
         seen.push(...page.records.map((r) => r.gsi1sk as string));
         roundTrips += page.stats.roundTrips;
@@ -148,7 +142,11 @@ describe('listItems over 21 hash shards', () => {
     const { shards } = spread(500, 21, 2);
     const { store, signals } = fakeStore(shards, (query) => query.shardKey === 'c#5');
     await expect(
-      listItems(store, target, { filter: { kind: 'all' }, order: 'asc' }, 100, {}, new ShardTails()),
+      listPage(
+        { store, collection: target, memory: new ShardTails(), context: {} },
+        { filter: { kind: 'all' }, order: 'asc' },
+        100,
+      ),
     ).rejects.toThrow('shard down');
     expect(signals.length).toBe(21);
     expect(signals.every((signal) => signal?.aborted)).toBe(true);
@@ -162,7 +160,7 @@ describe('listItems over 21 hash shards', () => {
     let answering = 0;
     let allAnswered = () => {};
     const gated = {
-      queryShard: async (query: ShardQuery, context: Parameters<Store['queryShard']>[1]) => {
+      queryShard: async (query: ShardQuery, context: Parameters<ShardSource['queryShard']>[1]) => {
         // Released queries count as answering from the moment of release until their answer is back.
         await new Promise<void>((resolve) =>
           held.push(() => {
@@ -176,15 +174,12 @@ describe('listItems over 21 hash shards', () => {
           if (--answering === 0) allAnswered();
         }
       },
-    } as Store;
+    } satisfies ShardSource;
     let done = false;
-    const listing = listItems(
-      gated,
-      target,
+    const listing = listPage(
+      { store: gated, collection: target, memory: new ShardTails(), context: {} },
       { filter: { kind: 'all' }, order: 'asc' },
       100,
-      {},
-      new ShardTails(),
     ).finally(() => (done = true));
     let waves = 0;
     for (;;) {
@@ -206,7 +201,7 @@ describe('listItems over 21 hash shards', () => {
   });
 });
 
-describe('listItems over range shards', () => {
+describe('listPage over range shards', () => {
   const target = collection(createStrategy({ kind: 'range', boundaries: ['', 'm'] }));
   const keys = (from: string, count: number) =>
     Array.from({ length: count }, (_, n) => indexSortKey(`${from}${String(n).padStart(3, '0')}`, [`k${n}`]));
@@ -221,15 +216,15 @@ describe('listItems over range shards', () => {
     const { store, log } = fakeStore(shards);
     const expected = [...shards.get('c#0')!.slice(40), ...shards.get('c#1')!.slice(0, 10)];
     const memory = new ShardTails();
-    const first = await listItems(store, target, request, 20, {}, memory);
+    const first = await listPage({ store, collection: target, memory, context: {} }, request, 20);
     const queriesOf = (from: number) => log.slice(from).map((query) => [query.shardKey, query.limit]);
     const firstQueries = queriesOf(0);
     // A fresh memory knows nothing: the same request reads the same way again, whatever came before.
-    const fresh = await listItems(store, target, request, 20, {}, new ShardTails());
+    const fresh = await listPage({ store, collection: target, memory: new ShardTails(), context: {} }, request, 20);
     expect(queriesOf(firstQueries.length)).toEqual(firstQueries);
     expect(fresh.stats.roundTrips).toBe(first.stats.roundTrips);
     // The memory the first page read into knows where shard 0 ends: shard 1 goes out in the same wave.
-    const informed = await listItems(store, target, request, 20, {}, memory);
+    const informed = await listPage({ store, collection: target, memory, context: {} }, request, 20);
     for (const page of [first, fresh, informed]) {
       expect(page.records.map((r) => r.gsi1sk)).toEqual(expected);
       expect(page.nextPosition).toBe(expected[19]);
@@ -239,7 +234,7 @@ describe('listItems over range shards', () => {
   });
 });
 
-describe('listItems over sparse range shards', () => {
+describe('listPage over sparse range shards', () => {
   const letters = 'bcdefghijklmnopqrstu';
   const target = collection(createStrategy({ kind: 'range', boundaries: ['', ...letters] }));
   /** Shard s (0 below b, then b … u) holds `counts[s]` keys of its letter. */
@@ -256,7 +251,11 @@ describe('listItems over sparse range shards', () => {
     const { store, log } = fakeStore(layout(counts));
     for (const order of ['asc', 'desc'] as const) {
       const from = log.length;
-      const page = await listItems(store, target, { filter: { kind: 'all' }, order }, 2, {}, new ShardTails());
+      const page = await listPage(
+        { store, collection: target, memory: new ShardTails(), context: {} },
+        { filter: { kind: 'all' }, order },
+        2,
+      );
       expect(page.records.map((r) => r.gsi1sk)).toEqual([indexSortKey('u0', ['k0'])]);
       expect(page.stats.roundTrips).toBe(3);
       // Every shard once, none asked for more than the page (and the item that tells whether more follow).
@@ -280,7 +279,7 @@ describe('listItems over sparse range shards', () => {
           let after: string | undefined;
           for (;;) {
             const request = { filter: { kind: 'all' }, order, ...(after !== undefined && { after }) } as const;
-            const page = await listItems(store, target, request, limit, {}, memory);
+            const page = await listPage({ store, collection: target, memory, context: {} }, request, limit);
             seen.push(...page.records.map((r) => r.gsi1sk as string));
             trips.push(page.stats.roundTrips);
             if (page.nextPosition === undefined) break;
@@ -299,13 +298,10 @@ describe('listItems over sparse range shards', () => {
   it('reads no shard ahead when a page crosses from a dense shard into the next: it alone fills the page', async () => {
     const { store, log } = fakeStore(layout(Array.from({ length: 21 }, () => 50)));
     const after = indexSortKey('b44', ['k44']);
-    const page = await listItems(
-      store,
-      target,
+    const page = await listPage(
+      { store, collection: target, memory: new ShardTails(), context: {} },
       { filter: { kind: 'all' }, order: 'asc', after },
       20,
-      {},
-      new ShardTails(),
     );
     expect(page.records).toHaveLength(20);
     expect(log.map((query) => query.shardKey)).toEqual(['c#1', 'c#2']);
@@ -313,7 +309,7 @@ describe('listItems over sparse range shards', () => {
   });
 });
 
-describe('ListingExecutor', () => {
+describe('listPage with a read policy', () => {
   it('returns the same pages whatever its read policy asks for: a policy sizes reads, never results', async () => {
     const target = collection(createStrategy({ kind: 'hash', shards: 5 }));
     const { shards, all } = spread(300, 5, 6);
@@ -332,7 +328,7 @@ describe('ListingExecutor', () => {
       for (;;) {
         const request = { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) } as const;
         const inputs = { store, collection: target, memory: new ShardTails(), context: {}, policy };
-        const page = await new ListingExecutor(inputs, request, 40).run();
+        const page = await listPage(inputs, request, 40);
         seen.push(...page.records.map((r) => r.gsi1sk as string));
         if (!page.nextPosition) break;
         after = page.nextPosition;
