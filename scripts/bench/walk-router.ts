@@ -8,7 +8,7 @@ import { measured, type PageSample } from './page-sample';
  * x-round-trips, x-consumed-rcu. The response body is read inside the timing (serializing it is the
  * router's work); parsing it for the cursor is not.
  */
-export async function walkRouter(
+export function walkRouter(
   app: Pick<Service['app'], 'request'>,
   collection: string,
   pageSize: number,
@@ -17,17 +17,29 @@ export async function walkRouter(
   /** Called before each page is asked for (the floor's recorder starts the page's list). */
   beforePage: () => void = () => {},
 ): Promise<(PageSample & { nextCursor: string | null })[]> {
+  return walkListing(app, `/collections/${collection}/items`, pageSize, maxPages, from, beforePage);
+}
+
+/** `walkRouter` over any listing route: `path` without its query (a group's is `…/groups/{group}/items`). */
+export async function walkListing(
+  app: Pick<Service['app'], 'request'>,
+  path: string,
+  pageSize: number,
+  maxPages = Infinity,
+  from: string | null = null,
+  beforePage: () => void = () => {},
+): Promise<(PageSample & { nextCursor: string | null })[]> {
   const samples: (PageSample & { nextCursor: string | null })[] = [];
   let cursor: string | null = from;
   do {
     beforePage();
     const query = new URLSearchParams({ limit: String(pageSize), ...(cursor && { cursor }) });
     const { value, ms, cpuMs } = await measured(async () => {
-      const response = await app.request(`/collections/${collection}/items?${query}`);
+      const response = await app.request(`${path}?${query}`);
       return { response, text: await response.text() };
     });
     const { response, text } = value;
-    if (response.status !== 200) throw new Error(`listing ${collection}: ${response.status} ${text.slice(0, 300)}`);
+    if (response.status !== 200) throw new Error(`listing ${path}: ${response.status} ${text.slice(0, 300)}`);
     const body = JSON.parse(text) as { items: unknown[]; nextCursor: string | null };
     const rcu = response.headers.get('x-consumed-rcu');
     samples.push({
