@@ -1,10 +1,13 @@
 import type { components, operations } from './api/index.js';
 import { batchPut, type BatchWriteResult } from './batches.js';
 import { holdsPatch, outcomeUnknown, sameValue } from './confirm.js';
+import { GroupClient, type GroupValue } from './group.js';
+import { listingPages } from './listing.js';
 import { type Answer, type Call, errorOf, type Transport } from './transport.js';
 
 type Schemas = components['schemas'];
-type JsonOf<Op extends keyof operations, Status extends number> =
+/** The JSON body an operation answers with `Status`. */
+export type JsonOf<Op extends keyof operations, Status extends number> =
   operations[Op]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
 /** An item as shardline stores and returns it: primary key, ordered field(s), any attributes. */
@@ -138,23 +141,21 @@ export class CollectionClient {
   }
 
   /** Every page of a listing in order, following `nextCursor` until the end: `for await (const page of …)`. */
-  async *pages(query: ListQuery = {}, options: { pageSize?: number } = {}): AsyncGenerator<ListPage> {
-    let cursor: string | undefined;
-    do {
-      const answer = await this.transport.send({
-        method: 'GET',
-        path: `${this.path}/items`,
-        query: { ...listQuery(query), limit: String(options.pageSize ?? 1000), cursor },
-      });
-      const page = answer.body as ListPage;
-      yield page;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+  pages(query: ListQuery = {}, options: { pageSize?: number } = {}): AsyncGenerator<ListPage> {
+    return listingPages<ListPage>(this.transport, `${this.path}/items`, query, options.pageSize);
   }
 
   /** Every item of a listing in order: `for await (const item of albums.list({prefix: 'a'}))`. */
   async *list(query: ListQuery = {}, options: { pageSize?: number } = {}): AsyncGenerator<Item> {
     for await (const page of this.pages(query, options)) yield* page.items;
+  }
+
+  /**
+   * One group of a grouped collection (docs/groups.md): its listing and its shards. A number
+   * group may be given as a number, a bigint or an ExactNumber; every value is sent encoded.
+   */
+  group(value: GroupValue): GroupClient {
+    return new GroupClient(this.transport, this.path, this.name, value);
   }
 
   /**
@@ -225,12 +226,6 @@ function conditionHeaders(conditions: Conditions): Record<string, string> {
 
 function keyQuery(key: PrimaryKey): Record<string, string> {
   return Object.fromEntries(Object.entries(key).map(([name, value]) => [name, String(value)]));
-}
-
-function listQuery(query: ListQuery): Record<string, string | undefined> {
-  const { fields, ...rest } = query as ListQuery & { fields?: string | readonly string[] };
-  const text = Object.fromEntries(Object.entries(rest).map(([name, value]) => [name, value?.toString()]));
-  return { ...text, fields: Array.isArray(fields) ? fields.join(',') : (fields as string | undefined) };
 }
 
 /** A 404 that says the item is missing; any other 404 (the collection's) is thrown. */

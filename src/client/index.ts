@@ -6,6 +6,7 @@
  *   const shardline = createClient({ baseUrl: 'http://localhost:8787' });
  *   const albums = shardline.collection('albums');
  *   for await (const album of albums.list({ prefix: 'b' })) console.log(album.title);
+ *   for await (const order of shardline.collection('orders').group('c123').list()) console.log(order.orderDate);
  */
 import { CollectionClient } from './collection.js';
 import { type ClientOptions, Transport } from './transport.js';
@@ -13,6 +14,7 @@ import { type ClientOptions, Transport } from './transport.js';
 export { ExactNumber } from '../core/exact-number.js';
 export type { components, operations, paths } from './api/index.js';
 export type { BatchWriteResult } from './batches.js';
+export type { GroupClient, GroupInfo, GroupListPage, GroupListQuery, GroupValue } from './group.js';
 export type {
   BatchDeleteResult,
   BatchGetResult,

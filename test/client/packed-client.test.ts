@@ -19,7 +19,7 @@ const ITEMS = 10_000;
  * `shardline/client` as an app gets it: `npm pack`, the tarball installed into a fresh
  * project, a strict TypeScript program type-checked and run there against a running
  * server whose listings answer a storm of 503s with Retry-After. It lists all 10,000
- * items, in order, through them.
+ * items, in order, through them, and one customer of the grouped `orders`.
  */
 describe('the packed client in a fresh project', () => {
   let app: string;
@@ -104,6 +104,7 @@ describe('the packed client in a fresh project', () => {
     expect(result.route).toMatchObject({ normalized: 'aaa first of all' });
     expect(result.pks).toEqual(['Client', ...expected]);
     expect(result.pages).toBe(11);
+    expect(result.orders).toEqual({ newestFirst: ['order#2', 'order#1'], shards: 1, phase: 'stable' });
     // The storm was real, and the client waited the second it was asked to.
     const refused = answered.filter((a) => a.status === 503);
     expect(refused.length).toBeGreaterThanOrEqual(10);

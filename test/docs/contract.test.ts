@@ -62,7 +62,7 @@ describe('the service answers as its OpenAPI document says', () => {
   it('collections and key routes', async () => {
     await expectStatus(200, 'GET', '/collections');
     await expectStatus(400, 'GET', '/collections?nope=1');
-    for (const name of ['albums', 'albums-hash', 'albums-random', 'albums-by-year']) {
+    for (const name of ['albums', 'albums-hash', 'albums-random', 'albums-by-year', 'orders']) {
       await expectStatus(200, 'GET', `/collections/${name}`);
     }
     await expectStatus(404, 'GET', '/collections/nope');
@@ -147,6 +147,24 @@ describe('the service answers as its OpenAPI document says', () => {
     await expectStatus(200, 'POST', '/collections/albums/items/batch-delete', { body: keys });
     await expectStatus(400, 'POST', '/collections/albums/items/batch-delete', { body: '{"keys":"no"}' });
     await expectStatus(404, 'POST', '/collections/nope/items/batch-delete', { body: keys });
+  });
+
+  it("a grouped collection's group listing and group", async () => {
+    const order = '{"pk":"o1","sk":"s","customerId":"c#1/2","orderDate":"2026-03-01","total":42.5}';
+    await expectStatus(201, 'PUT', '/collections/orders/items', { body: order });
+    await expectStatus(400, 'PUT', '/collections/orders/items', {
+      body: '{"pk":"o2","sk":"s","orderDate":"2026-03-01"}',
+    });
+    await expectStatus(200, 'GET', '/collections/orders/groups/c%231%2F2/items?limit=5&order=desc&fields=total');
+    await expectStatus(200, 'GET', '/collections/orders/groups/c%231%2F2/items?from=2026-01-01&to=2026-12-31');
+    await expectStatus(400, 'GET', '/collections/orders/groups/c1/items?limit=0');
+    await expectStatus(400, 'GET', '/collections/orders/items');
+    await expectStatus(400, 'GET', '/collections/albums/groups/x/items');
+    await expectStatus(404, 'GET', '/collections/nope/groups/x/items');
+    await expectStatus(200, 'GET', '/collections/orders/groups/c%231%2F2');
+    await expectStatus(400, 'GET', '/collections/albums/groups/x');
+    await expectStatus(400, 'GET', '/collections/orders/groups/x?nope=1');
+    await expectStatus(404, 'GET', '/collections/nope/groups/x');
   });
 
   it('metrics, statistics and the heat page', async () => {

@@ -49,7 +49,7 @@ describe('the embedded default', () => {
       const names = (
         (await (await fetch(`${base}/collections`)).json()) as { collections: { name: string }[] }
       ).collections.map((c) => c.name);
-      expect(names).toEqual(['albums', 'albums-hash', 'albums-random', 'albums-by-year']);
+      expect(names).toEqual(['albums', 'albums-hash', 'albums-random', 'albums-by-year', 'orders']);
       const written = await fetch(`${base}/collections/albums/items`, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },

@@ -49,12 +49,21 @@ const item = fc
     ),
     // The typed demo collection (albums-by-year) orders by it; the others carry it as data.
     year: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: -9999, max: 9999 }) }, fc.constant(undefined), text(4)),
+    // The grouped demo collection (orders) takes its group from customerId and orders by orderDate.
+    customerId: fc.oneof({ weight: 8, arbitrary: keyPart }, fc.integer(), fc.constant(undefined)),
+    orderDate: fc.oneof(
+      { weight: 8, arbitrary: fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }) },
+      fc.constant(undefined),
+      text(4),
+    ),
     extra: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, attribute),
     forged: fc.nat(19),
   })
-  .map(({ forged, extra, year, ...rest }) => ({
+  .map(({ forged, extra, year, customerId, orderDate, ...rest }) => ({
     ...rest,
     ...(year !== undefined && { year }),
+    ...(customerId !== undefined && { customerId }),
+    ...(orderDate !== undefined && { orderDate: orderDate instanceof Date ? orderDate.toISOString() : orderDate }),
     ...(extra !== undefined && { extra }),
     // Now and then a client tries to set the shard itself.
     ...(forged === 0 && { gsi1pk: 'forged#1' }),
@@ -87,12 +96,19 @@ describe('item validation (property)', () => {
           expect(utf8Length(record.sk as string)).toBeLessThanOrEqual(MAX_SORT_KEY_BYTES);
           expect(utf8Length(prepared.indexKey)).toBeLessThanOrEqual(MAX_SORT_KEY_BYTES);
           expect(prepared.indexKey.isWellFormed()).toBe(true);
-          // The index key holds the item's order fields, read back as the client sent them.
-          expect(decodeOrderedValue(orderOf(c), valueOfIndexKey(prepared.indexKey))).toEqual(
+          // The index key holds the item's order fields, read back as the client sent them (a date as its instant).
+          const instant = (type: string, value: unknown) => (type === 'date' ? Date.parse(value as string) : value);
+          expect(
+            decodeOrderedValue(orderOf(c), valueOfIndexKey(prepared.indexKey)).map((value, i) =>
+              instant(orderOf(c)[i]!.type, value),
+            ),
+          ).toEqual(
             orderOf(c).map(({ field, type, normalization }) =>
-              type === 'string' ? normalize(record[field] as string, normalization) : record[field],
+              type === 'string' ? normalize(record[field] as string, normalization) : instant(type, record[field]),
             ),
           );
+          // A grouped collection's shard key is its group's: `<prefix>#<group>#<shard>`.
+          if (c.group) expect(prepared.shardKey).toBe(`${c.prefix}#${record[c.group.field]}#${prepared.shard}`);
           expect(itemSize(record)).toBeLessThanOrEqual(MAX_ITEM_BYTES);
           expect(prepared.shard).toBeGreaterThanOrEqual(0);
           expect(prepared.shard).toBeLessThan(c.map.strategy.shardCount);
@@ -109,14 +125,17 @@ describe('item validation (property)', () => {
   });
 
   it('never lets a lone surrogate through, anywhere in the item', () => {
+    // Every demo collection takes this item (albums-by-year: a year; orders: a group and a date) but for a surrogate.
+    const valid = { pk: 'p', sk: 's', title: 't', year: 2001, customerId: 'c', orderDate: '2026-01-31' };
+    for (const c of collections) expect(() => prepareItem(c, valid, Math.random), c.name).not.toThrow();
     fc.assert(
       fc.property(
         collection,
-        fc.constantFrom('pk', 'sk', 'title', 'extra', 'name'),
+        fc.constantFrom('pk', 'sk', 'title', 'customerId', 'extra', 'name'),
         text(5),
         loneSurrogate,
         (c, where, base, bad) => {
-          const input: Record<string, unknown> = { pk: 'p', sk: 's', title: 't' };
+          const input: Record<string, unknown> = { ...valid };
           if (where === 'name') input[`x${bad}`] = 1;
           else if (where === 'extra') input.extra = { nested: [base + bad] };
           else input[where] = base + bad;

@@ -1,0 +1,36 @@
+import type { Transport } from './transport.js';
+
+/** What every listing route answers: a page of items and where the next one starts (`null`: the end). */
+interface Page {
+  readonly nextCursor: string | null;
+}
+
+/**
+ * Every page of the listing at `path` in order, following `nextCursor` until the end. A collection's
+ * listing and a group's take the same query and answer the same pages: both are read here.
+ */
+export async function* listingPages<Answer extends Page>(
+  transport: Transport,
+  path: string,
+  query: object,
+  pageSize = 1000,
+): AsyncGenerator<Answer> {
+  let cursor: string | undefined;
+  do {
+    const answer = await transport.send({
+      method: 'GET',
+      path,
+      query: { ...queryText(query), limit: String(pageSize), cursor },
+    });
+    const page = answer.body as Answer;
+    yield page;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+/** The query as URL text; `fields` may be given as names too (`['title', 'year']`). */
+function queryText(query: object): Record<string, string | undefined> {
+  const { fields, ...rest } = query as Record<string, unknown> & { fields?: string | readonly string[] };
+  const text = Object.fromEntries(Object.entries(rest).map(([name, value]) => [name, value?.toString()]));
+  return { ...text, fields: Array.isArray(fields) ? fields.join(',') : (fields as string | undefined) };
+}
