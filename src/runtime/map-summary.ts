@@ -18,6 +18,12 @@ export async function describeMaps(service: Pick<Service, 'collections' | 'maps'
       const config = isConfigured(collection, read.map.strategy)
         ? ''
         : ` — the config says ${shape(collection.initialStrategy)}`;
+      if (collection.group) {
+        // A group's shards are its own: the map's strategy is each group's default, the group map lists the others.
+        const off = read.groups?.groups.size ?? 0;
+        const each = `${read.map.strategy.shardCount} shard${read.map.strategy.shardCount === 1 ? '' : 's'}`;
+        return `  ${collection.name}: grouped by ${collection.group.field}, ${each} a group; ${off} off the default`;
+      }
       return `  ${collection.name}: v${pointer.read.version} (${shape(read.map.strategy)})${migrating}${config}`;
     }),
   );
