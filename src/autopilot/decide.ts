@@ -1,6 +1,7 @@
 import type { AutopilotConfig } from '../core/collection';
 import type { StrategyKind } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
+import type { GroupChange } from './decide-groups';
 import { type NewestEndStream, newestEndStream } from './newest-end';
 import { gainBar } from './rising-bar';
 
@@ -28,7 +29,8 @@ export interface Target {
 }
 
 export interface Decision {
-  readonly action: 'none' | 'reshard';
+  /** `resize`: a grouped collection's groups resized (decide-groups.ts); `reshard`: the collection's map. */
+  readonly action: 'none' | 'reshard' | 'resize';
   /** One line an operator reads: why. */
   readonly reason: string;
   readonly target?: Target;
@@ -49,6 +51,8 @@ export interface Decision {
    * them that do (time-ordered keys), where that stream bounds what a re-cut can reach.
    */
   readonly newestEnd?: { readonly shard: number; readonly share: number };
+  /** A grouped collection's: the groups it resizes or resumes, and hot ones it holds back, each with why. */
+  readonly groups?: readonly GroupChange[];
 }
 
 /** A shard far below its share this long (a whole window) lets the collection shrink. */

@@ -1,5 +1,5 @@
 import type { RoutedCollection } from '../core/collection';
-import { fleetLoad, type FleetLoad } from '../load/fleet-load';
+import { fleetLoad, type FleetLoad, loadShardCount } from '../load/fleet-load';
 import type { DynamoClients } from '../store/client';
 import { LoadStore } from '../store/load-store';
 
@@ -20,7 +20,7 @@ export async function recordedLoad(
   const shape = {
     collection: read.name,
     mapVersion: read.map.version,
-    shardCount: read.map.strategy.shardCount,
+    shardCount: loadShardCount(read),
     minuteMs,
   };
   return {

@@ -7,7 +7,12 @@ import { exitCodeOf, finishedLine, openReshard, type ReshardRun, type ReshardTab
 import { scanCollectionKeys } from '../service/collection-keys';
 import { ShardMaps } from '../service/shard-maps';
 import { DecisionLog } from '../store/decision-log';
+import type { GroupMapStore } from '../store/map-store';
+import { EMPTY_GROUP_MAP } from '../core/group-map';
+import { settleMsOf } from '../reshard/run-reshard';
 import { type Decision, decide, type Target } from './decide';
+import { decideGroups } from './decide-groups';
+import { lastResizes, resizeGroups } from './group-step';
 import { loadWeightedCounts } from './load-weights';
 import { recordedLoad } from './recorded-load';
 import { reshardStreak, streakAfterStep } from './rising-bar';
@@ -15,6 +20,8 @@ import { keptAfterResume, resumeReason, settled } from './step-log';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
 export interface AutopilotTable extends ReshardTable {
+  /** The maps, the group maps too (a grouped collection's step resizes groups). */
+  readonly maps: ReshardTable['maps'] & GroupMapStore;
   readonly settings: ReshardTable['settings'] & { readonly loadMinuteMs: number };
 }
 
@@ -75,22 +82,37 @@ export async function autopilotStep(
   const { window, minutes } = await recordedLoad(table, read, config.windowMinutes, now);
   const log = new DecisionLog(table.clients.doc);
   const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
-  const kept = options.dryRun ? [] : await log.read(collection);
+  // A grouped collection's dry run reads it too: its groups' cooldowns are in it.
+  const kept = options.dryRun && !collection.group ? [] : await log.read(collection);
   const streak = reshardStreak(kept);
-  const decision = decide(
-    {
-      strategy: read.map.strategy.kind,
-      shardCount: read.map.strategy.shardCount,
-      window,
-      minutes,
-      resharding: pointer.phase !== 'stable',
-      lastReshardAt,
-      now,
-      minuteMs,
-      streak,
-    },
-    config,
-  );
+  const decision = read.group
+    ? decideGroups(
+        {
+          window,
+          minutes,
+          groups: read.groups ?? EMPTY_GROUP_MAP,
+          defaultShards: read.map.strategy.shardCount,
+          lastResizedAt: lastResizes(kept),
+          now,
+          minuteMs,
+          settleMs: settleMsOf(table.settings),
+        },
+        config,
+      )
+    : decide(
+        {
+          strategy: read.map.strategy.kind,
+          shardCount: read.map.strategy.shardCount,
+          window,
+          minutes,
+          resharding: pointer.phase !== 'stable',
+          lastReshardAt,
+          now,
+          minuteMs,
+          streak,
+        },
+        config,
+      );
   const record: StepRecord = {
     ...decision,
     collection: collection.name,
@@ -118,6 +140,8 @@ export async function autopilotStep(
     await log.change(collection, (kept) => keptAfterResume(kept, resumed));
     return resumed;
   }
+  // A grouped collection's groups resize on their own: its map is never resharded.
+  if (decision.groups) return resizeGroups(table, collection, read, record, log, options.log ?? (() => {}));
   if (decision.action !== 'reshard' || !decision.target) {
     await log.append(collection, { ...record });
     return record;

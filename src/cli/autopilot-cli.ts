@@ -8,8 +8,9 @@ import { readCommandLine, readOptions, type ScriptIO, UsageError } from './comma
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
        npm run autopilot -- --status [--collection NAME] [--json]
 
-Reshards the collections whose config has "autopilot" by the fleet's load (docs/autopilot.md):
-a step every minute (SHARDLINE_LOAD_MINUTE_MS), each decision a JSON line on stdout.
+Reshards the collections whose config has "autopilot" by the fleet's load, or resizes the hot
+and cold groups of a grouped one (docs/autopilot.md): a step every minute
+(SHARDLINE_LOAD_MINUTE_MS), each decision a JSON line on stdout.
 
   --collection NAME   only this collection (it must have "autopilot" in the config)
   --once              one step per collection, then exit
@@ -120,8 +121,11 @@ function statusLine(d: KeptDecision): string {
       : ` (reshard exit ${d.reshard.code})`
     : '';
   const repeated = d.repeats ? ` (×${d.repeats}, last ${d.lastAt})` : '';
+  const resized = d.groups?.filter((change) => change.action !== 'hold') ?? [];
+  const finished = resized.filter((change) => change.done === true).length;
+  const groups = resized.length > 0 ? ` (${finished} of ${resized.length} group resizes finished)` : '';
   const what = `v${d.mapVersion} ${action.padEnd(7)} imbalance ${imbalance}${predicted}`;
-  return `${d.at}  ${what}  ${d.reason}${ran}${repeated}`;
+  return `${d.at}  ${what}  ${d.reason}${ran}${repeated}${groups}`;
 }
 
 function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {

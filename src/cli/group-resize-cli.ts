@@ -4,8 +4,9 @@ import { groupValueFromPath } from '../core/group-key';
 import { groupShards } from '../core/group-view';
 import { resizeGroup } from '../reshard/group-resize';
 import { ReshardRefused } from '../reshard/orchestrator';
+import { settleMsOf } from '../reshard/run-reshard';
 import type { OpenEnvironment } from '../runtime/open-environment';
-import { STALE_AFTER_TTLS, ShardMaps } from '../service/shard-maps';
+import { ShardMaps } from '../service/shard-maps';
 import type { ReshardIO } from './reshard-cli';
 
 /** `npm run reshard -- --collection C --group G --shards N`: one group to N shards, online (docs/groups.md). */
@@ -35,7 +36,6 @@ export async function resizeGroupCli(
       return 3;
     }
   }
-  const { mapTtlMs, requestTimeoutMs } = opened.settings;
   const started = Date.now();
   try {
     const outcome = await resizeGroup(
@@ -44,8 +44,7 @@ export async function resizeGroupCli(
         queryShard: (query, context) => opened.store.queryShard(query, context),
         updateAttributes: (update, context) => opened.store.updateAttributes(update, context),
         collection: read,
-        // A router may route by a group map up to 3 TTLs old, and its request may last a deadline.
-        settleMs: STALE_AFTER_TTLS * mapTtlMs + requestTimeoutMs + 1000,
+        settleMs: settleMsOf(opened.settings),
         log: (line) => io.stderr(`reshard: ${line}\n`),
       },
       group,

@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHealthRoute(app, shardline);
   registerCollectionRoutes(app, shardline);
   registerListingRoute(app, shardline);
-  registerGroupRoutes(app, shardline);
+  registerGroupRoutes(app, shardline, deps.load);
   registerItemRoutes(app, deps);
   registerObservabilityRoutes(app, deps);
   if (deps.load) registerLoadRoute(app, shardline, deps.load);

@@ -1,5 +1,14 @@
 import { type HeavyHitter, type SketchSummary, SpaceSaving } from '../core/space-saving';
-import { FIGURES, type Figure, type LoadRecord, PARTITION_RCU, PARTITION_WCU } from './load-record';
+import type { RoutedCollection } from '../core/collection';
+import {
+  FIGURES,
+  type Figure,
+  GROUP_KEYS,
+  type GroupSketches,
+  type LoadRecord,
+  PARTITION_RCU,
+  PARTITION_WCU,
+} from './load-record';
 
 /** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
 export interface ShardLoad {
@@ -40,6 +49,11 @@ export interface FleetLoad {
    * for (its router's units that minute ÷ its sample's size): where in its range the writes land.
    */
   readonly writeSamples: WriteSample[][];
+  /**
+   * A grouped collection's groups, merged over the routers and minutes that counted them: the groups
+   * written most, by writes and by write units (absent when no record in the window had any).
+   */
+  readonly groups?: { readonly writes: HotKeys; readonly writeUnits: HotKeys };
 }
 
 export interface WriteSample {
@@ -71,6 +85,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
   const read: SketchSummary[] = [];
   const routers = new Set<string>();
   const writeSamples = Array.from({ length: options.shardCount }, (): WriteSample[] => []);
+  const groups: GroupSketches[] = [];
   let merged = 0;
   for (const record of records) {
     if (record.collection !== options.collection || record.mapVersion !== options.mapVersion) continue;
@@ -89,6 +104,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       for (const value of values) writeSamples[shard]?.push({ value, units });
     });
     read.push(record.read);
+    if (record.groups) groups.push(record.groups);
   }
   const rate = (figure: Figure, shard: number) => sums[figure]![shard]! / windowSeconds;
   const shards = Array.from({ length: options.shardCount }, (_, shard): ShardLoad => {
@@ -116,7 +132,27 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
     hotWrites: hotKeysOf(written),
     hotReads: hotKeysOf(read),
     writeSamples,
+    ...(groups.length > 0 && {
+      groups: {
+        writes: hotKeysOf(
+          groups.map((part) => part.writes),
+          GROUP_KEYS,
+        ),
+        writeUnits: hotKeysOf(
+          groups.map((part) => part.writeUnits),
+          GROUP_KEYS,
+        ),
+      },
+    }),
   };
+}
+
+/**
+ * Shards the load figures of `collection` are kept for: a grouped collection's in one (shard 0, the
+ * whole collection), since shard `i` of one group is another partition than shard `i` of the next.
+ */
+export function loadShardCount(collection: RoutedCollection): number {
+  return collection.group ? 1 : collection.map.strategy.shardCount;
 }
 
 function imbalanceOf(shares: readonly number[]): number | null {
@@ -128,8 +164,8 @@ function imbalanceOf(shares: readonly number[]): number | null {
  * Merged at the smallest capacity of the parts: the merge's bounds hold only when every
  * side's smallest counter bounds its absent keys, which a roomier sketch's would not.
  */
-function hotKeysOf(parts: readonly SketchSummary[]): HotKeys {
-  const capacity = Math.min(100, ...parts.map((part) => part.capacity));
+function hotKeysOf(parts: readonly SketchSummary[], most = 100): HotKeys {
+  const capacity = Math.min(most, ...parts.map((part) => part.capacity));
   const merged = new SpaceSaving(capacity);
   for (const part of parts) merged.merge(SpaceSaving.fromSummary({ ...part, capacity }));
   return { keys: merged.top(), errorBound: merged.errorBound, total: merged.total };

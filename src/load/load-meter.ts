@@ -1,5 +1,14 @@
 import { SpaceSaving } from '../core/space-saving';
-import { FIGURES, type Figure, type LoadRecord, SAMPLES_PER_RECORD, SAMPLES_PER_SHARD } from './load-record';
+import { cutToBytes } from './group-sketch';
+import {
+  FIGURES,
+  type Figure,
+  GROUP_KEYS,
+  GROUP_SKETCH_BYTES,
+  type LoadRecord,
+  SAMPLES_PER_RECORD,
+  SAMPLES_PER_SHARD,
+} from './load-record';
 
 /** Values each Space-Saving sketch keeps a count of. */
 const HOT_KEYS = 100;
@@ -13,6 +22,8 @@ interface OpenMinute {
   /** Per shard: the reservoir, and how many writes it has seen. */
   readonly samples: string[][];
   readonly sampled: number[];
+  /** A grouped collection's writes and write units per group (created by its first write of a group). */
+  groups?: { readonly writes: SpaceSaving; readonly writeUnits: SpaceSaving };
 }
 
 /**
@@ -30,12 +41,30 @@ export class LoadMeter {
     private readonly minuteMs: number,
   ) {}
 
-  wrote(collection: string, mapVersion: number, shard: number, value: string, units: number, now: number): void {
+  /**
+   * One write; `group`: a grouped collection's, whose writes are counted per group. Its values are
+   * ordered within their group only, so no shard's range is sampled (no range re-cut reads them).
+   */
+  wrote(
+    collection: string,
+    mapVersion: number,
+    shard: number,
+    value: string,
+    units: number,
+    now: number,
+    group?: string,
+  ): void {
     const minute = this.minuteOf(collection, mapVersion, now);
     add(minute.figures.writes, shard, 1);
     add(minute.figures.writeUnits, shard, units);
     minute.written.add(value);
-    sample(minute, shard, value);
+    if (group === undefined) {
+      sample(minute, shard, value);
+      return;
+    }
+    minute.groups ??= { writes: new SpaceSaving(GROUP_KEYS), writeUnits: new SpaceSaving(GROUP_KEYS) };
+    minute.groups.writes.add(group);
+    minute.groups.writeUnits.add(group, units);
   }
 
   queried(
@@ -106,6 +135,12 @@ export class LoadMeter {
       written: minute.written.summary(),
       read: minute.read.summary(),
       writeSamples: Array.from({ length: shardCount }, (_, i) => subset(minute.samples[i] ?? [], perShard)),
+      ...(minute.groups && {
+        groups: {
+          writes: cutToBytes(minute.groups.writes.summary(), GROUP_SKETCH_BYTES),
+          writeUnits: cutToBytes(minute.groups.writeUnits.summary(), GROUP_SKETCH_BYTES),
+        },
+      }),
     });
   }
 

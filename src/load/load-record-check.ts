@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { shardCountSchema } from '../core/strategies/registry';
-import { type Figure, FIGURES, type LoadRecord, SAMPLES_PER_RECORD, SAMPLES_PER_SHARD } from './load-record';
+import {
+  type Figure,
+  FIGURES,
+  GROUP_KEYS,
+  type LoadRecord,
+  SAMPLES_PER_RECORD,
+  SAMPLES_PER_SHARD,
+} from './load-record';
 
 /** A Space-Saving sketch no router writes more counters for (the meter keeps 100; room to grow). */
 const MAX_SKETCH_CAPACITY = 10_000;
@@ -16,6 +23,9 @@ const sketch = z
     counters: z.array(z.object({ key: z.string(), count, error: count })),
   })
   .refine((summary) => summary.counters.length <= summary.capacity, 'more counters than its capacity');
+
+/** A group sketch as a router writes it: at most GROUP_KEYS groups. */
+const groupSketch = sketch.refine((summary) => summary.capacity <= GROUP_KEYS, `more than ${GROUP_KEYS} groups`);
 
 const perShard = Object.fromEntries(FIGURES.map((figure) => [figure, z.array(count).max(shards)])) as Record<
   Figure,
@@ -34,6 +44,8 @@ const schema = z
     written: sketch,
     read: sketch,
     writeSamples: z.array(z.array(z.string()).max(SAMPLES_PER_SHARD)).max(shards).optional(),
+    // Records of routers that counted no groups (older ones, ungrouped collections) have none.
+    groups: z.object({ writes: groupSketch, writeUnits: groupSketch }).optional(),
   })
   .refine(
     (record) => (record.writeSamples ?? []).reduce((sum, values) => sum + values.length, 0) <= SAMPLES_PER_RECORD,

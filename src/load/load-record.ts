@@ -29,7 +29,25 @@ export interface LoadRecord {
    * its range a shard's writes land, which a re-cut by load needs when no one key is hot.
    */
   readonly writeSamples?: readonly (readonly string[])[];
+  /**
+   * A grouped collection's writes per group (older records have none): Space-Saving sketches of the
+   * groups written, one counting writes and one write units, each cut to fit GROUP_SKETCH_BYTES.
+   */
+  readonly groups?: GroupSketches;
 }
+
+export interface GroupSketches {
+  readonly writes: SketchSummary;
+  readonly writeUnits: SketchSummary;
+}
+
+/**
+ * Groups each of a record's group sketches counts at most, whatever the number of groups written (a
+ * group with more than 1/100 of the minute's writes is always among them), and the most bytes of group
+ * values one sketch holds: a group value may be up to 2 KB, and the record must stay far from 400 KB.
+ */
+export const GROUP_KEYS = 100;
+export const GROUP_SKETCH_BYTES = 24_000;
 
 /**
  * Written values a router samples per shard and minute, and at most in one record (shared

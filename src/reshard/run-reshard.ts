@@ -23,7 +23,7 @@ export type ReshardRun = Pick<ReshardDeps, 'waitForLease' | 'stop' | 'rate' | 'l
 
 /** The orchestrator over a table, wired the same way for every caller. */
 export function openReshard(table: ReshardTable, collection: CollectionSpec, run: ReshardRun): Reshard {
-  const { mapTtlMs, requestTimeoutMs, reshardLeaseMs } = table.settings;
+  const { reshardLeaseMs } = table.settings;
   return new Reshard({
     ...run,
     maps: table.maps,
@@ -34,11 +34,18 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
       await addIndex(table.clients.raw, collection, index, run.log);
     },
     collection,
-    // A router may route by a pointer up to 3 TTLs old, and its request may last a deadline.
-    settleMs: STALE_AFTER_TTLS * mapTtlMs + requestTimeoutMs + 1000,
+    settleMs: settleMsOf(table.settings),
     leaseMs: reshardLeaseMs,
     scan: { segments: run.segments, concurrency: Math.min(run.segments, 4), pageSize: 500 },
   });
+}
+
+/**
+ * How long after a map change (a pointer's, a group map's) every router has seen it: a router may route
+ * by a map up to 3 TTLs old, and a request it routed may last a deadline.
+ */
+export function settleMsOf(settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number }): number {
+  return STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000;
 }
 
 /** The line a finished reshard ends on, for people and for the autopilot's decision log alike. */

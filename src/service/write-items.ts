@@ -109,7 +109,7 @@ function batchFailure(error: unknown): { code: string; message: string } {
   return { code: error.code, message: error.code === 'timeout' ? CUT_OFF : error.message };
 }
 
-/** Writes one item under its guard, counted in the request's figures and its shard's (its value feeds the hot keys). */
+/** Writes one item under its guard, then counts it. */
 async function putPrepared(
   store: Store,
   collection: RoutedCollection,
@@ -123,7 +123,16 @@ async function putPrepared(
   await writeGuarded(collection, 'may', preconditions, (guard) =>
     store.putItem(collection.table, item.record, itemContext, guard),
   );
+  countWrite(context, collection, item);
+}
+
+/**
+ * One item written, counted in the request's figures and its shard's: its value feeds the hot keys, a
+ * grouped collection's item's group the fleet's load per group.
+ */
+export function countWrite(context: RequestContext, collection: RoutedCollection, item: PreparedItem): void {
+  const { tally } = context;
   if (!tally) return;
   tally.itemsWritten++;
-  tally.recorder.shardWritten(collection.name, item.shard, valueOfIndexKey(item.indexKey));
+  tally.recorder.shardWritten(collection.name, item.shard, valueOfIndexKey(item.indexKey), item.group);
 }

@@ -12,9 +12,17 @@ export const KEPT_DECISIONS = 100;
  * What `--status` and the autopilot's rising bar read of a kept decision, checked on every read:
  * the item sits in the table, where anyone who can write it could forge it. Other fields pass.
  */
+/** A group a step resized (or held), as the group cooldown reads it back. */
+const keptGroupChange = z.looseObject({
+  group: z.string(),
+  action: z.enum(['grow', 'shrink', 'resume', 'hold']),
+  shards: z.number().int().min(1),
+  to: z.number().int().min(1),
+});
+
 const keptDecision = z.looseObject({
   at: z.iso.datetime(),
-  action: z.enum(['none', 'reshard']),
+  action: z.enum(['none', 'reshard', 'resize']),
   reason: z.string(),
   mapVersion: z.number().int().nonnegative(),
   imbalance: z.number().nonnegative().nullable(),
@@ -27,6 +35,7 @@ const keptDecision = z.looseObject({
   repeats: z.number().int().min(1).optional(),
   lastAt: z.iso.datetime().optional(),
   reshard: z.object({ code: z.number().int().nullable(), last: z.string() }).optional(),
+  groups: z.array(keptGroupChange).max(64).readonly().optional(),
 });
 
 export type KeptDecision = z.infer<typeof keptDecision>;
@@ -78,7 +87,7 @@ export class DecisionLog {
     return valid;
   }
 
-  /** Appends `decision`, keeping the last KEPT_DECISIONS. One autopilot per collection at a time. */
+  /** Appends `decision`, keeping the last KEPT_DECISIONS (as many as fit in the item). One autopilot at a time. */
   append(collection: CollectionSpec, decision: object, context: CallContext = {}): Promise<void> {
     return this.change(collection, (decisions) => [...decisions, decision], context);
   }
@@ -90,7 +99,7 @@ export class DecisionLog {
     context: CallContext = {},
   ): Promise<void> {
     const decisions = edit(await this.read(collection, context)).slice(-KEPT_DECISIONS);
-    const item = { ...key(collection), autopilotOf: collection.name, decisions: JSON.stringify(decisions) };
+    const item = { ...key(collection), autopilotOf: collection.name, decisions: fittingText(decisions) };
     const put = new PutCommand({ TableName: collection.table, Item: item });
     await withRetries(
       'a write of the autopilot log',
@@ -100,6 +109,20 @@ export class DecisionLog {
       { operation: 'put', table: collection.table },
     );
   }
+}
+
+/** The most a log's text takes: far inside DynamoDB's 400 KB item, whatever group names decisions list. */
+const MAX_LOG_BYTES = 300_000;
+
+/** The newest decisions whose JSON fits in MAX_LOG_BYTES (the oldest go first). */
+function fittingText(decisions: readonly object[]): string {
+  let kept = decisions;
+  let text = JSON.stringify(kept);
+  while (kept.length > 1 && Buffer.byteLength(text) > MAX_LOG_BYTES) {
+    kept = kept.slice(Math.max(1, Math.floor(kept.length / 10)));
+    text = JSON.stringify(kept);
+  }
+  return text;
 }
 
 function key(collection: CollectionSpec): JsonObject {

@@ -7,6 +7,7 @@ import type { RouteSchema } from './schemas/route.js';
 import type { ListingSchema } from './schemas/listing.js';
 import type { ItemSchema } from './schemas/item.js';
 import type { GroupShardsSchema } from './schemas/group-shards.js';
+import type { GroupLoadSchema } from './schemas/group-load.js';
 import type { WriteResultSchema } from './schemas/write-result.js';
 import type { BatchResultSchema } from './schemas/batch-result.js';
 import type { BatchSchema } from './schemas/batch.js';
@@ -37,6 +38,8 @@ export interface components {
      */
     Item: ItemSchema;
     GroupShards: GroupShardsSchema;
+    /** @description the group's writes over the last window, where the routers keep load records */
+    GroupLoad: GroupLoadSchema;
     WriteResult: WriteResultSchema;
     BatchResult: BatchResultSchema;
     Batch: BatchSchema;

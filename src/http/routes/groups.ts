@@ -5,7 +5,9 @@ import { apiRoute } from '../api-route';
 import type { AppEnv } from '../env';
 import { parseFields } from '../item-headers';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
+import { GroupLoadSchema, readGroupLoad } from './group-load';
 import { DEFAULT_LIMIT, pageHeaders, pageResponse } from './listing';
+import type { LoadDeps } from './load';
 
 const GroupParams = CollectionParam.extend({
   group: z
@@ -43,6 +45,9 @@ const GroupShardsResponse = z
     changedAt: z.number().openapi({ description: 'epoch ms of the last change (0: never changed)' }),
     settleMs: z.number().openapi({ description: 'how long after a change every router has seen it' }),
     revision: z.number().int().openapi({ description: "the collection's group map revision routed by" }),
+    load: GroupLoadSchema.optional().openapi({
+      description: "the group's writes over the last window, where the routers keep load records",
+    }),
   })
   .openapi('GroupShards');
 
@@ -54,7 +59,9 @@ const groupRoute = apiRoute({
   tags: ['collections'],
   description:
     'How many shards the group is listed from and written to, as this router routes by them now: a group ' +
-    "not in the group map is on the collection's default (one shard unless configured).",
+    "not in the group map is on the collection's default (one shard unless configured). Where the routers " +
+    "keep load records, the group's write load over the last window (the collection's autopilot window, " +
+    'else 10 minutes), the figures the autopilot grows and shrinks groups by.',
   request: { params: GroupParams },
   responses: {
     200: { content: { 'application/json': { schema: GroupShardsResponse } }, description: 'the group' },
@@ -63,7 +70,7 @@ const groupRoute = apiRoute({
 });
 
 /** The grouped collections' routes: a group's listing and its shards (docs/groups.md). */
-export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
+export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardline, load?: LoadDeps): void {
   app.openapi(groupListingRoute, async (c) => {
     startTime(c, 'total');
     const { collection: name, group } = c.req.valid('param');
@@ -79,7 +86,10 @@ export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardli
     return pageResponse(c, collection, page, fields);
   });
   app.openapi(groupRoute, async (c) => {
-    const { collection, group } = c.req.valid('param');
-    return c.json(await shardline.group(collection, group, c.get('call')), 200);
+    const { collection: name, group } = c.req.valid('param');
+    const shards = await shardline.group(name, group, c.get('call'));
+    if (!load) return c.json(shards, 200);
+    const recent = await readGroupLoad(shardline, load, shardline.collection(name), shards, c.get('call'));
+    return c.json({ ...shards, load: recent }, 200, { 'cache-control': 'no-store' });
   });
 }

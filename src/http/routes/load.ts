@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
-import { fleetLoad } from '../../load/fleet-load';
+import { fleetLoad, loadShardCount } from '../../load/fleet-load';
 import type { LoadStore } from '../../store/load-store';
 import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
@@ -19,7 +19,10 @@ const FleetLoadResponse = z
   .object({
     collection: z.string(),
     mapVersion: z.number().int(),
-    shardCount: z.number().int(),
+    shardCount: z.number().int().openapi({
+      description:
+        "the read map's shards; 1 for a grouped collection (its figures are the whole collection's, in shard 0)",
+    }),
     windowSeconds: z.number(),
     routers: z.number().int().openapi({ description: 'routers that reported in the window' }),
     records: z.number().int(),
@@ -40,6 +43,10 @@ const FleetLoadResponse = z
     imbalance: z.number().nullable().openapi({ description: 'largest ÷ mean partition share' }),
     hotWrites: Hot,
     hotReads: Hot,
+    hotGroups: Hot.optional().openapi({
+      description:
+        "a grouped collection's groups written most, by write units (each key a group; its figures are in shard 0)",
+    }),
   })
   .openapi('FleetLoad');
 
@@ -83,19 +90,21 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline
     const end = now - (now % load.minuteMs);
     const starts = Array.from({ length: minutes }, (_, i) => end - (i + 1) * load.minuteMs);
     const records = await load.store.read(collection, starts, c.get('call'));
+    const shardCount = loadShardCount(read);
     const merged = fleetLoad(records, {
       collection: collection.name,
       mapVersion: pointer.read.version,
-      shardCount: read.map.strategy.shardCount,
+      shardCount,
       now: end,
       minutes,
       minuteMs: load.minuteMs,
     });
     const order = orderOf(collection);
-    const { writeSamples: _, ...figures } = merged;
+    const { writeSamples: _, groups, ...figures } = merged;
     const body = {
       ...figures,
-      shardCount: read.map.strategy.shardCount,
+      shardCount,
+      ...(groups && { hotGroups: groups.writeUnits }),
       hotWrites: { ...merged.hotWrites, keys: readableHotKeys(order, merged.hotWrites.keys) },
       hotReads: { ...merged.hotReads, keys: readableHotKeys(order, merged.hotReads.keys) },
     };

@@ -23,6 +23,8 @@ export class LoadRecorder {
   readonly router = randomUUID();
   private readonly meter: LoadMeter;
   private readonly versions = new Map<string, number>();
+  /** Grouped collections: their figures are kept in shard 0 (fleet-load.ts loadShardCount). */
+  private readonly grouped: ReadonlySet<string>;
   private lastFlush: number;
 
   constructor(
@@ -35,6 +37,7 @@ export class LoadRecorder {
     private readonly retries?: RetryObserver,
   ) {
     this.meter = new LoadMeter(this.router, minuteMs);
+    this.grouped = new Set(collections.filter((collection) => collection.group).map((collection) => collection.name));
     this.lastFlush = this.now();
   }
 
@@ -45,17 +48,25 @@ export class LoadRecorder {
       this.meter.queried(
         collection,
         this.version(collection),
-        shard,
+        this.shardOf(collection, shard),
         itemsRead,
         Math.max(0.5, itemsRead / ITEMS_PER_READ_UNIT),
         // A query counts once, at the value where it began reading: a key listed again and again is hot.
         firstKey === undefined ? [] : [valueOfIndexKey(firstKey)],
         this.now(),
       ),
-    shardWritten: (collection, shard, value) =>
-      this.meter.wrote(collection, this.version(collection), shard, value, UNITS_PER_WRITE, this.now()),
+    shardWritten: (collection, shard, value, group) =>
+      this.meter.wrote(
+        collection,
+        this.version(collection),
+        this.shardOf(collection, shard),
+        value,
+        UNITS_PER_WRITE,
+        this.now(),
+        group,
+      ),
     shardThrottled: (collection, shard) =>
-      this.meter.throttled(collection, this.version(collection), shard, this.now()),
+      this.meter.throttled(collection, this.version(collection), this.shardOf(collection, shard), this.now()),
     mapVersion: (collection, version) => void this.versions.set(collection, version),
   };
 
@@ -80,6 +91,14 @@ export class LoadRecorder {
     });
     await Promise.all(writes);
     return records.length;
+  }
+
+  /**
+   * A grouped collection's shard numbers are within a group: shard 1 of one group and of another are two
+   * partitions, so adding them up would say nothing. Its figures are the whole collection's, in shard 0.
+   */
+  private shardOf(collection: string, shard: number): number {
+    return this.grouped.has(collection) ? 0 : shard;
   }
 
   private version(collection: string): number {

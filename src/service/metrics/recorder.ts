@@ -19,8 +19,11 @@ export interface MetricsRecorder {
   readonly enabled: boolean;
   /** One shard query answered; `firstKey`: the index key where it landed (the fleet's hot reads count it). */
   shardQueried(collection: string, shard: number, itemsRead: number, firstKey?: string): void;
-  /** One item written to `shard`; `value` is its normalized ordered value (for hot keys). */
-  shardWritten(collection: string, shard: number, value: string): void;
+  /**
+   * One item written to `shard`; `value` is its normalized ordered value (for hot keys); `group` a
+   * grouped collection's item's group (the fleet's load counts writes per group), `shard` then its group's.
+   */
+  shardWritten(collection: string, shard: number, value: string, group?: string): void;
   /** DynamoDB throttled a call against `shard` (each retry of it counts once). */
   shardThrottled(collection: string, shard: number): void;
   retried(operation: RetryOperation, reason: RetryReason): void;

@@ -2,6 +2,7 @@ import type { CollectionSpec, RoutedCollection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import type { JsonObject } from '../../core/item';
 import type { CallContext } from '../../store/retry';
+import type { RequestContext } from '../metrics/request-tally';
 import type { BatchOutcome, Store } from '../../store/store';
 import { foundOrMissing } from '../batch-items';
 import { deleteEntity, getEntity } from './read-entity';
@@ -36,7 +37,7 @@ export async function putEntities(
   store: Store,
   maps: readonly RoutedCollection[],
   inputs: readonly unknown[],
-  context: CallContext,
+  context: RequestContext,
   random: () => number,
 ): Promise<BatchOutcome> {
   const { done, failed } = await each(inputs, async (input) => {

@@ -16,7 +16,8 @@ import type { CallContext } from '../../store/retry';
 import type { Store } from '../../store/store';
 import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from '../guards';
 import { keepShards, refuseKeyPatch } from '../patch-item';
-import type { WriteResult } from '../write-items';
+import type { RequestContext } from '../metrics/request-tally';
+import { countWrite, type WriteResult } from '../write-items';
 import { asRead, commitEntity } from './commit-entity';
 import { entityKey, readParts } from './part-chunks';
 
@@ -32,7 +33,7 @@ export async function putEntity(
   store: Store,
   maps: readonly RoutedCollection[],
   input: unknown,
-  context: CallContext,
+  context: RequestContext,
   random: () => number,
   preconditions: Preconditions = {},
 ): Promise<WriteResult> {
@@ -58,7 +59,11 @@ export async function putEntity(
     if (reason) throw reason;
     const guard = { ...writeGuard(collection, 'may'), etag: asRead(collection, current) };
     const outcome = await commitEntity(store, collection, key, current, { root, parts }, guard, context);
-    if (outcome.applied) return { shard: root.shard, shardKey: root.shardKey, item: root.item, etag: outcome.etag! };
+    if (outcome.applied) {
+      // Counted as one write, as a plain put is: the root carries the index entry (and the group).
+      countWrite(context, collection, root);
+      return { shard: root.shard, shardKey: root.shardKey, item: root.item, etag: outcome.etag! };
+    }
     if (preconditions.ifMatch !== undefined || preconditions.ifNoneMatch !== undefined) {
       throw new ShardlineError('precondition_failed', 'the item changed during the write');
     }

@@ -11,7 +11,7 @@ export type CollectionsCollectionGroupsGroupPath = {
   };
   /**
    * A group's shards and phase
-   * @description How many shards the group is listed from and written to, as this router routes by them now: a group not in the group map is on the collection's default (one shard unless configured).
+   * @description How many shards the group is listed from and written to, as this router routes by them now: a group not in the group map is on the collection's default (one shard unless configured). Where the routers keep load records, the group's write load over the last window (the collection's autopilot window, else 10 minutes), the figures the autopilot grows and shrinks groups by.
    */
   get: operations['getGroup'];
   put?: never;

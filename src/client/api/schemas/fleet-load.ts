@@ -3,6 +3,7 @@
 export type FleetLoadSchema = {
   collection: string;
   mapVersion: number;
+  /** @description the read map's shards; 1 for a grouped collection (its figures are the whole collection's, in shard 0) */
   shardCount: number;
   windowSeconds: number;
   /** @description routers that reported in the window */
@@ -32,6 +33,17 @@ export type FleetLoadSchema = {
     total: number;
   };
   hotReads: {
+    keys: {
+      key: string;
+      count: number;
+      error: number;
+      values?: (string | number)[];
+    }[];
+    errorBound: number;
+    total: number;
+  };
+  /** @description a grouped collection's groups written most, by write units (each key a group; its figures are in shard 0) */
+  hotGroups?: {
     keys: {
       key: string;
       count: number;

@@ -1,0 +1,63 @@
+import type { CollectionSpec, RoutedCollection } from '../core/collection';
+import { type GroupResizeDeps, resizeGroup } from '../reshard/group-resize';
+import { settleMsOf } from '../reshard/run-reshard';
+import type { DecisionLog, KeptDecision } from '../store/decision-log';
+import type { GroupChange } from './decide-groups';
+import type { AutopilotTable, StepRecord } from './step';
+
+/**
+ * When the autopilot last resized each group, by its kept decisions (dry runs and holds are not
+ * resizes): the cooldown of a group shrunk back to its default, which has left the group map.
+ */
+export function lastResizes(kept: readonly KeptDecision[]): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const entry of kept) {
+    if (entry.dryRun) continue;
+    for (const change of entry.groups ?? []) {
+      if (change.action === 'hold') continue;
+      last.set(change.group, Math.max(last.get(change.group) ?? 0, Date.parse(entry.at)));
+    }
+  }
+  return last;
+}
+
+/**
+ * Runs the step's group resizes (decide-groups.ts) with the same code and settle time as
+ * `npm run reshard -- --group`, all at once (each waits out one settle time; their group map writes
+ * retry on each other's), then keeps the decision with what each did. A step killed meanwhile leaves
+ * its groups growing or shrinking, and a later step finishes them (`resume`).
+ */
+export async function resizeGroups(
+  table: AutopilotTable,
+  collection: CollectionSpec,
+  read: RoutedCollection,
+  record: StepRecord,
+  log: DecisionLog,
+  say: (line: string) => void,
+): Promise<StepRecord> {
+  const deps: GroupResizeDeps = {
+    maps: table.maps,
+    queryShard: (query, context) => table.store.queryShard(query, context),
+    updateAttributes: (update, context) => table.store.updateAttributes(update, context),
+    collection: read,
+    settleMs: settleMsOf(table.settings),
+    log: say,
+  };
+  const groups = await Promise.all(
+    (record.groups ?? []).map(async (change): Promise<GroupChange> => {
+      if (change.action === 'hold') return change;
+      const started = Date.now();
+      try {
+        const outcome = await resizeGroup(deps, change.group, change.to);
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const moved = outcome.moved > 0 ? `, ${outcome.moved} items moved` : '';
+        return { ...change, done: true, outcome: `stable on ${outcome.to} shards in ${seconds} s${moved}` };
+      } catch (error) {
+        return { ...change, done: false, outcome: `not finished: ${(error as Error).message}` };
+      }
+    }),
+  );
+  const done: StepRecord = { ...record, groups };
+  await log.append(collection, { ...done });
+  return done;
+}
