@@ -127,8 +127,9 @@ export function groupsSuite(engine: keyof EngineEndpoints): void {
 
     it('grows a group without moving an item, spreads new writes, and shrinks it back exactly', async () => {
       const whale = 'whale#1';
-      const write = (from: number, to: number) =>
-        post(service.app, '/collections/orders/items/batch', {
+      // Every item must land: what a failed item's batch leaves out, the placement checks would miss.
+      const write = async (from: number, to: number) => {
+        const answer = await post(service.app, '/collections/orders/items/batch', {
           items: Array.from({ length: to - from }, (_, k) => ({
             pk: `w${from + k}`,
             sk: 'order',
@@ -136,6 +137,9 @@ export function groupsSuite(engine: keyof EngineEndpoints): void {
             orderDate: date((from + k) % 300),
           })),
         });
+        expect(answer.status).toBe(200);
+        expect(answer.body.failed).toEqual([]);
+      };
       await write(0, 40);
       const shardKeys = async () =>
         new Map(
