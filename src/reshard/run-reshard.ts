@@ -36,6 +36,7 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
     collection,
     // A router may route by a pointer up to 3 TTLs old, and its request may last a deadline.
     settleMs: STALE_AFTER_TTLS * mapTtlMs + requestTimeoutMs + 1000,
+    groupMapTtlMs: mapTtlMs,
     leaseMs: reshardLeaseMs,
     scan: { segments: run.segments, concurrency: Math.min(run.segments, 4), pageSize: 500 },
   });
