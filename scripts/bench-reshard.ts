@@ -115,6 +115,7 @@ async function main(): Promise<void> {
       ensureIndex: async () => {},
       collection: albums,
       settleMs: STALE_AFTER_TTLS * TTL_MS + DEADLINE_MS + 1000,
+      groupMapTtlMs: TTL_MS,
       leaseMs: 10_000,
       scan: { segments: 8, concurrency: 4, pageSize: 500 },
       ...(options.rate !== undefined && { rate: options.rate }),

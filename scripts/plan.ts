@@ -1,11 +1,6 @@
-import {
-  capacityPlan,
-  PARTITION_RCU,
-  PARTITION_WCU,
-  WCU_BYTES,
-  type CapacityInput,
-  type CapacityPlan,
-} from '../src/planning/capacity-plan';
+import { capacityPlan, type CapacityPlan } from '../src/planning/capacity-plan';
+import { groupedCapacityPlan, type GroupedCapacityInput, type GroupedCapacityPlan } from '../src/planning/group-plan';
+import { explain, explainGrouped } from '../src/planning/plan-text';
 import { inWords, sortedStrategyNames, strategyNames } from '../src/core/strategies';
 import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
 
@@ -13,7 +8,8 @@ import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
  * --writes-per-second 10000 [--strategy S] [--consistent] [--json]`:
  * the shard count a sorted index needs from DynamoDB's per-partition limits, with
- * the arithmetic shown.
+ * the arithmetic shown. With `--groups G`, a grouped collection's: each group's shards
+ * from its own load, a hot group's (`--hot-group-…`) from its own rates.
  */
 /** The strategies by name, range (the default) first: the rest fan a listing out to every shard. */
 const STRATEGIES = sortedStrategyNames('range');
@@ -21,6 +17,8 @@ const STRATEGIES = sortedStrategyNames('range');
 // The backslash continues the first line: one line of usage, two of code.
 const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --items-per-query Q \
 --writes-per-second W [--strategy ${STRATEGIES.join('|')}] [--consistent] [--json]
+       npm run plan -- ... --groups G [--hot-groups N] [--hot-group-reads-per-second R] \
+[--hot-group-writes-per-second W]
 
   --item-bytes B          size of one index item (keys + projected attributes)
   --reads-per-second R    listing queries per second
@@ -30,62 +28,20 @@ const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --item
                           default), ${inWords(STRATEGIES.slice(1))} (every shard, every listing)
   --consistent            strongly consistent reads (half the read throughput; GSIs
                           only serve eventually consistent reads)
+  --groups G              a grouped collection of G groups: R and W are every group's
+                          together; each group is sized from its own share (random)
+  --hot-groups N          of them, N hot groups (default 1 with a hot rate) ...
+  --hot-group-reads-per-second R, --hot-group-writes-per-second W
+                          ... each at these rates (default: the even share)
   --json                  print the plan as JSON`;
 
-const mb = (bytes: number): string => `${(bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 2 })} MB/s`;
-const int = (n: number): string => n.toLocaleString('en-US', { maximumFractionDigits: 2 });
+type Planned =
+  | { readonly plan: CapacityPlan; readonly input: Parameters<typeof explain>[1]; readonly grouped?: undefined }
+  | { readonly plan: GroupedCapacityPlan; readonly input: GroupedCapacityInput; readonly grouped: true };
 
-function explainReads(plan: CapacityPlan, input: Required<CapacityInput>): string[] {
-  const { reads } = plan;
-  const price = input.consistent ? '1 RCU (strongly consistent)' : '0.5 RCU (eventually consistent)';
-  const query =
-    `${int(reads.itemsPerQuery)} items × ${int(input.itemBytes)} B = ${int(reads.itemsPerQuery * input.itemBytes)} B` +
-    ` → ${reads.unitsPerQuery} × 4 KB units × ${price} = ${int(reads.rcuPerQuery)} RCU per query`;
-  if (reads.strategy === 'range') {
-    return [
-      `reads (range): one query on one shard a listing: ${query}`,
-      `        ${int(input.readsPerSecond)} queries/s × ${int(reads.rcuPerQuery)} RCU` +
-        ` = ${int(input.readsPerSecond * reads.rcuPerQuery)} RCU/s ÷ ${int(PARTITION_RCU)} RCU per partition` +
-        ` = ${int((input.readsPerSecond * reads.rcuPerQuery) / PARTITION_RCU)} → ${reads.shards} shards`,
-    ];
-  }
-  const lines = [
-    `reads (${reads.strategy}): a listing queries every shard for its share, so every shard serves every listing`,
-    `        with ${int(reads.queriesPerListing)} shards: ${query}`,
-    `        each shard: ${int(input.readsPerSecond)} queries/s × ${int(reads.rcuPerQuery)} RCU` +
-      ` = ${int(reads.rcuPerSecondPerShard)} RCU/s against ${int(PARTITION_RCU)} per partition`,
-  ];
-  if (reads.shards === null) {
-    lines.push(
-      `        → no shard count serves these listings: each query costs at least ${int(reads.rcuPerQuery)} RCU` +
-        ' however small; use range, or fewer listings per second',
-    );
-  } else {
-    lines.push(`        → ${reads.shards} shards`);
-  }
-  return lines;
-}
+const HOT_FLAGS = ['hot-groups', 'hot-group-reads-per-second', 'hot-group-writes-per-second'] as const;
 
-function explain(plan: CapacityPlan, input: Required<CapacityInput>): string {
-  const { writeBytes, writeUnits } = plan;
-  return [
-    ...explainReads(plan, input),
-    `writes: ${int(input.itemBytes)} B/item × ${int(input.writesPerSecond)} items/s = ${mb(writeBytes.bytesPerSecond)}`,
-    `        per partition: ${int(PARTITION_WCU)} WCU × ${WCU_BYTES / 1024}` +
-      ` KB = ${mb(writeBytes.partitionBytesPerSecond)}`,
-    `        ${mb(writeBytes.bytesPerSecond)} ÷ ${mb(writeBytes.partitionBytesPerSecond)}` +
-      ` = ${int(writeBytes.bytesPerSecond / writeBytes.partitionBytesPerSecond)} → ${writeBytes.shards} shards`,
-    `        each write is billed in whole 1 KB units: ${writeUnits.unitsPerItem} WCU/item` +
-      ` × ${int(input.writesPerSecond)} items/s = ${int(writeUnits.unitsPerSecond)}` +
-      ` WCU/s ÷ ${int(PARTITION_WCU)} = ${int(writeUnits.unitsPerSecond / PARTITION_WCU)}` +
-      ` → ${writeUnits.shards} shards`,
-    plan.shards === null
-      ? `shards: none serves this load with ${input.strategy} listings`
-      : `shards: ${plan.shards} (decided by ${plan.bindingLimit}; add headroom for uneven load)`,
-  ].join('\n');
-}
-
-const { plan, input, json } = parseCommandLine(
+const { planned, json } = parseCommandLine(
   'plan',
   USAGE,
   {
@@ -94,29 +50,54 @@ const { plan, input, json } = parseCommandLine(
       'reads-per-second': { type: 'string' },
       'items-per-query': { type: 'string' },
       'writes-per-second': { type: 'string' },
-      strategy: { type: 'string', default: 'range' },
+      strategy: { type: 'string' },
       consistent: { type: 'boolean', default: false },
+      groups: { type: 'string' },
+      'hot-groups': { type: 'string' },
+      'hot-group-reads-per-second': { type: 'string' },
+      'hot-group-writes-per-second': { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   },
-  ({ values }) => {
+  ({ values }): { planned: Planned; json: boolean } => {
+    const strategy = values.strategy ?? 'range';
     const input = {
       itemBytes: numberArg('item-bytes', values['item-bytes']),
       readsPerSecond: numberArg('reads-per-second', values['reads-per-second']),
       itemsPerQuery: numberArg('items-per-query', values['items-per-query']),
       writesPerSecond: numberArg('writes-per-second', values['writes-per-second']),
       consistent: values.consistent,
-      strategy: values.strategy,
     };
-    if (!strategyNames().includes(input.strategy)) {
+    if (!strategyNames().includes(strategy)) {
       throw new UsageError(`--strategy must be ${inWords(STRATEGIES)}, not ${values.strategy}`);
     }
+    const hotFlag = HOT_FLAGS.find((flag) => values[flag] !== undefined);
+    if (values.groups === undefined && hotFlag) throw new UsageError(`--${hotFlag} needs --groups`);
+    if (values.groups !== undefined && values.strategy !== undefined && strategy !== 'random') {
+      throw new UsageError(`a grouped collection's groups are random: drop --strategy ${strategy}`);
+    }
     try {
-      return { plan: capacityPlan(input), input, json: values.json };
+      if (values.groups === undefined) {
+        const plain = { ...input, strategy };
+        return { planned: { plan: capacityPlan(plain), input: plain }, json: values.json };
+      }
+      const groups = numberArg('groups', values.groups, { min: 1, integer: true });
+      const rate = (flag: (typeof HOT_FLAGS)[1 | 2], share: number) =>
+        values[flag] === undefined ? share / groups : numberArg(flag, values[flag]);
+      const hot = hotFlag && {
+        count:
+          values['hot-groups'] === undefined ? 1 : numberArg('hot-groups', values['hot-groups'], { integer: true }),
+        readsPerSecond: rate('hot-group-reads-per-second', input.readsPerSecond),
+        writesPerSecond: rate('hot-group-writes-per-second', input.writesPerSecond),
+      };
+      const grouped: GroupedCapacityInput = { ...input, groups, ...(hot && { hot }) };
+      return { planned: { plan: groupedCapacityPlan(grouped), input: grouped, grouped: true }, json: values.json };
     } catch (error) {
-      // What the plan cannot use (a zero item size) is a mistake in the command line.
+      // What the plan cannot use (a zero item size, hot groups past the total) is a mistake in the command line.
+      if (error instanceof UsageError) throw error;
       throw new UsageError((error as Error).message);
     }
   },
 );
-process.stdout.write(json ? `${JSON.stringify({ ...plan, input }, null, 2)}\n` : `${explain(plan, input)}\n`);
+const text = planned.grouped ? explainGrouped(planned.plan, planned.input) : explain(planned.plan, planned.input);
+process.stdout.write(json ? `${JSON.stringify({ ...planned.plan, input: planned.input }, null, 2)}\n` : `${text}\n`);

@@ -3,6 +3,7 @@ import { PHASES } from '../core/shard-map';
 import { strategyDefinitions, strategyNames } from '../core/strategies';
 import { MAX_BATCH_ITEMS } from '../service/write-items';
 import { fieldsParam } from './item-headers';
+import { GroupMapSummary, Grouping } from './group-schemas';
 
 export const ErrorBody = z
   .object({
@@ -48,6 +49,10 @@ export const ListResponse = z.object({ items: z.array(Item), nextCursor: z.strin
 
 export const RouteQuery = z.object({
   key: z.string().openapi({ description: 'a value of the ordered field', example: 'Leaving Home' }),
+  group: z
+    .string()
+    .optional()
+    .openapi({ description: "a grouped collection's group (required there; its shards are the group's own)" }),
 });
 
 export const RouteResponse = z
@@ -142,6 +147,7 @@ export const CollectionInfo = z
     boundaryValues: BoundaryValues,
     heavyHitters: z.array(z.object({ value: z.string(), shards: z.array(z.number().int()) })).optional(),
     map: MapInfo.optional(),
+    group: Grouping.optional(),
   })
   .openapi('Collection');
 
@@ -190,6 +196,7 @@ export const StatsResponse = z
     startedAt: z.string().openapi({ description: 'when this router process started counting' }),
     sinceStart: SpanStats,
     lastMinute: SpanStats,
+    groups: GroupMapSummary.optional(),
   })
   .openapi('CollectionStats');
 

@@ -34,6 +34,8 @@ export class ItemPasses {
     private readonly writer: ItemWriter,
     /** The collection from the config: its table, primary key, field, indexes and members rule. */
     private readonly base: CollectionSpec,
+    /** A grouped collection's views with its group map in force attached (scan-groups.ts); others as they are. */
+    private readonly withGroups: (view: RoutedCollection) => Promise<RoutedCollection> = async (view) => view,
   ) {}
 
   /**
@@ -83,6 +85,9 @@ export class ItemPasses {
    * members rule — against the entry its ordered fields give, the follower's decision:
    * those that disagree (a field changed behind shardline's back, an entry on a shard the
    * map would not pick) are counted, and with `repair` rewritten under the same conditions.
+   * In a grouped collection an entry is right when its shard key is the item's group's, on one of
+   * the shards the group map gives that group: another group's entry (a group changed behind
+   * shardline's back) is rewritten into the item's group.
    */
   check(listed: RoutedCollection, repair: boolean): PassSpec {
     const anyOf = [...this.listedIn(listed), ...this.ruleConditions()];
@@ -92,7 +97,7 @@ export class ItemPasses {
   /** Applies `decideIndexing` to each item; a wrong entry is rewritten and counted as `done`, or left if 'stale'. */
   private reindex(listed: RoutedCollection, pass: PassSpec['pass'], anyOf: Condition[], done: ItemOutcome): PassSpec {
     return this.spec(pass, anyOf, async (item) => {
-      const decision = decideIndexing([listed], item, this.isReserved, Math.random);
+      const decision = decideIndexing([await this.withGroups(listed)], item, this.isReserved, Math.random);
       if (decision.kind === 'not-member') return 'skip';
       if (decision.kind === 'invalid') return 'invalid';
       if (decision.kind === 'current') return 'ok';
@@ -132,8 +137,9 @@ export class ItemPasses {
   private attributes(): string[] {
     const names = [
       ...this.base.primaryKey.map(({ name }) => name),
-      // Every order field: a compound order's index key is made of them all.
+      // Every order field: a compound order's index key is made of them all; the group names the shard key.
       ...orderOf(this.base).map(({ field }) => field),
+      ...(this.base.group ? [this.base.group.field] : []),
       ...this.base.indexes.flatMap((index) => [index.shardKeyAttribute, index.indexKeyAttribute]),
     ];
     // Adoption checks the whole item as a write would (size, attribute values), so it reads it all.

@@ -9,6 +9,7 @@ import {
 } from '../core/shard-map';
 import { sameStrategy, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
+import { ScanGroups } from './scan-groups';
 import type { PointerKeeper } from './pointer-keeper';
 import {
   describe,
@@ -34,7 +35,8 @@ export class Reshard {
   private readonly steps: MigrationSteps;
 
   constructor(private readonly deps: ReshardDeps) {
-    this.passes = new ItemPasses(deps.writer, deps.collection);
+    const groups = new ScanGroups(deps.maps, deps.collection, deps.groupMapTtlMs);
+    this.passes = new ItemPasses(deps.writer, deps.collection, (view) => groups.attach(view));
     this.steps = new MigrationSteps(deps);
   }
 
@@ -48,6 +50,14 @@ export class Reshard {
 
   /** Migrates to `target` and on to `stable`, or resumes the migration to it already under way. */
   async run(target: StrategyConfig): Promise<ReshardOutcome> {
+    const { group, name } = this.deps.collection;
+    // Its groups' shard keys are no map's `<prefix>#<shard>`: a new map would index every item outside its group.
+    if (group) {
+      throw new ReshardRefused(
+        `"${name}" is grouped by "${group.field}": a collection reshard does not apply; ` +
+          'resize one group with --group G --shards N',
+      );
+    }
     const wanted = strategyFromConfig(target);
     // A run that crashed still holds the lease for a while: wait it out, or find the run alive.
     const pointer = await this.steps.waitOutLease(await this.steps.pointer());

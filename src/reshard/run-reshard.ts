@@ -35,6 +35,7 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
     },
     collection,
     settleMs: settleMsOf(table.settings),
+    groupMapTtlMs: table.settings.mapTtlMs,
     leaseMs: reshardLeaseMs,
     scan: { segments: run.segments, concurrency: Math.min(run.segments, 4), pageSize: 500 },
   });

@@ -25,6 +25,8 @@ export interface ReshardDeps {
   readonly collection: CollectionSpec;
   /** How long after a pointer change every router must have seen it: 3 × map TTL + request deadline. */
   readonly settleMs: number;
+  /** How old a grouped collection's group map may get in a scan's decisions (the routers' map TTL). */
+  readonly groupMapTtlMs: number;
   readonly leaseMs: number;
   /** Asks the run to stop at its next safe point (SIGINT, SIGTERM): see ReshardStopped. */
   readonly stop?: AbortSignal;

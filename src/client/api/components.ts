@@ -3,6 +3,7 @@
 import type { ErrorSchema } from './schemas/error.js';
 import type { CollectionSchema } from './schemas/collection.js';
 import type { ShardMapSchema } from './schemas/shard-map.js';
+import type { GroupingSchema } from './schemas/grouping.js';
 import type { RouteSchema } from './schemas/route.js';
 import type { ListingSchema } from './schemas/listing.js';
 import type { ItemSchema } from './schemas/item.js';
@@ -16,6 +17,7 @@ import type { KeySchema } from './schemas/key.js';
 import type { BatchDeleteResultSchema } from './schemas/batch-delete-result.js';
 import type { CollectionStatsSchema } from './schemas/collection-stats.js';
 import type { SpanStatsSchema } from './schemas/span-stats.js';
+import type { GroupMapSummarySchema } from './schemas/group-map-summary.js';
 import type { FleetLoadSchema } from './schemas/fleet-load.js';
 import type { OpenApiDocumentSchema } from './schemas/open-api-document.js';
 import type { LinksSchema } from './schemas/links.js';
@@ -25,6 +27,8 @@ export interface components {
     Error: ErrorSchema;
     Collection: CollectionSchema;
     ShardMap: ShardMapSchema;
+    /** @description A grouped collection: its items are listed by group, under shard keys `<prefix>#<group>#<shard>`; the collection's strategy and shard count are each group's default. */
+    Grouping: GroupingSchema;
     Route: RouteSchema;
     Listing: ListingSchema;
     /**
@@ -55,6 +59,8 @@ export interface components {
     BatchDeleteResult: BatchDeleteResultSchema;
     CollectionStats: CollectionStatsSchema;
     SpanStats: SpanStatsSchema;
+    /** @description A grouped collection's group map. The per-shard figures beside it count shard i of every group together, and the hot keys are ordered values across groups. */
+    GroupMapSummary: GroupMapSummarySchema;
     FleetLoad: FleetLoadSchema;
     OpenAPIDocument: OpenApiDocumentSchema;
     Links: LinksSchema;

@@ -47,11 +47,14 @@ function drawFleet(stats) {
   const same = stats.mapVersion === load.mapVersion;
   const routers = load.routers + (load.routers === 1 ? ' router' : ' routers');
   const imbalance = load.imbalance === null ? 'no load yet' : 'imbalance ' + load.imbalance.toFixed(2);
+  const shards = stats.groups ? shardsWord(load.shardCount) + ' a group by default' : load.shardCount + ' shards';
   byId('summary').textContent =
-    (same ? stats.strategy + ', ' : '') + load.shardCount + ' shards, map v' + load.mapVersion + ' · ' +
+    (same ? stats.strategy + ', ' : '') + shards + ', map v' + load.mapVersion + ' · ' +
     routers + ' reported over ' + load.windowSeconds + ' s · ' + imbalance + ' (partition share)';
   const boundary = same ? boundaryOf(stats) : null;
-  byId('charts').replaceChildren(...FLEET_SERIES.map((series, i) => chart(load.shards, series, boundary, i === 0)));
+  const unit = shardUnit(stats);
+  const charts = FLEET_SERIES.map((series, i) => chart(load.shards, series, boundary, i === 0, unit));
+  byId('charts').replaceChildren(...charts);
   hotTable('hot-keys', load.hotWrites.keys, load.hotWrites.total, load.hotWrites.errorBound);
   const reads = load.hotReads;
   byId('hot-reads-box').hidden = reads.keys.length === 0;

@@ -38,6 +38,15 @@ td:first-child, th:first-child { text-align: left; font-family: ui-monospace, mo
 <span id="fleet-note" class="note"${options.fleet ? ' hidden' : ''}>(no fleet view: this router keeps no load records,
 SHARDLINE_LOAD_RECORDS)</span> · <span id="status">loaded</span></div>
 <div id="charts"></div>
+<div id="groups-box" hidden><h2>groups off the default</h2>
+<p id="groups-summary" class="note"></p>
+<table id="groups"><thead><tr><th>group</th><th>shards</th><th>write shards</th><th>phase</th></tr></thead>
+<tbody></tbody></table>
+<div id="hot-groups-box" hidden><h2>hot groups</h2>
+<table id="hot-groups"><thead><tr><th>group</th><th>writes</th><th>± error</th><th>share</th></tr></thead>
+<tbody></tbody></table>
+<p id="hot-groups-bound" class="note"></p></div>
+<p id="hot-groups-note" class="note"></p></div>
 <h2 id="hot-writes-title">hot keys</h2>
 <table id="hot-keys"><thead><tr><th>normalized value</th><th>writes</th><th>± error</th><th>share</th></tr></thead>
 <tbody></tbody></table>

@@ -1,4 +1,5 @@
 import { HEAT_FLEET_SCRIPT } from './fleet-script';
+import { HEAT_GROUPS_SCRIPT } from './groups-script';
 
 const CHARTS = `
 'use strict';
@@ -30,12 +31,12 @@ function fmt(n) {
  * attributes. boundary(shard), when given, says where each shard starts (in the bars' titles,
  * and under the bars when labelled: the first series only, so the labels show once).
  */
-function chart(shards, [field, label, color], boundary, labelled) {
+function chart(shards, [field, label, color], boundary, labelled, unit = 'per shard') {
   const width = Math.max(480, shards.length * 28 + 60);
   const height = 150;
   const max = Math.max(...shards.map((s) => s[field]), 0) || 1;
   const slot = (width - 50) / Math.max(1, shards.length);
-  const svg = el('svg', { width, height, role: 'img', 'aria-label': label + ' per shard', 'data-series': field });
+  const svg = el('svg', { width, height, role: 'img', 'aria-label': label + ' ' + unit, 'data-series': field });
   svg.append(el('text', { x: 0, y: 10 }, fmt(max)));
   svg.append(el('line', { x1: 45, y1: 110, x2: width, y2: 110, stroke: '#999' }));
   shards.forEach((s, i) => {
@@ -57,7 +58,7 @@ function chart(shards, [field, label, color], boundary, labelled) {
   const box = document.createElement('div');
   box.className = 'chart';
   const title = document.createElement('h2');
-  title.textContent = label + ' per shard';
+  title.textContent = label + ' ' + unit;
   box.append(title, svg);
   return box;
 }
@@ -87,10 +88,13 @@ function hotTable(id, keys, total, bound) {
 function drawStats(stats) {
   const span = stats[spanSelect.value];
   const imbalance = span.imbalance === null ? 'no writes yet' : 'imbalance ' + span.imbalance.toFixed(2);
+  const shards = stats.groups ? shardsWord(stats.shardCount) + ' a group by default' : stats.shardCount + ' shards';
   byId('summary').textContent =
-    stats.strategy + ', ' + stats.shardCount + ' shards, map v' + stats.mapVersion + ' · ' +
+    stats.strategy + ', ' + shards + ', map v' + stats.mapVersion + ' · ' +
     span.writes + ' writes in ' + span.seconds + ' s · ' + imbalance;
-  byId('charts').replaceChildren(...SERIES.map((series, i) => chart(span.shards, series, boundaryOf(stats), i === 0)));
+  const unit = shardUnit(stats);
+  const charts = SERIES.map((series, i) => chart(span.shards, series, boundaryOf(stats), i === 0, unit));
+  byId('charts').replaceChildren(...charts);
   byId('hot-writes-title').textContent = 'hot keys (this router)';
   hotTable('hot-keys', span.hotKeys, span.writes, span.hotKeyErrorBound);
   byId('hot-reads-box').hidden = true;
@@ -108,6 +112,7 @@ function draw() {
   byId('title').textContent = 'shardline heat: ' + latest.collection;
   if (fleetMinutes()) drawFleet(latest);
   else drawStats(latest);
+  drawGroups(latest);
 }
 
 async function refresh() {
@@ -135,8 +140,9 @@ setInterval(refresh, 2000);
 `;
 
 /**
- * The heat page's script: draws /stats (or /load, fleet-script.ts) into SVG and tables, then polls. Values are user
+ * The heat page's script: draws /stats (or /load, fleet-script.ts) into SVG and tables, a grouped collection's
+ * group map (groups-script.ts), then polls. Values are user
  * data: they only ever reach the page through textContent, never as HTML. The start comes last, once every part's
  * constants exist.
  */
-export const HEAT_PAGE_SCRIPT = `${CHARTS}${HEAT_FLEET_SCRIPT}${START}`;
+export const HEAT_PAGE_SCRIPT = `${CHARTS}${HEAT_FLEET_SCRIPT}${HEAT_GROUPS_SCRIPT}${START}`;

@@ -3,12 +3,16 @@ import { apiRoute } from '../api-route';
 import { ShardlineError } from '../../core/errors';
 import { describeOrder, orderOf, readableBoundaries } from '../../core/order';
 import { routeLookup } from '../../core/order-filter';
+import { groupValueFromPath } from '../../core/group-key';
+import { groupView } from '../../core/group-view';
 import { shardKey } from '../../core/index-key';
 import { heavyHitters } from '../../core/strategies/range';
+import type { RoutedCollection } from '../../core/collection';
 import type { MapSnapshot } from '../../service/map-source';
 import type { CallContext } from '../../store/retry';
 import type { Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
+import { groupingOf } from './group-summary';
 import {
   CollectionInfo,
   CollectionParam,
@@ -21,6 +25,7 @@ import {
 /** What a client may know about a collection, as its current read map has it, and where its shard maps are. */
 function describeCollection(snapshot: MapSnapshot): z.infer<typeof CollectionInfo> {
   const collection = snapshot.read;
+  const grouping = groupingOf(collection);
   const { strategy } = collection.map;
   const { pointer, target } = snapshot;
   const boundaries = strategy.boundaries && [...strategy.boundaries];
@@ -55,6 +60,7 @@ function describeCollection(snapshot: MapSnapshot): z.infer<typeof CollectionInf
         }),
       ...(pointer.progress && { progress: { ...pointer.progress } }),
     },
+    ...(grouping && { group: grouping }),
   };
 }
 
@@ -100,7 +106,8 @@ const routeRoute = apiRoute({
   summary: 'Where a key is written and read',
   description:
     'The normalized value of `key` and the shards an item with that ordered value is written to and read from ' +
-    '(several when the strategy spreads it, or when `key` is only the leading value of a typed order).',
+    '(several when the strategy spreads it, or when `key` is only the leading value of a typed order). ' +
+    "A grouped collection's shards are each group's own: name the group (`group`).",
   tags: ['collections'],
   request: { params: CollectionParam, query: RouteQuery },
   responses: {
@@ -119,9 +126,10 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
   });
   app.openapi(showRoute, async (c) => c.json(await describe(c.req.valid('param').collection, c.get('call')), 200));
   app.openapi(routeRoute, async (c) => {
-    const { read: collection } = await shardline.snapshot(c.req.valid('param').collection, c.get('call'));
-    const { key } = c.req.valid('query');
+    const { read } = await shardline.snapshot(c.req.valid('param').collection, c.get('call'));
+    const { key, group } = c.req.valid('query');
     if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
+    const collection = routedFor(read, group);
     const { normalized, range } = routeLookup(orderOf(collection), key);
     const { strategy } = collection.map;
     // A leading value alone (`2005` of year, title) is every tuple that starts with it: the shards they may be on.
@@ -135,4 +143,24 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
     // Written to one of several shards (random strategy, heavy hitters, a leading value): read from all.
     return c.json({ normalized, shards, shardKeys, spread: shards.length > 1 }, 200);
   });
+}
+
+/**
+ * What a key's route is taken from: the collection, or in a grouped one the named group's view (its shard
+ * keys `<prefix>#<group>#<shard>`; the collection's own `<prefix>#<shard>` keys hold nothing there).
+ */
+function routedFor(collection: RoutedCollection, group: string | undefined): RoutedCollection {
+  const spec = collection.group;
+  if (!spec) {
+    if (group === undefined) return collection;
+    throw new ShardlineError('invalid_request', `collection "${collection.name}" is not grouped: drop group`);
+  }
+  if (group === undefined) {
+    throw new ShardlineError(
+      'invalid_request',
+      `collection "${collection.name}" is grouped by "${spec.field}": ` +
+        'name the group (group=…), whose shards are its own',
+    );
+  }
+  return groupView(collection, groupValueFromPath(spec, collection.prefix, group));
 }

@@ -5,6 +5,7 @@ import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
 import { CollectionParam, errorResponses, queryErrorResponse, StatsResponse } from '../schemas';
+import { groupMapSummary } from './group-summary';
 import { readableHotKeys } from './load';
 
 /** The one path the metrics key (METRICS_KEY) may read (app.ts marks it for bearerAuth). */
@@ -30,7 +31,8 @@ const statsRoute = apiRoute({
   summary: 'Per-shard load and hot keys seen by this router, since start and over the last minute',
   description:
     "Queries, items read and writes per shard of the collection's current read map, their imbalance and the " +
-    'hottest keys, as this router process counted them (each process counts its own).',
+    'hottest keys, as this router process counted them (each process counts its own). A grouped collection ' +
+    'adds its group map: the groups off the default shards, most shards first.',
   tags: ['observability'],
   request: { params: CollectionParam },
   responses: {
@@ -76,6 +78,7 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
     const boundaryValues = strategy.boundaries && readableBoundaries(order, strategy.boundaries);
     const { sinceStart, lastMinute } = metrics.stats(collection.name, strategy.shardCount);
     const readable = (span: typeof sinceStart) => ({ ...span, hotKeys: readableHotKeys(order, span.hotKeys) });
+    const groups = groupMapSummary(read);
     return {
       collection: collection.name,
       strategy: strategy.kind,
@@ -87,6 +90,7 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
       startedAt: new Date(metrics.startedAt).toISOString(),
       sinceStart: readable(sinceStart),
       lastMinute: readable(lastMinute),
+      ...(groups && { groups }),
     };
   };
   app.openapi(statsRoute, async (c) =>

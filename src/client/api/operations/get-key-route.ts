@@ -7,6 +7,8 @@ export type GetKeyRouteOperation = {
     query: {
       /** @description a value of the ordered field */
       key: string;
+      /** @description a grouped collection's group (required there; its shards are the group's own) */
+      group?: string;
     };
     header?: never;
     path: {

@@ -11,7 +11,7 @@ export type CollectionsCollectionRoutePath = {
   };
   /**
    * Where a key is written and read
-   * @description The normalized value of `key` and the shards an item with that ordered value is written to and read from (several when the strategy spreads it, or when `key` is only the leading value of a typed order).
+   * @description The normalized value of `key` and the shards an item with that ordered value is written to and read from (several when the strategy spreads it, or when `key` is only the leading value of a typed order). A grouped collection's shards are each group's own: name the group (`group`).
    */
   get: operations['getKeyRoute'];
   put?: never;

@@ -11,7 +11,7 @@ export type CollectionsCollectionStatsPath = {
   };
   /**
    * Per-shard load and hot keys seen by this router, since start and over the last minute
-   * @description Queries, items read and writes per shard of the collection's current read map, their imbalance and the hottest keys, as this router process counted them (each process counts its own).
+   * @description Queries, items read and writes per shard of the collection's current read map, their imbalance and the hottest keys, as this router process counted them (each process counts its own). A grouped collection adds its group map: the groups off the default shards, most shards first.
    */
   get: operations['getStats'];
   put?: never;

@@ -17,4 +17,5 @@ export type CollectionStatsSchema = {
   startedAt: string;
   sinceStart: components['schemas']['SpanStats'];
   lastMinute: components['schemas']['SpanStats'];
+  groups?: components['schemas']['GroupMapSummary'];
 };

@@ -40,4 +40,5 @@ export type CollectionSchema = {
     shards: number[];
   }[];
   map?: components['schemas']['ShardMap'];
+  group?: components['schemas']['Grouping'];
 };

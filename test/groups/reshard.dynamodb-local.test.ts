@@ -1,0 +1,3 @@
+import { groupReshardSuite } from './reshard.case';
+
+groupReshardSuite('dynamodbLocal');

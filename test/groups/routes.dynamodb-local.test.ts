@@ -1,0 +1,3 @@
+import { groupRoutesSuite } from './routes.case';
+
+groupRoutesSuite('dynamodbLocal');
