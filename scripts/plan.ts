@@ -7,7 +7,8 @@ import {
   type CapacityPlan,
 } from '../src/planning/capacity-plan';
 import { inWords, sortedStrategyNames, strategyNames } from '../src/core/strategies';
-import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
+import { invalidRequest } from '../src/core/errors';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
@@ -109,14 +110,10 @@ const { plan, input, json } = parseCommandLine(
       strategy: values.strategy,
     };
     if (!strategyNames().includes(input.strategy)) {
-      throw new UsageError(`--strategy must be ${inWords(STRATEGIES)}, not ${values.strategy}`);
+      throw invalidRequest(`--strategy must be ${inWords(STRATEGIES)}, not ${values.strategy}`);
     }
-    try {
-      return { plan: capacityPlan(input), input, json: values.json };
-    } catch (error) {
-      // What the plan cannot use (a zero item size) is a mistake in the command line.
-      throw new UsageError((error as Error).message);
-    }
+    // What the plan cannot use (a zero item size) is a mistake in the command line: its `invalid_request`.
+    return { plan: capacityPlan(input), input, json: values.json };
   },
 );
 process.stdout.write(json ? `${JSON.stringify({ ...plan, input }, null, 2)}\n` : `${explain(plan, input)}\n`);
