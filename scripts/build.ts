@@ -3,7 +3,8 @@ import { copyDocsAssets } from '../devtools/build-docs-assets';
 import { buildConfigPath, writeConfigBundle } from '../devtools/build-config';
 import { buildClient } from '../devtools/build-client';
 import { buildLambdaFolder } from '../devtools/build-lambda';
-import { parseCommandLine, UsageError } from '../src/cli/command-line';
+import { invalidRequest } from '../src/core/errors';
+import { parseCommandLine } from '../src/cli/command-line';
 
 /**
  * `npm run build [-- worker|lambda]` (both by default):
@@ -33,7 +34,7 @@ const TARGETS = ['worker', 'lambda', 'client'];
 
 const targets = parseCommandLine('build', USAGE, { allowPositionals: true }, ({ positionals }) => {
   const unknown = positionals.filter((target) => !TARGETS.includes(target));
-  if (unknown.length > 0) throw new UsageError(`unknown build target ${unknown.join(', ')} (${TARGETS.join(', ')})`);
+  if (unknown.length > 0) throw invalidRequest(`unknown build target ${unknown.join(', ')} (${TARGETS.join(', ')})`);
   return positionals;
 });
 

@@ -22,7 +22,8 @@ import { startDynamoDbLocal } from '../devtools/dynamodb-local';
 import { pick, seededRandom } from '../devtools/random';
 import { quantile } from '../devtools/stats';
 import { randomTitle } from '../devtools/titles';
-import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
+import { invalidRequest } from '../src/core/errors';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
 import { startServerProcess } from './bench/server-process';
 
 const COLLECTIONS = ['albums', 'albums-hash', 'albums-random'];
@@ -58,10 +59,10 @@ const args = parseCommandLine(
   },
   ({ values }) => {
     if (values.engine !== 'embedded' && values.engine !== 'dynamodb-local') {
-      throw new UsageError(`--engine is embedded or dynamodb-local, not ${values.engine}`);
+      throw invalidRequest(`--engine is embedded or dynamodb-local, not ${values.engine}`);
     }
     const listingShare = numberArg('listing-share', values['listing-share']);
-    if (listingShare > 1) throw new UsageError(`--listing-share is from 0 to 1, not ${listingShare}`);
+    if (listingShare > 1) throw invalidRequest(`--listing-share is from 0 to 1, not ${listingShare}`);
     return {
       durationSeconds: numberArg('duration', values.duration, { min: 1 }),
       connections: numberArg('connections', values.connections, { min: 1, integer: true }),

@@ -2,7 +2,8 @@ import { capacityPlan, type CapacityPlan } from '../src/planning/capacity-plan';
 import { groupedCapacityPlan, type GroupedCapacityInput, type GroupedCapacityPlan } from '../src/planning/group-plan';
 import { explain, explainGrouped } from '../src/planning/plan-text';
 import { inWords, sortedStrategyNames, strategyNames } from '../src/core/strategies';
-import { numberArg, parseCommandLine, UsageError } from '../src/cli/command-line';
+import { invalidRequest, ShardlineError } from '../src/core/errors';
+import { numberArg, parseCommandLine } from '../src/cli/command-line';
 
 /**
  * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
@@ -69,12 +70,12 @@ const { planned, json } = parseCommandLine(
       consistent: values.consistent,
     };
     if (!strategyNames().includes(strategy)) {
-      throw new UsageError(`--strategy must be ${inWords(STRATEGIES)}, not ${values.strategy}`);
+      throw invalidRequest(`--strategy must be ${inWords(STRATEGIES)}, not ${values.strategy}`);
     }
     const hotFlag = HOT_FLAGS.find((flag) => values[flag] !== undefined);
-    if (values.groups === undefined && hotFlag) throw new UsageError(`--${hotFlag} needs --groups`);
+    if (values.groups === undefined && hotFlag) throw invalidRequest(`--${hotFlag} needs --groups`);
     if (values.groups !== undefined && values.strategy !== undefined && strategy !== 'random') {
-      throw new UsageError(`a grouped collection's groups are random: drop --strategy ${strategy}`);
+      throw invalidRequest(`a grouped collection's groups are random: drop --strategy ${strategy}`);
     }
     try {
       if (values.groups === undefined) {
@@ -94,8 +95,8 @@ const { planned, json } = parseCommandLine(
       return { planned: { plan: groupedCapacityPlan(grouped), input: grouped, grouped: true }, json: values.json };
     } catch (error) {
       // What the plan cannot use (a zero item size, hot groups past the total) is a mistake in the command line.
-      if (error instanceof UsageError) throw error;
-      throw new UsageError((error as Error).message);
+      if (error instanceof ShardlineError) throw error;
+      throw invalidRequest((error as Error).message);
     }
   },
 );

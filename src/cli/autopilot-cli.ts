@@ -1,9 +1,10 @@
 import { DEFAULT_AUTOPILOT } from '../config/autopilot-config';
 import { autopilotStep } from '../autopilot/step';
 import type { CollectionSpec } from '../core/collection';
+import { invalidRequest } from '../core/errors';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { DecisionLog, type KeptDecision } from '../store/decision-log';
-import { readCommandLine, readOptions, type ScriptIO, UsageError } from './command-line';
+import { readCommandLine, readOptions, type ScriptIO } from './command-line';
 
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
        npm run autopilot -- --status [--collection NAME] [--json]
@@ -37,7 +38,7 @@ export interface AutopilotIO extends ScriptIO {
 export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<number> {
   const line = readOptions('autopilot', USAGE, io, () => {
     const read = readCommandLine(SPEC, argv);
-    if (read !== 'help' && read.values.json && !read.values.status) throw new UsageError('--json goes with --status');
+    if (read !== 'help' && read.values.json && !read.values.status) throw invalidRequest('--json goes with --status');
     return read;
   });
   if (typeof line === 'number') return line;

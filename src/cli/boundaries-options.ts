@@ -1,6 +1,7 @@
 import { DEFAULT_TOLERANCE } from '../boundaries/cut-boundaries';
+import { invalidRequest } from '../core/errors';
 import { NORMALIZATIONS, type Normalization } from '../core/normalize';
-import { readCommandLine, UsageError } from './command-line';
+import { readCommandLine } from './command-line';
 import { formatFromName, INPUT_FORMATS, type InputFormat } from './key-extractors';
 
 export const USAGE = `Usage: npm run boundaries -- --shards N (--input FILE | --collection NAME) [options]
@@ -72,40 +73,40 @@ export function parseOptions(argv: string[]) {
   const { values } = line;
   const shards = whole('shards', values.shards, 10_000);
   if ((values.input === undefined) === (values.collection === undefined)) {
-    throw new UsageError('give exactly one source: --input FILE or --collection NAME');
+    throw invalidRequest('give exactly one source: --input FILE or --collection NAME');
   }
   const format = (values.format ?? (values.input && formatFromName(values.input)) ?? 'lines') as InputFormat;
   if (!INPUT_FORMATS.includes(format))
-    throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
+    throw invalidRequest(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
   if (!NORMALIZATIONS.includes(values.normalization as Normalization)) {
-    throw new UsageError(`--normalization must be one of ${NORMALIZATIONS.join(', ')}, not ${values.normalization}`);
+    throw invalidRequest(`--normalization must be one of ${NORMALIZATIONS.join(', ')}, not ${values.normalization}`);
   }
   let column: number | undefined;
   if (values.column !== undefined) {
     column = Number(values.column);
     if (!Number.isInteger(column) || column < 0)
-      throw new UsageError(`--column is a 0-based column number, not ${values.column}`);
-    if (format !== 'tsv' && format !== 'csv') throw new UsageError('--column applies to --format tsv or csv');
-    if (values.field !== undefined) throw new UsageError('give --column or --field, not both');
+      throw invalidRequest(`--column is a 0-based column number, not ${values.column}`);
+    if (format !== 'tsv' && format !== 'csv') throw invalidRequest('--column applies to --format tsv or csv');
+    if (values.field !== undefined) throw invalidRequest('give --column or --field, not both');
   }
   if ((format === 'ndjson' || format === 'dynamodb-export') && values.field === undefined)
-    throw new UsageError(`--format ${format} needs --field NAME`);
+    throw invalidRequest(`--format ${format} needs --field NAME`);
   const maxMemory = values['max-memory'] === undefined ? undefined : Number(values['max-memory']);
   if (maxMemory !== undefined && !(Number.isInteger(maxMemory) && maxMemory >= 16 && maxMemory <= 1 << 20))
-    throw new UsageError(`--max-memory is a whole number of MiB from 16, not ${values['max-memory']}`);
+    throw invalidRequest(`--max-memory is a whole number of MiB from 16, not ${values['max-memory']}`);
   if (maxMemory !== undefined && values.collection !== undefined)
-    throw new UsageError('--max-memory applies to --input (a collection scan counts its index keys exactly)');
+    throw invalidRequest('--max-memory applies to --input (a collection scan counts its index keys exactly)');
   if (format === 'lines' && values.field !== undefined)
-    throw new UsageError('--field applies to --format tsv, csv or ndjson');
+    throw invalidRequest('--field applies to --format tsv, csv or ndjson');
   if (values.weight !== undefined && values.weight !== 'items' && values.weight !== 'load')
-    throw new UsageError(`--weight must be items or load, not ${values.weight}`);
+    throw invalidRequest(`--weight must be items or load, not ${values.weight}`);
   const byLoad = values.weight === 'load';
-  if (byLoad && values.collection === undefined) throw new UsageError('--weight load goes with --collection');
-  if (values.minutes !== undefined && !byLoad) throw new UsageError('--minutes goes with --weight load');
+  if (byLoad && values.collection === undefined) throw invalidRequest('--weight load goes with --collection');
+  if (values.minutes !== undefined && !byLoad) throw invalidRequest('--minutes goes with --weight load');
   const loadMinutes = whole('minutes', values.minutes ?? '10', 1440);
   const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
   if (!(tolerance >= 0 && tolerance <= 1))
-    throw new UsageError(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
+    throw invalidRequest(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
   return {
     ...values,
     shards,
@@ -124,6 +125,6 @@ export function parseOptions(argv: string[]) {
 function whole(flag: string, raw: string | undefined, max: number): number {
   const value = Number(raw);
   if (raw === undefined || !Number.isInteger(value) || value < 1 || value > max)
-    throw new UsageError(`--${flag} must be a whole number from 1 to ${max}${raw === undefined ? '' : `, not ${raw}`}`);
+    throw invalidRequest(`--${flag} must be a whole number from 1 to ${max}${raw === undefined ? '' : `, not ${raw}`}`);
   return value;
 }

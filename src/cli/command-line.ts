@@ -1,7 +1,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { hasCode, invalidRequest, refused } from '../core/errors';
 
-/** A mistake in the command line: the script prints it with its usage text and exits 2. */
-export class UsageError extends Error {}
+// A mistake in the command line is an `invalid_request` (the tool's request): the script prints it with
+// its usage text and exits 2.
 
 /** A script's options and whether it takes positionals; `--help` is added, `args` and `strict` are set here. */
 export type CommandLineSpec = Omit<ParseArgsConfig, 'args' | 'strict' | 'tokens'>;
@@ -12,7 +13,7 @@ const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
 /**
  * Every `npm run …` script's arguments: strict (an unknown flag, a missing value or a stray
- * positional is a UsageError, in parseArgs' words), with `--help`/`-h` added ('help').
+ * positional is an `invalid_request`, in parseArgs' words), with `--help`/`-h` added ('help').
  */
 export function readCommandLine<Spec extends CommandLineSpec>(
   spec: Spec,
@@ -22,7 +23,7 @@ export function readCommandLine<Spec extends CommandLineSpec>(
   try {
     parsed = parseArgs({ ...spec, options: { ...spec.options, ...HELP }, args: [...argv], strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw invalidRequest((error as Error).message);
   }
   if (parsed.values.help === true) return 'help';
   delete parsed.values.help;
@@ -38,7 +39,7 @@ export interface ScriptIO {
 
 /**
  * The options `read` makes of a command line, or the exit code once `--help` printed `usage`
- * on stdout (0) or a UsageError printed `name: message` and `usage` on stderr (2).
+ * on stdout (0) or an `invalid_request` printed `name: message` and `usage` on stderr (2).
  */
 export function readOptions<Options extends object>(
   name: string,
@@ -52,7 +53,7 @@ export function readOptions<Options extends object>(
     io.stdout(`${usage}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!hasCode(error, 'invalid_request')) throw error;
     io.stderr(`${name}: ${error.message}\n\n${usage}\n`);
     return 2;
   }
@@ -60,7 +61,7 @@ export function readOptions<Options extends object>(
 
 /**
  * The command line of the script `name` (process.argv unless `argv` is given), read by
- * `spec` and turned into the script's options by `interpret` (which may throw UsageError);
+ * `spec` and turned into the script's options by `interpret` (which may throw `invalid_request`);
  * exits as `readOptions` says on `--help` or a mistake.
  */
 export function parseCommandLine<Spec extends CommandLineSpec, Options>(
@@ -82,7 +83,7 @@ export function parseCommandLine<Spec extends CommandLineSpec, Options>(
   return options.interpreted;
 }
 
-/** `--flag` as a number from `min` to `max`, whole if `integer`; a UsageError otherwise. */
+/** `--flag` as a number from `min` to `max`, whole if `integer`; an `invalid_request` otherwise. */
 export function numberArg(
   flag: string,
   raw: string | undefined,
@@ -102,19 +103,18 @@ export function numberArg(
     // The bounded wording is npm run reshard's, kept as it was: it quotes the value, so an empty one shows.
     const range = bounded ? `from ${min} to ${max}` : `≥ ${min}`;
     const given = raw === undefined ? '' : `, not ${bounded ? JSON.stringify(raw) : raw}`;
-    throw new UsageError(`--${flag} must be ${kind} ${range}${given}`);
+    throw invalidRequest(`--${flag} must be ${kind} ${range}${given}`);
   }
   return value;
 }
 
-/** The collection `--collection` names, or a `Refusal` naming those the config has. */
+/** The collection `--collection` names; else the command is refused, naming those the config has. */
 export function namedCollection<Collection extends { readonly name: string }>(
   collections: readonly Collection[],
   name: string,
-  Refusal: new (message: string) => Error = Error,
 ): Collection {
   const collection = collections.find((c) => c.name === name);
   if (collection) return collection;
   const names = collections.map((c) => c.name).join(', ');
-  throw new Refusal(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
+  throw refused(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
 }

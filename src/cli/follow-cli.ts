@@ -1,3 +1,4 @@
+import { hasCode, invalidRequest, refused } from '../core/errors';
 import { Follower, type FollowStats } from '../follow/follower';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { readSettings, wantsEmbeddedEngine } from '../runtime/settings';
@@ -6,7 +7,7 @@ import { ShardMaps } from '../service/shard-maps';
 import { CheckpointStore, isCheckpointItem } from '../store/checkpoints';
 import { isReservedItem } from '../store/reserved-keys';
 import { StreamReader, streamsClientFor, tableStream } from '../store/stream-reader';
-import { namedCollection, numberArg, readCommandLine, readOptions, type ScriptIO, UsageError } from './command-line';
+import { namedCollection, numberArg, readCommandLine, readOptions, type ScriptIO } from './command-line';
 
 export const USAGE = `Usage: npm run follow -- [--collection NAME] [--until-idle] [--batch N]
 
@@ -29,9 +30,6 @@ export interface FollowIO extends ScriptIO {
   readonly signal: AbortSignal;
 }
 
-/** A setup the follower refuses (no stream, unknown collection): exit 3, nothing changed. */
-class Refused extends Error {}
-
 /** Exit codes: 0 done (caught up, or stopped), 1 failed, 2 bad command line, 3 refused. */
 export async function followCli(argv: string[], io: FollowIO): Promise<number> {
   const options = readOptions('follow', USAGE, io, () => {
@@ -47,7 +45,7 @@ export async function followCli(argv: string[], io: FollowIO): Promise<number> {
     );
     if (line === 'help') return 'help';
     const batch = numberArg('batch', line.values.batch, { min: 1, integer: true });
-    if (batch > 1000) throw new UsageError('--batch must be at most 1000');
+    if (batch > 1000) throw invalidRequest('--batch must be at most 1000');
     return {
       ...(line.values.collection !== undefined && { collection: line.values.collection }),
       untilIdle: line.values['until-idle'] === true,
@@ -58,7 +56,7 @@ export async function followCli(argv: string[], io: FollowIO): Promise<number> {
   let opened: OpenEnvironment | undefined;
   try {
     if (wantsEmbeddedEngine(readSettings(io.env))) {
-      throw new Refused(
+      throw refused(
         'the embedded engine (dynalite) has no DynamoDB Streams: follow a table on AWS (AWS_REGION) or on ' +
           'DynamoDB Local (DYNAMODB_ENDPOINT), whose tables shardline creates with a stream',
       );
@@ -67,7 +65,8 @@ export async function followCli(argv: string[], io: FollowIO): Promise<number> {
     return await follow(options, opened, io);
   } catch (error) {
     io.stderr(`follow: ${(error as Error).message}\n`);
-    return error instanceof Refused ? 3 : 1;
+    // A setup the follower refuses (no stream, unknown collection): nothing changed.
+    return hasCode(error, 'refused') ? 3 : 1;
   } finally {
     await opened?.close();
   }
@@ -79,9 +78,7 @@ async function follow(
   io: FollowIO,
 ): Promise<number> {
   const collections =
-    options.collection === undefined
-      ? opened.collections
-      : [namedCollection(opened.collections, options.collection, Refused)];
+    options.collection === undefined ? opened.collections : [namedCollection(opened.collections, options.collection)];
   const tables = [...new Set(collections.map((c) => c.table))];
   const streams = await Promise.all(tables.map((table) => streamOf(opened, table)));
   const maps = new ShardMaps(opened.maps, opened.collections, { ttlMs: opened.settings.mapTtlMs });
@@ -131,9 +128,9 @@ async function streamOf(opened: OpenEnvironment, table: string) {
     '--stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES' +
     (opened.settings.endpoint ? ` --endpoint-url ${opened.settings.endpoint}` : '') +
     (opened.settings.region ? ` --region ${opened.settings.region}` : '');
-  if (!stream) throw new Refused(`table ${table} has no stream; enable one with:\n  ${enable}`);
+  if (!stream) throw refused(`table ${table} has no stream; enable one with:\n  ${enable}`);
   if (!stream.viewType.startsWith('NEW')) {
-    throw new Refused(
+    throw refused(
       `table ${table}'s stream has view type ${stream.viewType}, without the items' new images; ` +
         `disable it (StreamEnabled=false) and enable it again with:\n  ${enable}`,
     );

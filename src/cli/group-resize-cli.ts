@@ -1,9 +1,8 @@
 import type { CollectionSpec } from '../core/collection';
-import { ShardlineError } from '../core/errors';
+import { refused, ShardlineError } from '../core/errors';
 import { groupValueFromPath } from '../core/group-key';
 import { groupShards } from '../core/group-view';
 import { resizeGroup } from '../reshard/group-resize';
-import { ReshardRefused } from '../reshard/orchestrator';
 import { settleMsOf } from '../reshard/run-reshard';
 import type { OpenEnvironment } from '../runtime/open-environment';
 import { ShardMaps } from '../service/shard-maps';
@@ -17,20 +16,19 @@ export async function resizeGroupCli(
   io: ReshardIO,
   yes: boolean,
 ): Promise<number> {
-  if (!collection.group)
-    throw new ReshardRefused(`"${collection.name}" is not grouped: --group needs a grouped collection`);
+  if (!collection.group) throw refused(`"${collection.name}" is not grouped: --group needs a grouped collection`);
   let group: string;
   try {
     group = groupValueFromPath(collection.group, collection.prefix, action.group);
   } catch (error) {
-    throw new ReshardRefused((error as ShardlineError).message);
+    throw refused((error as ShardlineError).message);
   }
   const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
   const current = groupShards(read, group);
   const question =
     `${collection.name}: group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards. ` + 'Start?';
   if (current.phase === 'stable' && current.shards !== action.shards && !yes) {
-    if (!io.confirm) throw new ReshardRefused(`${question} — add --yes to start without a prompt`);
+    if (!io.confirm) throw refused(`${question} — add --yes to start without a prompt`);
     if (!(await io.confirm(question))) {
       io.stderr('reshard: not started\n');
       return 3;
@@ -59,7 +57,7 @@ export async function resizeGroupCli(
     return 0;
   } catch (error) {
     if (error instanceof ShardlineError && (error.code === 'conflict' || error.code === 'invalid_request'))
-      throw new ReshardRefused(error.message);
+      throw refused(error.message);
     throw error;
   }
 }

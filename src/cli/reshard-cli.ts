@@ -3,10 +3,11 @@ import { parseBoundariesFile } from '../config/boundaries-file';
 import { cutBoundaries } from '../boundaries/cut-boundaries';
 import { keyCountsFromMap } from '../boundaries/key-counts';
 import { type RoutedCollection, routedBy } from '../core/collection';
+import { refused } from '../core/errors';
 import { orderOf, roundedBoundaries } from '../core/order';
 import { normalize } from '../core/normalize';
 import { strategyFromConfig, type StrategyConfig } from '../core/strategies';
-import { ReshardRefused, describe } from '../reshard/orchestrator';
+import { describe } from '../reshard/orchestrator';
 import { exitCodeOf, finishedLine, openReshard } from '../reshard/run-reshard';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
@@ -54,10 +55,10 @@ async function run(
   io: ReshardIO,
   progress: ReshardProgress,
 ): Promise<number> {
-  const collection = namedCollection(opened.collections, options.collection, ReshardRefused);
+  const collection = namedCollection(opened.collections, options.collection);
   if (options.action.kind === 'group') return resizeGroupCli(options.action, collection, opened, io, options.yes);
   if (collection.group && options.action.kind === 'reshard') {
-    throw new ReshardRefused(
+    throw refused(
       `"${collection.name}" is grouped by "${collection.group.field}": resize one group with --group G --shards N`,
     );
   }
@@ -111,7 +112,7 @@ async function run(
       `${collection.name}: ${describe(reading)} (v${current.read.version}) → ` +
       `${describe(strategyFromConfig(target))}; ` +
       `the table holds about ${items.toLocaleString('en-US')} items. Start?`;
-    if (!io.confirm) throw new ReshardRefused(`${question} — add --yes to start without a prompt`);
+    if (!io.confirm) throw refused(`${question} — add --yes to start without a prompt`);
     if (!(await io.confirm(question))) {
       io.stderr('reshard: not started\n');
       return 3;
@@ -136,14 +137,14 @@ async function targetStrategy(
   // Every strategy but range is made from a shard count (one that needs more, its schema refuses).
   if (kind !== 'range') return { kind, shards: action.shards };
   if (!action.strategy) {
-    throw new ReshardRefused(
+    throw refused(
       `"${collection.name}" is a range collection: give --boundaries FILE, or --shards N --strategy range ` +
         'to cut N balanced ranges from its live keys',
     );
   }
   // Boundaries cut from the keys the collection holds now, read from the index reads use.
   const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), collection);
-  if (scan.entries === 0) throw new ReshardRefused(`"${collection.name}" holds no items to cut boundaries from`);
+  if (scan.entries === 0) throw refused(`"${collection.name}" holds no items to cut boundaries from`);
   const counts = keyCountsFromMap(scan.counts);
   const { boundaries } = cutBoundaries(counts, { shards: action.shards });
   // Typed cuts end on field boundaries, as a boundaries file's do: each reads back as a tuple (GET /collections).
@@ -156,20 +157,20 @@ function readBoundaries(path: string, collection: RoutedCollection): string[] {
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new ReshardRefused(`cannot read ${path}: ${(error as Error).message}`);
+    throw refused(`cannot read ${path}: ${(error as Error).message}`);
   }
   let file: ReturnType<typeof parseBoundariesFile>;
   try {
     file = parseBoundariesFile(json, path, orderOf(collection));
   } catch (error) {
-    throw new ReshardRefused((error as Error).message);
+    throw refused((error as Error).message);
   }
   const fromCollection = file.collection ?? /^collection (\S+) \(/.exec(file.source ?? '')?.[1];
   if (fromCollection !== undefined && fromCollection !== collection.name) {
-    throw new ReshardRefused(`${path} was cut from collection "${fromCollection}", not "${collection.name}"`);
+    throw refused(`${path} was cut from collection "${fromCollection}", not "${collection.name}"`);
   }
   if (file.normalization && file.normalization !== collection.normalization) {
-    throw new ReshardRefused(
+    throw refused(
       `${path} was computed with normalization ${file.normalization}; ` +
         `"${collection.name}" uses ${collection.normalization}`,
     );
@@ -177,7 +178,7 @@ function readBoundaries(path: string, collection: RoutedCollection): string[] {
   file.boundaries.forEach((boundary, i) => {
     const normalized = normalize(boundary, collection.normalization);
     if (normalized !== boundary) {
-      throw new ReshardRefused(
+      throw refused(
         `${path}: boundary ${i} ${JSON.stringify(boundary)} is not in "${collection.name}"'s normalization ` +
           `(${collection.normalization} makes it ${JSON.stringify(normalized)}): no value would ever equal it`,
       );

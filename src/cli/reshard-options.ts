@@ -1,5 +1,6 @@
+import { invalidRequest } from '../core/errors';
 import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
-import { numberArg, readCommandLine, UsageError } from './command-line';
+import { numberArg, readCommandLine } from './command-line';
 
 export const USAGE = `Usage: npm run reshard -- --collection NAME <what> [options]
 
@@ -72,23 +73,23 @@ export function parseReshardOptions(argv: string[]) {
   const line = readCommandLine(SPEC, argv);
   if (line === 'help') return 'help';
   const { values } = line;
-  if (!values.collection) throw new UsageError('--collection NAME is required');
+  if (!values.collection) throw invalidRequest('--collection NAME is required');
   const others = OTHER_ACTIONS.filter((kind) => values[kind]);
   const chosen = [values.boundaries !== undefined, values.shards !== undefined, values.status].filter(Boolean);
   if (chosen.length + others.length !== 1) {
-    throw new UsageError(
+    throw invalidRequest(
       'say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt, --verify, --repair',
     );
   }
   if (values.strategy !== undefined && values.shards === undefined)
-    throw new UsageError('--strategy goes with --shards');
-  if (values.json && !values.status) throw new UsageError('--json goes with --status');
+    throw invalidRequest('--strategy goes with --shards');
+  if (values.json && !values.status) throw invalidRequest('--json goes with --status');
   const strategy = values.strategy;
   if (strategy !== undefined && !strategyNames().includes(strategy)) {
-    throw new UsageError(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
+    throw invalidRequest(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
   }
   if (values.group !== undefined && (values.shards === undefined || values.strategy !== undefined)) {
-    throw new UsageError('--group goes with --shards N alone (a group grows and shrinks by random suffixes)');
+    throw invalidRequest('--group goes with --shards N alone (a group grows and shrinks by random suffixes)');
   }
   const action: Action =
     values.group !== undefined

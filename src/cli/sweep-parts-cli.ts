@@ -33,7 +33,7 @@ export async function sweepPartsCli(argv: string[], io: ScriptIO): Promise<numbe
   try {
     opened = await openEnvironment(io.env);
     const inParts = opened.collections.filter((c) => c.parts !== undefined);
-    const chosen = options.collection === undefined ? inParts : [namedCollection(inParts, options.collection, Error)];
+    const chosen = options.collection === undefined ? inParts : [namedCollection(inParts, options.collection)];
     // One sweep a table: a chunk's root tells whether it is named, whichever collection it is of.
     const byTable = new Map(chosen.map((collection) => [collection.table, collection]));
     for (const collection of byTable.values()) {

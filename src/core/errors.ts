@@ -27,7 +27,12 @@ export type ErrorCode =
   | 'timeout'
   | 'request_timeout'
   | 'client_closed'
-  | 'internal';
+  | 'internal'
+  // One item of a batch that DynamoDB refused (a 4xx): only ever a `failed[].error.code`, never an answer's.
+  | 'rejected'
+  // The tools' (npm run reshard, follow): no request ends in these.
+  | 'refused'
+  | 'stopped';
 
 export class ShardlineError extends Error {
   override readonly name = 'ShardlineError';
@@ -36,11 +41,39 @@ export class ShardlineError extends Error {
     message: string,
     /** Extra machine-readable facts for the client (e.g. which batch indexes failed). */
     readonly details?: Record<string, unknown>,
+    /** `cause`: what this error stands for (the SDK's refusal, a bug's TypeError), for the log alone. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
 export function invalidRequest(message: string, details?: Record<string, unknown>): ShardlineError {
   return new ShardlineError('invalid_request', message, details);
+}
+
+/**
+ * A bug, or a failure shardline has no code for: a 500 whose message is for the log alone (the client
+ * reads "internal error"); `cause` is the error it stands for, which the log names.
+ */
+export function internalError(message: string, cause?: unknown): ShardlineError {
+  return new ShardlineError('internal', message, undefined, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * A record shardline stored (a shard map, a part, an index entry) that it cannot read: forged, damaged or
+ * of another version's shape. A 503, as for any data the service cannot serve; `message` names the record.
+ */
+export function malformedRecord(message: string): ShardlineError {
+  return new ShardlineError('unavailable', message);
+}
+
+/** A command (a reshard, the follower) refused before it changed anything: bad input or a state that forbids it. */
+export function refused(message: string): ShardlineError {
+  return new ShardlineError('refused', message);
+}
+
+/** Whether `error` is a ShardlineError of `code`. */
+export function hasCode(error: unknown, code: ErrorCode): error is ShardlineError {
+  return error instanceof ShardlineError && error.code === code;
 }

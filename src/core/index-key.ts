@@ -1,4 +1,5 @@
 import { utf8Length } from './collation';
+import { malformedRecord } from './errors';
 import { ExactNumber } from './exact-number';
 import { parseExactJson } from './exact-json';
 import type { KeyBound } from './key-range';
@@ -47,7 +48,7 @@ export function valueOfIndexKey(indexKey: string): string {
   return end < 0 ? indexKey : indexKey.slice(0, end);
 }
 
-/** Throws an Error when `indexKey` is not one `indexSortKey` builds. */
+/** Throws (a malformed record) when `indexKey` is not one `indexSortKey` builds. */
 export function decodeIndexKey(indexKey: string): { value: string; primaryKey: KeyValue[] } {
   const end = indexKey.indexOf(SEPARATOR);
   let primaryKey: unknown;
@@ -55,7 +56,7 @@ export function decodeIndexKey(indexKey: string): { value: string; primaryKey: K
     primaryKey = end < 0 ? undefined : parseExactJson(indexKey.slice(end + 1));
   } catch {}
   if (!Array.isArray(primaryKey) || !primaryKey.every((v) => typeof v === 'string' || v instanceof ExactNumber)) {
-    throw new Error(`not an index sort key: ${JSON.stringify(indexKey)}`);
+    throw malformedRecord(`not an index sort key: ${JSON.stringify(indexKey)}`);
   }
   return { value: indexKey.slice(0, end), primaryKey };
 }

@@ -1,3 +1,4 @@
+import { internalError } from './errors';
 import { LoserTree } from './loser-tree';
 import { packed } from './packed';
 import type { SortOrder } from './plan';
@@ -53,7 +54,7 @@ export class KWayMerge<T> {
     const state = this.sources[source]!;
     if (!this.waiting[source]) {
       if (state.exhausted || state.position >= state.items.length) {
-        throw new Error(`merge: source ${source} was not waiting for items`);
+        throw internalError(`merge: source ${source} was not waiting for items`);
       }
       // Its head, and so the tree, stay as they are: the new items all come after it.
       for (const item of items) state.items.push(item);

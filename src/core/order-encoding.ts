@@ -1,3 +1,4 @@
+import { malformedRecord } from './errors';
 import { type Decimal, MIN_EXPONENT } from './exact-number';
 
 /**
@@ -111,7 +112,7 @@ export function encodeField(type: OrderType, direction: OrderDirection, value: E
   return direction === 'asc' ? ascending : mirror(ascending);
 }
 
-/** The field encoded at `start` and where the next one starts; throws an Error when there is none. */
+/** The field encoded at `start` and where the next one starts; throws a malformed record when there is none. */
 export function decodeField(
   type: OrderType,
   direction: OrderDirection,
@@ -135,7 +136,7 @@ function decodeString(encoded: string, start: number): { value: string; end: num
       value += escaped;
     } else value += char;
   }
-  throw new Error('not an encoded string field: no end mark');
+  throw malformedRecord('not an encoded string field: no end mark');
 }
 
 /**
@@ -153,25 +154,25 @@ function decodeStringDescending(encoded: string, start: number): { value: string
     if (unit < 1 || unit > 0xff) break;
     bytes.push(0x100 - unit);
   }
-  throw new Error('not an encoded descending string field');
+  throw malformedRecord('not an encoded descending string field');
 }
 
 function decodeDecimal(encoded: string, start: number, mirrored: boolean): { value: Decimal; end: number } {
   const at = (i: number): string => {
     const char = encoded[i];
-    if (char === undefined) throw new Error('not an encoded number field: it ends early');
+    if (char === undefined) throw malformedRecord('not an encoded number field: it ends early');
     return mirrored ? String.fromCharCode(MIRROR - char.charCodeAt(0)) : char;
   };
   const sign = at(start);
   if (sign === ZERO) return { value: { negative: false, digits: '', exponent: 0 }, end: start + 1 };
-  if (sign !== NEGATIVE && sign !== POSITIVE) throw new Error(`not an encoded number field: class ${sign}`);
+  if (sign !== NEGATIVE && sign !== POSITIVE) throw malformedRecord(`not an encoded number field: class ${sign}`);
   const negative = sign === NEGATIVE;
   const stored = Number(at(start + 1) + at(start + 2) + at(start + 3));
   const end = negative ? NEGATIVE_END : POSITIVE_END;
   let digits = '';
   let i = start + 4;
   for (let char = at(i); char !== end; char = at(++i)) {
-    if (char < '0' || char > '9') throw new Error(`not an encoded number field: digit ${char}`);
+    if (char < '0' || char > '9') throw malformedRecord(`not an encoded number field: digit ${char}`);
     digits += negative ? String(9 - Number(char)) : char;
   }
   const offset = negative ? EXPONENT_SPAN - stored : stored;

@@ -1,6 +1,6 @@
 import { bisectLeftIn, type SortedView } from './collation';
 import type { CollectionSpec } from './collection';
-import { ShardlineError } from './errors';
+import { invalidRequest, malformedRecord, ShardlineError } from './errors';
 import type { JsonObject } from './item';
 import { prefixSuccessor } from './key-range';
 import { normalize, type Normalization } from './normalize';
@@ -128,7 +128,7 @@ export function upperBoundOf(order: CollectionOrder, encoded: string, prefix: bo
   return successor === undefined ? undefined : { value: successor, inclusive: false };
 }
 
-/** The field values of an ordered value or a tuple prefix (see `presentTyped`); throws an Error if none. */
+/** The field values of an ordered value or a tuple prefix (see `presentTyped`); throws a malformed record if none. */
 export function decodeOrderedValue(order: CollectionOrder, encoded: string): FieldValues {
   if (isPlain(order)) return [encoded];
   const values: FieldValues = [];
@@ -139,7 +139,7 @@ export function decodeOrderedValue(order: CollectionOrder, encoded: string): Fie
     values.push(presentTyped(field.type, value));
     at = end;
   }
-  if (at !== encoded.length) throw new Error('not an ordered value: text after its last field');
+  if (at !== encoded.length) throw malformedRecord('not an ordered value: text after its last field');
   return values;
 }
 
@@ -170,7 +170,7 @@ export function readableBoundaries(order: CollectionOrder, boundaries: readonly 
  */
 export function encodeBoundary(order: CollectionOrder, boundary: string | readonly (string | number)[], i: number) {
   if (isPlain(order) !== (typeof boundary === 'string')) {
-    throw new Error(
+    throw invalidRequest(
       isPlain(order)
         ? `boundaries: boundary ${i} is a tuple, but this collection orders by one string field`
         : `boundaries: boundary ${i} is a string; a typed order's boundaries are tuples of field values ([] first)`,
@@ -178,7 +178,7 @@ export function encodeBoundary(order: CollectionOrder, boundary: string | readon
   }
   if (typeof boundary === 'string') return boundary;
   return encodeOrderPrefix(order, boundary, true, (field, problem) => {
-    throw new Error(`boundaries: boundary ${i} ${JSON.stringify(boundary)}: field "${field}" ${problem}`);
+    throw invalidRequest(`boundaries: boundary ${i} ${JSON.stringify(boundary)}: field "${field}" ${problem}`);
   });
 }
 

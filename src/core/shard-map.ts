@@ -1,4 +1,5 @@
 import type { IndexSlot } from './collection';
+import { malformedRecord, refused } from './errors';
 
 /**
  * A collection's shard maps over time (docs/resharding.md): numbered, immutable versions, and one pointer
@@ -92,7 +93,7 @@ export function initialPointer(now: number): MapPointer {
 }
 
 export function startMigration(pointer: MapPointer, version: number, now: number, settleMs: number): MapPointer {
-  if (pointer.phase !== 'stable') throw new Error(`a migration is already under way (phase ${pointer.phase})`);
+  if (pointer.phase !== 'stable') throw refused(`a migration is already under way (phase ${pointer.phase})`);
   const source = pointer.read;
   const target: MapRef = { version, slot: source.slot === 0 ? 1 : 0 };
   return {
@@ -144,7 +145,7 @@ function settled(pointer: MapPointer, map: MapRef, now: number): MapPointer {
 }
 
 export function migrationRefs(pointer: MapPointer): { source: MapRef; target: MapRef } {
-  if (!pointer.source || !pointer.target) throw new Error(`no migration is under way (phase ${pointer.phase})`);
+  if (!pointer.source || !pointer.target) throw refused(`no migration is under way (phase ${pointer.phase})`);
   return { source: pointer.source, target: pointer.target };
 }
 
@@ -177,7 +178,7 @@ export function parsePointer(raw: unknown): MapPointer {
     !p.writes.every(isRef) ||
     typeof p.changedAt !== 'number'
   ) {
-    throw new Error('the stored shard-map pointer is malformed');
+    throw malformedRecord('the stored shard-map pointer is malformed');
   }
   return p as MapPointer;
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ShardlineError, type ErrorCode } from '../core/errors';
+import { type ErrorCode, internalError, ShardlineError } from '../core/errors';
 import type { AppEnv } from './env';
 
 /** The one place error codes become HTTP statuses. */
@@ -35,7 +35,15 @@ const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   // nginx's "client closed request": never seen by the client, only in logs and metrics.
   client_closed: 499 as ContentfulStatusCode,
   internal: 500,
+  // As a single write's `invalid_item`: DynamoDB refused the item.
+  rejected: 400,
+  // The tools' codes, should one ever reach a client: a state that forbids the change, a run told to stop.
+  refused: 409,
+  stopped: 503,
 };
+
+/** All a client reads of an `internal` error. */
+const INTERNAL_MESSAGE = 'internal error';
 
 /** Seconds a client should wait before retrying a 503/429 that names no wait of its own. */
 const RETRY_AFTER_SECONDS = 1;
@@ -44,20 +52,27 @@ export function errorStatus(code: ErrorCode): ContentfulStatusCode {
   return STATUS[code];
 }
 
-/** `{"error": {"code", "message", ...details, "requestId"}}`: the id is what a caller quotes to support. */
+/**
+ * `{"error": {"code", "message", ...details, "requestId"}}`: the id is what a caller quotes to support.
+ * An `internal` error says no more than that: its message and cause are the log's.
+ */
 export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Response {
   const status = STATUS[error.code];
   if (status === 503 || status === 429) {
     const wait = error.details?.retryAfterSeconds;
     c.header('Retry-After', String(typeof wait === 'number' && wait > 0 ? Math.ceil(wait) : RETRY_AFTER_SECONDS));
   }
-  const body = { code: error.code, message: error.message, ...error.details, requestId: c.get('requestId') };
-  return c.json({ error: body }, status);
+  return c.json({ error: { ...wireError(error), requestId: c.get('requestId') } }, status);
 }
 
 /** The JSON body of an error answered outside the app (Node's HTTP parser, the admission gate): the same shape. */
 export function errorBodyText(error: ShardlineError): string {
-  return JSON.stringify({ error: { code: error.code, message: error.message, ...error.details } });
+  return JSON.stringify({ error: wireError(error) });
+}
+
+function wireError(error: ShardlineError): Record<string, unknown> {
+  if (error.code === 'internal') return { code: 'internal', message: INTERNAL_MESSAGE };
+  return { code: error.code, message: error.message, ...error.details };
 }
 
 /** A known path asked with a method it does not answer: 405, `Allow` naming the methods it does. */
@@ -70,8 +85,8 @@ export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly s
 }
 
 /**
- * Anything a route threw as a JSON error (unknown: a bare 500). DynamoDB's errors arrive already
- * translated by the store (src/store/dynamo-errors.ts); one it left as it was is a logged 500.
+ * Anything a route threw as a JSON error. DynamoDB's errors arrive already translated by the store
+ * (src/store/dynamo-errors.ts); anything else unknown is a bug: `internal`, a bare 500 and a log line.
  */
 export function toShardlineError(error: unknown): ShardlineError {
   if (error instanceof ShardlineError) return error;
@@ -81,7 +96,7 @@ export function toShardlineError(error: unknown): ShardlineError {
     if (/json/i.test(error.message)) return new ShardlineError('invalid_json', 'the request body is not valid JSON');
     if (error.status < 500) return new ShardlineError('invalid_request', error.message || 'bad request');
   }
-  return new ShardlineError('internal', 'internal error');
+  return internalError(INTERNAL_MESSAGE, error);
 }
 
 /** Node's "aborted" while reading a body: the client sent less than it announced, or went away. */
@@ -90,8 +105,12 @@ function isCutOffBody(error: unknown): boolean {
   return !!e && typeof e === 'object' && e.code === 'ECONNRESET' && e.message === 'aborted';
 }
 
-/** An unexpected error's name and first message line: never a stack, a body or a header (it could hold a key). */
+/**
+ * An unexpected error's name and first message line (an `internal` one's: of what it stands for, when it
+ * says): never a stack, a body or a header (it could hold a key).
+ */
 export function describeForLog(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${String(error.message).split('\n')[0]?.slice(0, 300)}`;
-  return typeof error;
+  const told = error instanceof ShardlineError && error.cause !== undefined ? error.cause : error;
+  if (told instanceof Error) return `${told.name}: ${String(told.message).split('\n')[0]?.slice(0, 300)}`;
+  return typeof told;
 }

@@ -1,3 +1,4 @@
+import { internalError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
 
 /**
@@ -41,7 +42,8 @@ function write(value: unknown): string | undefined {
       }
       return writeObject(value as Record<string, unknown>);
     case 'bigint':
-      throw new TypeError('a BigInt has no JSON form');
+      // Values reach here as ExactNumber: a BigInt is a bug.
+      throw internalError('a BigInt has no JSON form');
     default:
       return undefined;
   }

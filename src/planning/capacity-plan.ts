@@ -1,3 +1,4 @@
+import { invalidRequest } from '../core/errors';
 import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
 
 /**
@@ -69,16 +70,17 @@ export interface CapacityPlan {
   };
 }
 
-/** Shards needed so that no partition exceeds its read or write limit; at least 1. */
+/** Shards needed so that no partition exceeds its read or write limit; at least 1. Bad input: `invalid_request`. */
 export function capacityPlan(input: CapacityInput): CapacityPlan {
   const { itemBytes, readsPerSecond, itemsPerQuery, writesPerSecond } = input;
   for (const [name, value] of Object.entries({ itemBytes, readsPerSecond, itemsPerQuery, writesPerSecond })) {
-    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${value}`);
+    if (!Number.isFinite(value) || value < 0)
+      throw invalidRequest(`${name} must be a non-negative number, got ${value}`);
   }
-  if (itemBytes === 0) throw new Error('itemBytes must be positive');
+  if (itemBytes === 0) throw invalidRequest('itemBytes must be positive');
   const strategy = input.strategy ?? 'range';
   if (!strategyNames().includes(strategy)) {
-    throw new Error(`strategy must be ${inWords(sortedStrategyNames('range'))}, not ${strategy}`);
+    throw invalidRequest(`strategy must be ${inWords(sortedStrategyNames('range'))}, not ${strategy}`);
   }
 
   const bytesPerSecond = itemBytes * writesPerSecond;

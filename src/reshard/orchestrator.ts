@@ -7,6 +7,7 @@ import {
   startMigration,
   type MapPointer,
 } from '../core/shard-map';
+import { refused } from '../core/errors';
 import { sameStrategy, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
 import { ScanGroups } from './scan-groups';
@@ -14,14 +15,14 @@ import type { PointerKeeper } from './pointer-keeper';
 import {
   describe,
   MigrationSteps,
-  ReshardRefused,
-  ReshardStopped,
+  stopped,
+  stoppedHoldingLease,
   withoutScan,
   type ReshardDeps,
   type ReshardOutcome,
 } from './steps';
 
-export { describe, ReshardRefused, ReshardStopped, type ReshardDeps, type ReshardOutcome };
+export { describe, type ReshardDeps, type ReshardOutcome };
 
 /**
  * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one to a
@@ -53,7 +54,7 @@ export class Reshard {
     const { group, name } = this.deps.collection;
     // Its groups' shard keys are no map's `<prefix>#<shard>`: a new map would index every item outside its group.
     if (group) {
-      throw new ReshardRefused(
+      throw refused(
         `"${name}" is grouped by "${group.field}": a collection reshard does not apply; ` +
           'resize one group with --group G --shards N',
       );
@@ -62,9 +63,7 @@ export class Reshard {
     // A run that crashed still holds the lease for a while: wait it out, or find the run alive.
     const pointer = await this.steps.waitOutLease(await this.steps.pointer());
     if (pointer.phase === 'aborting' || pointer.phase === 'rolling-back') {
-      throw new ReshardRefused(
-        `an ${pointer.phase === 'aborting' ? 'abort' : 'rollback'} is under way: finish it with --abort`,
-      );
+      throw refused(`an ${pointer.phase === 'aborting' ? 'abort' : 'rollback'} is under way: finish it with --abort`);
     }
     if (pointer.phase === 'stable') {
       const current = await this.steps.strategyOf(pointer.read.version);
@@ -84,7 +83,7 @@ export class Reshard {
     const { target: ref } = migrationRefs(pointer);
     const building = await this.steps.strategyOf(ref.version);
     if (!sameStrategy(building, wanted)) {
-      throw new ReshardRefused(
+      throw refused(
         `a reshard of "${this.deps.collection.name}" to v${ref.version} (${describe(building)}) is in phase ` +
           `${pointer.phase}: run --status, or --abort / --rollback it before starting another`,
       );
@@ -96,9 +95,9 @@ export class Reshard {
   /** Abandons the migration before reads switched (or finishes an abort under way). */
   async abort(): Promise<ReshardOutcome> {
     const pointer = await this.steps.pointer();
-    if (pointer.phase === 'stable') throw new ReshardRefused('no reshard is under way: nothing to abort');
+    if (pointer.phase === 'stable') throw refused('no reshard is under way: nothing to abort');
     if (!canAbort(pointer.phase)) {
-      throw new ReshardRefused(
+      throw refused(
         `reads already use the new map (phase ${pointer.phase}): ` +
           (canRollback(pointer.phase) ? 'use --rollback' : 'finalize has begun; let the reshard finish'),
       );
@@ -109,9 +108,9 @@ export class Reshard {
   /** Moves reads back to the old map and abandons the migration (any time before finalize). */
   async rollback(): Promise<ReshardOutcome> {
     const pointer = await this.steps.pointer();
-    if (pointer.phase === 'stable') throw new ReshardRefused('no reshard is under way: nothing to roll back');
+    if (pointer.phase === 'stable') throw refused('no reshard is under way: nothing to roll back');
     if (!canRollback(pointer.phase)) {
-      throw new ReshardRefused('finalize has begun (writes set only the new map): let the reshard finish');
+      throw refused('finalize has begun (writes set only the new map): let the reshard finish');
     }
     return this.unwind(await this.steps.acquire(pointer, true));
   }
@@ -119,11 +118,11 @@ export class Reshard {
   /** Indexes the members rule's items that are not in the read map's index yet. */
   async adopt(): Promise<ReshardOutcome> {
     if (!this.deps.collection.members) {
-      throw new ReshardRefused(`collection "${this.deps.collection.name}" has no "members" rule in the config`);
+      throw refused(`collection "${this.deps.collection.name}" has no "members" rule in the config`);
     }
     const pointer = await this.steps.pointer();
     if (pointer.phase !== 'stable') {
-      throw new ReshardRefused(`a reshard is under way (phase ${pointer.phase}); its backfill adopts members too`);
+      throw refused(`a reshard is under way (phase ${pointer.phase}); its backfill adopts members too`);
     }
     const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
@@ -139,7 +138,7 @@ export class Reshard {
   async checkEntries(repair: boolean): Promise<ReshardOutcome> {
     const pointer = await this.steps.pointer();
     if (pointer.phase !== 'stable') {
-      throw new ReshardRefused(`a reshard is under way (phase ${pointer.phase}); its verify pass does this`);
+      throw refused(`a reshard is under way (phase ${pointer.phase}); its verify pass does this`);
     }
     const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
@@ -193,17 +192,17 @@ export class Reshard {
   }
 
   /**
-   * Runs `work` holding the lease; when the run is asked to stop (ReshardStopped, at a safe
+   * Runs `work` holding the lease; when the run is asked to stop (`stopped`, at a safe
    * point), releases the lease with the pointer as it is, so the same command resumes at once.
    */
   private async releasedIfStopped<T>(keeper: PointerKeeper, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (!(error instanceof ReshardStopped) || error.released) throw error;
+      if (!stoppedHoldingLease(error)) throw error;
       const left = await keeper.release((p) => p);
       this.deps.onPointer?.(left);
-      throw new ReshardStopped(`stopped in phase ${left.phase}; the lease is released`, true);
+      throw stopped(`stopped in phase ${left.phase}; the lease is released`, true);
     } finally {
       keeper.stop();
     }

@@ -1,23 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { CollectionSpec } from '../core/collection';
+import { hasCode, refused, ShardlineError } from '../core/errors';
 import type { MapPointer } from '../core/shard-map';
 import type { MapStore } from '../store/map-store';
-
-/** The pointer changed under a run that thought it held the lease. */
-export class LeaseLostError extends Error {
-  override readonly name = 'LeaseLostError';
-}
-
-/** Another live run holds the lease. */
-export class LeaseHeldError extends Error {
-  override readonly name = 'LeaseHeldError';
-}
 
 /**
  * The one writer of a collection's pointer during a migration. It holds a lease in the
  * pointer (renewed by heartbeats), and every change it makes is conditional on the
  * revision it last wrote: if anyone else changed the pointer — another run, an abort —
- * the next change fails with `LeaseLostError` and this run stops.
+ * the next change fails with `conflict` (the lease is lost) and this run stops. Another live run's
+ * lease refuses the run (`refused`).
  */
 export class PointerKeeper {
   readonly owner = randomUUID();
@@ -46,7 +38,7 @@ export class PointerKeeper {
     const now = Date.now();
     const lease = pointer.lease;
     if (lease && lease.until > now && !options.force) {
-      throw new LeaseHeldError(
+      throw refused(
         `a reshard of "${collection.name}" is running (phase ${pointer.phase}; its lease runs ` +
           `${Math.ceil((lease.until - now) / 1000)} s more, renewed by its heartbeats). Watch it with --status; ` +
           'to stop it, stop its process (Ctrl-C releases the lease) or --abort / --rollback it',
@@ -59,7 +51,7 @@ export class PointerKeeper {
         await keeper.update((current) => change(current));
         break;
       } catch (error) {
-        if (!(error instanceof LeaseLostError) || !options.force || attempt >= 10) throw error;
+        if (!hasCode(error, 'conflict') || !options.force || attempt >= 10) throw error;
         const [fresh] = await maps.readPointers([collection], {});
         if (!fresh) throw error;
         keeper = new PointerKeeper(maps, collection, fresh, options.leaseMs);
@@ -98,7 +90,8 @@ export class PointerKeeper {
       const pointer: MapPointer = { ...next(), revision: this.pointer.revision + 1 };
       if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, pointer, {}))) {
         this.stop();
-        throw new LeaseLostError(
+        throw new ShardlineError(
+          'conflict',
           `the shard-map pointer of "${this.collection.name}" was changed by another run${lostWhy}`,
         );
       }

@@ -1,11 +1,11 @@
 import type { CollectionSpec } from '../core/collection';
+import { hasCode } from '../core/errors';
 import { STALE_AFTER_TTLS } from '../service/shard-maps';
 import { addIndex, hasIndex } from '../store/bootstrap';
 import type { DynamoClients } from '../store/client';
 import type { DynamoStore } from '../store/dynamo-store';
 import type { MapStore } from '../store/map-store';
-import { Reshard, ReshardRefused, ReshardStopped, type ReshardDeps, type ReshardOutcome } from './orchestrator';
-import { LeaseHeldError } from './pointer-keeper';
+import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
 
 /** What a reshard runs against, opened by whoever runs it: a CLI, the autopilot, a scheduled function. */
 export interface ReshardTable {
@@ -64,6 +64,6 @@ export function finishedLine(collection: string, outcome: ReshardOutcome, second
  * (bad input or state, another run's lease), 1 failed.
  */
 export function exitCodeOf(error: unknown): 130 | 3 | 1 {
-  if (error instanceof ReshardStopped) return 130;
-  return error instanceof ReshardRefused || error instanceof LeaseHeldError ? 3 : 1;
+  if (hasCode(error, 'stopped')) return 130;
+  return hasCode(error, 'refused') ? 3 : 1;
 }

@@ -1,4 +1,5 @@
 import { type CollectionSpec, type IndexSpec, type RoutedCollection, routedBy } from '../core/collection';
+import { malformedRecord, refused, ShardlineError } from '../core/errors';
 import {
   enterPhase,
   type MapPointer,
@@ -28,7 +29,7 @@ export interface ReshardDeps {
   /** How old a grouped collection's group map may get in a scan's decisions (the routers' map TTL). */
   readonly groupMapTtlMs: number;
   readonly leaseMs: number;
-  /** Asks the run to stop at its next safe point (SIGINT, SIGTERM): see ReshardStopped. */
+  /** Asks the run to stop at its next safe point (SIGINT, SIGTERM): see `stopped`. */
   readonly stop?: AbortSignal;
   /** Wait out a lease whose run may have died (default); false refuses at once (`--no-wait`). */
   readonly waitForLease?: boolean;
@@ -53,21 +54,17 @@ export interface ReshardOutcome {
   readonly checked?: { readonly members: number; readonly stale: number };
 }
 
-/** Refused before anything changed: bad input or a state that does not allow it. */
-export class ReshardRefused extends Error {
-  override readonly name = 'ReshardRefused';
+/**
+ * The run stopped when asked, at a safe point: its scan checkpointed. `released`: its lease is released
+ * already (the pointer's phase is where a rerun resumes).
+ */
+export function stopped(message: string, released = false): ShardlineError {
+  return new ShardlineError('stopped', message, released ? { released } : undefined);
 }
 
-/** The run stopped when asked, at a safe point: its scan checkpointed, its lease released. */
-export class ReshardStopped extends Error {
-  override readonly name = 'ReshardStopped';
-  constructor(
-    message: string,
-    /** The lease is released already (the pointer's phase is where a rerun resumes). */
-    readonly released = false,
-  ) {
-    super(message);
-  }
+/** Whether `error` is a stop whose lease is still to be released. */
+export function stoppedHoldingLease(error: unknown): boolean {
+  return error instanceof ShardlineError && error.code === 'stopped' && error.details?.released !== true;
 }
 
 /** The moves a migration is made of, each safe to repeat; the orchestrator (orchestrator.ts) decides their order. */
@@ -80,15 +77,14 @@ export class MigrationSteps {
   async pointer(): Promise<MapPointer> {
     const [pointer] = await this.deps.maps.readPointers([this.deps.collection], {});
     if (!pointer)
-      throw new ReshardRefused(
-        `collection "${this.deps.collection.name}" has no shard map yet: start the service once`,
-      );
+      throw refused(`collection "${this.deps.collection.name}" has no shard map yet: start the service once`);
     return pointer;
   }
 
   async strategyOf(version: number): Promise<ShardStrategy> {
     const stored = await this.deps.maps.readVersion(this.deps.collection, version, {});
-    if (!stored) throw new Error(`shard map v${version} of "${this.deps.collection.name}" is missing`);
+    // The store reads a malformed version as none.
+    if (!stored) throw malformedRecord(`shard map v${version} of "${this.deps.collection.name}" is missing`);
     return strategyFromConfig(stored.strategy);
   }
 
@@ -128,7 +124,7 @@ export class MigrationSteps {
     });
     if (this.deps.stop?.aborted) {
       if (reached) await save(result, reached);
-      throw new ReshardStopped(`stopped in phase ${keeper.current.phase}, its scan checkpointed`);
+      throw stopped(`stopped in phase ${keeper.current.phase}, its scan checkpointed`);
     }
     await save(result, { pass: spec.pass, segments: Array.from({ length: result.segments }, () => 'done' as const) });
     this.moved += result.moved;
@@ -146,7 +142,7 @@ export class MigrationSteps {
   }
 
   throwIfStopped(): void {
-    if (this.deps.stop?.aborted) throw new ReshardStopped('stopped between two steps');
+    if (this.deps.stop?.aborted) throw stopped('stopped between two steps');
   }
 
   async createVersion(first: number, target: StrategyConfig): Promise<number> {
@@ -207,7 +203,8 @@ export class MigrationSteps {
       );
       if (repaired === 0) return;
       if (round >= MAX_VERIFY_PASSES) {
-        throw new Error(
+        throw new ShardlineError(
+          'conflict',
           `verify keeps finding entries to repair after ${MAX_VERIFY_PASSES} passes: ` +
             'is another tool writing index attributes?',
         );

@@ -6,6 +6,7 @@ import type { CallContext } from '../store/retry';
 import type { BatchOutcome, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { belongsTo, refusalReason, writeGuard } from './guards';
+import { itemFailure } from './item-failure';
 import { primaryKeyFrom, projectionFor } from './read-item';
 
 /** DynamoDB's BatchGetItem takes at most 100 keys: one batch-get is one call (plus retries). */
@@ -79,7 +80,7 @@ export async function batchDelete(
   const guard = writeGuard(collection, 'must');
   const failed: BatchOutcome['failed'] = [];
   let deleted = 0;
-  const fail = (index: number, { code, message }: ShardlineError) => failed.push({ index, error: { code, message } });
+  const fail = (index: number, error: unknown) => failed.push({ index, error: itemFailure(error) });
   await Promise.all(
     keys.map(async (key, index) => {
       try {
@@ -90,7 +91,7 @@ export async function batchDelete(
           fail(index, refusalReason(collection, outcome.current, 'must') ?? changed);
         }
       } catch (error) {
-        fail(index, error instanceof ShardlineError ? error : new ShardlineError('unavailable', String(error)));
+        fail(index, error);
       }
     }),
   );

@@ -70,7 +70,8 @@ export class Readiness {
 
 /** A failed check as the 503 (or the deadline's 504) a probe answers; anything else unexpected says unavailable. */
 function asUnavailable(error: unknown): ShardlineError {
-  if (error instanceof ShardlineError) return error;
+  // `internal`: a refusal with no code of its own (access denied, say), or a bug. A probe says so as a 503.
+  if (error instanceof ShardlineError && error.code !== 'internal') return error;
   return new ShardlineError('unavailable', `the service cannot serve: ${(error as Error).message}`, {
     retryable: true,
   });

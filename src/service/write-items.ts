@@ -1,10 +1,11 @@
 import type { RoutedCollection } from '../core/collection';
-import { ShardlineError } from '../core/errors';
+import { internalError, ShardlineError } from '../core/errors';
 import { valueOfIndexKey } from '../core/index-key';
 import { prepareItem, type PreparedItem } from '../core/item';
-import type { BatchOutcome, Store } from '../store/store';
+import type { BatchOutcome, ItemFailure, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { writeGuarded, type Preconditions } from './guards';
+import { itemFailure } from './item-failure';
 import { type RequestContext, shardObserver } from './metrics/request-tally';
 
 /** docs/api.md: a batch carries at most 1000 items. */
@@ -96,17 +97,20 @@ async function putGuarded(
 /**
  * Why one item of a batch was not written. Every item passed the collection's checks before any was sent,
  * so an `invalid_item` now is DynamoDB refusing it (the store's translation): `rejected`, as docs/operations.md
- * names it. Anything else the store did not translate is a refusal too.
+ * names it. A refusal the store has no code for (`internal`) is one too, in DynamoDB's words.
  */
-function batchFailure(error: unknown): { code: string; message: string } {
-  if (!(error instanceof ShardlineError)) {
-    return {
-      code: 'rejected',
-      message: `DynamoDB refused the write: ${String((error as Error).message).slice(0, 300)}`,
-    };
+function batchFailure(error: unknown): ItemFailure {
+  const known = error instanceof ShardlineError ? error : internalError(String((error as Error)?.message), error);
+  switch (known.code) {
+    case 'invalid_item':
+      return { code: 'rejected', message: known.message };
+    case 'internal':
+      return { code: 'rejected', message: `DynamoDB refused the write: ${known.message.slice(0, 300)}` };
+    case 'timeout':
+      return { code: 'timeout', message: CUT_OFF };
+    default:
+      return itemFailure(known);
   }
-  if (error.code === 'invalid_item') return { code: 'rejected', message: error.message };
-  return { code: error.code, message: error.code === 'timeout' ? CUT_OFF : error.message };
 }
 
 /** Writes one item under its guard, then counts it. */

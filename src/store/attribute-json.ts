@@ -1,4 +1,5 @@
 import { NumberValue } from '@aws-sdk/lib-dynamodb';
+import { internalError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
 import type { JsonObject } from '../core/item';
 import { emptyRecord, ValueSet } from '../core/values';
@@ -36,14 +37,15 @@ export function attributeJson(value: unknown): AttributeJson {
   if (value instanceof Set) return setJson([...value].filter((element) => element !== undefined));
   if (value instanceof Map) return { M: recordToDynamoJson(Object.fromEntries(value)) };
   if (typeof value === 'object') return { M: recordToDynamoJson(value as JsonObject) };
-  throw new Error(`Unsupported type passed: ${String(value)}.`);
+  // Items are checked before they are sent (core/item.ts): a value of no DynamoDB type here is a bug.
+  throw internalError(`Unsupported type passed: ${String(value)}.`);
 }
 
 /** A set's type is its first element's, as the SDK's marshaller decides it; it refuses an empty one. */
 function setJson(elements: Iterable<unknown>): AttributeJson {
   const all = [...elements];
   const first = all[0];
-  if (first === undefined) throw new Error('Pass a non-empty set, or options.convertEmptyValues=true.');
+  if (first === undefined) throw internalError('Pass a non-empty set, or options.convertEmptyValues=true.');
   if (typeof first === 'string') return { SS: all.map(String) };
   if (first instanceof Uint8Array) return { BS: all.map((element) => base64(element as Uint8Array)) };
   if (
@@ -54,14 +56,16 @@ function setJson(elements: Iterable<unknown>): AttributeJson {
   ) {
     return { NS: all.map((element) => (attributeJson(element) as { N: string }).N) };
   }
-  throw new Error('Only Number Set (NS), Binary Set (BS) or String Set (SS) are allowed.');
+  throw internalError('Only Number Set (NS), Binary Set (BS) or String Set (SS) are allowed.');
 }
 
 /** A double as the exact client takes it: only those that are exactly integers it can hold, or fractions. */
 function numberText(value: number): string {
-  if (!Number.isFinite(value)) throw new Error(`Special numeric value ${value} is not allowed`);
+  if (!Number.isFinite(value)) throw internalError(`Special numeric value ${value} is not allowed`);
   if (value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER) {
-    throw new Error(`Number ${value} is outside the safe integer range. Use NumberValue from @aws-sdk/lib-dynamodb.`);
+    throw internalError(
+      `Number ${value} is outside the safe integer range. Use NumberValue from @aws-sdk/lib-dynamodb.`,
+    );
   }
   return String(value);
 }

@@ -83,7 +83,8 @@ export async function batchGetAll(
     if (Object.keys(pending).length === 0) break;
     fruitless = items.length > 0 || keyCount(pending) < keyCount(request) ? 0 : fruitless + 1;
     if (fruitless >= policy.maxAttempts) {
-      throw unavailable(what, Object.assign(new Error('unprocessed keys'), { name: 'ThrottlingException' }));
+      // Keys left unprocessed call after call: DynamoDB throttling the reads, named as its own throttle is.
+      throw unavailable(what, { name: 'ThrottlingException' });
     }
     const wait = backoffDelay(fruitless, policy);
     if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
 import { ShardlineError } from '../core/errors';
+import { isDynamoError } from './dynamo-errors';
 import { DEFAULT_RETRY_POLICY, sleep, withRetries, type RetryOperation } from './retry';
 
 /** A table and the two sparse indexes shardline's shard maps take turns in. */
@@ -47,7 +48,7 @@ export async function ensureTable(
 ): Promise<void> {
   const description = await describe(client, spec.table);
   if (!description) {
-    if (!create) throw new Error(`table "${spec.table}" does not exist (and SHARDLINE_CREATE_TABLE is off)`);
+    if (!create) throw missing(spec, 'does not exist (and SHARDLINE_CREATE_TABLE is off)');
     await createTable(client, spec, stream);
     await waitUntilActive(client, spec, spec.indexes[0].name);
     if (ttl) await expireLoadRecords(client, spec.table);
@@ -69,9 +70,9 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
       client.send(update, { abortSignal }),
     );
   } catch (error) {
-    if ((error as Error).name === 'UnknownOperationException') return;
+    if (isDynamoError(error, 'UnknownOperationException')) return;
     // Two routers started at once on a missing table both get here; the second finds TTL on already.
-    if ((error as Error).name === 'ValidationException' && (await expiresLoadRecords(client, table))) return;
+    if (isDynamoError(error, 'ValidationException') && (await expiresLoadRecords(client, table))) return;
     throw error;
   }
 }
@@ -135,7 +136,8 @@ export async function addIndex(
   }
   onWait(`adding index ${index.name} to table ${spec.table}; waiting until DynamoDB has built it`);
   if (!(await hasIndex(client, spec.table, index.name))) {
-    throw new Error(
+    throw new ShardlineError(
+      'unavailable',
       `the engine accepted the new index ${index.name} on table ${spec.table} but did not create it ` +
         '(dynalite cannot add an index to an existing table): create the table anew with both indexes',
     );
@@ -148,13 +150,18 @@ async function waitUntilActive(client: DynamoDBClient, spec: TableSpec, required
     const description = await describe(client, spec.table);
     const indexes = description?.GlobalSecondaryIndexes ?? [];
     if (description?.TableStatus === 'ACTIVE' && !indexes.some((gsi) => gsi.IndexName === required)) {
-      throw new Error(`table "${spec.table}" has no global secondary index "${required}"`);
+      throw new ShardlineError('unavailable', `table "${spec.table}" has no global secondary index "${required}"`);
     }
     const ready = indexes.every((gsi) => (gsi.IndexStatus ?? 'ACTIVE') === 'ACTIVE' && gsi.Backfilling !== true);
     if (description?.TableStatus === 'ACTIVE' && ready) return;
-    if (waited > ACTIVE_WITHIN_MS) throw new Error(`table "${spec.table}" did not become ACTIVE within two minutes`);
+    if (waited > ACTIVE_WITHIN_MS) throw missing(spec, 'did not become ACTIVE within two minutes');
     await sleep(250);
   }
+}
+
+/** A table the router cannot serve from yet: the 503 a request would get for it. */
+function missing(spec: TableSpec, problem: string): ShardlineError {
+  return new ShardlineError('table_missing', `table "${spec.table}" ${problem}`, { tables: [spec.table] });
 }
 
 async function describe(client: DynamoDBClient, table: string): Promise<TableDescription | undefined> {
@@ -205,6 +212,6 @@ async function createTable(client: DynamoDBClient, spec: TableSpec, stream: bool
     );
   } catch (error) {
     // Another instance created it first: fine, the wait loop takes over.
-    if ((error as Error).name !== 'ResourceInUseException') throw error;
+    if (!isDynamoError(error, 'ResourceInUseException')) throw error;
   }
 }

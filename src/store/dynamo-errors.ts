@@ -1,13 +1,16 @@
-import { ShardlineError } from '../core/errors';
+import { internalError, ShardlineError } from '../core/errors';
 
 /**
  * DynamoDB's errors as shardline's own: the one place where the name of an error the SDK threw becomes
  * a ShardlineError code. Every call the store makes ends here (`withRetries`), so the layers above
- * (and `http/errors.ts`, which maps codes to statuses) never read an SDK error's name.
+ * (and `http/errors.ts`, which maps codes to statuses) never read an SDK error's name. The SDK's error
+ * stays the translation's `cause`: the store's own branches read its name through `isDynamoError`.
  */
 
 /** The embedded engine could not write to its disk. Not retried: a full disk stays full longer than a request waits. */
 export const STORAGE_UNAVAILABLE = 'StorageUnavailableException';
+
+const CONDITION_FAILED = 'ConditionalCheckFailedException';
 
 /** What the store knows of a call that DynamoDB refused. */
 export interface RefusedCall {
@@ -16,8 +19,7 @@ export interface RefusedCall {
   /**
    * The call writes an item someone else made (the caller's, another writer's): when DynamoDB refuses
    * it (too large, a value it cannot store) the item is at fault, a 400 `invalid_item`. A refused call
-   * that shardline built itself (reads, its own records) is shardline's bug: it stays the SDK's error,
-   * which the HTTP layer answers with a logged 500.
+   * that shardline built itself (reads, its own records) is shardline's bug: `internal`, a logged 500.
    */
   readonly carriesItem?: boolean;
 }
@@ -27,29 +29,47 @@ interface NamedError {
   readonly message?: unknown;
 }
 
-/** `error` as shardline names it: a ShardlineError where the SDK's error has a meaning here, else `error` itself. */
-export function translatedError(error: unknown, call: RefusedCall): unknown {
-  if (error instanceof ShardlineError || !error || typeof error !== 'object') return error;
+/**
+ * `error` as shardline names it. A refusal with no meaning here (access denied, a call shardline built
+ * wrong) and anything else thrown under a call are `internal`, keeping the SDK's message for the log.
+ */
+export function translatedError(error: unknown, call: RefusedCall): ShardlineError {
+  if (error instanceof ShardlineError) return error;
+  if (!error || typeof error !== 'object') return internalError(`a DynamoDB call failed: ${String(error)}`, error);
   const { name, message } = error as NamedError;
+  const cause = { cause: error };
   switch (name) {
     case 'ResourceNotFoundException':
-      return tableMissing(call.table);
+      return tableMissing(call.table, error);
     case 'ValidationException':
     case 'ItemCollectionSizeLimitExceededException':
-      if (!call.carriesItem) return error;
-      return new ShardlineError('invalid_item', `DynamoDB refused the item: ${String(message ?? '').slice(0, 300)}`);
+      if (!call.carriesItem) break;
+      return new ShardlineError(
+        'invalid_item',
+        `DynamoDB refused the item: ${String(message ?? '').slice(0, 300)}`,
+        undefined,
+        cause,
+      );
     case STORAGE_UNAVAILABLE:
       return storageUnavailable(error);
     case 'AbortError':
-      return new ShardlineError('timeout', 'the request deadline passed');
-    default:
-      return error;
+      return new ShardlineError('timeout', 'the request deadline passed', undefined, cause);
+    case CONDITION_FAILED:
+      // The outcome every guarded write expects, and catches (`isConditionFailed`); one let through lost a race.
+      return new ShardlineError('conflict', 'the item changed while it was written; try again', undefined, cause);
   }
+  return internalError(String(message ?? name), error);
+}
+
+/** Whether `error` is DynamoDB's error `name`, as the SDK threw it or as `translatedError` stands for it. */
+export function isDynamoError(error: unknown, name: string): boolean {
+  const told = error instanceof ShardlineError ? error.cause : error;
+  return (told as NamedError | undefined)?.name === name;
 }
 
 /** A conditional write whose condition DynamoDB found false: the outcome the guarded writes expect, not a failure. */
 export function isConditionFailed(error: unknown): boolean {
-  return (error as NamedError | undefined)?.name === 'ConditionalCheckFailedException';
+  return isDynamoError(error, CONDITION_FAILED);
 }
 
 export function isStorageUnavailable(error: unknown): boolean {
@@ -59,14 +79,14 @@ export function isStorageUnavailable(error: unknown): boolean {
 /** The embedded engine's disk is full or read-only: writes wait for space (503), reads go on. */
 function storageUnavailable(cause: unknown): ShardlineError {
   const message = String((cause as Error | undefined)?.message ?? 'the embedded engine cannot write').slice(0, 300);
-  return new ShardlineError('storage_unavailable', message, { retryable: true, retryAfterSeconds: 5 });
+  return new ShardlineError('storage_unavailable', message, { retryable: true, retryAfterSeconds: 5 }, { cause });
 }
 
 /** DynamoDB's "no such table" (or one not active yet) as the 503 `table_missing`, naming the table when known. */
-function tableMissing(table: string | undefined): ShardlineError {
+function tableMissing(table: string | undefined, cause: unknown): ShardlineError {
   if (table === undefined) {
-    return new ShardlineError('table_missing', 'the table is missing or not active', { retryable: true });
+    return new ShardlineError('table_missing', 'the table is missing or not active', { retryable: true }, { cause });
   }
   const message = `table ${JSON.stringify(table)} is missing or not active`;
-  return new ShardlineError('table_missing', message, { tables: [table], retryable: true });
+  return new ShardlineError('table_missing', message, { tables: [table], retryable: true }, { cause });
 }

@@ -1,3 +1,4 @@
+import { malformedRecord } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
 import type { JsonObject } from '../core/item';
 import { emptyRecord, type SetElement, ValueSet } from '../core/values';
@@ -32,7 +33,8 @@ function valueFromDynamoJson(attribute: AttributeJson): unknown {
       (attribute.NS as string[]).map((n) => new ExactNumber(n)),
     );
   if (attribute.BS !== undefined) return new ValueSet('B', (attribute.BS as unknown[]).map(bytesOf) as SetElement[]);
-  throw new Error(`an attribute value of no type shardline knows: ${Object.keys(attribute).join(', ')}`);
+  const types = Object.keys(attribute).join(', ');
+  throw malformedRecord(`DynamoDB answered an attribute value of no type shardline knows: ${types}`);
 }
 
 /** Binary is base64 text in JSON; bytes already decoded are taken as they are. */

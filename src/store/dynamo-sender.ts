@@ -9,6 +9,7 @@ import {
   TransactWriteItems$,
   UpdateItem$,
 } from '@aws-sdk/client-dynamodb';
+import { internalError } from '../core/errors';
 import { CallSigner, type Credentials } from './sigv4';
 
 /** The operation schemas of the calls serving routes make: what the SDK reads an error answer by. */
@@ -100,7 +101,7 @@ export class DynamoSender {
     } catch (error) {
       return error;
     }
-    return new Error(`DynamoDB answered ${operationName} with HTTP ${response.statusCode} and no error`);
+    return internalError(`DynamoDB answered ${operationName} with HTTP ${response.statusCode} and no error`);
   }
 }
 

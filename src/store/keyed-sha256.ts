@@ -1,4 +1,5 @@
 import { createHash, createHmac, createSecretKey, type Hash, type Hmac, type KeyObject } from 'node:crypto';
+import { internalError } from '../core/errors';
 
 type Secret = string | ArrayBuffer | ArrayBufferView;
 
@@ -24,7 +25,7 @@ export class KeyedSha256 {
   }
 
   update(data: Uint8Array): void {
-    if (this.finished) throw new Error('Attempted to update an already finished hash.');
+    if (this.finished) throw internalError('Attempted to update an already finished hash.');
     this.hash.update(data);
   }
 

@@ -1,4 +1,5 @@
 import type { CollectionSpec } from '../core/collection';
+import { malformedRecord } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import type { MapPointer } from '../core/shard-map';
 import { reservedPartition } from './reserved-keys';
@@ -6,11 +7,12 @@ import { reservedPartition } from './reserved-keys';
 // Where a collection's map items live and how their JSON is stored (store/map-store.ts reads and writes them).
 
 export function parseJson(text: unknown): unknown {
-  if (typeof text !== 'string') throw new Error('its JSON attribute is not a string');
+  // The problem alone: the reader names the record (MalformedRecords).
+  if (typeof text !== 'string') throw malformedRecord('its JSON attribute is not a string');
   try {
     return JSON.parse(text);
   } catch {
-    throw new Error('its JSON attribute is not JSON');
+    throw malformedRecord('its JSON attribute is not JSON');
   }
 }
 

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, type DynamoDBDocumentClient, type PutCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { CollectionSpec } from '../core/collection';
+import { internalError, malformedRecord } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { EMPTY_GROUP_MAP, type GroupMap, parseGroupMap, serializeGroupMap } from '../core/group-map';
 import { parsePointer, type MapPointer } from '../core/shard-map';
@@ -121,7 +122,8 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     return this.checked(collection, version, () => {
       const strategy = parseJson(item.strategy);
       strategyFromConfig(strategy); // throws on a strategy no router could route by
-      if (String(item.version) !== String(version)) throw new Error(`it says it is version ${String(item.version)}`);
+      const says = String(item.version);
+      if (says !== String(version)) throw malformedRecord(`it says it is version ${says}`);
       return { version, strategy, createdAt: String(item.createdAt) };
     });
   }
@@ -178,7 +180,7 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     pointer: MapPointer,
     context: CallContext,
   ): Promise<boolean> {
-    if (pointer.revision !== expected + 1) throw new Error('a replaced pointer carries the next revision');
+    if (pointer.revision !== expected + 1) throw internalError('a replaced pointer carries the next revision');
     const condition = {
       ConditionExpression: '#revision = :expected',
       ExpressionAttributeNames: { '#revision': 'revision' },

@@ -6,6 +6,7 @@ import {
   GetShardIteratorCommand,
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
+import { isDynamoError } from './dynamo-errors';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
 import type { StreamRecordLike } from './stream-records';
 
@@ -109,7 +110,7 @@ export class StreamReader {
       );
       return answer.ShardIterator!;
     } catch (error) {
-      if ((error as Error).name === 'TrimmedDataAccessException') return 'trimmed';
+      if (isDynamoError(error, 'TrimmedDataAccessException')) return 'trimmed';
       throw error;
     }
   }
@@ -126,7 +127,7 @@ export class StreamReader {
         ...(answer.NextShardIterator && { next: answer.NextShardIterator }),
       };
     } catch (error) {
-      if ((error as Error).name === 'ExpiredIteratorException') return 'expired';
+      if (isDynamoError(error, 'ExpiredIteratorException')) return 'expired';
       throw error;
     }
   }

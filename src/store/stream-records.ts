@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { invalidRequest, ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { EXACT_NUMBERS } from './document-client';
 import { bytesOf } from './dynamo-json';
@@ -56,13 +57,16 @@ export function tableOfStreamArn(arn: string | undefined): string | undefined {
 export function changeOfRecord(record: StreamRecordLike, table: string | undefined): TableChange {
   const data = record.dynamodb;
   const named = tableOfStreamArn(record.eventSourceARN) ?? table;
-  if (!data?.Keys || !data.SequenceNumber || !named) throw new Error('not a DynamoDB Streams record');
+  if (!data?.Keys || !data.SequenceNumber || !named) throw invalidRequest('not a DynamoDB Streams record');
   // Images read as items do (exact numbers, sets), so a typed order sees a stream's number as the number it is.
   const read = (image: Image) =>
     recordFromSdk(unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, EXACT_NUMBERS));
   const removed = record.eventName === 'REMOVE';
   if (!removed && !data.NewImage) {
-    throw new Error('the stream has no new images: its view type must be NEW_IMAGE or NEW_AND_OLD_IMAGES');
+    throw new ShardlineError(
+      'unavailable',
+      'the stream has no new images: its view type must be NEW_IMAGE or NEW_AND_OLD_IMAGES',
+    );
   }
   const changedAt = timeOf(data.ApproximateCreationDateTime);
   return {

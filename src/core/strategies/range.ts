@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compareKeys, sortedKeys } from '../collation';
+import { invalidRequest } from '../errors';
 import { registerStrategy } from './registry';
 import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
 
@@ -83,12 +84,12 @@ function span(first: number, last: number): number[] {
 
 /** Boundaries start at '' (every value has a shard) and never decrease. */
 export function validateBoundaries(boundaries: readonly string[]): void {
-  if (boundaries.length === 0) throw new Error('boundaries: at least one boundary is needed');
+  if (boundaries.length === 0) throw invalidRequest('boundaries: at least one boundary is needed');
   if (boundaries[0] !== '')
-    throw new Error("boundaries: the first boundary must be '' so that every value has a shard");
+    throw invalidRequest("boundaries: the first boundary must be '' so that every value has a shard");
   for (let i = 1; i < boundaries.length; i++) {
     if (compareKeys(boundaries[i - 1]!, boundaries[i]!) > 0) {
-      throw new Error(
+      throw invalidRequest(
         `boundaries: not in code point order at index ${i}` +
           ` (${JSON.stringify(boundaries[i - 1])} > ${JSON.stringify(boundaries[i])})`,
       );

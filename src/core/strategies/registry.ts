@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { internalError, invalidRequest, ShardlineError } from '../errors';
 import type { ShardStrategy, StrategyConfig } from './strategy';
 
 /** A strategy's config schema: a zod object whose `kind` is the literal name it registers. */
@@ -27,10 +28,10 @@ export function registerStrategy<Schema extends StrategyConfigSchema>(
   definition: StrategyDefinition<Schema>,
 ): StrategyDefinition<Schema> {
   const { name, configSchema } = definition;
-  if (definitions.has(name)) throw new Error(`strategy "${name}" is already registered`);
+  if (definitions.has(name)) throw internalError(`strategy "${name}" is already registered`);
   const kind = configSchema.shape.kind;
   if (!(kind instanceof z.ZodLiteral) || kind.values.size !== 1 || !kind.values.has(name)) {
-    throw new Error(`strategy "${name}": its config schema's kind must be z.literal(${JSON.stringify(name)})`);
+    throw internalError(`strategy "${name}": its config schema's kind must be z.literal(${JSON.stringify(name)})`);
   }
   definitions.set(name, definition as unknown as StrategyDefinition);
   return definition;
@@ -60,21 +61,23 @@ export function strategyDefinition(name: string): StrategyDefinition | undefined
   return definitions.get(name);
 }
 
-/** From `strategy.config`, a stored shard map or a config file's entry; throws an Error naming the problem. */
+/** From `strategy.config`, a stored shard map or a config file's entry; throws `invalid_request` naming the problem. */
 export function strategyFromConfig(json: unknown): ShardStrategy {
   const kind =
     typeof json === 'object' && json !== null && !Array.isArray(json) ? Reflect.get(json, 'kind') : undefined;
   if (typeof kind !== 'string') {
-    throw new Error(`strategy config: expected an object with a "kind" (one of ${listNames()})`);
+    throw invalidRequest(`strategy config: expected an object with a "kind" (one of ${listNames()})`);
   }
   const definition = definitions.get(kind);
-  if (!definition) throw new Error(`strategy config: unknown kind ${JSON.stringify(kind)} (one of ${listNames()})`);
+  if (!definition)
+    throw invalidRequest(`strategy config: unknown kind ${JSON.stringify(kind)} (one of ${listNames()})`);
   const parsed = definition.configSchema.safeParse(json);
-  if (!parsed.success) throw new Error(`strategy "${kind}": invalid config: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) throw invalidRequest(`strategy "${kind}": invalid config: ${z.prettifyError(parsed.error)}`);
   try {
     return definition.create(parsed.data);
   } catch (error) {
-    throw new Error(`strategy "${kind}": ${(error as Error).message}`, { cause: error });
+    const message = `strategy "${kind}": ${(error as Error).message}`;
+    throw new ShardlineError('invalid_request', message, undefined, { cause: error });
   }
 }
 

@@ -5,6 +5,7 @@ import type { CallContext } from '../../store/retry';
 import type { RequestContext } from '../metrics/request-tally';
 import type { BatchOutcome, Store } from '../../store/store';
 import { foundOrMissing } from '../batch-items';
+import { itemFailure } from '../item-failure';
 import { deleteEntity, getEntity } from './read-entity';
 import { putEntity } from './write-entity';
 
@@ -21,9 +22,7 @@ async function each<T>(
         await run(input);
         done.push(index);
       } catch (error) {
-        const { code, message } =
-          error instanceof ShardlineError ? error : new ShardlineError('unavailable', String(error));
-        failed.push({ index, error: { code, message } });
+        failed.push({ index, error: itemFailure(error) });
       }
     }),
   );

@@ -1,4 +1,5 @@
 import type { CollectionSpec } from '../../core/collection';
+import { malformedRecord, ShardlineError } from '../../core/errors';
 import type { JsonObject } from '../../core/item';
 import {
   CHUNK_ATTRIBUTE,
@@ -66,7 +67,8 @@ export async function stagePart(
         [CHUNK_ATTRIBUTE]: chunk,
       };
       const outcome = await store.putItem(collection.table, record, context, guard);
-      if (!outcome.applied) throw new Error(`the chunk ${index} of part "${part}" was refused`);
+      // A version is new: only an item of a collection, never a chunk, can hold its key already.
+      if (!outcome.applied) throw new ShardlineError('conflict', `the chunk ${index} of part "${part}" was refused`);
     }),
   );
   return chunks.length;
@@ -116,9 +118,19 @@ export function assembleParts(
       if (!(bytes instanceof Uint8Array)) return undefined;
       chunks.push(bytes);
     }
-    for (const [name, value] of Object.entries(decodePart(Buffer.concat(chunks)))) setOwn(entity, name, value);
+    for (const [name, value] of Object.entries(readPart(part, ref, chunks))) setOwn(entity, name, value);
   }
   return entity;
+}
+
+/** A part's attributes from its chunks; chunks that are no part shardline wrote are a malformed record (503). */
+function readPart(part: string, ref: PartRef, chunks: readonly Uint8Array[]): JsonObject {
+  try {
+    return decodePart(Buffer.concat(chunks));
+  } catch (error) {
+    const problem = String((error as Error).message).slice(0, 200);
+    throw malformedRecord(`the stored part "${part}" (version ${ref.version}) cannot be read: ${problem}`);
+  }
 }
 
 /** Every key read, 100 a call, the calls at once. */

@@ -93,9 +93,12 @@ describe('bootstrap calls go through the store retries', () => {
     expect(sent).toHaveLength(8);
   });
 
-  it('does not retry a refusal: it comes back at once', async () => {
+  it('does not retry a refusal: it comes back at once, internal, standing for the SDK error', async () => {
     const { client, sent } = scriptedClient({ DescribeTable: [refused('AccessDeniedException')] });
-    await expect(settled(ensureTable(client, SPEC, true))).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(settled(ensureTable(client, SPEC, true))).rejects.toMatchObject({
+      code: 'internal',
+      cause: { name: 'AccessDeniedException' },
+    });
     expect(sent).toEqual(['DescribeTable']);
   });
 

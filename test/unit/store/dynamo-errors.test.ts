@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
 import { ShardlineError } from '../../../src/core/errors';
 import { DecisionLog } from '../../../src/store/decision-log';
+import { isConditionFailed, isDynamoError } from '../../../src/store/dynamo-errors';
 import { LoadStore } from '../../../src/store/load-store';
 import { type CallLabel, DEFAULT_RETRY_POLICY, withRetries } from '../../../src/store/retry';
 
@@ -30,16 +31,18 @@ describe("the store's translation of DynamoDB's errors", () => {
     );
   });
 
-  it("blames the item for a refused write of someone's item, leaves shardline's own refusals alone", async () => {
+  it("blames the item for a refused write of someone's item, shardline for a refusal of its own call", async () => {
     const refusal = named('ValidationException');
     const write = await failing(refusal, { operation: 'put', table: 't', carriesItem: true });
     expect(write).toEqual(new ShardlineError('invalid_item', 'DynamoDB refused the item: ValidationException said no'));
-    expect(await failing(refusal, { operation: 'query', table: 't' })).toBe(refusal);
+    const own = await failing(refusal, { operation: 'query', table: 't' });
+    expect(own).toEqual(new ShardlineError('internal', 'ValidationException said no'));
+    expect((own as Error).cause).toBe(refusal);
     const tooBig = named('ItemCollectionSizeLimitExceededException');
     expect(await failing(tooBig, { operation: 'update', carriesItem: true })).toMatchObject({ code: 'invalid_item' });
   });
 
-  it("names the embedded engine's full disk and an aborted call, and passes other refusals through", async () => {
+  it("names the embedded engine's full disk, an aborted call and a failed condition; others are internal", async () => {
     const full = named('StorageUnavailableException', 503);
     expect(await failing(full, { operation: 'put' })).toMatchObject({
       code: 'storage_unavailable',
@@ -50,7 +53,20 @@ describe("the store's translation of DynamoDB's errors", () => {
       new ShardlineError('timeout', 'the request deadline passed'),
     );
     const condition = named('ConditionalCheckFailedException');
-    expect(await failing(condition, { operation: 'put', carriesItem: true })).toBe(condition);
+    const lost = await failing(condition, { operation: 'put', carriesItem: true });
+    expect(lost).toMatchObject({ code: 'conflict', cause: condition });
+    // The guarded writes read it as the outcome they expect, translated or not.
+    expect([isConditionFailed(lost), isConditionFailed(condition), isConditionFailed(full)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const denied = named('AccessDeniedException');
+    const unknown = await failing(denied, { operation: 'get', table: 't' });
+    expect(unknown).toMatchObject({ code: 'internal', message: 'AccessDeniedException said no', cause: denied });
+    expect(isDynamoError(unknown, 'AccessDeniedException')).toBe(true);
+    const bug = new TypeError('x is undefined');
+    expect(await failing(bug, { operation: 'get' })).toMatchObject({ code: 'internal', cause: bug });
   });
 });
 
