@@ -10,11 +10,11 @@ const ROOT = resolve(import.meta.dirname, '..');
 const NODE_ONLY = [
   /node_modules\/dynalite\//,
   /node_modules\/(leveldown|levelup|memdown)\//,
-  /src\/runtime\/(node|embedded-engine)\.ts$/,
+  /src\/runtime\/(node\/[^/]+|embedded-engine|data-engine)\.ts$/,
 ];
 
 /**
- * Bundles src/runtime/lambda.ts into one ESM file, `outFile`, exporting `handler`.
+ * Bundles src/runtime/lambda/main.ts into one ESM file, `outFile`, exporting `handler`.
  * Everything is bundled (the AWS SDK too: its version is the one tested, not the
  * runtime's). Some SDK dependencies are CommonJS and call `require`, which an ESM
  * file lacks: the banner defines it. Returns the input files, checked for Node-only code.
@@ -37,7 +37,7 @@ export async function buildLambda(outFile: string, configBundleFile: string): Pr
   };
   const result = await build({
     absWorkingDir: ROOT,
-    entryPoints: ['src/runtime/lambda.ts'],
+    entryPoints: ['src/runtime/lambda/main.ts'],
     outfile: outFile,
     bundle: true,
     platform: 'node',

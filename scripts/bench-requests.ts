@@ -1,6 +1,6 @@
 /**
  * `npm run bench:requests`: what each route costs the deployed process. The Node server runs
- * as `npm start` runs it (src/runtime/node.ts, default settings: request log at info on its
+ * as `npm start` runs it (src/runtime/node/main.ts, default settings: request log at info on its
  * stdout, which is read and dropped, metrics on, hedging on) over DynamoDB Local, and is
  * driven by a keep-alive client; in turns with it, the floor (scripts/bench/floor-child.ts)
  * sends the same DynamoDB calls, recorded from the router, raw over keep-alive. Each side's

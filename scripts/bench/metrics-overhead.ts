@@ -1,4 +1,4 @@
-import { prometheusExporter } from '../../src/runtime/prometheus';
+import { prometheusExporter } from '../../src/runtime/node/prometheus';
 import type { Service } from '../../src/runtime/service';
 import { mean, median } from '../../devtools/stats';
 import { seededRandom } from '../../devtools/random';

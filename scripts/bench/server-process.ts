@@ -32,7 +32,7 @@ export interface ServerProcessOptions {
 }
 
 /**
- * The Node server (`src/runtime/node.ts`) in its own process, as `npm start` runs it, over
+ * The Node server (`src/runtime/node/main.ts`) in its own process, as `npm start` runs it, over
  * `endpoint` (a new table) or its embedded engine in a fresh data directory; healthy when
  * this resolves. It answers memory questions over IPC (scripts/load-probe.ts).
  */
@@ -44,7 +44,7 @@ export async function startServerProcess(
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
   const base = `http://127.0.0.1:${port}`;
-  const child = fork(resolve(how.root ?? ROOT, 'src/runtime/node.ts'), [], {
+  const child = fork(resolve(how.root ?? ROOT, 'src/runtime/node/main.ts'), [], {
     execArgv: [
       '--expose-gc',
       '--import',

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
@@ -8,6 +7,7 @@ import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { DOCS_ASSET_FILES, DOCS_ASSET_PATH } from './docs/assets';
 import { registerDocsRoutes } from './docs/routes';
+import { mark, registerGates } from './gates';
 import { bearerAuth } from './middleware/auth';
 import { corsFor } from './middleware/cors';
 import { observeRequests } from './middleware/observe';
@@ -32,14 +32,6 @@ export const PUBLIC_PATHS = [
   ...DOCS_ASSET_FILES.map((file) => `${DOCS_ASSET_PATH}/${file}`),
 ];
 
-/** Marks the paths it is attached to, told by Hono's router, for the middleware after it (bearerAuth, rateLimit). */
-const mark =
-  <K extends 'access' | 'unlimited'>(name: K, value: AppEnv['Variables'][K]): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    c.set(name, value);
-    await next();
-  };
-
 /** The whole HTTP API over web-standard Request/Response; each runtime builds `deps` (buildService). */
 export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({
@@ -51,7 +43,9 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     },
   });
 
-  // First, so that every answer (a 401, a 405, a 500) names the request it answers.
+  // The gates a runtime asks for (gates.ts: load shedding, the tables' readiness, the load's flush): before the rest.
+  if (deps.gates) registerGates(app, deps.gates);
+  // First of the API's own, so that every answer (a 401, a 405, a 500) names the request it answers.
   app.use('*', requestId());
   // Next, so that every answer is timed, counted under its route and logged with its id.
   if (deps.observability) app.use('*', observeRequests(deps.observability));

@@ -1,3 +1,4 @@
+import type { Gates } from './gates';
 import type { LoadDeps } from './routes/load';
 import type { MetricsRecorder } from '../service/metrics/recorder';
 import type { RequestContext, RequestTally } from '../service/metrics/request-tally';
@@ -40,6 +41,8 @@ export interface AppDeps {
   readonly observability?: ObservabilityOptions;
   /** The fleet's load records (SHARDLINE_LOAD_RECORDS): GET /collections/{c}/load reads them. */
   readonly load?: LoadDeps;
+  /** What the runtime puts before the API: load shedding (Node), the tables' readiness (Worker, Lambda). */
+  readonly gates?: Gates;
 }
 
 export interface AppEnv {
@@ -53,6 +56,12 @@ export interface AppEnv {
     access?: PathAccess;
     /** Set on the paths RATE_LIMIT_PER_SECOND never counts (the health check), by route pattern (app.ts). */
     unlimited?: true;
+    /** Set on the probes (the health check, /metrics) that admission neither counts nor sheds (gates.ts). */
+    probe?: true;
+    /** The collection a listing's GET reads, set by its route: admission weighs the request by its shards. */
+    listed?: string;
+    /** Set on the API's description (/openapi.json, /docs and its files): it answers before the tables are ready. */
+    tableless?: true;
     /** What this request did (shard queries, items, retries) and the metrics recorder. */
     tally?: RequestTally;
   };

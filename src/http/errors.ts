@@ -65,7 +65,7 @@ export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Respon
   return c.json({ error: { ...wireError(error), requestId: c.get('requestId') } }, status);
 }
 
-/** The JSON body of an error answered outside the app (Node's HTTP parser, the admission gate): the same shape. */
+/** An error's JSON body without a request id (Node's HTTP parser, the admission gate): the same shape. */
 export function errorBodyText(error: ShardlineError): string {
   return JSON.stringify({ error: wireError(error) });
 }

@@ -4,6 +4,7 @@ import { resolveConfig, type ResolveOptions } from '../config/config';
 import type { CollectionSpec } from '../core/collection';
 import { createApp } from '../http/app';
 import type { ObservabilityOptions } from '../http/env';
+import type { Gates } from '../http/gates';
 import { fanOut, type MetricsRecorder } from '../service/metrics/recorder';
 import { RouterMetrics } from '../service/metrics/router-metrics';
 import { createDynamoClients, type ClientOptions, type DynamoClients } from '../store/client';
@@ -25,6 +26,11 @@ export interface Service {
   readonly maps: ShardMaps;
   /** This router's part of the fleet's load (SHARDLINE_LOAD_RECORDS): the runtime flushes it. */
   readonly load?: LoadRecorder;
+  /**
+   * Prepares the tables (prepareTables, as the settings allow) until it once succeeds; then resolves at once.
+   * No promise is shared between calls: a Worker may not await I/O that another request started.
+   */
+  readonly ready: () => Promise<void>;
 }
 
 /**
@@ -65,6 +71,13 @@ export function buildService(
     random?: () => number;
     /** The time load minutes and the shard maps' TTL count by (tests move their own clock); Date.now otherwise. */
     now?: () => number;
+    /** Node: shed work past the adaptive admission limit, as SHED_PAUSE_MS says (http/middleware/admission.ts). */
+    shedLoad?: boolean;
+    /**
+     * Worker and Lambda: the tables prepared on the first request that needs them (a 503 until then), and the
+     * fleet's load written after answers, for want of a start and of a timer (http/gates.ts).
+     */
+    bundled?: boolean;
   } = {},
 ): Service {
   const { collections, clients, store, mapStore } = openTable(settings, config, options);
@@ -88,8 +101,15 @@ export function buildService(
     ...(options.random && { random: options.random }),
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
   });
+  const gates: Gates = {
+    ...(options.shedLoad && {
+      admission: { shardCountOf: (collection) => maps.readShardCount(collection), shedPauseMs: settings.shedPauseMs },
+    }),
+    ...(options.bundled && { tablesReady: () => built.ready(), ...(load && { flushLoad: load }) }),
+  };
   const app = createApp({
     shardline,
+    gates,
     requestTimeoutMs: settings.requestTimeoutMs,
     observability,
     ...(load && { load: { store: load.store, minuteMs: load.minuteMs, ...(options.now && { now: options.now }) } }),
@@ -107,7 +127,13 @@ export function buildService(
       authFailuresPerSecond: settings.authFailuresPerSecond,
     },
   });
-  const built: Service = { app, collections, clients, store, maps, ...(load && { load }) };
+  let prepared = false;
+  const ready = async () => {
+    if (prepared) return;
+    await prepareTables(built, settings.createTable, settings.tableStream);
+    prepared = true;
+  };
+  const built: Service = { app, collections, clients, store, maps, ...(load && { load }), ready };
   return built;
 }
 

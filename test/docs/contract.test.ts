@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { prometheusExporter } from '../../src/runtime/prometheus';
+import { prometheusExporter } from '../../src/runtime/node/prometheus';
 import { checkContract, documentedOperations } from '../support/contract';
 import { startTestService } from '../support/service';
 

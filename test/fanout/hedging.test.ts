@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { prometheusExporter } from '../../src/runtime/prometheus';
+import { prometheusExporter } from '../../src/runtime/node/prometheus';
 import type { Service } from '../../src/runtime/service';
 import { startDynamoProxy, type DynamoProxy, type ProxiedCall, type ProxyAction } from '../support/dynamo-proxy';
 import { get, post } from '../support/http';

@@ -21,10 +21,10 @@ function embeddedEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `src/runtime/node.ts` run to its end: what it printed and its exit code. */
+/** `src/runtime/node/main.ts` run to its end: what it printed and its exit code. */
 function runToExit(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], { cwd: ROOT, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node/main.ts'], { cwd: ROOT, env });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -114,7 +114,7 @@ describe('the embedded default', () => {
       expect(second.output).toContain(
         `shardline failed to start: the data directory ${dataDir} is in use by process ${server.child.pid} (`,
       );
-      expect(second.output).toContain('src/runtime/node.ts');
+      expect(second.output).toContain('src/runtime/node/main.ts');
       expect(second.output).not.toMatch(/Database is closed|\n\s+at /);
 
       const otherDir = mkdtempSync(join(tmpdir(), 'shardline-data-'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { prometheusExporter } from '../../src/runtime/prometheus';
+import { prometheusExporter } from '../../src/runtime/node/prometheus';
 import type { Service } from '../../src/runtime/service';
 import { readSettings } from '../../src/runtime/settings';
 import { startTestService } from '../support/service';

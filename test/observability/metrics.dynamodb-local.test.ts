@@ -1,6 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { prometheusExporter } from '../../src/runtime/prometheus';
+import { prometheusExporter } from '../../src/runtime/node/prometheus';
 import type { Service } from '../../src/runtime/service';
 import { call, get } from '../support/http';
 import { startTestService } from '../support/service';

@@ -12,7 +12,7 @@ type App = Awaited<ReturnType<typeof startTestService>>['app'];
 const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
 const BODY_TIMEOUT_MS = 1000;
 /**
- * Node checks its arrival bounds every quarter of BODY_TIMEOUT_MS (src/runtime/node-http.ts); slack for a busy
+ * Node checks its arrival bounds every quarter of BODY_TIMEOUT_MS (src/runtime/node/node-http.ts); slack for a busy
  * machine.
  */
 const ANSWERED_WITHIN_MS = BODY_TIMEOUT_MS + BODY_TIMEOUT_MS / 4 + 1000;

@@ -45,7 +45,7 @@ export interface Router extends NodeServer {
   stop(): Promise<void>;
 }
 
-/** One router process (`src/runtime/node.ts`), as deployed: never restarted during a test. */
+/** One router process (`src/runtime/node/main.ts`), as deployed: never restarted during a test. */
 export async function startRouter(env: NodeJS.ProcessEnv): Promise<Router> {
   const server = await startNodeServer(env, await freePort());
   return { ...server, stop: () => stopChild(server.child) };

@@ -33,7 +33,7 @@ describe('a config shardline cannot take', () => {
 
   it('stops `npm start` naming a misspelt "autopilot" and where it is', async () => {
     const path = write('typo.json', { collections: { books: { ...BOOKS, autopliot: {} } } });
-    const run = await runScript('src/runtime/node.ts', { ...env(path), PORT: '0' }, []).done;
+    const run = await runScript('src/runtime/node/main.ts', { ...env(path), PORT: '0' }, []).done;
     expect(run.code, run.output).toBe(1);
     expect(run.stderr).toContain(`shardline failed to start: ${path}: collections.books: unknown key "autopliot"`);
     expect(run.output).not.toContain('listening on');

@@ -30,7 +30,7 @@ describe('Node, Worker and Lambda over one DynamoDB Local table', () => {
     const service = await startTestService('dynamodbLocal', {
       env: { TABLE_NAME: table, CURSOR_SECRET: 'node-secret' },
     });
-    mountDocsAssets(service.app, packageDocsAssets()); // as src/runtime/node.ts does
+    mountDocsAssets(service.app, packageDocsAssets()); // as src/runtime/node/main.ts does
     [node, worker, lambda] = await Promise.all([
       startNodeServer(service.app),
       startWorkerRuntime({

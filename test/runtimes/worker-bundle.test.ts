@@ -24,8 +24,9 @@ describe('npx wrangler deploy --dry-run', () => {
     const reported = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(stdout);
     expect(reported, stdout).not.toBeNull();
     const scripts = readdirSync(outDir).filter((file) => file.endsWith('.js'));
-    expect(scripts).toEqual(['worker.js']);
-    const code = readFileSync(join(outDir, 'worker.js'));
+    // Named after the entry, src/runtime/worker/main.ts.
+    expect(scripts).toEqual(['main.js']);
+    const code = readFileSync(join(outDir, 'main.js'));
     const gzipKiB = gzipSync(code).length / 1024;
     console.log(
       `Worker bundle: ${reported![1]} KiB, ${reported![2]} KiB gzipped (wrangler)` +

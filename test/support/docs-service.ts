@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /**
- * The Node runtime's app as src/runtime/node.ts builds it (docs assets from
+ * The Node runtime's app as src/runtime/node/main.ts builds it (docs assets from
  * swagger-ui-dist), over an endpoint nobody listens on: the docs never touch DynamoDB.
  */
 export function docsService(env: Record<string, string> = {}): Service {

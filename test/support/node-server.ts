@@ -11,9 +11,9 @@ export interface NodeServer {
   output(): string;
 }
 
-/** `src/runtime/node.ts` in a process of its own, as `npm start` runs it; resolves once it listens. */
+/** `src/runtime/node/main.ts` in a process of its own, as `npm start` runs it; resolves once it listens. */
 export async function startNodeServer(env: NodeJS.ProcessEnv, port: number): Promise<NodeServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/runtime/node/main.ts'], {
     cwd: ROOT,
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

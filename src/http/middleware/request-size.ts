@@ -9,7 +9,7 @@ export const MAX_HEADER_BYTES = 32 * 1024;
 
 /**
  * 414 for an over-long URL and 431 for over-large headers, as JSON. The Node server's HTTP parser takes more
- * (src/runtime/node-http.ts), so a request over these limits gets its JSON answer and keeps its connection.
+ * (src/runtime/node/node-http.ts), so a request over these limits gets its JSON answer and keeps its connection.
  */
 export function requestSizeLimits(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -58,7 +58,7 @@ export async function startWorkerRuntime(
     ...(options.cronConfigBundle
       ? {
           config: withoutAssets(),
-          entrypoint: resolve(ROOT, 'src/runtime/worker.ts'),
+          entrypoint: resolve(ROOT, 'src/runtime/worker/main.ts'),
           build: {
             alias: {
               'shardline:config-bundle': options.cronConfigBundle,

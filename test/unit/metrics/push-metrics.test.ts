@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dataPoints, analyticsEngineRecorder } from '../../../src/runtime/analytics-engine';
-import { emfRecorder } from '../../../src/runtime/emf-metrics';
+import { dataPoints, analyticsEngineRecorder } from '../../../src/runtime/worker/analytics-engine';
+import { emfRecorder } from '../../../src/runtime/lambda/emf-metrics';
 
 const REQUEST = { route: '/collections/:collection/items', method: 'GET', status: 200, seconds: 0.012 };
 

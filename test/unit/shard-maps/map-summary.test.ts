@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
 import { routedBy } from '../../../src/core/collection';
 import { strategyFromConfig } from '../../../src/core/strategies';
-import { describeMaps } from '../../../src/runtime/map-summary';
+import { describeMaps } from '../../../src/runtime/node/map-summary';
 import type { MapSnapshot } from '../../../src/service/map-source';
 
 const collections = resolveConfig({

@@ -1,6 +1,6 @@
 import { type Server, STATUS_CODES } from 'node:http';
-import { ShardlineError } from '../core/errors';
-import { errorBodyText, errorStatus } from '../http/errors';
+import { ShardlineError } from '../../core/errors';
+import { errorBodyText, errorStatus } from '../../http/errors';
 import type { Socket } from 'node:net';
 
 /**

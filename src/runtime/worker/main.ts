@@ -1,11 +1,11 @@
 import type { ExecutionContext } from 'hono';
 import bundle from 'shardline:config-bundle';
-import { DOCS_ASSET_PATH, type DocsAssets } from '../http/docs/assets';
+import { DOCS_ASSET_PATH, type DocsAssets } from '../../http/docs/assets';
 import { ANALYTICS_BINDING, analyticsEngineRecorder, type AnalyticsEngineDataset } from './analytics-engine';
-import { createBundledService, type BundledService } from './bundled-service';
-import { scheduledAutopilot } from './scheduled-autopilot';
-import type { RuntimeMetrics } from './service';
-import type { EnvMap } from './settings';
+import { createBundledService, type BundledService } from '../bundled-service';
+import { scheduledAutopilot } from '../scheduled-autopilot';
+import type { RuntimeMetrics } from '../service';
+import type { EnvMap } from '../settings';
 
 /** The Worker's bindings: `vars` and secrets (strings) and the static assets (wrangler.toml). */
 export interface WorkerEnv {

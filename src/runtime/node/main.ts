@@ -1,20 +1,16 @@
 import type { Server } from 'node:http';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { mountDocsAssets } from '../http/docs/assets';
-import { packageDocsAssets } from '../http/docs/file-assets';
-import { CURSOR_SECRET_FILE, persistedSecret } from './cursor-secret';
-import { startEmbeddedEngine, type EmbeddedEngine } from './embedded-engine';
-import { admitted } from './admission';
+import { mountDocsAssets } from '../../http/docs/assets';
+import { packageDocsAssets } from '../../http/docs/file-assets';
+import { CURSOR_SECRET_FILE, persistedSecret } from '../cursor-secret';
+import { openDataEngine } from '../data-engine';
 import { startHealthListener, type HealthListener } from './health-listener';
 import { answerClientErrors, arrivalBounds, describeListenError, NODE_MAX_HEADER_BYTES } from './node-http';
 import { describeMaps } from './map-summary';
-import { ENDPOINT_FILE, readConfigFiles } from './open-environment';
+import { readConfigFiles } from '../open-environment';
 import { prometheusExporter } from './prometheus';
-import { buildService, prepareTables } from './service';
-import { clientKeys, credentialsOption } from './aws-keys';
-import { readSettings, wantsEmbeddedEngine } from './settings';
+import { buildService } from '../service';
+import { readSettings, type Settings } from '../settings';
 
 /** How long requests under way may take to finish once the server is asked to stop. */
 const STOP_GRACE_MS = 5000;
@@ -26,54 +22,39 @@ const STOP_GRACE_MS = 5000;
  */
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
-
-  let engine: EmbeddedEngine | undefined;
-  let dataDir: string | undefined;
-  let effective = settings;
-  if (wantsEmbeddedEngine(settings)) {
-    dataDir = resolve(settings.dataDir);
-    engine = await startEmbeddedEngine(dataDir);
-    effective = {
-      ...settings,
-      endpoint: engine.endpoint,
-      cursorSecret: settings.cursorSecret ?? persistedSecret(dataDir, CURSOR_SECRET_FILE),
-      // One router is its whole fleet (its /stats says it all), and dynalite has no TTL:
-      // load records would pile up in ./data. SHARDLINE_LOAD_RECORDS=true turns them on.
-      loadRecords: settings.loadRecords ?? false,
-    };
-    // Tools (npm run reshard, boundaries --collection) reach the data through this engine while it runs.
-    // The address only: the engine's key is in the data dir's secret file, for those who may read it.
-    writeFileSync(join(dataDir, ENDPOINT_FILE), `${engine.endpoint}\n`, { mode: 0o600 });
-  } else if (settings.cursorSecret === undefined) {
+  const { config, readBoundaries } = readConfigFiles(settings);
+  const data = await openDataEngine(settings, 'server');
+  const effective: Settings = data.dataDir
+    ? {
+        ...settings,
+        cursorSecret: settings.cursorSecret ?? persistedSecret(data.dataDir, CURSOR_SECRET_FILE),
+        // One router is its whole fleet (its /stats says it all), and dynalite has no TTL:
+        // load records would pile up in ./data. SHARDLINE_LOAD_RECORDS=true turns them on.
+        loadRecords: settings.loadRecords ?? false,
+      }
+    : settings;
+  if (effective.cursorSecret === undefined) {
     console.warn('shardline: CURSOR_SECRET is unset; cursors are signed with a random key and die with this process');
   }
-  const cleanUp = async (): Promise<void> => {
-    if (dataDir) rmSync(join(dataDir, ENDPOINT_FILE), { force: true });
-    await engine?.close();
-  };
 
-  const { config, readBoundaries } = readConfigFiles(settings);
   const service = buildService(effective, config, {
     readBoundaries,
     metrics: prometheusExporter,
-    // The embedded engine takes its data dir's secret only; elsewhere the keys given, or any for a local engine.
-    ...credentialsOption(engine ? engine.credentials : clientKeys(effective)),
+    client: data.client,
+    shedLoad: true,
   });
   mountDocsAssets(service.app, packageDocsAssets());
-  await prepareTables(service, settings.createTable, settings.tableStream);
+  await service.ready();
 
   const server = serve(
     {
-      fetch: admitted(service.app.fetch, (collection) => service.maps.readShardCount(collection), settings.shedPauseMs),
+      fetch: service.app.fetch,
       port: settings.port,
       hostname: settings.host,
       serverOptions: { maxHeaderSize: NODE_MAX_HEADER_BYTES, ...arrivalBounds(settings.bodyTimeoutMs) },
     },
     (info) => {
-      const where = engine
-        ? `the embedded engine (data in ${dataDir})`
-        : (settings.endpoint ?? `AWS ${settings.region}`);
-      console.log(`shardline listening on http://${settings.host}:${info.port} over ${where}`);
+      console.log(`shardline listening on http://${settings.host}:${info.port} over ${data.where}`);
       void describeMaps(service).then((lines) => console.log(`collections (the shard maps in force):\n${lines}`));
     },
   );
@@ -91,7 +72,7 @@ async function main(): Promise<void> {
   if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
   server.once('error', async (error: NodeJS.ErrnoException) => {
     console.error(describeListenError(error, settings.host, settings.port));
-    await cleanUp();
+    await data.close();
     process.exit(1);
   });
 
@@ -101,13 +82,13 @@ async function main(): Promise<void> {
   const stop = (): void => {
     void health?.close();
     server.close(async () => {
-      await cleanUp();
+      await data.close();
       process.exit(0);
     });
     (server as Server).closeIdleConnections();
     setTimeout(async () => {
       (server as Server).closeAllConnections();
-      await cleanUp();
+      await data.close();
       process.exit(0);
     }, STOP_GRACE_MS).unref();
   };

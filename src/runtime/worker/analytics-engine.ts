@@ -1,4 +1,4 @@
-import { DeltaRecorder, type Deltas } from '../service/metrics/deltas';
+import { DeltaRecorder, type Deltas } from '../../service/metrics/deltas';
 
 /** The one method of a Workers Analytics Engine dataset binding shardline uses. */
 export interface AnalyticsEngineDataset {

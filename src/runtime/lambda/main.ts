@@ -1,11 +1,11 @@
 import { handle } from 'hono/aws-lambda';
 import bundle from 'shardline:config-bundle';
-import { directoryDocsAssets } from '../http/docs/file-assets';
-import { isStreamEvent } from '../store/stream-records';
-import { createBundledService } from './bundled-service';
+import { directoryDocsAssets } from '../../http/docs/file-assets';
+import { isStreamEvent } from '../../store/stream-records';
+import { createBundledService } from '../bundled-service';
 import { emfRecorder } from './emf-metrics';
 import { type InvocationContext, streamsHandler } from './lambda-streams';
-import { isScheduledEvent, scheduledAutopilot } from './scheduled-autopilot';
+import { isScheduledEvent, scheduledAutopilot } from '../scheduled-autopilot';
 
 /**
  * AWS Lambda entry (bundled to dist/lambda/index.mjs), built once per execution environment at

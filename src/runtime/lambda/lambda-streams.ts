@@ -1,7 +1,7 @@
-import { ChangeIndexer, poisonLine } from '../service/change-indexer';
-import { isReservedItem } from '../store/reserved-keys';
-import { changeOfRecord, type StreamRecordLike, type TableChange } from '../store/stream-records';
-import type { BundledService } from './bundled-service';
+import { ChangeIndexer, poisonLine } from '../../service/change-indexer';
+import { isReservedItem } from '../../store/reserved-keys';
+import { changeOfRecord, type StreamRecordLike, type TableChange } from '../../store/stream-records';
+import type { BundledService } from '../bundled-service';
 
 /** What Lambda reads back with `FunctionResponseTypes: [ReportBatchItemFailures]`. */
 export interface StreamBatchResponse {

@@ -1,7 +1,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { NO_METRICS } from '../service/metrics/recorder';
-import type { RouterMetrics } from '../service/metrics/router-metrics';
-import type { RuntimeMetrics } from './service';
+import { NO_METRICS } from '../../service/metrics/recorder';
+import type { RouterMetrics } from '../../service/metrics/router-metrics';
+import type { RuntimeMetrics } from '../service';
 
 /** Latency buckets in seconds: a cached page takes milliseconds, a slow scatter seconds. */
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -1,4 +1,4 @@
-import { DeltaRecorder, type Deltas } from '../service/metrics/deltas';
+import { DeltaRecorder, type Deltas } from '../../service/metrics/deltas';
 
 const NAMESPACE = 'shardline';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { AdmissionLimit, type AdmissionOptions } from '../../../src/core/admission-limit';
-import { admitted } from '../../../src/runtime/admission';
 
 const options: AdmissionOptions = { initialLimit: 4, minLimit: 2, maxLimit: 6, latencyTargetMs: 100, backoff: 0.5 };
 
@@ -54,35 +53,5 @@ describe('AdmissionLimit', () => {
   it('refuses bad bounds', () => {
     expect(() => new AdmissionLimit({ ...options, minLimit: 0 })).toThrow(RangeError);
     expect(() => new AdmissionLimit({ ...options, backoff: 1 })).toThrow(RangeError);
-  });
-});
-
-describe('admitted fetch', () => {
-  it('sheds a 21-shard listing past the limit with a paced 503 overloaded and Retry-After; probes pass', async () => {
-    let release: () => void = () => {};
-    const pending = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const fetch = admitted(
-      async () => {
-        await pending;
-        return new Response('ok');
-      },
-      (collection) => new Map([['events', 21]]).get(collection),
-      20,
-      new AdmissionLimit(options),
-    );
-    const first = fetch(new Request('http://x/collections/events/items'));
-    const asked = performance.now();
-    const shed = await fetch(new Request('http://x/collections/events/items'));
-    // Held for the pause, so a client that asks again at once cannot spin the server on refusals.
-    expect(performance.now() - asked).toBeGreaterThanOrEqual(19);
-    expect(shed.status).toBe(503);
-    expect(Number(shed.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    expect(await shed.json()).toMatchObject({ error: { code: 'overloaded' } });
-    const probe = fetch(new Request('http://x/healthz'));
-    release();
-    expect((await probe).status).toBe(200);
-    expect((await first).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
-import { isConfigured } from '../core/collection';
-import type { Service } from './service';
+import { isConfigured } from '../../core/collection';
+import type { Service } from '../service';
 
 /**
  * One line per collection for the server's startup message: the shard map it routes by now, and

@@ -1,0 +1,23 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env';
+
+/**
+ * The Worker's and the Lambda's gate: their tables are prepared on the first request that needs them, not at a
+ * start they do not have. Until `ready` resolves, such a request gets a 503 with `Retry-After` and the next one
+ * tries again; routes marked `tableless` (the API's description) answer meanwhile. `ready` shares no promise
+ * between requests: a Worker may not await I/O that another request started.
+ */
+export function tablesReady(ready: () => Promise<void>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('tableless')) return next();
+    try {
+      await ready();
+    } catch (error) {
+      // The cause (table names, settings) is for the operator's log, not for clients.
+      console.error('shardline: tables not ready', error);
+      const message = 'the table is not ready (the service log says why)';
+      return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
+    }
+    await next();
+  };
+}
