@@ -67,10 +67,19 @@ function towardsShardEnd(plan: PlanShape): boolean {
 export class ReadMemories {
   private readonly byName = new Map<string, ShardTails>();
 
-  /** The memory of the collection named `name`, created empty on first use. */
+  /**
+   * At most `limit` memories, the least recently used forgotten first: a grouped collection has one
+   * per grown group and map version, up to 10,000 groups, and a forgotten one costs a late query at most.
+   */
+  constructor(private readonly limit = 1000) {}
+
+  /** The memory of the collection (or group) named `name`, created empty on first use. */
   of(name: string): ShardTails {
     const tails = this.byName.get(name) ?? new ShardTails();
+    // Map order is insertion order: taken out and put back, it is the most recently used.
+    this.byName.delete(name);
     this.byName.set(name, tails);
+    if (this.byName.size > this.limit) this.byName.delete(this.byName.keys().next().value!);
     return tails;
   }
 }

@@ -170,4 +170,14 @@ describe('ReadMemories', () => {
     expect(memories.of('tracks').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
     expect(new ReadMemories().of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
   });
+
+  it('forgets the least recently used memory past its limit, never the ones in use', () => {
+    const memories = new ReadMemories(2);
+    const plan = { order: 'asc' as const, keyRange: {} };
+    for (const name of ['a', 'b']) memories.of(name).record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
+    memories.of('a');
+    memories.of('c');
+    expect(memories.of('a').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
+    expect(memories.of('b').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+  });
 });
