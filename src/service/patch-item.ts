@@ -5,10 +5,10 @@ import { parseShardKey } from '../core/index-key';
 import { managedAttributes, prepareItem, type JsonObject, type PreparedItem } from '../core/item';
 import { applyMergePatch } from '../core/merge-patch';
 import { canonicalText, isPlainObject } from '../core/values';
-import type { CallContext } from '../store/retry';
 import type { Store } from '../store/store';
 import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from './guards';
-import { type WriteResult, writeResult } from './write-items';
+import type { RequestContext } from './metrics/request-tally';
+import { countWrite, type WriteResult, writeResult } from './write-items';
 
 /** Attempts of a patch whose item changed between its read and its write (no If-Match given). */
 const PATCH_ATTEMPTS = 3;
@@ -31,7 +31,7 @@ export async function patchItem(
   maps: readonly RoutedCollection[],
   key: JsonObject,
   patch: unknown,
-  context: CallContext,
+  context: RequestContext,
   random: () => number = Math.random,
   preconditions: Preconditions = {},
 ): Promise<WriteResult> {
@@ -57,7 +57,11 @@ export async function patchItem(
       Object.keys(set).length + remove.length > MAX_UPDATED_ATTRIBUTES
         ? await store.putItem(collection.table, prepared.record, context, guard)
         : await store.updateItem({ table: collection.table, key, set, remove, guard }, context);
-    if (outcome.applied) return result;
+    if (outcome.applied) {
+      // A patch is a write: its shard's (and group's) load counts it, or a group busy with patches looks cold.
+      countWrite(context, collection, prepared);
+      return result;
+    }
     // Refused: someone wrote the item in between. With If-Match, that is the precondition failing.
     const why = refusalReason(collection, outcome.current, 'must', preconditions);
     if (why) throw why;
