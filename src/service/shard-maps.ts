@@ -72,10 +72,7 @@ export class ShardMaps implements MapSource {
    */
   async initialize(context: CallContext): Promise<void> {
     const readAt = this.now();
-    const [pointers, groups] = await Promise.all([
-      this.store.readPointers(this.collections, context),
-      this.readGroupMaps(context),
-    ]);
+    const { pointers, groups } = await this.readRouting(context);
     const known = new Map<string, MapPointer>();
     for (const [i, collection] of this.collections.entries()) {
       try {
@@ -91,16 +88,22 @@ export class ShardMaps implements MapSource {
     this.cached = { pointers: known, groups, readAt };
   }
 
-  /** Every grouped collection's group map (none when the store keeps no group maps, as a test's may not). */
-  private async readGroupMaps(context: CallContext): Promise<Map<string, GroupMap>> {
-    const groups = new Map<string, GroupMap>();
+  /**
+   * Every collection's pointer and every grouped one's group map, in one read where the store keeps
+   * group maps (a test's store may not: then no group map, every group on the default).
+   */
+  private async readRouting(context: CallContext) {
     const store = this.store as MapStore & Partial<GroupMapStore>;
-    if (!store.readGroupMaps || !this.collections.some((collection) => collection.group)) return groups;
-    const maps = await store.readGroupMaps(this.collections, context);
-    maps.forEach((map, i) => {
+    const grouped = this.collections.some((collection) => collection.group);
+    const read =
+      grouped && store.readRouting
+        ? await store.readRouting(this.collections, context)
+        : { pointers: await store.readPointers(this.collections, context), groups: [] };
+    const groups = new Map<string, GroupMap>();
+    read.groups.forEach((map, i) => {
       if (map) groups.set(this.collections[i]!.name, map);
     });
-    return groups;
+    return { pointers: read.pointers, groups };
   }
 
   private async initializeOne(
@@ -203,10 +206,7 @@ export class ShardMaps implements MapSource {
 
   private async load(context: CallContext): Promise<Cached> {
     const readAt = this.now();
-    const [list, groups] = await Promise.all([
-      this.store.readPointers(this.collections, context),
-      this.readGroupMaps(context),
-    ]);
+    const { pointers: list, groups } = await this.readRouting(context);
     const pointers = new Map<string, MapPointer>();
     list.forEach((pointer, i) => {
       if (pointer) pointers.set(this.collections[i]!.name, pointer);

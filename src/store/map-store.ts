@@ -8,7 +8,7 @@ import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
 import { isConditionFailed } from './dynamo-errors';
-import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes } from './map-items';
+import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes, type Wanted, wantedOf } from './map-items';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
@@ -45,6 +45,11 @@ export interface GroupMapStore {
   readGroupMaps(collections: readonly CollectionSpec[], context: CallContext): Promise<(GroupMap | undefined)[]>;
   /** Replaces the group map if still at revision `map.revision - 1` (0: none stored); false if beaten to it. */
   replaceGroupMap(collection: CollectionSpec, map: GroupMap, context: CallContext): Promise<boolean>;
+  /** Every collection's pointer and every grouped one's group map, in one read. */
+  readRouting(
+    collections: readonly CollectionSpec[],
+    context: CallContext,
+  ): Promise<{ pointers: (MapPointer | undefined)[]; groups: (GroupMap | undefined)[] }>;
 }
 
 export class DynamoMapStore implements MapStore, GroupMapStore {
@@ -58,43 +63,47 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     collections: readonly CollectionSpec[],
     context: CallContext,
   ): Promise<(MapPointer | undefined)[]> {
-    const found = await this.readEach(collections, 'pointer', context, (item) => parsePointer(parseJson(item.pointer)));
-    return collections.map((collection) => found.get(collection.name));
+    return (await this.readRouting(collections, context, false)).pointers;
   }
 
   async readGroupMaps(collections: readonly CollectionSpec[], context: CallContext): Promise<(GroupMap | undefined)[]> {
-    const grouped = collections.filter((collection) => collection.group);
-    const found = await this.readEach(grouped, 'groups', context, (item) => parseGroupMap(item.groups));
-    // A grouped collection with no record yet has every group on the default.
-    return collections.map((c) => (c.group ? (found.get(c.name) ?? EMPTY_GROUP_MAP) : undefined));
+    const items = await this.readEach(wantedOf(collections, false, true), context);
+    return this.groupMapsOf(collections, items);
   }
 
-  /** One map item of each collection, strongly consistent, by collection name; malformed ones left out. */
-  private async readEach<T>(
-    collections: readonly CollectionSpec[],
-    which: 'pointer' | 'groups',
-    context: CallContext,
-    parse: (item: JsonObject) => T,
-  ): Promise<Map<string, T>> {
-    const found = new Map<string, T>();
+  /** Pointers and group maps in one read: a router's refresh is one BatchGetItem, grouped collections or not. */
+  async readRouting(collections: readonly CollectionSpec[], context: CallContext, groups = true) {
+    const items = await this.readEach(wantedOf(collections, true, groups), context);
+    const pointers = collections.map((collection) => {
+      const item = items.get(`pointer/${collection.name}`);
+      return item && this.checked(collection, 'pointer', () => parsePointer(parseJson(item.pointer)));
+    });
+    return { pointers, groups: groups ? this.groupMapsOf(collections, items) : [] };
+  }
+
+  private groupMapsOf(collections: readonly CollectionSpec[], items: Map<string, JsonObject>) {
+    return collections.map((collection) => {
+      if (!collection.group) return undefined;
+      const item = items.get(`groups/${collection.name}`);
+      // A grouped collection with no record yet has every group on the default.
+      return (item && this.checked(collection, 'groups', () => parseGroupMap(item.groups))) ?? EMPTY_GROUP_MAP;
+    });
+  }
+
+  /** Map items, strongly consistent, by `<which>/<collection>`; items of another owner left out. */
+  private async readEach(wanted: readonly Wanted[], context: CallContext): Promise<Map<string, JsonObject>> {
+    const found = new Map<string, JsonObject>();
     // BatchGetItem takes 100 keys a call; collections of one table share it.
-    for (let start = 0; start < collections.length; start += 100) {
+    for (let start = 0; start < wanted.length; start += 100) {
       const requests: Record<string, TableRead> = {};
-      for (const collection of collections.slice(start, start + 100)) {
+      for (const { collection, which } of wanted.slice(start, start + 100)) {
         const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, which)];
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      const what = which === 'pointer' ? 'a read of the shard maps' : 'a read of the group maps';
-      const items = await batchGetAll(this.doc, requests, {
-        what,
-        context,
-        policy: this.retry,
-        operation: 'batch_get',
-      });
-      for (const item of items) {
-        const collection = collections.find((c) => ownerOf(c, which) === item.mapOf);
-        const value = collection && this.checked(collection, which, () => parse(item));
-        if (value !== undefined) found.set(collection!.name, value);
+      const read = { what: 'a read of the shard maps', context, policy: this.retry, operation: 'batch_get' } as const;
+      for (const item of await batchGetAll(this.doc, requests, read)) {
+        const match = wanted.find(({ collection, which }) => ownerOf(collection, which) === item.mapOf);
+        if (match) found.set(`${match.which}/${match.collection.name}`, item);
       }
     }
     return found;
