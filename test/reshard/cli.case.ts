@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { startDynamoDbLocal } from '../../devtools/dynamodb-local';
 import { reshardCli } from '../../src/cli/reshard-cli';
 import { compareKeys } from '../../src/core/collation';
 import type { MapPointer } from '../../src/core/shard-map';
@@ -292,12 +293,20 @@ export function reshardCliSuite(engine: keyof EngineEndpoints): void {
 
     it('adds the second index to a table made before there were two, saying so (where the engine can)', async () => {
       const table = `old-${service.table}`;
-      await createSingleIndexTable(inject('engines')[engine], table);
-      const old = await startTestService(engine, { config: CONFIG, env: { ...fast, TABLE_NAME: table } });
+      // DynamoDB Local builds the index on an engine of its own: on the shared one, at the end of a full run
+      // (hundreds of tables, TTL sweeps, other files' writes), the build has stalled past the test's timeout.
+      const own = engine === 'dynamodbLocal' ? await startDynamoDbLocal() : undefined;
+      onTestFinished(() => own?.stop());
+      const endpoint = own?.endpoint ?? inject('engines')[engine];
+      await createSingleIndexTable(endpoint, table);
+      const old = await startTestService(engine, {
+        config: CONFIG,
+        env: { ...fast, TABLE_NAME: table, DYNAMODB_ENDPOINT: endpoint },
+      });
       const items = Array.from({ length: 40 }, (_, i) => ({ pk: `o${i}`, sk: 'album', title: `Old ${i}` }));
       expect((await post(old.app, '/collections/albums-hash/items/batch', { items })).body.written).toBe(40);
       const listed = await get(old.app, '/collections/albums-hash/items?limit=100');
-      const run = await reshardCliRun({ ...env, TABLE_NAME: table }, [
+      const run = await reshardCliRun({ ...env, TABLE_NAME: table, DYNAMODB_ENDPOINT: endpoint }, [
         '--collection',
         'albums-hash',
         '--shards',
