@@ -75,3 +75,17 @@ export function decimalText(decimal: Decimal): string {
 export function numberText(value: number | bigint | ExactNumber): string {
   return value instanceof ExactNumber ? value.text : String(value);
 }
+
+/**
+ * A key number (a primary key's, a group's) in its one canonical spelling, or why DynamoDB could not
+ * key by it: DynamoDB keys a number by its value, so `1.50` and `1.5` are one key.
+ */
+export function canonicalKeyNumber(value: unknown): { text: string } | { problem: string } {
+  const decimal =
+    value instanceof ExactNumber || (typeof value === 'number' && Number.isFinite(value))
+      ? parseDecimal(String(value))
+      : undefined;
+  if (!decimal) return { problem: 'must be a number' };
+  const problem = dynamoNumberProblem(decimal);
+  return problem ? { problem } : { text: decimalText(decimal) };
+}

@@ -1,6 +1,6 @@
 import { utf8Length } from './collation';
 import { ShardlineError } from './errors';
-import { decimalText, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
+import { canonicalKeyNumber, ExactNumber } from './exact-number';
 import { MAX_PARTITION_KEY_BYTES, SHARD_SEPARATOR } from './index-key';
 
 /** A grouped collection's group field (docs/groups.md): every item carries one value of this type. */
@@ -30,14 +30,9 @@ export function readGroupValue(spec: GroupSpec, prefix: string, value: unknown):
     if (!value.isWellFormed()) throw refuse('holds an unpaired surrogate');
     text = value;
   } else {
-    const decimal =
-      value instanceof ExactNumber || (typeof value === 'number' && Number.isFinite(value))
-        ? parseDecimal(String(value))
-        : undefined;
-    if (!decimal) throw refuse('must be a number');
-    const problem = dynamoNumberProblem(decimal);
-    if (problem) throw refuse(problem);
-    text = decimalText(decimal);
+    const number = canonicalKeyNumber(value);
+    if ('problem' in number) throw refuse(number.problem);
+    text = number.text;
   }
   const room = MAX_PARTITION_KEY_BYTES - utf8Length(prefix) - SHARD_KEY_SLACK;
   const bytes = utf8Length(text);

@@ -2,7 +2,7 @@ import { utf8Length } from './collation';
 import { type CollectionSpec, etagAttributeOf, type RoutedCollection, TTL_ATTRIBUTE } from './collection';
 import { ShardlineError } from './errors';
 import { itemEtag } from './etag';
-import { decimalText, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
+import { canonicalKeyNumber, dynamoNumberProblem, ExactNumber, parseDecimal } from './exact-number';
 import {
   indexSortKey,
   indexSortKeyBytes,
@@ -147,15 +147,10 @@ export function readPrimaryKey(collection: CollectionSpec, source: JsonObject): 
       }
       return value;
     }
-    const decimal =
-      value instanceof ExactNumber || (typeof value === 'number' && Number.isFinite(value))
-        ? parseDecimal(String(value))
-        : undefined;
-    if (!decimal) throw invalid('must be a number');
-    const problem = dynamoNumberProblem(decimal);
-    if (problem) throw invalid(problem);
-    // DynamoDB keys a number by its value: `1.50` and `1.5` are one item, spelled one way in the index key.
-    return new ExactNumber(decimalText(decimal));
+    // `1.50` and `1.5` are one item, spelled one way in the index key.
+    const number = canonicalKeyNumber(value);
+    if ('problem' in number) throw invalid(number.problem);
+    return new ExactNumber(number.text);
   });
 }
 
