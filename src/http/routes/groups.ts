@@ -1,12 +1,11 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
-import { startTime, timing } from 'hono/timing';
+import { startTime } from 'hono/timing';
 import type { Shardline } from '../../service/shardline';
 import { apiRoute } from '../api-route';
 import type { AppEnv } from '../env';
-import { parseFields } from '../item-headers';
-import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
+import { CollectionParam, errorResponses, ListQuery } from '../schemas';
 import { GroupLoadSchema, readGroupLoad } from './group-load';
-import { DEFAULT_LIMIT, pageHeaders, pageResponse } from './listing';
+import { PAGE_ROUTE, pageRequest, pageResponse } from './listing';
 import type { LoadDeps } from './load';
 
 const GroupParams = CollectionParam.extend({
@@ -16,24 +15,15 @@ const GroupParams = CollectionParam.extend({
 });
 
 const groupListingRoute = apiRoute({
+  ...PAGE_ROUTE,
   method: 'get',
   path: '/collections/{collection}/groups/{group}/items',
   operationId: 'listGroupItems',
   summary: "One group's sorted listing, page by page (a grouped collection)",
-  tags: ['listing'],
   description:
     "A grouped collection's items of one group, in the collection's order: one Query for a group on one " +
     'shard, its shards merged for a grown one. Filters, order, cursor and fields as in the listing.',
-  middleware: timing({ total: false, enabled: (c) => c.res.ok }),
   request: { params: GroupParams, query: ListQuery },
-  responses: {
-    200: {
-      content: { 'application/json': { schema: ListResponse } },
-      description: 'one page',
-      headers: pageHeaders,
-    },
-    ...errorResponses,
-  },
 });
 
 const GroupShardsResponse = z
@@ -75,15 +65,9 @@ export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardli
     startTime(c, 'total');
     const { collection: name, group } = c.req.valid('param');
     const collection = shardline.collection(name);
-    const { order, cursor, limit, fields: fieldsText, ...filter } = c.req.valid('query');
-    const fields = parseFields(fieldsText);
-    const page = await shardline.listGroup(
-      collection.name,
-      group,
-      { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields },
-      c.get('call'),
-    );
-    return pageResponse(c, collection, page, fields);
+    const request = pageRequest(c.req.valid('query'));
+    const page = await shardline.listGroup(collection.name, group, request, c.get('call'));
+    return pageResponse(c, collection, page, request.fields);
   });
   app.openapi(groupRoute, async (c) => {
     const { collection: name, group } = c.req.valid('param');

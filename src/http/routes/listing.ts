@@ -5,12 +5,12 @@ import { parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import type { Context } from 'hono';
 import type { CollectionSpec } from '../../core/collection';
-import type { Page, Shardline } from '../../service/shardline';
+import type { Page, PageRequest, Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 
-export const DEFAULT_LIMIT = 100;
+const DEFAULT_LIMIT = 100;
 
 /** What a page cost, in headers: both listing routes answer them. */
 export const pageHeaders = z.object({
@@ -28,18 +28,11 @@ export const pageHeaders = z.object({
     .openapi({ description: 'dynamodb: ms waiting on DynamoDB; total: ms building this page' }),
 });
 
-const listingRoute = apiRoute({
-  method: 'get',
-  path: '/collections/{collection}/items',
-  operationId: 'listItems',
-  summary: 'A globally sorted listing, page by page',
+/** What both listing routes share: their tag, timing, query, and a page with its cost headers or an error. */
+export const PAGE_ROUTE = {
   tags: ['listing'],
-  description:
-    'Items in code point (UTF-8 byte) order of the normalized value, ties by primary key. ' +
-    'At most one filter: key, prefix, or from/to. Follow nextCursor until it is null.',
   // Only a page answered carries Server-Timing: an error names no DynamoDB time worth reading.
   middleware: timing({ total: false, enabled: (c) => c.res.ok }),
-  request: { params: CollectionParam, query: ListQuery },
   responses: {
     200: {
       content: { 'application/json': { schema: ListResponse } },
@@ -48,21 +41,34 @@ const listingRoute = apiRoute({
     },
     ...errorResponses,
   },
+};
+
+const listingRoute = apiRoute({
+  ...PAGE_ROUTE,
+  method: 'get',
+  path: '/collections/{collection}/items',
+  operationId: 'listItems',
+  summary: 'A globally sorted listing, page by page',
+  description:
+    'Items in code point (UTF-8 byte) order of the normalized value, ties by primary key. ' +
+    'At most one filter: key, prefix, or from/to. Follow nextCursor until it is null.',
+  request: { params: CollectionParam, query: ListQuery },
 });
 
 export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
   app.openapi(listingRoute, async (c) => {
     startTime(c, 'total');
     const collection = shardline.collection(c.req.valid('param').collection);
-    const { order, cursor, limit, fields: fieldsText, ...filter } = c.req.valid('query');
-    const fields = parseFields(fieldsText);
-    const page = await shardline.list(
-      collection.name,
-      { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields },
-      c.get('call'),
-    );
-    return pageResponse(c, collection, page, fields);
+    const request = pageRequest(c.req.valid('query'));
+    const page = await shardline.list(collection.name, request, c.get('call'));
+    return pageResponse(c, collection, page, request.fields);
   });
+}
+
+/** A listing query as the service takes it: ascending and 100 items unless asked, `fields` read as names. */
+export function pageRequest(query: z.infer<typeof ListQuery>): PageRequest & { fields?: readonly string[] } {
+  const { order, cursor, limit, fields, ...filter } = query;
+  return { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields: parseFields(fields) };
 }
 
 /** A page as the listing routes answer it: the items, the next cursor and what the page cost in headers. */
