@@ -21,13 +21,7 @@ export function routerFigures(pages: readonly PageSample[]): PageFigures {
   const full = pages.filter((page) => page.returned > 0);
   const queries = pages.reduce((sum, page) => sum + page.queries, 0);
   return {
-    pages: pages.length,
-    p50: median(pages.map((page) => page.ms)),
-    p99: quantile(
-      pages.map((page) => page.ms),
-      0.99,
-    ),
-    cpuMs: median(pages.map((page) => page.cpuMs)),
+    ...timeFigures(pages),
     queries: median(pages.map((page) => page.queries)),
     itemsRead: median(pages.map((page) => page.itemsRead)),
     readRatio: median(full.map((page) => page.itemsRead / page.returned)),
@@ -36,16 +30,21 @@ export function routerFigures(pages: readonly PageSample[]): PageFigures {
   };
 }
 
+/** Latency (p50, p99) and router CPU of any walk's pages. */
+function timeFigures(pages: readonly { readonly ms: number; readonly cpuMs: number }[]) {
+  const ms = pages.map((page) => page.ms);
+  return {
+    pages: pages.length,
+    p50: median(ms),
+    p99: quantile(ms, 0.99),
+    cpuMs: median(pages.map((page) => page.cpuMs)),
+  };
+}
+
 /** The plain SDK's pages: one Query each, reading what it returns. */
 export function sdkFigures(pages: readonly SdkPage[]): PageFigures {
   return {
-    pages: pages.length,
-    p50: median(pages.map((page) => page.ms)),
-    p99: quantile(
-      pages.map((page) => page.ms),
-      0.99,
-    ),
-    cpuMs: median(pages.map((page) => page.cpuMs)),
+    ...timeFigures(pages),
     queries: 1,
     itemsRead: median(pages.map((page) => page.returned)),
     readRatio: 1,
