@@ -58,12 +58,12 @@ async function main(): Promise<void> {
     // Through the store's own put (as the batch route sends each item, under its bound on calls in
     // flight), not the route: the route would index the items, leaving the follower nothing to do.
     const absent = writeGuard(service.collections[0]!, 'mustNot');
-    const outcomes = await Promise.all(items.map((item) => service.store.putItem(table, item, {}, absent)));
+    const outcomes = await Promise.all(items.map((item) => service.dynamo.items.putItem(table, item, {}, absent)));
     const failed = outcomes.filter((outcome) => !outcome.applied).length;
     if (failed > 0) throw new Error(`${failed} puts failed`);
     for (let i = 0; i < options.renames; i++) {
       const key = { pk: `t${i % options.items}`, sk: `track#${i % options.items}` };
-      await service.store.updateAttributes(
+      await service.dynamo.items.updateAttributes(
         { table, key, set: { name: `Renamed ${i}` }, when: [{ kind: 'absent', attribute: 'gsi1pk' }] },
         {},
       );
@@ -92,7 +92,7 @@ async function main(): Promise<void> {
     console.log(`ratio follower/writer: ${(followRate / writeRate).toFixed(2)}`);
     console.log(`follower summary: ${output.trim()}`);
   } finally {
-    service.clients.raw.destroy();
+    service.dynamo.destroy();
     await engine.stop();
   }
 }

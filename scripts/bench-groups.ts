@@ -117,7 +117,7 @@ try {
   const whaleShrink = await timedResize(service, 'whale', SHRUNK_TO, options.settleMs);
   await sleep(options.settleMs);
   expectCount('the whale after its shrink', await walkGroup('whale'), options.whaleItems);
-  service.clients.raw.destroy();
+  service.dynamo.destroy();
 
   const coldFigures = routerFigures(cold);
   const loadAfter = loadavg();

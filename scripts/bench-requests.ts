@@ -9,7 +9,7 @@
  * floor and the difference, and p50 / p99 latency; with --lambda, the same for the built Lambda
  * bundle, its handler invoked in a process of its own (scripts/bench/lambda-child.ts). A script, not a timed test.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { startDynamoDbLocal } from '../devtools/dynamodb-local';
@@ -25,13 +25,15 @@ import { comparisonTable, FLOOR_TABLE_HEAD, floorRow, type Sample } from './benc
 import { startLambdaProcess } from './bench/lambda-process';
 
 const USAGE = `Usage: npm run bench:requests -- [--rounds N] [--seconds S] [--concurrency N] [--items N]
-  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR] [--against DIR] [--lambda]
+  [--env NAME=VALUE,…] [--only TEXT] [--cpu-prof DIR] [--against DIR] [--against-node BIN] [--lambda]
 
 Each round runs every route on the server for S seconds (default 1.5), then its floor; prints
 medians of N rounds (default 5). --env sets the server's environment (LOG_LEVEL=off,
 SHARDLINE_METRICS=false to weigh them); --only keeps the routes whose name holds TEXT;
 --cpu-prof writes the server's CPU profile into DIR when it stops; --against DIR runs the server of
 another checkout (the code before a change) too, in turns with this one, and adds its column;
+--against-node BIN runs that other server (this checkout unless --against) with another Node binary
+(Node 22 against Node 24: npm run bench:requests -- --against-node .cache/node22/package/bin/node);
 --lambda builds the Lambda bundle and invokes its handler in a process of its own, in turns with
 the server and the floor, and adds its table.`;
 
@@ -48,6 +50,7 @@ const options = parseCommandLine(
       only: { type: 'string', default: '' },
       'cpu-prof': { type: 'string' },
       against: { type: 'string' },
+      'against-node': { type: 'string' },
       lambda: { type: 'boolean', default: false },
     },
   },
@@ -65,6 +68,7 @@ const options = parseCommandLine(
     only: values.only,
     cpuProf: values['cpu-prof'],
     against: values.against,
+    againstNode: values['against-node'] && resolve(values['against-node']),
     lambda: values.lambda,
   }),
 );
@@ -121,13 +125,14 @@ const server = await startServerProcess(
   { drainLogs: true, execArgv: options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] : [] },
 );
 // The other checkout's server (--against), driven in turns with this one over the same table.
-const other = options.against
-  ? await startServerProcess(
-      engine.endpoint,
-      { TABLE_NAME: table, ...options.env },
-      { drainLogs: true, root: options.against },
-    )
-  : undefined;
+const other =
+  options.against || options.againstNode
+    ? await startServerProcess(
+        engine.endpoint,
+        { TABLE_NAME: table, ...options.env },
+        { drainLogs: true, root: options.against, node: options.againstNode },
+      )
+    : undefined;
 const floor = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'bench/floor-child.ts')], {
   stdio: ['pipe', 'pipe', 'inherit'],
 });
@@ -246,4 +251,8 @@ if (lambda) {
   }
 }
 
-if (other) console.log(comparisonTable(routes, results, options.against!));
+if (other) {
+  const versionOf = (node: string) => spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const against = [options.against, options.againstNode && `Node ${versionOf(options.againstNode)}`];
+  console.log(comparisonTable(routes, results, against.filter(Boolean).join(' on ')));
+}

@@ -94,15 +94,15 @@ async function main(): Promise<void> {
     await sleep(options.quietSeconds * 1000);
 
     const { read } = await service.maps.snapshot(albums, {});
-    const scan = await scanCollectionKeys((request, context) => service.store.scanPage(request, context), read);
+    const scan = await scanCollectionKeys((request, context) => service.dynamo.items.scanPage(request, context), read);
     const boundaries = cutBoundaries(keyCountsFromMap(scan.counts), { shards: options.shards }).boundaries;
     const units = { set: 0, setItems: 0, remove: 0, removeItems: 0 };
     const phaseStarted = new Map<string, number>();
     const reshard = new Reshard({
-      maps: new DynamoMapStore(service.clients.doc),
+      maps: service.dynamo.mapStore,
       writer: {
         updateAttributes: async (update: AttributeUpdate, context) => {
-          const outcome = await service.store.updateAttributes(update, context);
+          const outcome = await service.dynamo.items.updateAttributes(update, context);
           const kind = update.remove ? 'remove' : 'set';
           if (outcome.applied) {
             units[kind] += outcome.writeUnits ?? 0;
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
           return outcome;
         },
       },
-      scanPage: (request, context) => service.store.scanPage(request, context),
+      scanPage: (request, context) => service.dynamo.items.scanPage(request, context),
       ensureIndex: async () => {},
       collection: albums,
       settleMs: STALE_AFTER_TTLS * TTL_MS + DEADLINE_MS + 1000,

@@ -81,7 +81,7 @@ try {
   const direct = benchService(engine.endpoint);
   const delayed = benchService(proxy.endpoint);
   // The router's calls of one walk per listing, recorded to be replayed without it: the floor.
-  const recorder = queryRecorder(direct.clients.raw);
+  const recorder = queryRecorder(direct.dynamo.clients.raw);
   log(`loading ${options.items} items into each collection`);
   const loaded = await loadItems(direct, options.items, options.seed);
   log(`loaded ${[...loaded].map(([name, count]) => `${name} ${count}`).join(', ')}`);
@@ -138,12 +138,14 @@ try {
   for (const row of naiveRows) {
     log(`walking ${row.name}`);
     const target = collection(row.collection);
-    await walkNaive(direct.store, target, row.mode, options.pageSize);
-    const directPages = await repeat(options.passes, () => walkNaive(direct.store, target, row.mode, options.pageSize));
+    await walkNaive(direct.dynamo.items, target, row.mode, options.pageSize);
+    const directPages = await repeat(options.passes, () =>
+      walkNaive(direct.dynamo.items, target, row.mode, options.pageSize),
+    );
     // The sequential loop waits 21 round trips a page: one delayed walk tells enough.
     const delayedPasses = row.mode === 'sequential' ? 1 : options.delayedPasses;
     const delayedPages = await repeat(delayedPasses, () =>
-      walkNaive(delayed.store, target, row.mode, options.pageSize),
+      walkNaive(delayed.dynamo.items, target, row.mode, options.pageSize),
     );
     rows.push(
       rowFigures(

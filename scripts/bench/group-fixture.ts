@@ -93,9 +93,9 @@ export async function timedResize(
   const started = performance.now();
   const outcome = await resizeGroup(
     {
-      maps: new DynamoMapStore(service.clients.doc),
-      queryShard: (query, context) => service.store.queryShard(query, context),
-      updateAttributes: (update, context) => service.store.updateAttributes(update, context),
+      maps: service.dynamo.mapStore,
+      queryShard: (query, context) => service.dynamo.items.queryShard(query, context),
+      updateAttributes: (update, context) => service.dynamo.items.updateAttributes(update, context),
       collection: await routedGrouped(service),
       settleMs,
     },

@@ -31,14 +31,18 @@ export function comparisonTable(
   const ms = (value: number) => value.toFixed(2);
   const lines = [
     `\nThis checkout against ${against}, CPU a request:\n`,
-    '| request | this | against | difference (median of rounds) |',
-    '| --- | ---: | ---: | ---: |',
+    '| request | this | against | difference (median of rounds) | against ÷ this (median of rounds) |',
+    '| --- | ---: | ---: | ---: | ---: |',
   ];
   for (const route of routes) {
     const { server: mine, other: theirs } = results.get(route.name)!;
     const differences = mine.map((sample, i) => sample.cpuMs - theirs[i]!.cpuMs);
+    const ratios = mine.map((sample, i) => theirs[i]!.cpuMs / sample.cpuMs);
     const cpu = (samples: Sample[]) => `${ms(median(samples.map((sample) => sample.cpuMs)))} ms`;
-    lines.push(`| ${route.name} | ${cpu(mine)} | ${cpu(theirs)} | ${ms(median(differences))} ms |`);
+    lines.push(
+      `| ${route.name} | ${cpu(mine)} | ${cpu(theirs)} | ${ms(median(differences))} ms | ` +
+        `${median(ratios).toFixed(2)}× |`,
+    );
   }
   return lines.join('\n');
 }

@@ -29,6 +29,8 @@ export interface ServerProcessOptions {
   readonly drainLogs?: boolean;
   /** Another checkout of shardline whose server to run (a bench's code before a change); this one by default. */
   readonly root?: string;
+  /** Another Node binary to run it with (Node 22 against this process's Node 24); this process's by default. */
+  readonly node?: string;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function startServerProcess(
   const dataDir = mkdtempSync(join(tmpdir(), 'shardline-load-'));
   const base = `http://127.0.0.1:${port}`;
   const child = fork(resolve(how.root ?? ROOT, 'src/runtime/node/main.ts'), [], {
+    ...(how.node && { execPath: how.node }),
     execArgv: [
       '--expose-gc',
       '--import',

@@ -36,9 +36,9 @@ export async function resizeGroups(
   say: (line: string) => void,
 ): Promise<StepRecord> {
   const deps: GroupResizeDeps = {
-    maps: table.maps,
-    queryShard: (query, context) => table.store.queryShard(query, context),
-    updateAttributes: (update, context) => table.store.updateAttributes(update, context),
+    maps: table.dynamo.mapStore,
+    queryShard: (query, context) => table.dynamo.items.queryShard(query, context),
+    updateAttributes: (update, context) => table.dynamo.items.updateAttributes(update, context),
     collection: read,
     settleMs: settleMsOf(table.settings),
     log: say,

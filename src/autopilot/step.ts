@@ -5,23 +5,21 @@ import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
 import { exitCodeOf, finishedLine, openReshard, type ReshardRun, type ReshardTable } from '../reshard/run-reshard';
 import { scanCollectionKeys } from '../service/collection-keys';
-import { ShardMaps } from '../service/shard-maps';
-import { DecisionLog } from '../store/decision-log';
-import type { GroupMapStore } from '../store/map-store';
+import type { ShardMaps } from '../service/shard-maps';
 import { EMPTY_GROUP_MAP } from '../core/group-map';
 import { settleMsOf } from '../reshard/run-reshard';
 import { type Decision, decide, type Target } from './decide';
 import { decideGroups } from './decide-groups';
 import { lastResizes, resizeGroups } from './group-step';
 import { loadWeightedCounts } from './load-weights';
-import { recordedLoad } from './recorded-load';
+import { recordedLoad } from '../service/recorded-load';
 import { reshardStreak, streakAfterStep } from './rising-bar';
 import { keptAfterResume, resumeReason, settled } from './step-log';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
 export interface AutopilotTable extends ReshardTable {
-  /** The maps, the group maps too (a grouped collection's step resizes groups). */
-  readonly maps: ReshardTable['maps'] & GroupMapStore;
+  /** The routers' view of the maps: a step reads the current one (`current`), whatever its TTL. */
+  readonly maps: ShardMaps;
   readonly settings: ReshardTable['settings'] & { readonly loadMinuteMs: number };
 }
 
@@ -77,10 +75,14 @@ export async function autopilotStep(
 ): Promise<StepRecord> {
   const now = options.now ?? Date.now();
   const minuteMs = table.settings.loadMinuteMs;
-  const maps = new ShardMaps(table.maps, [collection], { ttlMs: 0 });
-  const { read, pointer, target } = await maps.snapshot(collection, {});
-  const { window, minutes } = await recordedLoad(table, read, config.windowMinutes, now);
-  const log = new DecisionLog(table.clients.doc);
+  const { read, pointer, target } = await table.maps.current(collection, {});
+  const recorded = await recordedLoad(table.dynamo.loadStore(0), read, config.windowMinutes, {
+    minuteMs,
+    now: () => now,
+  });
+  const { window } = recorded;
+  const minutes = recorded.perMinute();
+  const log = table.dynamo.decisions;
   const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
   // A grouped collection's dry run reads it too: its groups' cooldowns are in it.
   const kept = options.dryRun && !collection.group ? [] : await log.read(collection);
@@ -189,7 +191,7 @@ async function targetStrategy(
 ): Promise<StrategyConfig | undefined> {
   if (target.kind !== 'range') return { kind: target.kind, shards: target.shards };
   // Boundaries that even the observed load over the live keys (the read map's index).
-  const scan = await scanCollectionKeys((request, context) => table.store.scanPage(request, context), read);
+  const scan = await scanCollectionKeys((request, context) => table.dynamo.items.scanPage(request, context), read);
   if (scan.entries === 0) return undefined;
   const weighted = loadWeightedCounts(scan.counts, read.map.strategy, window);
   const { boundaries } = cutBoundaries(weighted, { shards: target.shards });

@@ -3,7 +3,7 @@ import { autopilotStep } from '../autopilot/step';
 import type { CollectionSpec } from '../core/collection';
 import { invalidRequest } from '../core/errors';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
-import { DecisionLog, type KeptDecision } from '../store/decision-log';
+import type { KeptDecision } from '../store/decision-log';
 import { readCommandLine, readOptions, type ScriptIO } from './command-line';
 
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
@@ -98,7 +98,7 @@ function chooseCollections(all: readonly CollectionSpec[], name: string | undefi
 }
 
 async function status(opened: OpenEnvironment, collections: readonly CollectionSpec[], json: boolean, io: AutopilotIO) {
-  const log = new DecisionLog(opened.clients.doc);
+  const log = opened.dynamo.decisions;
   const kept = await Promise.all(collections.map(async (c) => ({ collection: c.name, decisions: await log.read(c) })));
   if (json) {
     io.stdout(`${JSON.stringify(kept, null, 2)}\n`);

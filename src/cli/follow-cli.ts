@@ -3,10 +3,8 @@ import { Follower, type FollowStats } from '../follow/follower';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { readSettings, wantsEmbeddedEngine } from '../runtime/settings';
 import { ChangeIndexer, poisonLine } from '../service/change-indexer';
-import { ShardMaps } from '../service/shard-maps';
-import { CheckpointStore, isCheckpointItem } from '../store/checkpoints';
+import { isCheckpointItem } from '../store/checkpoints';
 import { isReservedItem } from '../store/reserved-keys';
-import { StreamReader, streamsClientFor, tableStream } from '../store/stream-reader';
 import { namedCollection, numberArg, readCommandLine, readOptions, type ScriptIO } from './command-line';
 
 export const USAGE = `Usage: npm run follow -- [--collection NAME] [--until-idle] [--batch N]
@@ -81,11 +79,10 @@ async function follow(
     options.collection === undefined ? opened.collections : [namedCollection(opened.collections, options.collection)];
   const tables = [...new Set(collections.map((c) => c.table))];
   const streams = await Promise.all(tables.map((table) => streamOf(opened, table)));
-  const maps = new ShardMaps(opened.maps, opened.collections, { ttlMs: opened.settings.mapTtlMs });
   const indexer = new ChangeIndexer({
     collections,
-    maps,
-    writer: opened.store,
+    maps: opened.maps,
+    writer: opened.dynamo.items,
     isReserved: isReservedItem,
     onPoison: (report) => io.stderr(`${poisonLine(report)}\n`),
     changeDeadlineMs: opened.settings.requestTimeoutMs,
@@ -97,8 +94,8 @@ async function follow(
     const stream = streams[i]!;
     return new Follower({
       table,
-      reader: new StreamReader(streamsClientFor(opened.clients.raw, opened.settings.endpoint), stream.arn),
-      checkpoints: new CheckpointStore(opened.clients.doc, first, options.collection ?? '*', stream.label),
+      reader: opened.dynamo.streamReader(stream.arn),
+      checkpoints: opened.dynamo.checkpoints(first, options.collection ?? '*', stream.label),
       indexer,
       isCheckpoint: (key) => isCheckpointItem(first, key),
       batchSize: options.batch,
@@ -122,7 +119,7 @@ async function follow(
 
 /** The table's stream, or a refusal that says how to enable one. */
 async function streamOf(opened: OpenEnvironment, table: string) {
-  const stream = await tableStream(opened.clients.raw, table);
+  const stream = await opened.dynamo.stream(table);
   const enable =
     `aws dynamodb update-table --table-name ${table} ` +
     '--stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES' +

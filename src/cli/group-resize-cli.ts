@@ -5,7 +5,6 @@ import { groupShards } from '../core/group-view';
 import { resizeGroup } from '../reshard/group-resize';
 import { settleMsOf } from '../reshard/run-reshard';
 import type { OpenEnvironment } from '../runtime/open-environment';
-import { ShardMaps } from '../service/shard-maps';
 import type { ReshardIO } from './reshard-cli';
 
 /** `npm run reshard -- --collection C --group G --shards N`: one group to N shards, online (docs/groups.md). */
@@ -23,7 +22,7 @@ export async function resizeGroupCli(
   } catch (error) {
     throw refused((error as ShardlineError).message);
   }
-  const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
+  const { read } = await opened.maps.current(collection, {});
   const current = groupShards(read, group);
   const question =
     `${collection.name}: group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards. ` + 'Start?';
@@ -38,9 +37,9 @@ export async function resizeGroupCli(
   try {
     const outcome = await resizeGroup(
       {
-        maps: opened.maps,
-        queryShard: (query, context) => opened.store.queryShard(query, context),
-        updateAttributes: (update, context) => opened.store.updateAttributes(update, context),
+        maps: opened.dynamo.mapStore,
+        queryShard: (query, context) => opened.dynamo.items.queryShard(query, context),
+        updateAttributes: (update, context) => opened.dynamo.items.updateAttributes(update, context),
         collection: read,
         settleMs: settleMsOf(opened.settings),
         log: (line) => io.stderr(`reshard: ${line}\n`),

@@ -75,23 +75,25 @@ async function readCollection(
   progress: Progress,
   loadMinutes: number | undefined,
 ): Promise<SourceKeys> {
-  const [{ openEnvironment }, { scanCollectionKeys }, { ShardMaps }, { recordedLoad }] = await Promise.all([
+  const [{ openEnvironment }, { scanCollectionKeys }, { recordedLoad }] = await Promise.all([
     import('../runtime/open-environment'),
     import('../service/collection-keys'),
-    import('../service/shard-maps'),
-    import('../autopilot/recorded-load'),
+    import('../service/recorded-load'),
   ]);
   const opened = await openEnvironment(env);
   try {
     const collection = namedCollection(opened.collections, name);
     // The index the collection's current shard map lives in (the table's map, not the config's).
-    const { read } = await new ShardMaps(opened.maps, [collection], { ttlMs: 0 }).snapshot(collection, {});
-    const load = loadMinutes === undefined ? undefined : await recordedLoad(opened, read, loadMinutes, Date.now());
+    const { read } = await opened.maps.current(collection, {});
+    const load =
+      loadMinutes === undefined
+        ? undefined
+        : await recordedLoad(opened.dynamo.loadStore(0), read, loadMinutes, { minuteMs: opened.settings.loadMinuteMs });
     if (load?.window.records === 0) {
       throw new Error(`no load records of ${name} in the last ${loadMinutes} minutes (docs/autopilot.md)`);
     }
     progress.phase('scanning', 0, 'entries');
-    const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), read, {
+    const scan = await scanCollectionKeys((request, context) => opened.dynamo.items.scanPage(request, context), read, {
       onProgress: (entries) => progress.update(entries),
     });
     progress.stop();

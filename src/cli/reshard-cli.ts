@@ -107,7 +107,7 @@ async function run(
   const readView = routedBy(collection, current.read.version, reading, current.read.slot);
   const target = await targetStrategy(action, readView, opened);
   if (current.phase === 'stable' && !options.yes) {
-    const items = await opened.store.approximateItemCount(collection.table, {});
+    const items = await opened.dynamo.items.approximateItemCount(collection.table, {});
     const question =
       `${collection.name}: ${describe(reading)} (v${current.read.version}) → ` +
       `${describe(strategyFromConfig(target))}; ` +
@@ -143,7 +143,10 @@ async function targetStrategy(
     );
   }
   // Boundaries cut from the keys the collection holds now, read from the index reads use.
-  const scan = await scanCollectionKeys((request, context) => opened.store.scanPage(request, context), collection);
+  const scan = await scanCollectionKeys(
+    (request, context) => opened.dynamo.items.scanPage(request, context),
+    collection,
+  );
   if (scan.entries === 0) throw refused(`"${collection.name}" holds no items to cut boundaries from`);
   const counts = keyCountsFromMap(scan.counts);
   const { boundaries } = cutBoundaries(counts, { shards: action.shards });

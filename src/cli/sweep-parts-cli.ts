@@ -37,7 +37,7 @@ export async function sweepPartsCli(argv: string[], io: ScriptIO): Promise<numbe
     // One sweep a table: a chunk's root tells whether it is named, whichever collection it is of.
     const byTable = new Map(chosen.map((collection) => [collection.table, collection]));
     for (const collection of byTable.values()) {
-      const report = await sweepParts(opened.store, opened.store, collection, {}, options.graceMs);
+      const report = await sweepParts(opened.dynamo.items, opened.dynamo.items, collection, {}, options.graceMs);
       io.stdout(`${collection.table}: ${report.chunks} chunks, ${report.removed} removed\n`);
     }
     return 0;

@@ -78,10 +78,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   registerHealthRoute(app, shardline);
   registerCollectionRoutes(app, shardline);
   registerListingRoute(app, shardline);
-  registerGroupRoutes(app, shardline, deps.load);
+  registerGroupRoutes(app, shardline);
   registerItemRoutes(app, deps);
   registerObservabilityRoutes(app, deps);
-  if (deps.load) registerLoadRoute(app, shardline, deps.load);
+  if (shardline.recordsLoad) registerLoadRoute(app, shardline);
   registerDocsRoutes(app);
 
   app.notFound((c) =>

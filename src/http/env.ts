@@ -1,5 +1,4 @@
 import type { Gates } from './gates';
-import type { LoadDeps } from './routes/load';
 import type { MetricsRecorder } from '../service/metrics/recorder';
 import type { RequestContext, RequestTally } from '../service/metrics/request-tally';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
@@ -39,8 +38,6 @@ export interface AppDeps {
   readonly requestTimeoutMs: number;
   readonly security?: SecurityOptions;
   readonly observability?: ObservabilityOptions;
-  /** The fleet's load records (SHARDLINE_LOAD_RECORDS): GET /collections/{c}/load reads them. */
-  readonly load?: LoadDeps;
   /** What the runtime puts before the API: load shedding (Node), the tables' readiness (Worker, Lambda). */
   readonly gates?: Gates;
 }

@@ -1,17 +1,12 @@
 import type { CollectionSpec } from '../core/collection';
 import { hasCode } from '../core/errors';
 import { STALE_AFTER_TTLS } from '../service/shard-maps';
-import { addIndex, hasIndex } from '../store/bootstrap';
-import type { DynamoClients } from '../store/client';
-import type { DynamoStore } from '../store/dynamo-store';
-import type { MapStore } from '../store/map-store';
+import type { DynamoTable } from '../store/table';
 import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
 
 /** What a reshard runs against, opened by whoever runs it: a CLI, the autopilot, a scheduled function. */
 export interface ReshardTable {
-  readonly clients: DynamoClients;
-  readonly store: DynamoStore;
-  readonly maps: MapStore;
+  readonly dynamo: DynamoTable;
   /** The routers' timing (SHARDLINE_MAP_TTL_MS, REQUEST_TIMEOUT_MS); the run's lease (SHARDLINE_RESHARD_LEASE_MS). */
   readonly settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number; readonly reshardLeaseMs: number };
 }
@@ -26,13 +21,10 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
   const { reshardLeaseMs } = table.settings;
   return new Reshard({
     ...run,
-    maps: table.maps,
-    writer: table.store,
-    scanPage: (request, context) => table.store.scanPage(request, context),
-    ensureIndex: async (index) => {
-      if (await hasIndex(table.clients.raw, collection.table, index.name)) return;
-      await addIndex(table.clients.raw, collection, index, run.log);
-    },
+    maps: table.dynamo.mapStore,
+    writer: table.dynamo.items,
+    scanPage: (request, context) => table.dynamo.items.scanPage(request, context),
+    ensureIndex: (index) => table.dynamo.ensureIndex(collection, index, run.log),
     collection,
     settleMs: settleMsOf(table.settings),
     groupMapTtlMs: table.settings.mapTtlMs,

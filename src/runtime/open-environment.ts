@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openTable } from './service';
+import { openTable, shardMapsOf } from './service';
 import { openDataEngine } from './data-engine';
 import { readSettings, type EnvMap, type Settings } from './settings';
 
@@ -18,15 +18,17 @@ export async function openEnvironment(env: EnvMap) {
   const settings = readSettings(env);
   const { config, readBoundaries } = readConfigFiles(settings);
   const data = await openDataEngine(settings, 'tool');
-  const { mapStore, ...table } = openTable(settings, config, { readBoundaries, client: data.client });
+  const { collections, dynamo } = openTable(settings, config, { readBoundaries, client: data.client });
   return {
     settings,
-    ...table,
-    maps: mapStore,
+    collections,
+    dynamo,
+    /** The shard maps as a router sees them; a tool acting on a map reads it with `current`. */
+    maps: shardMapsOf(dynamo, collections, settings),
     /** Where the data is, for reports. */
     where: data.where,
     async close() {
-      table.clients.raw.destroy();
+      dynamo.destroy();
       await data.close();
     },
   };

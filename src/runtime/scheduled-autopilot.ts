@@ -1,5 +1,4 @@
 import { autopilotStep, type StepRecord } from '../autopilot/step';
-import { DynamoMapStore } from '../store/map-store';
 import type { BundledService } from './bundled-service';
 
 /**
@@ -14,13 +13,13 @@ export async function scheduledAutopilot(
   budgetMs: number,
   log: (line: string) => void = console.log,
 ): Promise<{ steps: StepRecord[]; failed: string[] }> {
-  const { clients, store, collections } = bundled.service;
+  const { dynamo, maps, collections } = bundled.service;
   const steps: StepRecord[] = [];
   const failed: string[] = [];
   const opted = collections.filter((collection) => collection.autopilot);
   if (opted.length === 0) return { steps, failed };
   await bundled.ready();
-  const table = { clients, store, maps: new DynamoMapStore(clients.doc), settings: bundled.settings };
+  const table = { dynamo, maps, settings: bundled.settings };
   const stop = AbortSignal.timeout(budgetMs);
   const report = (fields: object) => log(JSON.stringify({ msg: 'shardline.autopilot', ...fields }));
   for (const collection of opted) {

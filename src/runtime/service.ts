@@ -7,22 +7,20 @@ import type { ObservabilityOptions } from '../http/env';
 import type { Gates } from '../http/gates';
 import { fanOut, type MetricsRecorder } from '../service/metrics/recorder';
 import { RouterMetrics } from '../service/metrics/router-metrics';
-import { createDynamoClients, type ClientOptions, type DynamoClients } from '../store/client';
-import { DynamoStore } from '../store/dynamo-store';
-import { ensureTable } from '../store/bootstrap';
-import { DynamoMapStore } from '../store/map-store';
-import { LoadStore } from '../store/load-store';
+import type { ClientOptions } from '../store/client';
+import { keepsLoadRecords } from '../store/load-store';
 import type { RetryObserver } from '../store/retry';
+import { DynamoTable } from '../store/table';
 import { LoadRecorder } from '../service/metrics/load-recorder';
-import { ShardMaps } from '../service/shard-maps';
+import { ShardMaps, type ShardMapsOptions } from '../service/shard-maps';
 import { createShardline } from '../service/shardline';
 import type { Settings } from './settings';
 
 export interface Service {
   readonly app: ReturnType<typeof createApp>;
   readonly collections: readonly CollectionSpec[];
-  readonly clients: DynamoClients;
-  readonly store: DynamoStore;
+  /** The process's one door to DynamoDB (store/table.ts). */
+  readonly dynamo: DynamoTable;
   readonly maps: ShardMaps;
   /** This router's part of the fleet's load (SHARDLINE_LOAD_RECORDS): the runtime flushes it. */
   readonly load?: LoadRecorder;
@@ -35,9 +33,8 @@ export interface Service {
 
 /**
  * The config's collections (TABLE_NAME overriding their table) and the one door to their
- * table, as every runtime and CLI opens them: one set of SDK clients per process, the store
- * over them and the shard-map items. `client` overrides the settings' endpoint and region
- * (the embedded engine's).
+ * table (store/table.ts), as every runtime and CLI opens them. `client` overrides the settings'
+ * endpoint and region (the embedded engine's).
  */
 export function openTable(
   settings: Settings,
@@ -50,13 +47,26 @@ export function openTable(
     source: options.source ?? settings.configPath ?? 'config/shardline.config.json',
     ...(settings.tableName && { tableName: settings.tableName }),
   });
-  const clients = createDynamoClients({
+  const dynamo = new DynamoTable({
     ...(settings.endpoint && { endpoint: settings.endpoint }),
     ...(settings.region && { region: settings.region }),
     ...options.client,
+    ...(settings.hedge && { hedge: new HedgePolicy() }),
   });
-  const store = new DynamoStore(clients, { ...(settings.hedge && { hedge: new HedgePolicy() }) });
-  return { collections, clients, store, mapStore: new DynamoMapStore(clients.doc) };
+  return { collections, dynamo };
+}
+
+/**
+ * The routers' view of the shard maps over `dynamo`, built here for every runtime and tool: the
+ * settings' TTL, and `more` (a runtime's clock, metrics and log).
+ */
+export function shardMapsOf(
+  dynamo: DynamoTable,
+  collections: readonly CollectionSpec[],
+  settings: Pick<Settings, 'mapTtlMs'>,
+  more: Omit<ShardMapsOptions, 'ttlMs'> = {},
+): ShardMaps {
+  return new ShardMaps(dynamo.mapStore, collections, { ttlMs: settings.mapTtlMs, ...more });
 }
 
 /** Everything a runtime needs: runtimes differ only in where the settings, config and endpoint come from. */
@@ -80,14 +90,13 @@ export function buildService(
     bundled?: boolean;
   } = {},
 ): Service {
-  const { collections, clients, store, mapStore } = openTable(settings, config, options);
+  const { collections, dynamo } = openTable(settings, config, options);
   // The load records' writes retry like any call: their retries reach the metrics the requests' do.
-  const load = loadRecorderOf(settings, collections, clients, options.now, {
+  const load = loadRecorderOf(settings, collections, dynamo, options.now, {
     retried: (operation, reason) => observability.recorder.retried(operation, reason),
   });
   const observability = observabilityOf(settings, options.metrics, load?.recorder);
-  const maps = new ShardMaps(mapStore, collections, {
-    ttlMs: settings.mapTtlMs,
+  const maps = shardMapsOf(dynamo, collections, settings, {
     ...(options.now && { now: options.now }),
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
     log: (message) => console.warn(message),
@@ -96,10 +105,12 @@ export function buildService(
   });
   const shardline = createShardline({
     collections,
-    store,
+    store: dynamo.items,
     maps,
     ...(options.random && { random: options.random }),
     cursorSecret: settings.cursorSecret ?? randomBytes(32).toString('base64url'),
+    // GET /collections/{c}/load and a group's page read the fleet's records by the recorder's minutes and clock.
+    ...(load && { load: { records: load.store, minuteMs: load.minuteMs, ...(options.now && { now: options.now }) } }),
   });
   const gates: Gates = {
     ...(options.shedLoad && {
@@ -112,7 +123,6 @@ export function buildService(
     gates,
     requestTimeoutMs: settings.requestTimeoutMs,
     observability,
-    ...(load && { load: { store: load.store, minuteMs: load.minuteMs, ...(options.now && { now: options.now }) } }),
     security: {
       apiKeys: settings.metricsKey
         ? [...settings.apiKeys, { key: settings.metricsKey, scope: 'metrics' }]
@@ -133,7 +143,7 @@ export function buildService(
     await prepareTables(built, settings.createTable, settings.tableStream);
     prepared = true;
   };
-  const built: Service = { app, collections, clients, store, maps, ...(load && { load }), ready };
+  const built: Service = { app, collections, dynamo, maps, ...(load && { load }), ready };
   return built;
 }
 
@@ -166,15 +176,20 @@ function observabilityOf(
 function loadRecorderOf(
   settings: Settings,
   collections: readonly CollectionSpec[],
-  clients: DynamoClients,
+  dynamo: DynamoTable,
   now: (() => number) | undefined,
   retries: RetryObserver,
 ) {
   if (settings.loadRecords === false) return undefined;
-  const recorded = collections.filter((collection) => LoadStore.supports(collection));
+  const recorded = collections.filter(keepsLoadRecords);
   if (recorded.length === 0) return undefined;
-  const store = new LoadStore(clients.doc, settings.loadTtlHours * 3600);
-  return new LoadRecorder(store, recorded, settings.loadMinuteMs, now, retries);
+  return new LoadRecorder(
+    dynamo.loadStore(settings.loadTtlHours * 3600),
+    recorded,
+    settings.loadMinuteMs,
+    now,
+    retries,
+  );
 }
 
 /** Creates the collections' tables (when allowed), waits until they are ACTIVE, and writes first shard maps. */
@@ -184,7 +199,7 @@ export async function prepareTables(service: Service, create: boolean, stream = 
     if (seen.has(collection.table)) continue;
     seen.add(collection.table);
     // TTL only where this router writes load records: they are what expires.
-    await ensureTable(service.clients.raw, collection, create, stream, service.load !== undefined);
+    await service.dynamo.ensure(collection, create, stream, service.load !== undefined);
   }
   await service.maps.initialize({});
 }

@@ -141,7 +141,15 @@ export class ShardMaps implements MapSource {
 
   /** The snapshot one request routes by; refreshes the cached pointers when older than the TTL. */
   async snapshot(collection: CollectionSpec, context: CallContext): Promise<MapSnapshot> {
-    const cached = await this.fresh(context);
+    return this.snapshotOf(collection, await this.fresh(context), context);
+  }
+
+  /** The snapshot as the table holds it now, whatever the TTL: what a tool (a reshard, the autopilot) acts on. */
+  async current(collection: CollectionSpec, context: CallContext): Promise<MapSnapshot> {
+    return this.snapshotOf(collection, await this.load(context), context);
+  }
+
+  private async snapshotOf(collection: CollectionSpec, cached: Cached, context: CallContext): Promise<MapSnapshot> {
     let pointer = cached.pointers.get(collection.name);
     if (!pointer) {
       // A table whose maps were never written (or were removed): write the first one now.

@@ -23,6 +23,7 @@ import { patchItem } from './patch-item';
 import { deleteItem, getItem, projectionFor } from './read-item';
 import { Readiness } from './readiness';
 import { putBatch, putItem } from './write-items';
+import { type LoadClock, type LoadRecords, recordedLoad } from './recorded-load';
 
 export interface ShardlineDeps {
   readonly collections: readonly CollectionSpec[];
@@ -33,6 +34,8 @@ export interface ShardlineDeps {
   readonly cursorSecret: string;
   /** Source of randomness for shard spreading (tests pin it). */
   readonly random?: () => number;
+  /** The fleet's load records, where the routers keep them (SHARDLINE_LOAD_RECORDS). */
+  readonly load?: LoadClock & { readonly records: LoadRecords };
 }
 
 /** One page's request: the filter's parameters as the client sent them, the order, where to resume, how much. */
@@ -88,6 +91,15 @@ export function createShardline(deps: ShardlineDeps) {
     /** Answers once every table the collections use answers and the service can route (the health check). */
     ping: (context: RequestContext) => readiness.check(context),
     snapshot: (name: string, context: RequestContext) => maps.snapshot(collection(name), context),
+    /** Whether the routers keep load records (`fleetLoad` answers). */
+    recordsLoad: deps.load !== undefined,
+    /** The fleet's load on the collection's read map over the last `minutes` ended minutes. */
+    async fleetLoad(name: string, minutes: number, context: RequestContext) {
+      const { load } = deps;
+      if (!load) throw new ShardlineError('route_not_found', 'this router keeps no load records');
+      const { read, pointer } = await maps.snapshot(collection(name), context);
+      return { read, pointer, load: (await recordedLoad(load.records, read, minutes, load, context)).window };
+    },
 
     put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>
       (inParts(name) ? putEntity : putItem)(

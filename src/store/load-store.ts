@@ -11,6 +11,11 @@ import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;
 
+/** Whether `collection`'s table can hold load records: they need its sort key (one item per router a minute). */
+export function keepsLoadRecords(collection: CollectionSpec): boolean {
+  return collection.primaryKey.length > 1;
+}
+
 /**
  * Routers' minute records (docs/autopilot.md) in the collection's table: one reserved partition per
  * collection and minute, one item per router in it (the sort key: the router, or a number drawn
@@ -23,10 +28,6 @@ export class LoadStore {
     private readonly ttlSeconds: number,
     private readonly malformed = new MalformedRecords(),
   ) {}
-
-  static supports(collection: CollectionSpec): boolean {
-    return collection.primaryKey.length > 1;
-  }
 
   async write(collection: CollectionSpec, record: LoadRecord, context: CallContext = {}): Promise<void> {
     const [partition, sort] = collection.primaryKey;

@@ -39,7 +39,7 @@ describe('the autopilot over forged load records (DynamoDB Local)', () => {
     env = cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST);
   });
   afterAll(async () => {
-    service?.clients.raw.destroy();
+    service?.dynamo.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -107,7 +107,7 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
     env = { ...cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST) };
   });
   afterAll(async () => {
-    service?.clients.raw.destroy();
+    service?.dynamo.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -140,7 +140,7 @@ describe('the autopilot under a hotspot that moves, and across a killed step', (
     // Forged straight into the table: a log that is not JSON, then one with a malformed entry.
     const log = { pk: '__shardline#autopilot#songs', sk: 'decisions', autopilotOf: 'songs' };
     const put = (decisions: string) =>
-      service.clients.doc.send(new PutCommand({ TableName: service.table, Item: { ...log, decisions } }));
+      service.dynamo.clients.doc.send(new PutCommand({ TableName: service.table, Item: { ...log, decisions } }));
     await put('{not json');
     expect((await kept('songs')).decisions).toEqual([]);
     const valid = {

@@ -48,7 +48,7 @@ describe('the autopilot over time-ordered writes (DynamoDB Local)', () => {
     const current = now - (now % MINUTE_MS);
     const minutes = Array.from({ length: WINDOW_MINUTES + 1 }, (_, i) => current - (WINDOW_MINUTES - i) * MINUTE_MS);
     const spec = service.collections.find((c) => c.name === collection)!;
-    const store = new LoadStore(service.clients.doc, 3600);
+    const store = service.dynamo.loadStore(3600);
     for (const record of ordersRecords(collection, minutes, MINUTE_MS, () => traffic)) {
       await store.write(spec, record);
     }
@@ -61,7 +61,7 @@ describe('the autopilot over time-ordered writes (DynamoDB Local)', () => {
     env = cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST);
   });
   afterAll(async () => {
-    service?.clients.raw.destroy();
+    service?.dynamo.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 

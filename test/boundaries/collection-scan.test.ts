@@ -42,10 +42,14 @@ describe.each(ENGINES)('collection scan on %s', (engine) => {
       service.collections.find((c) => c.name === 'albums-hash')!,
       {},
     );
-    const scan = await scanCollectionKeys((request, context) => service.store.scanPage(request, context), collection, {
-      segments: 4,
-      concurrency: 2,
-    });
+    const scan = await scanCollectionKeys(
+      (request, context) => service.dynamo.items.scanPage(request, context),
+      collection,
+      {
+        segments: 4,
+        concurrency: 2,
+      },
+    );
     const expected = new Map<string, number>();
     for (const title of titles) {
       const value = normalize(title, 'nfkd-lower');

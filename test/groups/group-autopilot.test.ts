@@ -66,7 +66,7 @@ describe('the autopilot for a grouped collection (DynamoDB Local)', () => {
     });
   });
   afterAll(async () => {
-    service?.clients.raw.destroy();
+    service?.dynamo.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -80,7 +80,7 @@ describe('the autopilot for a grouped collection (DynamoDB Local)', () => {
     const now = Date.now();
     const current = now - (now % MINUTE_MS);
     const spec = service.collections.find((c) => c.name === 'orders')!;
-    const store = new LoadStore(service.clients.doc, 3600);
+    const store = service.dynamo.loadStore(3600);
     for (let back = WINDOW_MINUTES; back >= 0; back--) {
       const minute = current - back * MINUTE_MS;
       const meter = new LoadMeter('router-a', MINUTE_MS);

@@ -35,7 +35,7 @@ describe.each(ENGINES)('a group through the client (%s)', (engine) => {
   });
   afterAll(() => {
     server?.close();
-    service?.clients.raw.destroy();
+    service?.dynamo.destroy();
   });
 
   it('lists a customer whose id holds separators, newest first, page by page, and no other', async () => {

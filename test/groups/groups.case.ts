@@ -23,7 +23,7 @@ export function groupsSuite(engine: keyof EngineEndpoints): void {
       // A short map TTL: a resize's settle time (300 ms here) covers three of them, as in production.
       service = await startTestService(engine, { config: GROUPS_CONFIG, env: { SHARDLINE_MAP_TTL_MS: '50' } });
     });
-    afterAll(() => service?.clients.raw.destroy());
+    afterAll(() => service?.dynamo.destroy());
 
     it('lists each group on its own, one Query a page, newest first, whatever the group value holds', async () => {
       const items = TRICKY_GROUPS.flatMap((customerId, g) =>

@@ -67,7 +67,7 @@ export function groupReshardSuite(engine: keyof EngineEndpoints): void {
       env = cliEnv(endpoint(), service.table, join(dir, 'config.json'), fast);
     });
     afterAll(() => {
-      service?.clients.raw.destroy();
+      service?.dynamo.destroy();
       rmSync(dir, { recursive: true, force: true });
     });
 
@@ -151,9 +151,7 @@ export function groupReshardSuite(engine: keyof EngineEndpoints): void {
       // The autopilot and any other caller reach the same orchestrator.
       const reshard = openReshard(
         {
-          clients: service.clients,
-          store: service.store,
-          maps: new DynamoMapStore(service.clients.doc),
+          dynamo: service.dynamo,
           settings: { mapTtlMs: 50, requestTimeoutMs: 3000, reshardLeaseMs: 1000 },
         },
         service.collections.find((c) => c.name === 'orders')!,

@@ -20,7 +20,7 @@ export function groupRoutesSuite(engine: keyof EngineEndpoints): void {
     beforeAll(async () => {
       service = await startTestService(engine, { config: GROUPS_CONFIG, env: { SHARDLINE_MAP_TTL_MS: '50' } });
     });
-    afterAll(() => service?.clients.raw.destroy());
+    afterAll(() => service?.dynamo.destroy());
 
     it('describes the grouping, and how many groups are off the default as the group map changes', async () => {
       const fresh = await get(service.app, '/collections/orders');
@@ -84,7 +84,7 @@ export function groupRoutesSuite(engine: keyof EngineEndpoints): void {
 
     it('adds the group map to /stats, the groups with the most shards first, each with its phase', async () => {
       const spec = service.collections.find((c) => c.name === 'orders')!;
-      const maps = new DynamoMapStore(service.clients.doc);
+      const maps = service.dynamo.mapStore;
       const [map] = await maps.readGroupMaps([spec], {});
       // A grow under way (as a resize leaves it until it settles), written as `npm run reshard -- --group` does.
       const growing = resizeInMap(map!, 'rising', 3, 1, Date.now(), 3_600_000);

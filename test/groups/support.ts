@@ -50,9 +50,9 @@ export async function resize(service: Service, collection: string, group: string
   const { read } = await service.maps.snapshot(spec, {});
   return resizeGroup(
     {
-      maps: new DynamoMapStore(service.clients.doc),
-      queryShard: (query, context) => service.store.queryShard(query, context),
-      updateAttributes: (update, context) => service.store.updateAttributes(update, context),
+      maps: service.dynamo.mapStore,
+      queryShard: (query, context) => service.dynamo.items.queryShard(query, context),
+      updateAttributes: (update, context) => service.dynamo.items.updateAttributes(update, context),
       collection: read as RoutedCollection,
       settleMs,
     },

@@ -167,7 +167,7 @@ describe('the embedded default', () => {
       // Tools (reshard, boundaries, follow) read the key from the data dir and get in.
       const tool = await openEnvironment({ SHARDLINE_DATA_DIR: fresh });
       try {
-        expect((await tool.clients.raw.send(new ListTablesCommand({}))).TableNames).toEqual(['shardline']);
+        expect((await tool.dynamo.clients.raw.send(new ListTablesCommand({}))).TableNames).toEqual(['shardline']);
       } finally {
         await tool.close();
       }

@@ -68,10 +68,10 @@ describe.each(ENGINES)("the fleet's load on %s", (engine) => {
       expect(Number(row._ttl) - Date.now() / 1000).toBeGreaterThan(23.9 * 3600);
     }
     if (engine === 'dynamodbLocal') {
-      const ttl = await a.clients.raw.send(new DescribeTimeToLiveCommand({ TableName: a.table }));
+      const ttl = await a.dynamo.clients.raw.send(new DescribeTimeToLiveCommand({ TableName: a.table }));
       expect(ttl.TimeToLiveDescription).toMatchObject({ AttributeName: '_ttl', TimeToLiveStatus: 'ENABLED' });
       // Two routers started at once on a missing table both turn TTL on; the second must start all the same.
-      await expect(expireLoadRecords(a.clients.raw, a.table)).resolves.toBeUndefined();
+      await expect(expireLoadRecords(a.dynamo.clients.raw, a.table)).resolves.toBeUndefined();
     }
   });
 });

@@ -16,7 +16,7 @@ describe('npm run sweep-parts', () => {
     albums.boundariesFile = resolve(import.meta.dirname, '../../config', albums.boundariesFile);
     const dir = mkdtempSync(join(tmpdir(), 'sweep-parts-'));
     writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
-    const { app, store, table, collections } = await startTestService('dynamodbLocal', { config });
+    const { app, dynamo, table, collections } = await startTestService('dynamodbLocal', { config });
     expect((await send(app, 'PUT', '/collections/profiles/items', JSON.stringify(profile('kept', 20)))).status).toBe(
       201,
     );
@@ -26,7 +26,7 @@ describe('npm run sweep-parts', () => {
     const stale = { ...orphan, _partOf: 'profile', _writtenAt: Date.now() - 3_600_000, _chunk: new Uint8Array([1]) };
     const young = { ...stale, sk: chunkSortKey('profile', 'cart', 'inflight', 0), _writtenAt: Date.now() };
     for (const record of [stale, young]) {
-      await store.putItem(
+      await dynamo.items.putItem(
         table,
         record,
         {},

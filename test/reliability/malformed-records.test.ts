@@ -58,7 +58,7 @@ describe.each(ENGINES)("malformed records of shardline's own on %s", (engine) =>
     expect(load.status, JSON.stringify(load.body)).toBe(200);
     expect(load.body).toMatchObject({ records: 0, routers: 0 });
     for (const shard of load.body.shards) expect(shard).toMatchObject({ throttles: 0, writesPerSecond: 0 });
-    const store = new LoadStore(service.clients.doc, 0);
+    const store = service.dynamo.loadStore(0);
     expect(await store.read(service.collections[0]!, [minute])).toEqual([]);
 
     // The same record under its router's key is read, figures as written.
@@ -88,7 +88,7 @@ describe.each(ENGINES)("malformed records of shardline's own on %s", (engine) =>
   });
 
   it('reads a forged or damaged follower checkpoint as absent', async () => {
-    const doc = service.clients.doc;
+    const doc = service.dynamo.clients.doc;
     const checkpoints = new CheckpointStore(doc, service.collections[0]!, '*', 'label');
     await checkpoints.write('shard-ok', { done: false, sequence: '1234' });
     const key = (shard: string) => ({ pk: `__shardline#follow#*#label#${shard}`, sk: 'checkpoint' });

@@ -124,7 +124,13 @@ describe('entities in parts: a writer killed half way', () => {
       expect((seen.cart as { version: string }).version).toBe(moment.sees);
       reader.child.kill('SIGKILL');
 
-      await sweepParts(service.store, service.store, service.collections.find((c) => c.name === 'profiles')!, {}, 0);
+      await sweepParts(
+        service.dynamo.items,
+        service.dynamo.items,
+        service.collections.find((c) => c.name === 'profiles')!,
+        {},
+        0,
+      );
       const rows = (await scanTable(engine(), service.table)).filter((row) => row.pk === id);
       const root = rows.find((row) => row.sk === 'profile');
       const named = partRefs(root);

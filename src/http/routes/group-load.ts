@@ -1,11 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import type { CollectionSpec } from '../../core/collection';
-import { fleetLoad, loadShardCount } from '../../load/fleet-load';
 import { groupRate } from '../../load/group-sketch';
 import { PARTITION_WCU } from '../../load/load-record';
 import type { Shardline } from '../../service/shardline';
 import type { RequestContext } from '../../service/metrics/request-tally';
-import type { LoadDeps } from './load';
 
 /** Minutes a group's load is read over: the collection's autopilot window, else /load's default. */
 const DEFAULT_WINDOW_MINUTES = 10;
@@ -33,25 +31,12 @@ type GroupLoad = z.infer<typeof GroupLoadSchema>;
  */
 export async function readGroupLoad(
   shardline: Shardline,
-  load: LoadDeps,
   collection: CollectionSpec,
   group: { readonly group: string; readonly writeShards: number },
   context: RequestContext,
 ): Promise<GroupLoad> {
   const minutes = collection.autopilot?.windowMinutes ?? DEFAULT_WINDOW_MINUTES;
-  const { read, pointer } = await shardline.snapshot(collection.name, context);
-  // The window ends where the minute under way began: only ended minutes have records.
-  const now = (load.now ?? Date.now)();
-  const end = now - (now % load.minuteMs);
-  const starts = Array.from({ length: minutes }, (_, i) => end - (i + 1) * load.minuteMs);
-  const merged = fleetLoad(await load.store.read(collection, starts, context), {
-    collection: collection.name,
-    mapVersion: pointer.read.version,
-    shardCount: loadShardCount(read),
-    now: end,
-    minutes,
-    minuteMs: load.minuteMs,
-  });
+  const { load: merged } = await shardline.fleetLoad(collection.name, minutes, context);
   const seconds = merged.windowSeconds;
   const units = merged.groups ? groupRate(merged.groups.writeUnits, group.group, seconds) : undefined;
   const writes = merged.groups ? groupRate(merged.groups.writes, group.group, seconds) : undefined;

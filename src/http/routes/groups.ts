@@ -6,7 +6,6 @@ import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, ListQuery } from '../schemas';
 import { GroupLoadSchema, readGroupLoad } from './group-load';
 import { PAGE_ROUTE, pageRequest, pageResponse } from './listing';
-import type { LoadDeps } from './load';
 
 const GroupParams = CollectionParam.extend({
   group: z
@@ -60,7 +59,7 @@ const groupRoute = apiRoute({
 });
 
 /** The grouped collections' routes: a group's listing and its shards (docs/groups.md). */
-export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardline, load?: LoadDeps): void {
+export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
   app.openapi(groupListingRoute, async (c) => {
     startTime(c, 'total');
     const { collection: name, group } = c.req.valid('param');
@@ -72,8 +71,8 @@ export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardli
   app.openapi(groupRoute, async (c) => {
     const { collection: name, group } = c.req.valid('param');
     const shards = await shardline.group(name, group, c.get('call'));
-    if (!load) return c.json(shards, 200);
-    const recent = await readGroupLoad(shardline, load, shardline.collection(name), shards, c.get('call'));
+    if (!shardline.recordsLoad) return c.json(shards, 200);
+    const recent = await readGroupLoad(shardline, shardline.collection(name), shards, c.get('call'));
     return c.json({ ...shards, load: recent }, 200, { 'cache-control': 'no-store' });
   });
 }

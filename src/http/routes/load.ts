@@ -1,8 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
-import { fleetLoad, loadShardCount } from '../../load/fleet-load';
-import type { LoadStore } from '../../store/load-store';
 import type { AppEnv } from '../env';
 import { CollectionParam, errorResponses, queryErrorResponse } from '../schemas';
 import type { Shardline } from '../../service/shardline';
@@ -80,30 +78,15 @@ const loadRoute = apiRoute({
 });
 
 /** GET /collections/{c}/load where the router keeps load records. */
-export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline, load: LoadDeps): void {
+export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline): void {
   app.openapi(loadRoute, async (c) => {
-    const collection = shardline.collection(c.req.valid('param').collection);
     const minutes = c.req.valid('query').minutes ?? 10;
-    const { read, pointer } = await shardline.snapshot(collection.name, c.get('call'));
-    // The window ends where the minute under way began: only ended minutes have records.
-    const now = (load.now ?? Date.now)();
-    const end = now - (now % load.minuteMs);
-    const starts = Array.from({ length: minutes }, (_, i) => end - (i + 1) * load.minuteMs);
-    const records = await load.store.read(collection, starts, c.get('call'));
-    const shardCount = loadShardCount(read);
-    const merged = fleetLoad(records, {
-      collection: collection.name,
-      mapVersion: pointer.read.version,
-      shardCount,
-      now: end,
-      minutes,
-      minuteMs: load.minuteMs,
-    });
-    const order = orderOf(collection);
+    const { read, load: merged } = await shardline.fleetLoad(c.req.valid('param').collection, minutes, c.get('call'));
+    const order = orderOf(read);
     const { writeSamples: _, groups, ...figures } = merged;
     const body = {
       ...figures,
-      shardCount,
+      shardCount: merged.shards.length,
       ...(groups && { hotGroups: groups.writeUnits }),
       hotWrites: { ...merged.hotWrites, keys: readableHotKeys(order, merged.hotWrites.keys) },
       hotReads: { ...merged.hotReads, keys: readableHotKeys(order, merged.hotReads.keys) },
@@ -111,13 +94,6 @@ export function registerLoadRoute(app: OpenAPIHono<AppEnv>, shardline: Shardline
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });
 }
-
-export type LoadDeps = {
-  readonly store: LoadStore;
-  readonly minuteMs: number;
-  /** The time the window ends by (the router's load recorder counts minutes by the same); Date.now otherwise. */
-  readonly now?: () => number;
-};
 
 /** Typed keys are encoded tuples: each hot key carries its field values beside it. */
 export function readableHotKeys<K extends { readonly key: string }>(order: CollectionOrder, keys: readonly K[]) {

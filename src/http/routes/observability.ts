@@ -100,7 +100,7 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
     // The first picture comes with the page; the page then asks /stats (or /load) itself.
     const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
     // /load exists only where the router keeps load records (app.ts): else no fleet view.
-    return c.html(heatPageHtml(initial, { fleet: deps.load !== undefined }), 200, {
+    return c.html(heatPageHtml(initial, { fleet: deps.shardline.recordsLoad }), 200, {
       'content-security-policy': HEAT_PAGE_CSP,
       'cache-control': 'no-store',
     });

@@ -27,7 +27,7 @@ export function streamsHandler({ service, settings }: BundledService) {
   const indexer = new ChangeIndexer({
     collections: service.collections,
     maps: service.maps,
-    writer: service.store,
+    writer: service.dynamo.items,
     isReserved: isReservedItem,
     onPoison: (report) => console.error(poisonLine(report)),
     changeDeadlineMs: settings.requestTimeoutMs,

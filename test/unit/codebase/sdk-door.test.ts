@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -84,5 +84,52 @@ describe('the AWS SDK is called through src/store alone', () => {
         ].join('\n'),
       ),
     ).toEqual([true, false, false, true, true, true]);
+  });
+});
+
+/**
+ * What src/store gives the rest of src/ as values: the one door (DynamoTable) and pure helpers that
+ * call nothing (reserved keys, stream record parsing, the shared backoff). Anything else reaching
+ * DynamoDB from outside would be a second door.
+ */
+const STORE_VALUES_OUTSIDE = new Set([
+  'DynamoTable',
+  'isReservedItem',
+  'reservedKeySpace',
+  'isCheckpointItem',
+  'changeOfRecord',
+  'isStreamEvent',
+  'keepsLoadRecords',
+  'STORAGE_UNAVAILABLE',
+  'backoffDelay',
+  'sleep',
+]);
+
+/** Every name `path` imports as a value from a module of src/store. */
+function storeValueImports(path: string): string[] {
+  const file = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const names: string[] = [];
+  for (const statement of file.statements) {
+    if (!ts.isImportDeclaration(statement) || statement.importClause?.isTypeOnly) continue;
+    const target = resolve(dirname(path), (statement.moduleSpecifier as ts.StringLiteral).text);
+    if (!relative(SRC, target).startsWith(`store${sep}`)) continue;
+    const bindings = statement.importClause?.namedBindings;
+    if (!bindings || !ts.isNamedImports(bindings)) {
+      names.push(`${relative(ROOT, path)}: a whole module`);
+      continue;
+    }
+    for (const element of bindings.elements) {
+      if (!element.isTypeOnly) names.push(`${relative(ROOT, path)}: ${(element.propertyName ?? element.name).text}`);
+    }
+  }
+  return names;
+}
+
+describe('DynamoDB is reached through one table object (src/store/table.ts)', () => {
+  it('outside src/store, src/ takes from the store only DynamoTable and pure helpers', () => {
+    const outside = [...typeScriptFiles(SRC)].filter((path) => !relative(SRC, path).startsWith(`store${sep}`));
+    const imported = outside.flatMap(storeValueImports);
+    expect(imported.some((line) => line.endsWith(': DynamoTable'))).toBe(true);
+    expect(imported.filter((line) => !STORE_VALUES_OUTSIDE.has(line.split(': ')[1]!))).toEqual([]);
   });
 });

@@ -1,0 +1,81 @@
+import type { HedgePolicy } from '../core/hedge-policy';
+import type { CollectionSpec } from '../core/collection';
+import { addIndex, ensureTable, hasIndex, type TableSpec } from './bootstrap';
+import { CheckpointStore } from './checkpoints';
+import { createDynamoClients, type ClientOptions, type DynamoClients } from './client';
+import { DecisionLog } from './decision-log';
+import { DynamoStore } from './dynamo-store';
+import { LoadStore } from './load-store';
+import { DynamoMapStore } from './map-store';
+import { StreamReader, streamsClientFor, tableStream, type TableStream } from './stream-reader';
+
+export interface DynamoTableOptions extends ClientOptions {
+  /** Hedge shard queries by this policy (SHARDLINE_HEDGE). */
+  readonly hedge?: HedgePolicy;
+}
+
+/**
+ * The one door to DynamoDB of a process: one set of SDK clients (./client), and a facet for each
+ * kind of record shardline keeps in the collections' tables — items, shard maps, load records,
+ * autopilot decisions, follower checkpoints, the stream — and their tables' bootstrap. Every
+ * runtime, CLI, the autopilot and the follower reach DynamoDB through it; each facet retries,
+ * labels and translates its calls' errors the same way (./retry, ./dynamo-errors).
+ */
+export class DynamoTable {
+  readonly clients: DynamoClients;
+  /** The collections' items: writes, reads, shard queries, scans (./dynamo-store). */
+  readonly items: DynamoStore;
+  /** The shard-map pointers, maps and group maps (./map-store). */
+  readonly mapStore: DynamoMapStore;
+  /** The autopilot's kept decisions (./decision-log). */
+  readonly decisions: DecisionLog;
+  private readonly endpoint: string | undefined;
+  private readonly loadStores = new Map<number, LoadStore>();
+
+  constructor(options: DynamoTableOptions) {
+    const { hedge, ...client } = options;
+    this.clients = createDynamoClients(client);
+    this.endpoint = options.endpoint;
+    this.items = new DynamoStore(this.clients, { ...(hedge && { hedge }) });
+    this.mapStore = new DynamoMapStore(this.clients.doc);
+    this.decisions = new DecisionLog(this.clients.doc);
+  }
+
+  /** The routers' minute records, written to expire after `ttlSeconds` (0 for a reader). */
+  loadStore(ttlSeconds: number): LoadStore {
+    const known = this.loadStores.get(ttlSeconds) ?? new LoadStore(this.clients.doc, ttlSeconds);
+    this.loadStores.set(ttlSeconds, known);
+    return known;
+  }
+
+  /** A follower's checkpoints in `collection`'s table (./checkpoints). */
+  checkpoints(collection: CollectionSpec, follower: string, streamLabel: string): CheckpointStore {
+    return new CheckpointStore(this.clients.doc, collection, follower, streamLabel);
+  }
+
+  /** `table`'s enabled stream, or undefined. */
+  stream(table: string): Promise<TableStream | undefined> {
+    return tableStream(this.clients.raw, table);
+  }
+
+  /** A reader of the stream `arn`, as the same identity at the same place. */
+  streamReader(arn: string): StreamReader {
+    return new StreamReader(streamsClientFor(this.clients.raw, this.endpoint), arn);
+  }
+
+  /** Creates `spec`'s table when allowed and missing, and waits until it is ACTIVE (./bootstrap). */
+  ensure(spec: TableSpec, create: boolean, stream: boolean, ttl: boolean): Promise<void> {
+    return ensureTable(this.clients.raw, spec, create, stream, ttl);
+  }
+
+  /** Adds a collection's second index, unless it is there already (a reshard that needs it). */
+  async ensureIndex(collection: CollectionSpec, index: CollectionSpec['indexes'][number], log: (line: string) => void) {
+    if (await hasIndex(this.clients.raw, collection.table, index.name)) return;
+    await addIndex(this.clients.raw, collection, index, log);
+  }
+
+  /** Closes the process's connections. */
+  destroy(): void {
+    this.clients.raw.destroy();
+  }
+}
