@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     const units = { set: 0, setItems: 0, remove: 0, removeItems: 0 };
     const phaseStarted = new Map<string, number>();
     const reshard = new Reshard({
-      maps: service.dynamo.mapStore,
+      mapStore: service.dynamo.mapStore,
       writer: {
         updateAttributes: async (update: AttributeUpdate, context) => {
           const outcome = await service.dynamo.items.updateAttributes(update, context);

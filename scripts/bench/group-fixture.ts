@@ -93,7 +93,7 @@ export async function timedResize(
   const started = performance.now();
   const outcome = await resizeGroup(
     {
-      maps: service.dynamo.mapStore,
+      mapStore: service.dynamo.mapStore,
       queryShard: (query, context) => service.dynamo.items.queryShard(query, context),
       updateAttributes: (update, context) => service.dynamo.items.updateAttributes(update, context),
       collection: await routedGrouped(service),

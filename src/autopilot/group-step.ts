@@ -36,7 +36,7 @@ export async function resizeGroups(
   say: (line: string) => void,
 ): Promise<StepRecord> {
   const deps: GroupResizeDeps = {
-    maps: table.dynamo.mapStore,
+    mapStore: table.dynamo.mapStore,
     queryShard: (query, context) => table.dynamo.items.queryShard(query, context),
     updateAttributes: (update, context) => table.dynamo.items.updateAttributes(update, context),
     collection: read,

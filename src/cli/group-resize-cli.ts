@@ -37,7 +37,7 @@ export async function resizeGroupCli(
   try {
     const outcome = await resizeGroup(
       {
-        maps: opened.dynamo.mapStore,
+        mapStore: opened.dynamo.mapStore,
         queryShard: (query, context) => opened.dynamo.items.queryShard(query, context),
         updateAttributes: (update, context) => opened.dynamo.items.updateAttributes(update, context),
         collection: read,

@@ -12,7 +12,7 @@ import type { ShardQuery } from '../store/shard-query';
 
 /** What resizing a group runs against: the group maps, and (for a shrink) the index and conditional updates. */
 export interface GroupResizeDeps {
-  readonly maps: GroupMapStore;
+  readonly mapStore: GroupMapStore;
   readonly queryShard: (query: ShardQuery, context: CallContext) => Promise<ShardPage>;
   readonly updateAttributes: (update: AttributeUpdate, context: CallContext) => Promise<UpdateOutcome>;
   /** The collection as its read map sees it (the index its groups' entries are in). */
@@ -58,7 +58,7 @@ export async function resizeGroup(
       const changed = next(map);
       if (changed === map) return map;
       mapWrites++;
-      if (await deps.maps.replaceGroupMap(deps.collection, changed, context)) return changed;
+      if (await deps.mapStore.replaceGroupMap(deps.collection, changed, context)) return changed;
     }
   };
   let map = await readMap(deps, context);
@@ -94,7 +94,7 @@ export async function resizeGroup(
 }
 
 async function readMap(deps: GroupResizeDeps, context: CallContext): Promise<GroupMap> {
-  const [map] = await deps.maps.readGroupMaps([deps.collection], context);
+  const [map] = await deps.mapStore.readGroupMaps([deps.collection], context);
   if (!map) throw new ShardlineError('invalid_request', `collection "${deps.collection.name}" is not grouped`);
   return map;
 }

@@ -36,7 +36,7 @@ export class Reshard {
   private readonly steps: MigrationSteps;
 
   constructor(private readonly deps: ReshardDeps) {
-    const groups = new ScanGroups(deps.maps, deps.collection, deps.groupMapTtlMs);
+    const groups = new ScanGroups(deps.mapStore, deps.collection, deps.groupMapTtlMs);
     this.passes = new ItemPasses(deps.writer, deps.collection, (view) => groups.attach(view));
     this.steps = new MigrationSteps(deps);
   }

@@ -17,7 +17,7 @@ export class PointerKeeper {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
 
   private constructor(
-    private readonly maps: MapStore,
+    private readonly mapStore: MapStore,
     private readonly collection: CollectionSpec,
     private pointer: MapPointer,
     /** How long a lease lasts without a heartbeat. */
@@ -29,7 +29,7 @@ export class PointerKeeper {
    * run's lease is live, unless `force` (an operator's abort or rollback takes over).
    */
   static async acquire(
-    maps: MapStore,
+    mapStore: MapStore,
     collection: CollectionSpec,
     pointer: MapPointer,
     options: { readonly leaseMs: number; readonly force?: boolean },
@@ -44,7 +44,7 @@ export class PointerKeeper {
           'to stop it, stop its process (Ctrl-C releases the lease) or --abort / --rollback it',
       );
     }
-    let keeper = new PointerKeeper(maps, collection, pointer, options.leaseMs);
+    let keeper = new PointerKeeper(mapStore, collection, pointer, options.leaseMs);
     // A run being taken over may write its next heartbeat first: read again and retry.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -52,9 +52,9 @@ export class PointerKeeper {
         break;
       } catch (error) {
         if (!hasCode(error, 'conflict') || !options.force || attempt >= 10) throw error;
-        const [fresh] = await maps.readPointers([collection], {});
+        const [fresh] = await mapStore.readPointers([collection], {});
         if (!fresh) throw error;
-        keeper = new PointerKeeper(maps, collection, fresh, options.leaseMs);
+        keeper = new PointerKeeper(mapStore, collection, fresh, options.leaseMs);
       }
     }
     // The next real change reports the lost lease; a missed beat alone is not fatal.
@@ -88,7 +88,7 @@ export class PointerKeeper {
   private write(next: () => MapPointer, lostWhy: string): Promise<MapPointer> {
     const written = this.queue.then(async () => {
       const pointer: MapPointer = { ...next(), revision: this.pointer.revision + 1 };
-      if (!(await this.maps.replacePointer(this.collection, this.pointer.revision, pointer, {}))) {
+      if (!(await this.mapStore.replacePointer(this.collection, this.pointer.revision, pointer, {}))) {
         this.stop();
         throw new ShardlineError(
           'conflict',

@@ -21,7 +21,7 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
   const { reshardLeaseMs } = table.settings;
   return new Reshard({
     ...run,
-    maps: table.dynamo.mapStore,
+    mapStore: table.dynamo.mapStore,
     writer: table.dynamo.items,
     scanPage: (request, context) => table.dynamo.items.scanPage(request, context),
     ensureIndex: (index) => table.dynamo.ensureIndex(collection, index, run.log),

@@ -17,7 +17,7 @@ import { PointerKeeper } from './pointer-keeper';
 import { runScanPass, type PassSpec } from './scan-pass';
 
 export interface ReshardDeps {
-  readonly maps: MapStore;
+  readonly mapStore: MapStore;
   readonly writer: ItemWriter;
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
   /** Makes sure an index exists and is ACTIVE (adding it when the table lacks it). */
@@ -75,14 +75,14 @@ export class MigrationSteps {
   constructor(readonly deps: ReshardDeps) {}
 
   async pointer(): Promise<MapPointer> {
-    const [pointer] = await this.deps.maps.readPointers([this.deps.collection], {});
+    const [pointer] = await this.deps.mapStore.readPointers([this.deps.collection], {});
     if (!pointer)
       throw refused(`collection "${this.deps.collection.name}" has no shard map yet: start the service once`);
     return pointer;
   }
 
   async strategyOf(version: number): Promise<ShardStrategy> {
-    const stored = await this.deps.maps.readVersion(this.deps.collection, version, {});
+    const stored = await this.deps.mapStore.readVersion(this.deps.collection, version, {});
     // The store reads a malformed version as none.
     if (!stored) throw malformedRecord(`shard map v${version} of "${this.deps.collection.name}" is missing`);
     return strategyFromConfig(stored.strategy);
@@ -150,13 +150,13 @@ export class MigrationSteps {
     // Versions of abandoned migrations stay taken: the next free number is used.
     for (let version = first; ; version++) {
       const stored = { version, strategy, createdAt: new Date().toISOString() };
-      if (await this.deps.maps.createVersion(this.deps.collection, stored, {})) return version;
+      if (await this.deps.mapStore.createVersion(this.deps.collection, stored, {})) return version;
     }
   }
 
   acquire(pointer: MapPointer, force: boolean, change?: (p: MapPointer) => MapPointer) {
-    const { maps, collection, leaseMs } = this.deps;
-    return PointerKeeper.acquire(maps, collection, pointer, { leaseMs, force }, change);
+    const { mapStore, collection, leaseMs } = this.deps;
+    return PointerKeeper.acquire(mapStore, collection, pointer, { leaseMs, force }, change);
   }
 
   /**

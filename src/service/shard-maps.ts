@@ -55,7 +55,7 @@ export class ShardMaps implements MapSource {
   private readonly now: () => number;
 
   constructor(
-    private readonly store: MapStore,
+    private readonly mapStore: MapStore,
     private readonly collections: readonly CollectionSpec[],
     private readonly options: ShardMapsOptions,
   ) {
@@ -93,12 +93,12 @@ export class ShardMaps implements MapSource {
    * group maps (a test's store may not: then no group map, every group on the default).
    */
   private async readRouting(context: CallContext) {
-    const store = this.store as MapStore & Partial<GroupMapStore>;
+    const mapStore = this.mapStore as MapStore & Partial<GroupMapStore>;
     const grouped = this.collections.some((collection) => collection.group);
     const read =
-      grouped && store.readRouting
-        ? await store.readRouting(this.collections, context)
-        : { pointers: await store.readPointers(this.collections, context), groups: [] };
+      grouped && mapStore.readRouting
+        ? await mapStore.readRouting(this.collections, context)
+        : { pointers: await mapStore.readPointers(this.collections, context), groups: [] };
     const groups = new Map<string, GroupMap>();
     read.groups.forEach((map, i) => {
       if (map) groups.set(this.collections[i]!.name, map);
@@ -116,11 +116,11 @@ export class ShardMaps implements MapSource {
     if (!pointer) {
       const createdAt = new Date(this.now()).toISOString();
       const first = { version: 1, strategy: collection.initialStrategy.config, createdAt };
-      await this.store.createVersion(collection, first, context);
+      await this.mapStore.createVersion(collection, first, context);
       const fresh = initialPointer(this.now());
-      pointer = (await this.store.createPointer(collection, fresh, context))
+      pointer = (await this.mapStore.createPointer(collection, fresh, context))
         ? fresh
-        : (await this.store.readPointers([collection], context))[0];
+        : (await this.mapStore.readPointers([collection], context))[0];
     }
     // There but unreadable (malformed, logged by the store): never overwritten, never routed by.
     if (!pointer) throw unusable(collection, 'its shard-map pointer cannot be read');
@@ -241,7 +241,7 @@ export class ShardMaps implements MapSource {
     const key = `${collection.name}/${version}`;
     const known = this.strategies.get(key);
     if (known) return known;
-    const stored = await this.store.readVersion(collection, version, context);
+    const stored = await this.mapStore.readVersion(collection, version, context);
     // Never another version instead: its items sit where this one put them, and listings would miss them.
     if (!stored) throw unusable(collection, `its shard map v${version} is missing from the table or malformed`);
     const strategy = strategyFromConfig(stored.strategy);

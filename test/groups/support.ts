@@ -50,7 +50,7 @@ export async function resize(service: Service, collection: string, group: string
   const { read } = await service.maps.snapshot(spec, {});
   return resizeGroup(
     {
-      maps: service.dynamo.mapStore,
+      mapStore: service.dynamo.mapStore,
       queryShard: (query, context) => service.dynamo.items.queryShard(query, context),
       updateAttributes: (update, context) => service.dynamo.items.updateAttributes(update, context),
       collection: read as RoutedCollection,
