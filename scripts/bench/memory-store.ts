@@ -7,7 +7,7 @@ import type { ShardPage } from '../../src/store/store';
 
 /**
  * An in-memory index behind the listing's port to the store, for simulating listings without
- * an engine: shards are sorted arrays of records, a query honours range, order,
+ * an engine: shards are sorted arrays of records, a query honours range, direction,
  * limit as DynamoDB does (resuming is a narrower range). It counts calls.
  */
 export class MemoryStore implements ShardSource {
@@ -30,7 +30,7 @@ export class MemoryStore implements ShardSource {
     this.calls++;
     await new Promise((resolve) => setImmediate(resolve));
     const all = this.shards.get(query.shardKey) ?? [];
-    const ordered = query.order === 'asc' ? all : [...all].reverse();
+    const ordered = query.direction === 'asc' ? all : [...all].reverse();
     const items: JsonObject[] = [];
     for (const record of ordered) {
       if (items.length >= query.limit) break;

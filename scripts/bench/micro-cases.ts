@@ -43,7 +43,7 @@ export function microCases(): MicroCase[] {
       titles.map((title, i) => indexSortKey(normalize(title, 'nfkd-lower'), [`artist#${i % 997}`, `album#${i}`])),
     ),
   ) as string[];
-  const scope: CursorScope = { collection: 'albums-hash', order: 'asc', filter: '["all"]' };
+  const scope: CursorScope = { collection: 'albums-hash', direction: 'asc', filter: '["all"]' };
   const secret = 'micro-bench-secret';
   const cursors = indexKeys.slice(0, 1024).map((key) => encodeCursor(key, scope, secret));
   let i = 0;

@@ -13,7 +13,7 @@ import { resolveConfig } from '../../src/config/config';
 import { prepareItem } from '../../src/core/item';
 import type { ReadHint } from '../../src/core/read-hint';
 import { listPage } from '../../src/service/listing/executor';
-import { ReadMemories } from '../../src/service/listing/shard-tails';
+import { ShardTailsByCollection } from '../../src/service/listing/shard-tails';
 import { benchConfig } from './fixture';
 import { albumItem } from './items';
 import { numberArg, parseCommandLine } from '../../src/cli/command-line';
@@ -55,10 +55,10 @@ const titles = titlesOverRanges(seededRandom(4), boundaries, items).filter(
   (title) => (bisectRight(boundaries, normalize(title, 'nfkd-lower')) - 1) % every === 0,
 );
 const count = titles.length;
-// What the service remembers across requests, per collection: the second walk reads with the first's.
-const memories = new ReadMemories();
+// The shard tails the service keeps across requests, per collection: the second walk reads with the first's.
+const tailsByCollection = new ShardTailsByCollection();
 
-for (const order of ['asc', 'desc'] as const) {
+for (const direction of ['asc', 'desc'] as const) {
   for (const collection of collections) {
     const store = new MemoryStore(collection.map.index.indexKeyAttribute);
     const random = seededRandom(5);
@@ -77,8 +77,8 @@ for (const order of ['asc', 'desc'] as const) {
       for (;;) {
         const calls = store.calls;
         const listing = await listPage(
-          { store, collection, memory: memories.of(collection.name), context: {} },
-          { filter: { kind: 'all' }, order, ...(after !== undefined && { after }), ...(hint && { hint }) },
+          { store, collection, tails: tailsByCollection.of(collection.name), context: {} },
+          { filter: { kind: 'all' }, direction, ...(after !== undefined && { after }), ...(hint && { hint }) },
           pageSize,
         );
         const read = listing.stats.itemsRead;
@@ -102,7 +102,7 @@ for (const order of ['asc', 'desc'] as const) {
         .sort(([a], [b]) => a - b)
         .map(([n, pages]) => `${n}: ${Math.round((100 * pages) / waves.length)}%`);
       console.log(
-        `${order} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)}` +
+        `${direction} ${collection.name.padEnd(14)} ${walk.padEnd(11)} read÷returned ${f(ratios)}` +
           ` | queries ${f(queries)} | waves ${f(waves)} (${spread.join(', ')})`,
       );
     }

@@ -59,5 +59,5 @@ export async function walkNaive(
 
 /** Limit = the page size on every shard, resuming after the last key returned. */
 function naiveQuery(collection: RoutedCollection, shard: number, after: string | undefined, limit: number): ShardQuery {
-  return shardQuery(collection, { groups: [], keyRange: {}, order: 'asc' }, shard, after, limit);
+  return shardQuery(collection, { groups: [], keyRange: {}, direction: 'asc' }, shard, after, limit);
 }

@@ -5,7 +5,8 @@ import { packHint, unpackHint, type ReadHint } from './read-hint';
 /** A cursor is valid only for the listing that issued it (the page size may change between pages). */
 export interface CursorScope {
   readonly collection: string;
-  readonly order: string;
+  /** The listing's direction (`asc` or `desc`). */
+  readonly direction: string;
   /** A canonical description of the filter, e.g. `prefix:abc`. */
   readonly filter: string;
 }
@@ -88,7 +89,7 @@ function keyId(secret: string): string {
 function mac(payload: string, scope: CursorScope, secret: string): Buffer {
   const hmac = createHmac('sha256', secret);
   // Length-prefixed fields: no two different scopes can produce the same MAC input.
-  for (const field of [scope.collection, scope.order, scope.filter, payload]) {
+  for (const field of [scope.collection, scope.direction, scope.filter, payload]) {
     hmac.update(`${field.length}:`).update(field, 'utf8');
   }
   return hmac.digest().subarray(0, MAC_BYTES);

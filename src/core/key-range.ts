@@ -12,15 +12,15 @@ export interface KeyRange {
   readonly upper?: KeyBound;
 }
 
-/** The tighter of two bounds, `a` when `order(a, b) > 0`; exclusive wins a tie. */
+/** The tighter of two bounds, `a` when `compare(a, b) > 0`; exclusive wins a tie. */
 export function tighter<B extends { readonly inclusive: boolean }>(
   a: B | undefined,
   b: B | undefined,
-  order: (a: B, b: B) => number,
+  compare: (a: B, b: B) => number,
 ): B | undefined {
   if (!a) return b;
   if (!b) return a;
-  const sign = order(a, b);
+  const sign = compare(a, b);
   if (sign !== 0) return sign > 0 ? a : b;
   return a.inclusive ? b : a;
 }
@@ -38,14 +38,14 @@ export function minUpper(a: KeyBound | undefined, b: KeyBound | undefined): KeyB
 
 export function aboveLower(key: string, lower: KeyBound | undefined): boolean {
   if (!lower) return true;
-  const order = compareKeys(key, lower.key);
-  return order > 0 || (order === 0 && lower.inclusive);
+  const sign = compareKeys(key, lower.key);
+  return sign > 0 || (sign === 0 && lower.inclusive);
 }
 
 export function belowUpper(key: string, upper: KeyBound | undefined): boolean {
   if (!upper) return true;
-  const order = compareKeys(key, upper.key);
-  return order < 0 || (order === 0 && upper.inclusive);
+  const sign = compareKeys(key, upper.key);
+  return sign < 0 || (sign === 0 && upper.inclusive);
 }
 
 export function inRange(key: string, range: KeyRange): boolean {
@@ -62,8 +62,8 @@ export function effectiveLower(lower: KeyBound | undefined): KeyBound | undefine
 
 export function isEmptyRange(range: KeyRange): boolean {
   if (!range.lower || !range.upper) return false;
-  const order = compareKeys(range.lower.key, range.upper.key);
-  return order > 0 || (order === 0 && !(range.lower.inclusive && range.upper.inclusive));
+  const sign = compareKeys(range.lower.key, range.upper.key);
+  return sign > 0 || (sign === 0 && !(range.lower.inclusive && range.upper.inclusive));
 }
 
 /** The smallest string above every string starting with `prefix`; undefined if none (empty, or all U+10FFFF). */

@@ -1,5 +1,5 @@
 import { unitRank } from './collation';
-import type { SortOrder } from './plan';
+import type { OrderDirection } from './order-encoding';
 import { packed } from './packed';
 
 /** Code of a source with no head: loses to every key. */
@@ -38,13 +38,13 @@ export class LoserTree {
 
   constructor(
     private readonly size: number,
-    order: SortOrder,
+    direction: OrderDirection,
   ) {
     this.nodes = packed(Math.max(size, 1), 0);
     this.keys = packed(size, '');
     this.codes = packed(size, EXHAUSTED);
     this.offsets = packed(size, 0);
-    this.descending = order === 'desc';
+    this.descending = direction === 'desc';
     this.valueOrigin = this.descending ? 0x10000 : 1;
     this.valueSign = this.descending ? -1 : 1;
     this.endValue = this.descending ? 0x10001 : 0;

@@ -1,7 +1,7 @@
 import { internalError } from './errors';
 import { LoserTree } from './loser-tree';
 import { packed } from './packed';
-import type { SortOrder } from './plan';
+import type { OrderDirection } from './order-encoding';
 
 /** Why `emitInto` stopped: the output is full, some sources must be read first, or all are done. */
 export type MergeStop =
@@ -36,12 +36,12 @@ export class KWayMerge<T> {
   constructor(
     sourceCount: number,
     private readonly keyOf: (item: T) => string,
-    order: SortOrder,
+    direction: OrderDirection,
   ) {
     this.sources = [];
     for (let source = 0; source < sourceCount; source++)
       this.sources.push({ items: [], position: 0, exhausted: false });
-    this.tree = new LoserTree(sourceCount, order);
+    this.tree = new LoserTree(sourceCount, direction);
     this.waiting = packed(sourceCount, true);
     this.waitingCount = sourceCount;
   }

@@ -1,10 +1,9 @@
 import { compareKeys } from './collation';
 import { valueLowerBound, valueOfIndexKey, valueUpperBound } from './index-key';
 import { effectiveLower, maxLower, minUpper, tighter, type KeyBound, type KeyRange } from './key-range';
+import type { OrderDirection } from './order-encoding';
 import type { ReadHint } from './read-hint';
 import type { ShardStrategy, ValueBound, ValueRange } from './strategies';
-
-export type SortOrder = 'asc' | 'desc';
 
 /** Every value, or bounds on ordered values (order-filter.ts); `exact`: one value. */
 export type ListFilter =
@@ -13,7 +12,8 @@ export type ListFilter =
 
 export interface ListRequest {
   readonly filter: ListFilter;
-  readonly order: SortOrder;
+  /** Which way the listing walks the index: `asc` from its lowest key. */
+  readonly direction: OrderDirection;
   /** Index sort key of the last item returned (from a verified cursor). */
   readonly after?: string;
   /** What the page before saw past `after` (from the same cursor): sizes reads, never plans them. */
@@ -26,7 +26,7 @@ export interface ListRequest {
 export interface ReadPlan {
   readonly groups: readonly (readonly number[])[];
   readonly keyRange: KeyRange;
-  readonly order: SortOrder;
+  readonly direction: OrderDirection;
 }
 
 /** Pure; value filters become index sort key bounds through index-key.ts, whose encoding makes that exact. */
@@ -43,7 +43,7 @@ export function planListing(strategy: ShardStrategy, request: ListRequest): Read
     const cursorBound: KeyBound = { key: request.after, inclusive: false };
     // Items sharing the cursor's value may still follow it: keep its shards in range.
     const cursorValue = { value: valueOfIndexKey(request.after), inclusive: true };
-    if (request.order === 'asc') {
+    if (request.direction === 'asc') {
       lower = maxLower(lower, cursorBound);
       shardValues = { ...shardValues, lower: tighter(shardValues.lower, cursorValue, byValue) };
     } else {
@@ -57,7 +57,8 @@ export function planListing(strategy: ShardStrategy, request: ListRequest): Read
       ? [strategy.shardsForValue(values.lower.value)]
       : strategy.groupsForRange(shardValues);
   const keyRange: KeyRange = { ...(lower && { lower }), ...(upper && { upper }) };
-  return { groups: request.order === 'asc' ? groups : [...groups].reverse(), keyRange, order: request.order };
+  const { direction } = request;
+  return { groups: direction === 'asc' ? groups : [...groups].reverse(), keyRange, direction };
 }
 
 const byValue = (a: ValueBound, b: ValueBound): number => compareKeys(a.value, b.value);

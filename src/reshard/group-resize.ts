@@ -120,7 +120,7 @@ async function moveOff(deps: GroupResizeDeps, group: string, keep: number, shard
           indexKeyAttribute: index.indexKeyAttribute,
           shardKey: from,
           range: after === undefined ? {} : { lower: { key: after, inclusive: false } },
-          order: 'asc',
+          direction: 'asc',
           limit: 500,
           attributes: keys,
         },

@@ -6,7 +6,7 @@ import { groupShards, groupView } from '../core/group-view';
 import type { JsonObject } from '../core/item';
 import { orderOf } from '../core/order';
 import { type FilterQuery, listingFilter } from '../core/order-filter';
-import type { SortOrder } from '../core/plan';
+import type { OrderDirection } from '../core/order-encoding';
 import type { Store } from '../store/store';
 import { batchDelete, batchGet, withKeyFields } from './batch-items';
 import { deleteEntities, getEntities, putEntities } from './parts/entity-batches';
@@ -15,7 +15,7 @@ import { patchEntity, putEntity } from './parts/write-entity';
 import { type Preconditions, refuseReservedKeys } from './guards';
 import { listPage } from './listing/executor';
 import type { Listing } from './listing/listing';
-import { ReadMemories, ShardTails } from './listing/shard-tails';
+import { ShardTails, ShardTailsByCollection } from './listing/shard-tails';
 import { listShrinkingGroup } from './listing/shrinking-group';
 import type { MapSource } from './map-source';
 import type { RequestContext } from './metrics/request-tally';
@@ -38,9 +38,9 @@ export interface ShardlineDeps {
   readonly load?: LoadClock & { readonly records: LoadRecords };
 }
 
-/** One page's request: the filter's parameters as the client sent them, the order, where to resume, how much. */
+/** One page's request: the filter's parameters as the client sent them, the direction, where to resume, how much. */
 export interface PageRequest extends FilterQuery {
-  readonly order: SortOrder;
+  readonly direction: OrderDirection;
   readonly cursor?: string | undefined;
   readonly limit: number;
   /** Attributes each item returns (with its key); all when unset. */
@@ -63,7 +63,7 @@ export function createShardline(deps: ShardlineDeps) {
   const random = deps.random ?? Math.random;
   const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
   // Per collection and shard map: where listings found each shard's end.
-  const memories = new ReadMemories();
+  const tailsByCollection = new ShardTailsByCollection();
 
   const collection = (name: string): CollectionSpec => {
     const found = byName.get(name);
@@ -140,7 +140,7 @@ export function createShardline(deps: ShardlineDeps) {
       (inParts(name) ? deleteEntities : batchDelete)(store, itemsOf(name, keys), keys, context),
 
     /**
-     * One page in order. The cursor is checked against its listing (collection, order, filter).
+     * One page in order. The cursor is checked against its listing (collection, direction, filter).
      * One snapshot means one index, so a page never mixes two maps; the index key is the same
      * in both, so a cursor from before a switch of maps resumes exactly after it.
      */
@@ -154,7 +154,7 @@ export function createShardline(deps: ShardlineDeps) {
         );
       }
       const { read, pointer } = await maps.snapshot(spec, context);
-      return page(spec, read, name, memories.of(`${name}/v${pointer.read.version}`), request, context);
+      return page(spec, read, name, tailsByCollection.of(`${name}/v${pointer.read.version}`), request, context);
     },
 
     /** One page of one group of a grouped collection: its own shards only (one Query for a cold group). */
@@ -163,10 +163,11 @@ export function createShardline(deps: ShardlineDeps) {
       const { read, pointer } = await maps.snapshot(spec, context);
       const view = groupView(read, group);
       const shards = groupShards(read, group);
-      // A cold group's one shard has no crossings to foresee: only grown groups keep a memory.
-      const memory = shards.shards > 1 ? memories.of(`${name}/v${pointer.read.version}/${group}`) : new ShardTails();
+      // A cold group's one shard has no crossings to foresee: only grown groups keep their shards' tails.
+      const tails =
+        shards.shards > 1 ? tailsByCollection.of(`${name}/v${pointer.read.version}/${group}`) : new ShardTails();
       const shrinkingTo = shards.phase === 'shrinking' ? shards.writeShards : undefined;
-      return page(spec, view, `${name}/groups/${group}`, memory, request, context, shrinkingTo);
+      return page(spec, view, `${name}/groups/${group}`, tails, request, context, shrinkingTo);
     },
 
     /** A group's shards and phase, as this router routes by them now. */
@@ -190,7 +191,7 @@ export function createShardline(deps: ShardlineDeps) {
     spec: CollectionSpec,
     view: RoutedCollection,
     scopeName: string,
-    memory: ShardTails,
+    tails: ShardTails,
     request: PageRequest,
     context: RequestContext,
     /** A shrinking group's: the shards it keeps (its others are being emptied onto them). */
@@ -200,29 +201,29 @@ export function createShardline(deps: ShardlineDeps) {
       next === undefined ? null : encodeCursor(next, scope, cursorSecret, hint);
     // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
     const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
-    const scope = { collection: scopeName, order: request.order, filter: filterScope };
+    const scope = { collection: scopeName, direction: request.direction, filter: filterScope };
     const resume = request.cursor === undefined ? undefined : decodeCursor(request.cursor, scope, cursorSecret);
     const attributes =
       request.fields && (spec.parts ? listingProjection(spec, request.fields) : projectionFor(spec, request.fields));
     const base = {
       filter,
-      order: request.order,
+      direction: request.direction,
       ...(resume && { after: resume.position }),
       ...(attributes && { attributes }),
     };
     const listing =
       shrinkingTo === undefined
-        ? // Shard ends are a map's own: each version remembers its own.
+        ? // Shard ends are a map's own: each version keeps its own tails.
           await listPage(
-            { store, collection: view, memory, context },
+            { store, collection: view, tails, context },
             { ...base, ...(resume?.hint && { hint: resume.hint }) },
             request.limit,
           )
         : await listShrinkingGroup(
             view,
             shrinkingTo,
-            (part) => listPage({ store, collection: part, memory: new ShardTails(), context }, base, request.limit),
-            request.order,
+            (part) => listPage({ store, collection: part, tails: new ShardTails(), context }, base, request.limit),
+            request.direction,
             request.limit,
           );
     const next = listing.nextPosition;

@@ -3,7 +3,7 @@ import { compareKeys, utf8Length } from '../core/collation';
 import { MAX_SORT_KEY_BYTES, nextKey } from '../core/index-key';
 import { aboveLower, belowUpper, isEmptyRange, type KeyRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
-import type { SortOrder } from '../core/plan';
+import type { OrderDirection } from '../core/order-encoding';
 
 /** One query against one shard of an index, between two index sort keys. */
 export interface ShardQuery {
@@ -13,7 +13,7 @@ export interface ShardQuery {
   readonly indexKeyAttribute: string;
   readonly shardKey: string;
   readonly range: KeyRange;
-  readonly order: SortOrder;
+  readonly direction: OrderDirection;
   readonly limit: number;
   /** Attributes to return (besides the index keys, always read: merges and cursors need them); all when unset. */
   readonly attributes?: readonly string[];
@@ -44,7 +44,7 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
 
   // When BETWEEN is impossible, keep the side the read starts from: items past the
   // other side then come last, and the store stops the shard there.
-  const useLower = lowerKey !== undefined && (bothSides || upper === undefined || query.order === 'asc');
+  const useLower = lowerKey !== undefined && (bothSides || upper === undefined || query.direction === 'asc');
   const useUpper = upper !== undefined && (bothSides || !useLower);
   if (useLower || useUpper) names['#key'] = query.indexKeyAttribute;
   if (bothSides) {
@@ -70,10 +70,10 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
     KeyConditionExpression: condition,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
-    ScanIndexForward: query.order === 'asc',
+    ScanIndexForward: query.direction === 'asc',
     // A descending BETWEEN starts at its upper bound; an exclusive one is read and
     // dropped, so it gets a place of its own or a page could hold nothing else.
-    Limit: bothSides && query.order === 'desc' && !upper.inclusive ? query.limit + 1 : query.limit,
+    Limit: bothSides && query.direction === 'desc' && !upper.inclusive ? query.limit + 1 : query.limit,
     ReturnConsumedCapacity: 'TOTAL',
   };
 }
@@ -87,5 +87,5 @@ function agreeInUtf16(lower: string, upper: string): boolean {
 export function passedFarEnd(read: JsonObject[], query: ShardQuery): boolean {
   const last = read[read.length - 1]?.[query.indexKeyAttribute];
   if (typeof last !== 'string') return false;
-  return query.order === 'asc' ? !belowUpper(last, query.range.upper) : !aboveLower(last, query.range.lower);
+  return query.direction === 'asc' ? !belowUpper(last, query.range.upper) : !aboveLower(last, query.range.lower);
 }

@@ -65,10 +65,14 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardl
   });
 }
 
-/** A listing query as the service takes it: ascending and 100 items unless asked, `fields` read as names. */
+/**
+ * A listing query as the service takes it: ascending and 100 items unless asked, `fields` read as names.
+ * The API's `order` parameter is the listing's direction (the collection's order is its fields).
+ */
 export function pageRequest(query: z.infer<typeof ListQuery>): PageRequest & { fields?: readonly string[] } {
-  const { order, cursor, limit, fields, ...filter } = query;
-  return { ...filter, order: order ?? 'asc', cursor, limit: limit ?? DEFAULT_LIMIT, fields: parseFields(fields) };
+  const { order: direction, cursor, limit, fields, ...filter } = query;
+  const page = { cursor, limit: limit ?? DEFAULT_LIMIT, fields: parseFields(fields) };
+  return { ...filter, direction: direction ?? 'asc', ...page };
 }
 
 /** A page as the listing routes answer it: the items, the next cursor and what the page cost in headers. */

@@ -19,8 +19,8 @@ export interface ListingInputs {
   readonly store: ShardSource;
   /** The collection as this request sees it (its table, index, attributes and strategy). */
   readonly collection: RoutedCollection;
-  /** What listings of these shards remember across requests (one per collection and map; see ShardTails). */
-  readonly memory: ShardTails;
+  /** Where listings of these shards found each shard's end (one per collection and map; see ShardTails). */
+  readonly tails: ShardTails;
   readonly context: RequestContext;
   /** How much each query asks for; ADAPTIVE_READS unless given. */
   readonly policy?: ReadPolicy;
@@ -107,7 +107,7 @@ class ListingExecutor {
       const shard = plan.groups[index]![0]!;
       this.count(read, shard);
       // Read from its shard's start: to its end, it is what a later page crossing into it needs to know.
-      if (read.resumeAfter === undefined) this.inputs.memory.record(plan, shard, read.items, this.key(), undefined);
+      if (read.resumeAfter === undefined) this.inputs.tails.record(plan, shard, read.items, this.key(), undefined);
     }
     const more = records.length > limit;
     const page = more ? records.slice(0, limit) : records;
@@ -122,7 +122,7 @@ class ListingExecutor {
   }
 
   /**
-   * Range listings read one shard after another: where the remembered shard ends say the page
+   * Range listings read one shard after another: where the shard tails say the page
    * will run past a shard's end, the next one's first query goes out now, not a round trip later;
    * past shards that ran out short, the next few go out at once (ReadAhead).
    */
@@ -135,7 +135,7 @@ class ListingExecutor {
       const group = plan.groups[index];
       if (group?.length !== 1 || plan.groups[index + 1]?.length !== 1) return undefined;
       // The first group starts at the cursor (or the range's start); later ones at their shard's start.
-      return inputs.memory.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined, compareKeys);
+      return inputs.tails.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined, compareKeys);
     };
     for (const { group, limit } of this.policy.prefetch(this.want, held)) ahead.prefetch(group, limit);
     return ahead;
@@ -154,7 +154,7 @@ class ListingExecutor {
   ): Promise<ReadHint | undefined> {
     const { records, want, policy } = this;
     const key = this.key();
-    const reads = new GroupReads(group.length, key, this.plan.order);
+    const reads = new GroupReads(group.length, key, this.plan.direction);
     const target = want - records.length;
     const single = group.length === 1;
     for (let wave = 0; ; wave++) {
@@ -173,7 +173,7 @@ class ListingExecutor {
 
   /**
    * Sends one wave of a group's queries in parallel (`prefetched` stands in for its one query)
-   * into the merge. A one-shard group's read that reaches its shard's end is remembered.
+   * into the merge. A one-shard group's read that reaches its shard's end is kept as that shard's tail.
    */
   private async readWave(
     index: number,
@@ -202,7 +202,7 @@ class ListingExecutor {
         // A later group's first read starts at its shard's start: the page's bound lies before it.
         const whole = index > 0 && starts[i] === undefined;
         const after = whole ? undefined : nearBound(this.plan, starts[i]);
-        this.inputs.memory.record(this.plan, group[source]!, page.items, key, after);
+        this.inputs.tails.record(this.plan, group[source]!, page.items, key, after);
       }
       reads.take(source, page.items, page.resumeAfter, group.length > 1);
     });

@@ -1,9 +1,9 @@
 import { compareKeys } from '../../core/collation';
 import type { JsonObject } from '../../core/item';
 import { KWayMerge } from '../../core/merge';
-import type { SortOrder } from '../../core/plan';
+import type { OrderDirection } from '../../core/order-encoding';
 import { MAX_AHEAD, type ReadHint } from '../../core/read-hint';
-import { readOrder, type ShardProgress } from './read-limits';
+import { type ShardProgress, shardsInReadOrder } from './read-limits';
 
 interface ShardState {
   /** Index sort key the shard's next page starts after (in read order). */
@@ -27,11 +27,11 @@ export class GroupReads {
   constructor(
     size: number,
     private readonly key: string,
-    order: SortOrder,
+    direction: OrderDirection,
   ) {
-    this.merge = new KWayMerge<JsonObject>(size, (record) => record[key] as string, order);
+    this.merge = new KWayMerge<JsonObject>(size, (record) => record[key] as string, direction);
     this.shards = Array.from({ length: size }, () => ({ resumeAfter: undefined, keys: [], lastRefill: undefined }));
-    const sign = order === 'asc' ? 1 : -1;
+    const sign = direction === 'asc' ? 1 : -1;
     this.before = (a, b) => sign * compareKeys(a, b) < 0;
   }
 
@@ -46,11 +46,14 @@ export class GroupReads {
     if (state.resumeAfter !== undefined) state.lastRefill = limit;
   }
 
-  /** Takes `source`'s next page into the merge (`resumeAfter` undefined: read to its end); `remember` its keys. */
-  take(source: number, items: JsonObject[], resumeAfter: string | undefined, remember: boolean): void {
+  /**
+   * Takes `source`'s next page into the merge (`resumeAfter` undefined: read to its end); `keepKeys`: its keys
+   * stay for sizing the next wave (merged groups only).
+   */
+  take(source: number, items: JsonObject[], resumeAfter: string | undefined, keepKeys: boolean): void {
     const state = this.shards[source]!;
     state.resumeAfter = resumeAfter;
-    if (remember) for (const item of items) state.keys.push(item[this.key] as string);
+    if (keepKeys) for (const item of items) state.keys.push(item[this.key] as string);
     this.merge.supply(source, items, resumeAfter === undefined);
   }
 
@@ -70,7 +73,7 @@ export class GroupReads {
     const past = this.shards.map(({ keys }) => ({ keys: keys.filter((key) => this.before(end, key)) }));
     return {
       more: this.shards.map((_, source) => this.merge.hasMore(source)),
-      ahead: readOrder(past, this.before).slice(0, MAX_AHEAD),
+      ahead: shardsInReadOrder(past, this.before).slice(0, MAX_AHEAD),
     };
   }
 }

@@ -3,7 +3,7 @@
  * `listPage` plans it (core/plan.ts: ordered groups of shards, one key range) and reads the groups
  * in order; waves: read-policy.ts sizes each query (read-limits.ts: a merged group's waves, from
  * the keys read or the cursor's core/read-hint.ts), read-ahead.ts sends range shards early as
- * shard-tails.ts (shard ends remembered across pages) or shards run short say, shard-reads.ts
+ * shard-tails.ts (each shard's last keys, kept across requests) or shards run short say, shard-reads.ts
  * builds each query; merge: group-reads.ts feeds the answers to core/merge.ts; page: the executor
  * cuts the merge at the page's size and counts its cost. shrinking-group.ts: a shrinking group's
  * page, two such pages merged. The store is seen only through ShardSource; pure parts are in core.

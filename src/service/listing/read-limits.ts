@@ -40,7 +40,7 @@ export function refillWave(
   before: (a: string, b: string) => boolean,
 ): ShardRead[] {
   const counted = shards.map((shard) => ({ ...shard, read: shard.keys.length }));
-  return sizeWave(counted, readOrder(shards, before), target, REFILL_MARGINS, (source, limit) => {
+  return sizeWave(counted, shardsInReadOrder(shards, before), target, REFILL_MARGINS, (source, limit) => {
     const shard = shards[source]!;
     // Dry inside a run of one value that no other shard holds (a popular title hashed
     // onto this shard): the run may fill the rest of the page on its own, so ask for
@@ -65,15 +65,15 @@ export function evenWave(hasMore: readonly boolean[], target: number): ShardRead
  */
 export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
   // The page ends by the target-th of them at the latest: items further on are not re-read.
-  const order = hint.ahead.slice(0, target);
+  const keyShards = hint.ahead.slice(0, target);
   const ahead = hint.more.map(() => 0);
-  for (const shard of order) ahead[shard]!++;
+  for (const shard of keyShards) ahead[shard]!++;
   const shards: WaveShard[] = hint.more.map((more, source) => ({
     read: ahead[source]!,
     hasMore: more,
     waiting: more && ahead[source] === 0,
   }));
-  const beyond = new Map(sizeWave(shards, order, target, HINTED_MARGINS).map((read) => [read.source, read.limit]));
+  const beyond = new Map(sizeWave(shards, keyShards, target, HINTED_MARGINS).map((read) => [read.source, read.limit]));
   return hint.more.map((_, source) => ({
     source,
     limit: Math.min(MAX_QUERY_LIMIT, Math.max(1, ahead[source]! + (beyond.get(source) ?? 0))),
@@ -84,22 +84,22 @@ export function hintedWave(hint: ReadHint, target: number): ShardRead[] {
 type WaveShard = Omit<ShardProgress, 'keys'> & { readonly read: number };
 
 /**
- * The wave `refillWave` describes, from counts and `order` — the shard of every item
+ * The wave `refillWave` describes, from counts and `keyShards` — the shard of every item
  * read so far, in read order. `grow` may raise a waiting shard's limit (see refillWave).
  */
 function sizeWave(
   shards: readonly WaveShard[],
-  order: readonly number[],
+  keyShards: readonly number[],
   target: number,
   margins: RefillMargins,
   grow: (source: number, limit: number) => number = (_, limit) => limit,
 ): ShardRead[] {
-  if (order.length === 0)
+  if (keyShards.length === 0)
     return evenWave(
       shards.map(({ hasMore }) => hasMore),
       target,
     );
-  const shortfall = expectedShortfall(shards, order, target + Math.ceil(margins.end * Math.sqrt(target)));
+  const shortfall = expectedShortfall(shards, keyShards, target + Math.ceil(margins.end * Math.sqrt(target)));
   const reads: ShardRead[] = [];
   shards.forEach((shard, source) => {
     if (!shard.hasMore) return;
@@ -115,7 +115,7 @@ function sizeWave(
 }
 
 /** The shard of every key given, in read order (ties, which unique keys never are, by shard). */
-export function readOrder(
+export function shardsInReadOrder(
   shards: readonly { readonly keys: readonly string[] }[],
   before: (a: string, b: string) => boolean,
 ): number[] {
@@ -126,13 +126,13 @@ export function readOrder(
 
 /**
  * Per shard: how many more keys it is expected to hold before the group reaches
- * `target`. Walks every key read in order (`order`: their shards), tracking D, the
+ * `target`. Walks every key read in order (`keyShards`: their shards), tracking D, the
  * expected keys per shard so far: each key of a shard whose reads still reach further
  * adds 1 / (number of such shards). A shard whose reads stop at D = d is expected to
  * hold D − d more keys by the time the walk is at D (not "the average count": the
  * shards that run out first are the dense ones, which would make that estimate too low).
  */
-function expectedShortfall(shards: readonly WaveShard[], order: readonly number[], target: number): number[] {
+function expectedShortfall(shards: readonly WaveShard[], keyShards: readonly number[], target: number): number[] {
   const n = shards.length;
   // passedAt[s]: D when shard s's reads stopped (it has more, all of it read so far is behind).
   const passedAt = new Array<number | undefined>(n).fill(undefined);
@@ -150,7 +150,7 @@ function expectedShortfall(shards: readonly WaveShard[], order: readonly number[
     for (const at of passedAt) if (at !== undefined) sum += density - at;
     return sum;
   };
-  for (const shard of order) {
+  for (const shard of keyShards) {
     total++;
     const progress = shards[shard]!;
     if (progress.hasMore && passedAt[shard] === undefined) density += 1 / covering;

@@ -59,8 +59,8 @@ const MAX_READ_AHEAD = 64;
 /**
  * The policy tuned with scripts/bench/sim-listing.ts (see read-limits): a one-shard group reads
  * what the page still needs in one query; merged groups read in waves (the first from the last
- * page's hint, else an even share); range shards are prefetched while the remembered shard
- * ends say the page will run past them, and read ahead once shards run out short of the page.
+ * page's hint, else an even share); range shards are prefetched while the shard
+ * tails say the page will run past them, and read ahead once shards run out short of the page.
  */
 export const ADAPTIVE_READS: ReadPolicy = {
   singleRead: (remaining) => Math.min(remaining, MAX_QUERY_LIMIT),

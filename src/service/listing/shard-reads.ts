@@ -20,7 +20,7 @@ export function shardQuery(
     indexKeyAttribute: collection.map.index.indexKeyAttribute,
     shardKey: shardKey(collection.prefix, shard),
     range: resumeRange(plan, resumeAfter),
-    order: plan.order,
+    direction: plan.direction,
     limit,
     latencyGroup: collection.name,
     ...(attributes && { attributes }),
@@ -30,7 +30,7 @@ export function shardQuery(
 /** The key a read starts after (or at): where its items begin, in read order. */
 export function nearBound(plan: ReadPlan, resumeAfter: string | undefined): string | undefined {
   const range = resumeRange(plan, resumeAfter);
-  return (plan.order === 'asc' ? range.lower : range.upper)?.key;
+  return (plan.direction === 'asc' ? range.lower : range.upper)?.key;
 }
 
 /**
@@ -41,7 +41,7 @@ export function nearBound(plan: ReadPlan, resumeAfter: string | undefined): stri
 function resumeRange(plan: ReadPlan, resumeAfter: string | undefined): KeyRange {
   if (resumeAfter === undefined) return plan.keyRange;
   const bound = { key: resumeAfter, inclusive: false };
-  return plan.order === 'asc'
+  return plan.direction === 'asc'
     ? { ...plan.keyRange, lower: maxLower(plan.keyRange.lower, bound) }
     : { ...plan.keyRange, upper: minUpper(plan.keyRange.upper, bound) };
 }

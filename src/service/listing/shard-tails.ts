@@ -1,10 +1,11 @@
+import type { OrderDirection } from '../../core/order-encoding';
 import { partitionPoint } from '../../core/partition-point';
 
 /** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
 const TAIL_KEYS = 256;
 
 interface PlanShape {
-  readonly order: 'asc' | 'desc';
+  readonly direction: OrderDirection;
   readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
 }
 
@@ -16,13 +17,13 @@ interface Tail {
 }
 
 /**
- * What listings remember across requests to size their reads: the last keys of each shard, in
- * read order, as seen the last time a listing read a shard to its end. A page that starts near
- * the end of its shard is known to cross into the next, so that shard's query can go out in
- * the same round trip. Never a source of results: a stale or lost memory (a new instance,
- * another map version) costs one wasted or late query, never items. Only listings unbounded
- * on the side they read towards use it (elsewhere a read ends at the range's end, not the
- * shard's). Owned by whoever serves the listings and passed to each one.
+ * The shard tails of one collection (or group) under one map: what listings keep across requests
+ * to size their reads, the last keys of each shard in read order (per direction), as seen the last
+ * time a listing read a shard to its end. A page that starts near the end of its shard is known to
+ * cross into the next, so that shard's query can go out in the same round trip. Never a source of
+ * results: stale or lost tails (a new instance, another map version) cost one wasted or late query,
+ * never items. Only listings unbounded on the side they read towards use them (elsewhere a read ends
+ * at the range's end, not the shard's). Owned by whoever serves the listings and passed to each one.
  */
 export class ShardTails {
   private readonly tails = new Map<string, Tail>();
@@ -38,7 +39,7 @@ export class ShardTails {
     if (!towardsShardEnd(plan)) return;
     const kept = items.length > TAIL_KEYS ? items.slice(-TAIL_KEYS) : items;
     const from = items.length > TAIL_KEYS ? (items[items.length - TAIL_KEYS - 1]![key] as string) : after;
-    this.tails.set(`${plan.order}#${shard}`, { keys: kept.map((item) => item[key] as string), after: from });
+    this.tails.set(`${plan.direction}#${shard}`, { keys: kept.map((item) => item[key] as string), after: from });
   }
 
   /** How many keys the shard holds after `position` (undefined: from its start), if its known tail reaches back. */
@@ -49,9 +50,9 @@ export class ShardTails {
     compare: (a: string, b: string) => number,
   ): number | undefined {
     if (!towardsShardEnd(plan)) return undefined;
-    const tail = this.tails.get(`${plan.order}#${shard}`);
+    const tail = this.tails.get(`${plan.direction}#${shard}`);
     if (!tail) return undefined;
-    const sign = plan.order === 'asc' ? 1 : -1;
+    const sign = plan.direction === 'asc' ? 1 : -1;
     if (position === undefined) return tail.after === undefined ? tail.keys.length : undefined;
     if (tail.after !== undefined && sign * compare(position, tail.after) < 0) return undefined;
     const keys = tail.keys;
@@ -60,20 +61,23 @@ export class ShardTails {
 }
 
 function towardsShardEnd(plan: PlanShape): boolean {
-  return plan.order === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
+  return plan.direction === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
 }
 
-/** One ShardTails per collection (and map) name, for a service instance to own: tails describe one's shards. */
-export class ReadMemories {
+/**
+ * One ShardTails per name (a collection's or a group's, with its map version), for a service instance
+ * to own: tails describe one collection's shards under one map.
+ */
+export class ShardTailsByCollection {
   private readonly byName = new Map<string, ShardTails>();
 
   /**
-   * At most `limit` memories, the least recently used forgotten first: a grouped collection has one
+   * At most `limit` ShardTails, the least recently used forgotten first: a grouped collection has one
    * per grown group and map version, up to 10,000 groups, and a forgotten one costs a late query at most.
    */
   constructor(private readonly limit = 1000) {}
 
-  /** The memory of the collection (or group) named `name`, created empty on first use. */
+  /** The ShardTails of the collection (or group) named `name`, created empty on first use. */
   of(name: string): ShardTails {
     const tails = this.byName.get(name) ?? new ShardTails();
     // Map order is insertion order: taken out and put back, it is the most recently used.

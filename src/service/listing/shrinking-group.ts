@@ -1,6 +1,7 @@
 import { compareKeys } from '../../core/collation';
 import type { RoutedCollection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
+import type { OrderDirection } from '../../core/order-encoding';
 import type { ShardStrategy } from '../../core/strategies/strategy';
 import type { Listing } from './listing';
 
@@ -16,14 +17,14 @@ export async function listShrinkingGroup(
   view: RoutedCollection,
   keep: number,
   list: (part: RoutedCollection) => Promise<Listing>,
-  order: 'asc' | 'desc',
+  direction: OrderDirection,
   limit: number,
 ): Promise<Listing> {
   const shards = view.map.strategy.shardCount;
   const dropped = await list(onShards(view, range(keep, shards)));
   const kept = await list(onShards(view, range(0, keep)));
   const key = view.map.index.indexKeyAttribute;
-  const sign = order === 'asc' ? 1 : -1;
+  const sign = direction === 'asc' ? 1 : -1;
   const merged: JsonObject[] = [];
   let [i, j] = [0, 0];
   while (i < dropped.records.length || j < kept.records.length) {

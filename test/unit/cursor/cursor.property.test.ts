@@ -6,7 +6,7 @@ import { text } from '../../support/arbitraries';
 
 const scope = fc.record({
   collection: fc.constantFrom('albums', 'albums-hash', 'albums-random', 'a:b', ''),
-  order: fc.constantFrom('asc', 'desc'),
+  direction: fc.constantFrom('asc', 'desc'),
   filter: fc.oneof(
     fc.constant('["all"]'),
     text(6).map((p) => JSON.stringify(['prefix', p])),
@@ -36,11 +36,11 @@ describe('cursor (property)', () => {
     );
   });
 
-  it('rejects a cursor of another collection, order, filter or secret', () => {
+  it('rejects a cursor of another collection, direction, filter or secret', () => {
     fc.assert(
       fc.property(position, scope, scope, secret, secret, (at, s1, s2, k1, k2) => {
         const cursor = encodeCursor(at, s1, k1);
-        const sameScope = s1.collection === s2.collection && s1.order === s2.order && s1.filter === s2.filter;
+        const sameScope = s1.collection === s2.collection && s1.direction === s2.direction && s1.filter === s2.filter;
         if (!sameScope) expect(rejects(() => decodeCursor(cursor, s2, k1))).toBe(true);
         if (k1 !== k2) expect(rejects(() => decodeCursor(cursor, s1, k2))).toBe(true);
       }),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../../src/core/cursor';
 import type { ShardlineError } from '../../../src/core/errors';
 
-const scope: CursorScope = { collection: 'albums', order: 'asc', filter: '["prefix","a"]' };
+const scope: CursorScope = { collection: 'albums', direction: 'asc', filter: '["prefix","a"]' };
 const position = 'greatest hits\u0000["Solar Fields","album#🎸\uE000"]';
 
 describe('cursor', () => {
@@ -14,14 +14,14 @@ describe('cursor', () => {
     const hint = { more: [true, false, true], ahead: [2, 0, 2, 2, 1] };
     const cursor = encodeCursor(position, scope, 's', hint);
     expect(decodeCursor(cursor, scope, 's')).toEqual({ position, hint });
-    expect(() => decodeCursor(cursor, { ...scope, order: 'desc' }, 's')).toThrow(/cursor rejected/);
+    expect(() => decodeCursor(cursor, { ...scope, direction: 'desc' }, 's')).toThrow(/cursor rejected/);
   });
 
-  it('rejects a cursor from another collection, order, filter or secret', () => {
+  it('rejects a cursor from another collection, direction, filter or secret', () => {
     const cursor = encodeCursor(position, scope, 's');
     for (const other of [
       { ...scope, collection: 'albums-hash' },
-      { ...scope, order: 'desc' },
+      { ...scope, direction: 'desc' },
       { ...scope, filter: '["prefix","b"]' },
     ]) {
       expect(() => decodeCursor(cursor, other, 's')).toThrow(/cursor rejected/);
@@ -36,6 +36,18 @@ describe('cursor', () => {
       const tampered = cursor.slice(0, i) + replacement + cursor.slice(i + 1);
       expect(() => decodeCursor(tampered, scope, 's'), `position ${i}`).toThrow(/cursor rejected/);
     }
+  });
+
+  it('still reads a cursor issued before this build: the wire format and its MAC input are fixed', () => {
+    // Issued for albums, `desc`, prefix "a" under "fixed secret", with a read hint; pinned as text.
+    const issued =
+      'eyJ2IjoyLCJzIjoiVW9mSEdUZjMiLCJrIjoiZ3JlYXRlc3QgaGl0c1x1MDAwMFtcIlNvbGFyIEZpZWxkc1wiLFwi' +
+      'YWxidW0j8J-OuO6AgFwiXSIsImgiOnsibSI6IjEwMSIsImEiOiIyMDIyMSJ9fQ.p4YKp29LLEIXhTJGH0UPwQ';
+    const hint = { more: [true, false, true], ahead: [2, 0, 2, 2, 1] };
+    const desc = { ...scope, direction: 'desc' };
+    expect(decodeCursor(issued, desc, 'fixed secret')).toEqual({ position, hint });
+    expect(encodeCursor(position, desc, 'fixed secret', hint)).toBe(issued);
+    expect(() => decodeCursor(issued, scope, 'fixed secret')).toThrow(/cursor rejected/);
   });
 
   it('rejects garbage', () => {
@@ -55,7 +67,7 @@ describe('cursor', () => {
     };
     const cursor = encodeCursor(position, scope, 'secret one');
     expect(reason(() => decodeCursor(cursor, scope, 'secret two'))).toMatch(/^foreign_secret: .*another CURSOR_SECRET/);
-    expect(reason(() => decodeCursor(cursor, { ...scope, order: 'desc' }, 'secret one'))).toMatch(/^altered: /);
+    expect(reason(() => decodeCursor(cursor, { ...scope, direction: 'desc' }, 'secret one'))).toMatch(/^altered: /);
     const [payload, tag] = cursor.split('.');
     const content = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
     const edited = (change: object) =>

@@ -60,12 +60,12 @@ describe('index sort keys', () => {
     fc.assert(
       fc.property(value, value, primaryKey, fc.boolean(), (bound, v, key, inclusive) => {
         const indexKey = indexSortKey(v, key);
-        const order = compareKeys(v, bound);
+        const sign = compareKeys(v, bound);
         expect(inRange(indexKey, { lower: valueLowerBound(bound, inclusive) })).toBe(
-          order > 0 || (inclusive && order === 0),
+          sign > 0 || (inclusive && sign === 0),
         );
         expect(inRange(indexKey, { upper: valueUpperBound(bound, inclusive) })).toBe(
-          order < 0 || (inclusive && order === 0),
+          sign < 0 || (inclusive && sign === 0),
         );
       }),
     );

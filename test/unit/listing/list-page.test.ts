@@ -29,7 +29,7 @@ function fakeStore(shards: Map<string, string[]>, fail?: (query: ShardQuery) => 
       await new Promise((r) => setImmediate(r));
       if (fail?.(query)) throw new Error('shard down');
       const keys = (shards.get(query.shardKey) ?? []).filter((key) => inRange(key, query.range));
-      if (query.order === 'desc') keys.reverse();
+      if (query.direction === 'desc') keys.reverse();
       const page = keys.slice(0, query.limit);
       const more = keys.length > query.limit;
       return {
@@ -74,7 +74,7 @@ function spread(count: number, shardCount: number, seed: number) {
 
 describe('listPage over 21 hash shards', () => {
   const target = collection(createStrategy({ kind: 'hash', shards: 21 }));
-  const memory = new ShardTails();
+  const tails = new ShardTails();
 
   it('pages through everything in order and reads far less than a full page per shard', async () => {
     const { shards, all } = spread(3000, 21, 1);
@@ -84,8 +84,8 @@ describe('listPage over 21 hash shards', () => {
     let after: string | undefined;
     for (;;) {
       const page = await listPage(
-        { store, collection: target, memory, context: {} },
-        { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) },
+        { store, collection: target, tails, context: {} },
+        { filter: { kind: 'all' }, direction: 'asc', ...(after && { after }) },
         100,
       );
       seen.push(...page.records.map((r) => r.gsi1sk as string));
@@ -110,8 +110,8 @@ describe('listPage over 21 hash shards', () => {
       for (;;) {
         const given = hint && mangle?.(hint);
         const page = await listPage(
-          { store, collection: target, memory, context: {} },
-          { filter: { kind: 'all' }, order: 'asc', ...(after && { after }), ...(given && { hint: given }) },
+          { store, collection: target, tails, context: {} },
+          { filter: { kind: 'all' }, direction: 'asc', ...(after && { after }), ...(given && { hint: given }) },
           100,
         );
         seen.push(...page.records.map((r) => r.gsi1sk as string));
@@ -143,8 +143,8 @@ describe('listPage over 21 hash shards', () => {
     const { store, signals } = fakeStore(shards, (query) => query.shardKey === 'c#5');
     await expect(
       listPage(
-        { store, collection: target, memory: new ShardTails(), context: {} },
-        { filter: { kind: 'all' }, order: 'asc' },
+        { store, collection: target, tails: new ShardTails(), context: {} },
+        { filter: { kind: 'all' }, direction: 'asc' },
         100,
       ),
     ).rejects.toThrow('shard down');
@@ -177,8 +177,8 @@ describe('listPage over 21 hash shards', () => {
     } satisfies ShardSource;
     let done = false;
     const listing = listPage(
-      { store: gated, collection: target, memory: new ShardTails(), context: {} },
-      { filter: { kind: 'all' }, order: 'asc' },
+      { store: gated, collection: target, tails: new ShardTails(), context: {} },
+      { filter: { kind: 'all' }, direction: 'asc' },
       100,
     ).finally(() => (done = true));
     let waves = 0;
@@ -210,21 +210,21 @@ describe('listPage over range shards', () => {
     ['c#1', keys('n', 50)],
   ]);
   // Ten items before the end of shard 0: a page of 20 runs on into shard 1.
-  const request = { filter: { kind: 'all' }, order: 'asc', after: shards.get('c#0')![39]! } as const;
+  const request = { filter: { kind: 'all' }, direction: 'asc', after: shards.get('c#0')![39]! } as const;
 
-  it('reads as its memory says: the same request, the same queries, unless the memory knows more', async () => {
+  it('reads as its shard tails say: the same request, the same queries, unless the tails know more', async () => {
     const { store, log } = fakeStore(shards);
     const expected = [...shards.get('c#0')!.slice(40), ...shards.get('c#1')!.slice(0, 10)];
-    const memory = new ShardTails();
-    const first = await listPage({ store, collection: target, memory, context: {} }, request, 20);
+    const tails = new ShardTails();
+    const first = await listPage({ store, collection: target, tails, context: {} }, request, 20);
     const queriesOf = (from: number) => log.slice(from).map((query) => [query.shardKey, query.limit]);
     const firstQueries = queriesOf(0);
-    // A fresh memory knows nothing: the same request reads the same way again, whatever came before.
-    const fresh = await listPage({ store, collection: target, memory: new ShardTails(), context: {} }, request, 20);
+    // Fresh tails know nothing: the same request reads the same way again, whatever came before.
+    const fresh = await listPage({ store, collection: target, tails: new ShardTails(), context: {} }, request, 20);
     expect(queriesOf(firstQueries.length)).toEqual(firstQueries);
     expect(fresh.stats.roundTrips).toBe(first.stats.roundTrips);
-    // The memory the first page read into knows where shard 0 ends: shard 1 goes out in the same wave.
-    const informed = await listPage({ store, collection: target, memory, context: {} }, request, 20);
+    // The tails the first page read into know where shard 0 ends: shard 1 goes out in the same wave.
+    const informed = await listPage({ store, collection: target, tails, context: {} }, request, 20);
     for (const page of [first, fresh, informed]) {
       expect(page.records.map((r) => r.gsi1sk)).toEqual(expected);
       expect(page.nextPosition).toBe(expected[19]);
@@ -249,11 +249,11 @@ describe('listPage over sparse range shards', () => {
   it('reads ahead 1, 4 and 16 shards past empty ones: one item over 21 shards in 3 round trips', async () => {
     const counts = Array.from({ length: 21 }, (_, s) => (s === 20 ? 1 : 0));
     const { store, log } = fakeStore(layout(counts));
-    for (const order of ['asc', 'desc'] as const) {
+    for (const direction of ['asc', 'desc'] as const) {
       const from = log.length;
       const page = await listPage(
-        { store, collection: target, memory: new ShardTails(), context: {} },
-        { filter: { kind: 'all' }, order },
+        { store, collection: target, tails: new ShardTails(), context: {} },
+        { filter: { kind: 'all' }, direction },
         2,
       );
       expect(page.records.map((r) => r.gsi1sk)).toEqual([indexSortKey('u0', ['k0'])]);
@@ -264,7 +264,7 @@ describe('listPage over sparse range shards', () => {
     }
   });
 
-  it('walks any layout of empty and short shards exactly, both orders, nearly always in ≤ 3 round trips', async () => {
+  it('walks any layout of empty and short shards exactly, both ways, nearly always in ≤ 3 round trips', async () => {
     const random = seededRandom(43);
     const trips: number[] = [];
     for (let layoutNo = 0; layoutNo < 20; layoutNo++) {
@@ -272,20 +272,20 @@ describe('listPage over sparse range shards', () => {
       const shards = layout(Array.from({ length: 21 }, () => (random() < 0.5 ? 0 : 1 + Math.floor(random() * 6))));
       const all = [...shards.values()].flat().sort(compareKeys);
       const { store } = fakeStore(shards);
-      for (const order of ['asc', 'desc'] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
         for (const limit of [1, 4, 9]) {
-          const memory = new ShardTails();
+          const tails = new ShardTails();
           const seen: string[] = [];
           let after: string | undefined;
           for (;;) {
-            const request = { filter: { kind: 'all' }, order, ...(after !== undefined && { after }) } as const;
-            const page = await listPage({ store, collection: target, memory, context: {} }, request, limit);
+            const request = { filter: { kind: 'all' }, direction, ...(after !== undefined && { after }) } as const;
+            const page = await listPage({ store, collection: target, tails, context: {} }, request, limit);
             seen.push(...page.records.map((r) => r.gsi1sk as string));
             trips.push(page.stats.roundTrips);
             if (page.nextPosition === undefined) break;
             after = page.nextPosition;
           }
-          expect(seen).toEqual(order === 'asc' ? all : [...all].reverse());
+          expect(seen).toEqual(direction === 'asc' ? all : [...all].reverse());
         }
       }
     }
@@ -299,8 +299,8 @@ describe('listPage over sparse range shards', () => {
     const { store, log } = fakeStore(layout(Array.from({ length: 21 }, () => 50)));
     const after = indexSortKey('b44', ['k44']);
     const page = await listPage(
-      { store, collection: target, memory: new ShardTails(), context: {} },
-      { filter: { kind: 'all' }, order: 'asc', after },
+      { store, collection: target, tails: new ShardTails(), context: {} },
+      { filter: { kind: 'all' }, direction: 'asc', after },
       20,
     );
     expect(page.records).toHaveLength(20);
@@ -326,8 +326,8 @@ describe('listPage with a read policy', () => {
       const seen: string[] = [];
       let after: string | undefined;
       for (;;) {
-        const request = { filter: { kind: 'all' }, order: 'asc', ...(after && { after }) } as const;
-        const inputs = { store, collection: target, memory: new ShardTails(), context: {}, policy };
+        const request = { filter: { kind: 'all' }, direction: 'asc', ...(after && { after }) } as const;
+        const inputs = { store, collection: target, tails: new ShardTails(), context: {}, policy };
         const page = await listPage(inputs, request, 40);
         seen.push(...page.records.map((r) => r.gsi1sk as string));
         if (!page.nextPosition) break;

@@ -21,13 +21,13 @@ const scenario = (key: fc.Arbitrary<string>) =>
       keys: fc.uniqueArray(key, { maxLength: 120 }),
       sources: fc.integer({ min: 1, max: 8 }),
       seed: fc.array(fc.nat(), { minLength: 1, maxLength: 64 }),
-      order: fc.constantFrom('asc' as const, 'desc' as const),
+      direction: fc.constantFrom('asc' as const, 'desc' as const),
       stopAfter: fc.option(fc.nat({ max: 130 }), { nil: undefined }),
     })
-    .map(({ keys, sources, seed, order, stopAfter }) => {
+    .map(({ keys, sources, seed, direction, stopAfter }) => {
       let i = 0;
       const next = () => seed[i++ % seed.length]!;
-      const sign = order === 'asc' ? 1 : -1;
+      const sign = direction === 'asc' ? 1 : -1;
       const shards: string[][] = Array.from({ length: sources }, () => []);
       for (const key of keys) shards[next() % sources]!.push(key);
       const chunked = shards.map((shard) => {
@@ -42,17 +42,17 @@ const scenario = (key: fc.Arbitrary<string>) =>
         }
         return chunks;
       });
-      return { keys, order, sign, chunked, stopAfter };
+      return { keys, direction, sign, chunked, stopAfter };
     });
 
 describe('KWayMerge (property)', () => {
   it.each([
     ['any keys', text(8)],
     ['keys crowded on shared prefixes', crowdedKey],
-  ])('emits exactly the sorted union, for any dealing, chunking and order (%s)', (_, key) => {
+  ])('emits exactly the sorted union, for any dealing, chunking and direction (%s)', (_, key) => {
     fc.assert(
-      fc.property(scenario(key), ({ keys, order, sign, chunked, stopAfter }) => {
-        const merge = new KWayMerge<string>(chunked.length, (key) => key, order);
+      fc.property(scenario(key), ({ keys, direction, sign, chunked, stopAfter }) => {
+        const merge = new KWayMerge<string>(chunked.length, (key) => key, direction);
         const served = chunked.map(() => 0);
         const out: string[] = [];
         for (let steps = 0; ; steps++) {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../../src/core/collation';
 import { KWayMerge } from '../../../src/core/merge';
+import type { OrderDirection } from '../../../src/core/order-encoding';
 import { seededRandom } from '../../../devtools/random';
 
 /** Fake shards: sorted arrays served in pages of a fixed size; counts what was asked. */
-function drain(shards: string[][], pageSize: number, order: 'asc' | 'desc', take = Infinity) {
-  const merge = new KWayMerge<string>(shards.length, (key) => key, order);
+function drain(shards: string[][], pageSize: number, direction: OrderDirection, take = Infinity) {
+  const merge = new KWayMerge<string>(shards.length, (key) => key, direction);
   const served = shards.map(() => 0);
   const out: string[] = [];
   const asks: number[] = [];
@@ -24,11 +25,11 @@ function drain(shards: string[][], pageSize: number, order: 'asc' | 'desc', take
   return { out, asks, served };
 }
 
-const sortShard = (keys: string[], order: 'asc' | 'desc') =>
-  keys.sort((a, b) => (order === 'asc' ? compareKeys(a, b) : compareKeys(b, a)));
+const sortShard = (keys: string[], direction: OrderDirection) =>
+  keys.sort((a, b) => (direction === 'asc' ? compareKeys(a, b) : compareKeys(b, a)));
 
 describe('KWayMerge', () => {
-  it.each(['asc', 'desc'] as const)('merges sorted shards into one sorted stream (%s)', (order) => {
+  it.each(['asc', 'desc'] as const)('merges sorted shards into one sorted stream (%s)', (direction) => {
     const random = seededRandom(11);
     for (let trial = 0; trial < 200; trial++) {
       const all = Array.from(
@@ -39,9 +40,9 @@ describe('KWayMerge', () => {
       const shardCount = 1 + Math.floor(random() * 8);
       const shards: string[][] = Array.from({ length: shardCount }, () => []);
       for (const key of all) shards[Math.floor(random() * shardCount)]!.push(key);
-      for (const shard of shards) sortShard(shard, order);
-      const { out } = drain(shards, 1 + Math.floor(random() * 10), order);
-      expect(out).toEqual(sortShard([...all], order));
+      for (const shard of shards) sortShard(shard, direction);
+      const { out } = drain(shards, 1 + Math.floor(random() * 10), direction);
+      expect(out).toEqual(sortShard([...all], direction));
     }
   });
 

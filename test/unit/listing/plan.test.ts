@@ -5,6 +5,7 @@ import { inRange } from '../../../src/core/key-range';
 import { normalize } from '../../../src/core/normalize';
 import { orderOf } from '../../../src/core/order';
 import { type FilterQuery, listingFilter } from '../../../src/core/order-filter';
+import type { OrderDirection } from '../../../src/core/order-encoding';
 import { planListing, type ListFilter } from '../../../src/core/plan';
 import { createStrategy } from '../../../src/core/strategies';
 
@@ -51,23 +52,23 @@ const QUERIES: FilterQuery[] = [
   ...VALUES.map((to) => ({ to })),
 ];
 
-const plan = (query: FilterQuery, order: 'asc' | 'desc', after?: string, strategy = hash, by = PLAIN) =>
-  planListing(strategy, { filter: listingFilter(by, query).filter, order, ...(after !== undefined && { after }) });
+const plan = (query: FilterQuery, direction: OrderDirection, after?: string, strategy = hash, by = PLAIN) =>
+  planListing(strategy, { filter: listingFilter(by, query).filter, direction, ...(after !== undefined && { after }) });
 
 describe('planListing', () => {
   it('bounds index keys exactly as the query selects values (with and without a cursor)', () => {
     for (const query of QUERIES) {
-      for (const order of ['asc', 'desc'] as const) {
-        const { keyRange } = plan(query, order);
+      for (const direction of ['asc', 'desc'] as const) {
+        const { keyRange } = plan(query, direction);
         for (const key of KEYS) {
           const value = valueOfIndexKey(key);
           expect(inRange(key, keyRange), `${JSON.stringify(query)} ${JSON.stringify(key)}`).toBe(matches(query, value));
         }
         for (const after of KEYS) {
-          const { keyRange: resumed } = plan(query, order, after);
+          const { keyRange: resumed } = plan(query, direction, after);
           for (const key of KEYS) {
             const value = valueOfIndexKey(key);
-            const beyond = order === 'asc' ? compareKeys(key, after) > 0 : compareKeys(key, after) < 0;
+            const beyond = direction === 'asc' ? compareKeys(key, after) > 0 : compareKeys(key, after) < 0;
             expect(inRange(key, resumed)).toBe(matches(query, value) && beyond);
           }
         }
@@ -96,7 +97,7 @@ describe('planListing', () => {
         ],
       ];
       for (const [filter, selects] of ranges) {
-        const { keyRange } = planListing(hash, { filter, order: 'asc' });
+        const { keyRange } = planListing(hash, { filter, direction: 'asc' });
         for (const key of KEYS) expect(inRange(key, keyRange)).toBe(selects(valueOfIndexKey(key)));
       }
     }
@@ -113,7 +114,7 @@ describe('planListing', () => {
     expect(plan({ from: 'd', to: 'O' }, 'asc', undefined, range, folded).groups).toEqual([[1], [2], [3]]);
     expect(plan({ prefix: 'H' }, 'desc', undefined, range, folded).groups).toEqual([[2]]);
     expect(
-      planListing(range, { filter: { kind: 'all' }, order: 'desc', after: indexSortKey('d', ['x']) }).groups,
+      planListing(range, { filter: { kind: 'all' }, direction: 'desc', after: indexSortKey('d', ['x']) }).groups,
     ).toEqual([[1], [0]]);
   });
 
@@ -131,7 +132,7 @@ describe('planListing', () => {
   });
 
   it('plans empty filter values as what they mean, with no empty key bound left for DynamoDB to refuse', () => {
-    const all = planListing(hash, { filter: { kind: 'all' }, order: 'asc' });
+    const all = planListing(hash, { filter: { kind: 'all' }, direction: 'asc' });
     for (const query of [{ prefix: '' }, { from: '' }]) {
       expect(plan(query, 'asc'), JSON.stringify(query)).toEqual(all);
     }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../../src/core/collation';
 import { indexSortKey } from '../../../src/core/index-key';
 import { hintedWave, MAX_QUERY_LIMIT, refillWave, type ShardProgress } from '../../../src/service/listing/read-limits';
-import { ReadMemories, ShardTails } from '../../../src/service/listing/shard-tails';
+import { ShardTails, ShardTailsByCollection } from '../../../src/service/listing/shard-tails';
 import { seededRandom } from '../../../devtools/random';
 
 const asc = (a: string, b: string) => compareKeys(a, b) < 0;
@@ -123,7 +123,7 @@ describe('hintedWave', () => {
 });
 
 describe('ShardTails', () => {
-  const plan = { order: 'asc' as const, keyRange: {} };
+  const plan = { direction: 'asc' as const, keyRange: {} };
   const items = [key(10), key(11), key(12)].map((k) => ({ gsi1sk: k }));
 
   it('counts the keys a shard holds after a position inside its known tail', () => {
@@ -141,13 +141,13 @@ describe('ShardTails', () => {
     expect(tails.remainingAfter(plan, 3, key(8), compareKeys)).toBeUndefined();
     expect(tails.remainingAfter(plan, 3, undefined, compareKeys)).toBeUndefined();
     expect(tails.remainingAfter(plan, 4, key(11), compareKeys)).toBeUndefined();
-    const bounded = { order: 'asc' as const, keyRange: { upper: { key: key(50), inclusive: false } } };
+    const bounded = { direction: 'asc' as const, keyRange: { upper: { key: key(50), inclusive: false } } };
     expect(tails.remainingAfter(bounded, 3, key(11), compareKeys)).toBeUndefined();
   });
 
   it('keeps descending tails apart, in descending order', () => {
     const tails = new ShardTails();
-    const desc = { order: 'desc' as const, keyRange: {} };
+    const desc = { direction: 'desc' as const, keyRange: {} };
     tails.record(
       desc,
       3,
@@ -161,23 +161,24 @@ describe('ShardTails', () => {
   });
 });
 
-describe('ReadMemories', () => {
-  it('keeps one memory per collection, apart from every other collection', () => {
-    const memories = new ReadMemories();
-    const plan = { order: 'asc' as const, keyRange: {} };
-    memories.of('albums').record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
-    expect(memories.of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
-    expect(memories.of('tracks').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
-    expect(new ReadMemories().of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+describe('ShardTailsByCollection', () => {
+  it('keeps one ShardTails per collection, apart from every other collection', () => {
+    const tailsByCollection = new ShardTailsByCollection();
+    const plan = { direction: 'asc' as const, keyRange: {} };
+    tailsByCollection.of('albums').record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
+    expect(tailsByCollection.of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
+    expect(tailsByCollection.of('tracks').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+    expect(new ShardTailsByCollection().of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
   });
 
-  it('forgets the least recently used memory past its limit, never the ones in use', () => {
-    const memories = new ReadMemories(2);
-    const plan = { order: 'asc' as const, keyRange: {} };
-    for (const name of ['a', 'b']) memories.of(name).record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
-    memories.of('a');
-    memories.of('c');
-    expect(memories.of('a').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
-    expect(memories.of('b').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+  it('forgets the least recently used ShardTails past its limit, never the ones in use', () => {
+    const tailsByCollection = new ShardTailsByCollection(2);
+    const plan = { direction: 'asc' as const, keyRange: {} };
+    for (const name of ['a', 'b'])
+      tailsByCollection.of(name).record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
+    tailsByCollection.of('a');
+    tailsByCollection.of('c');
+    expect(tailsByCollection.of('a').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
+    expect(tailsByCollection.of('b').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ const base: ShardQuery = {
   indexKeyAttribute: 'gsi1sk',
   shardKey: 'albums#3',
   range: {},
-  order: 'asc',
+  direction: 'asc',
   limit: 10,
 };
 
@@ -47,8 +47,8 @@ describe('buildShardQuery', () => {
 
   it('makes room for the dropped upper bound of a descending BETWEEN', () => {
     const range = { lower: { key: 'a', inclusive: true }, upper: { key: 'b\u0000x', inclusive: false } };
-    expect(buildShardQuery({ ...base, range, order: 'desc' })!.Limit).toBe(11);
-    expect(buildShardQuery({ ...base, range, order: 'asc' })!.Limit).toBe(10);
+    expect(buildShardQuery({ ...base, range, direction: 'desc' })!.Limit).toBe(11);
+    expect(buildShardQuery({ ...base, range, direction: 'asc' })!.Limit).toBe(10);
   });
 
   it('uses one comparison for one side', () => {
@@ -66,7 +66,7 @@ describe('buildShardQuery', () => {
   it('keeps only the side the read starts from when UTF-16 order would reject BETWEEN', () => {
     const range = { lower: { key: '\uE000', inclusive: true }, upper: { key: '\u{1F600}', inclusive: true } };
     expect(buildShardQuery({ ...base, range })!.KeyConditionExpression).toBe('#shard = :shard AND #key >= :lower');
-    expect(buildShardQuery({ ...base, range, order: 'desc' })!.KeyConditionExpression).toBe(
+    expect(buildShardQuery({ ...base, range, direction: 'desc' })!.KeyConditionExpression).toBe(
       '#shard = :shard AND #key <= :upper',
     );
   });
