@@ -13,7 +13,6 @@ import { readSettings } from '../src/runtime/settings';
 import { scanCollectionKeys } from '../src/service/collection-keys';
 import { STALE_AFTER_TTLS } from '../src/service/shard-maps';
 import type { AttributeUpdate } from '../src/store/maintenance';
-import { DynamoMapStore } from '../src/store/map-store';
 import { parseCommandLine, numberArg } from '../src/cli/command-line';
 
 const USAGE = `Usage: npm run bench:reshard -- [--items N] [--shards N] [--rate N] [--quiet-seconds S]

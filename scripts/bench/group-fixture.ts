@@ -5,7 +5,6 @@ import type { RoutedCollection } from '../../src/core/collection';
 import { resizeGroup, type GroupResizeOutcome } from '../../src/reshard/group-resize';
 import { buildService, prepareTables, type Service } from '../../src/runtime/service';
 import { readSettings } from '../../src/runtime/settings';
-import { DynamoMapStore } from '../../src/store/map-store';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const GROUPED = 'orders';

@@ -1,14 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { autopilotCli } from '../../src/cli/autopilot-cli';
+import { describe, expect, inject, it } from 'vitest';
 import { LoadMeter } from '../../src/load/load-meter';
-import type { Service } from '../../src/runtime/service';
-import { cliEnv } from '../reshard/processes';
+import { autopilotHarness, lastDecision } from '../support/autopilot';
 import { putBehindTheBack } from '../support/behind-the-back';
 import { get } from '../support/http';
-import { startTestService } from '../support/service';
 
 const MINUTE_MS = 2000;
 const CONFIG = {
@@ -28,20 +22,7 @@ const FAST = { SHARDLINE_LOAD_RECORDS: 'true', SHARDLINE_LOAD_MINUTE_MS: String(
  * runs, decides nothing, and `/load` stays a 200 with none of their numbers.
  */
 describe('the autopilot over forged load records (DynamoDB Local)', () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let service: Service & { table: string };
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'shardline-forged-load-'));
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
-    service = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST });
-    env = cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST);
-  });
-  afterAll(async () => {
-    service?.dynamo.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const harness = autopilotHarness('forged-load', CONFIG, FAST);
 
   it('runs, decides no reshard, and /load answers 200', async () => {
     const now = Date.now();
@@ -65,20 +46,14 @@ describe('the autopilot over forged load records (DynamoDB Local)', () => {
         item('not-its-key', record),
       );
     }
-    await putBehindTheBack(inject('engines').dynamodbLocal, service.table, forged);
+    await putBehindTheBack(inject('engines').dynamodbLocal, harness.service.table, forged);
 
-    const io = { stdout: '', stderr: '' };
-    const code = await autopilotCli(['--once', '--collection', 'books'], {
-      stdout: (text) => (io.stdout += text),
-      stderr: (text) => (io.stderr += text),
-      env,
-    });
-    expect(code, io.stderr).toBe(0);
-    expect(io.stderr).not.toMatch(/RangeError|at .*\.ts:\d+/);
-    const decision = JSON.parse(io.stdout.trim().split('\n').at(-1)!);
-    expect(decision.action, io.stdout).not.toBe('reshard');
+    const run = await harness.run(['--once', '--collection', 'books']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/RangeError|at .*\.ts:\d+/);
+    expect(lastDecision(run.stdout).action, run.stdout).not.toBe('reshard');
 
-    const load = await get(service.app, '/collections/books/load?minutes=3');
+    const load = await get(harness.service.app, '/collections/books/load?minutes=3');
     expect(load.status, JSON.stringify(load.body)).toBe(200);
     expect(load.body).toMatchObject({ records: 0 });
   });

@@ -1,35 +1,33 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runScript, stopChild } from '../../devtools/child-process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../devtools/random';
-import { waitUntilReady } from '../../devtools/wait-until';
-import { autopilotCli } from '../../src/cli/autopilot-cli';
-import type { Service } from '../../src/runtime/service';
-import { cliEnv } from '../reshard/processes';
-import { TestClock } from '../support/clock';
-import { startTestService } from '../support/service';
+import { autopilotStep, type StepRecord } from '../../src/autopilot/step';
+import { compareKeys } from '../../src/core/collation';
+import type { CollectionSpec } from '../../src/core/collection';
+import { type OpenEnvironment, openEnvironment } from '../../src/runtime/open-environment';
+import { listing } from '../follow/support';
+import { autopilotHarness } from '../support/autopilot';
+import { fakeDate, type MovedDate } from '../support/clock';
 import { sleep } from './traffic';
 
 /**
- * Windows of 6 s: a reshard here takes about 10 s (its phases wait for the routers' map TTL and
- * deadline), so without the rising bar ten windows hold three or four reshards (one, then a
- * whole window of the new map, then the next), and the test can fail.
+ * Minutes of a real minute's length, none waited out: the test moves the clock on a minute at a
+ * time. A reshard's settle waits (the routers' map TTL and deadline, about 2 s a phase, on real
+ * timers) take ten seconds or so of the minute of the step that starts it, as they would in production.
  */
-const MINUTE_MS = 2000;
+const MINUTE_MS = 60_000;
 const WINDOW_MINUTES = 3;
-const WINDOW_MS = WINDOW_MINUTES * MINUTE_MS;
+const WINDOWS = 10;
 const range = { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] };
-const autopilot = { windowMinutes: WINDOW_MINUTES, cooldownMinutes: 0, rate: 100_000 };
 const CONFIG = {
   collections: {
-    books: { field: 'title', strategy: range, autopilot },
-    songs: { field: 'title', strategy: range, autopilot },
+    books: {
+      field: 'title',
+      strategy: range,
+      autopilot: { windowMinutes: WINDOW_MINUTES, cooldownMinutes: 0, rate: 100_000 },
+    },
   },
 };
-/** Short minutes, map TTL and deadlines: a reshard's phases wait about 2 s each. */
+/** Load records on; a short map TTL and deadline: a reshard's phases wait about 2 s each. */
 const FAST = {
   SHARDLINE_LOAD_RECORDS: 'true',
   SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
@@ -39,171 +37,103 @@ const FAST = {
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Where the hotspot is, window after window: each letter in another range of the first map. */
 const HOT_LETTERS = 'bgkptx';
-
-interface Kept {
-  collection: string;
-  decisions: {
-    action: string;
-    reason: string;
-    heldBack?: boolean;
-    dryRun?: boolean;
-    reshard?: { code: number | null; last: string };
-  }[];
-}
+/** Each minute's writes, all to the window's hot letter: 10 batches of 10 titles. */
+const BATCHES_A_MINUTE = 10;
 
 /**
- * The autopilot as an operator runs it (`npm run autopilot`, in-process) over a router that
- * writes its load records (one service in-process, on DynamoDB Local), with minutes of 1 s.
+ * The autopilot's steps, one a minute as `npm run autopilot` takes them (the same autopilotStep,
+ * in-process), over a router that writes its load records (one service in-process, on DynamoDB
+ * Local), while the hotspot moves to another range every window. The clock is the process's own
+ * Date, moved by the test: the router's minutes, the steps' windows and the reshards' phase stamps
+ * (what the next step's "a whole window under the new map" reads) are on the one clock.
  */
-describe('the autopilot under a hotspot that moves, and across a killed step', () => {
+describe('the autopilot under a hotspot that moves', () => {
   const random = seededRandom(39);
   const word = () => Array.from({ length: 6 }, () => LETTERS[Math.floor(random() * 26)]).join('');
-  let dir: string;
-  let env: Record<string, string>;
-  let service: Service & { table: string };
-  let written = 0;
-  /** The router's clock: the machine's, but where the test replays past minutes at its own pace. */
-  const clock = new TestClock();
+  let date: MovedDate;
+  let opened: OpenEnvironment;
+  let books: CollectionSpec;
+  const ledger: { pk: string; title: string }[] = [];
 
-  const cli = async (args: string[], stop?: AbortSignal) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await autopilotCli(args, {
-      stdout: (text) => (stdout += text),
-      stderr: (text) => (stderr += text),
-      env,
-      ...(stop && { stop }),
-    });
-    return { code, stdout, stderr };
-  };
-  const kept = async (collection: string): Promise<Kept> => {
-    const run = await cli(['--status', '--json', '--collection', collection]);
-    expect(run.code, run.stderr).toBe(0);
-    return JSON.parse(run.stdout)[0];
-  };
-  /** Writes 5 `title()` titles to `collection`, flushing the router's ended minutes as Node does. */
-  const writeBatch = async (collection: string, title: () => string) => {
-    const items = Array.from({ length: 5 }, () => ({ pk: `w${written++}`, sk: 'item', title: title() }));
-    const response = await service.app.request(`/collections/${collection}/items/batch`, {
+  // Installed before the service is built: what it builds reads the moved Date from the start.
+  beforeAll(() => {
+    date = fakeDate();
+  });
+  const harness = autopilotHarness('moving-hotspot', CONFIG, FAST, { now: () => Date.now() });
+  afterAll(async () => {
+    await opened?.close();
+    date?.restore();
+  });
+
+  /** Writes `count` `title()` titles to the books. */
+  const writeBatch = async (title: () => string, count: number) => {
+    const items = Array.from({ length: count }, (_, i) => ({
+      pk: `w${ledger.length + i}`,
+      sk: 'item',
+      title: title(),
+    }));
+    ledger.push(...items);
+    const response = await harness.service.app.request('/collections/books/items/batch', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ items }),
     });
-    expect(response.status).toBe(200);
-    if (service.load?.due()) await service.load.flush();
+    expect(response.status, await response.clone().text()).toBe(200);
   };
-  /** Writes `title()` titles to `collection`, 5 every 100 ms, until `until()`. */
-  const write = async (collection: string, title: () => string, until: () => boolean) => {
-    while (!until()) {
-      await writeBatch(collection, title);
-      await sleep(100);
+  /** One step, while a trickle of writes goes on (through every phase of a reshard it runs). */
+  const stepWhileWriting = async (title: () => string): Promise<StepRecord> => {
+    let stepping = true;
+    const trickle = (async () => {
+      while (stepping) {
+        await writeBatch(title, 2);
+        await sleep(100);
+      }
+    })();
+    try {
+      return await autopilotStep(opened, books, books.autopilot!, { dryRun: false });
+    } finally {
+      stepping = false;
+      await trickle;
     }
   };
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'shardline-moving-hotspot-'));
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
-    service = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST, now: clock.now });
-    env = { ...cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST) };
-  });
-  afterAll(async () => {
-    service?.dynamo.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  it('reshards at most twice in ten windows with cooldown 0, the bar held high while it moves', async () => {
+    // The table as `npm run autopilot` opens it, from the same environment.
+    opened = await openEnvironment(harness.env);
+    books = opened.collections.find((collection) => collection.name === 'books')!;
+    const steps: StepRecord[] = [];
+    for (let window = 0; window < WINDOWS; window++) {
+      const hot = () => `${HOT_LETTERS[window % HOT_LETTERS.length]}${word()}`;
+      for (let minute = 0; minute < WINDOW_MINUTES; minute++) {
+        for (let batch = 0; batch < BATCHES_A_MINUTE; batch++) await writeBatch(hot, 10);
+        // The minute ends; its record is written, as the router's timer writes it; then the minute's step.
+        date.nextMinute(MINUTE_MS);
+        await harness.service.load!.flush();
+        steps.push(await stepWhileWriting(hot));
+      }
+    }
 
-  it('reshards at most twice in ten windows with cooldown 0, the bar held high while it moves', {
-    timeout: 120_000,
-  }, async () => {
-    const started = Date.now();
-    const elapsed = () => Date.now() - started;
-    const hot = () => `${HOT_LETTERS[Math.floor(elapsed() / WINDOW_MS) % HOT_LETTERS.length]}${word()}`;
-    const stop = new AbortController();
-    const writing = write('books', hot, () => elapsed() > 10 * WINDOW_MS).finally(() => stop.abort());
-    // A step a minute, as `npm run autopilot` runs; stopped once ten windows have passed.
-    const stepping = cli(['--collection', 'books'], stop.signal);
-    await writing;
-    const run = await stepping;
-    expect(run.code, run.stderr).toBe(0);
-
-    const { decisions } = await kept('books');
-    const reshards = decisions.filter((d) => d.action === 'reshard' && d.reshard?.code !== 3);
-    const summary = JSON.stringify(decisions, null, 1);
+    const summary = JSON.stringify(
+      steps.map(({ at, action, reason, streak, reshard }) => ({ at, action, reason, streak, reshard })),
+      null,
+      1,
+    );
+    const reshards = steps.filter((step) => step.action === 'reshard');
     expect(reshards.length, summary).toBeGreaterThanOrEqual(1);
     expect(reshards.length, summary).toBeLessThanOrEqual(2);
-    // Every step is kept (the last one's reshard, if the stop cut it short, as stopped): as many as printed.
-    expect(decisions.length, summary).toBe(run.stdout.trim().split('\n').length);
-  });
-
-  it('keeps nothing of a dry run, reads forged decisions as absent, and shows a killed step once resumed', {
-    timeout: 120_000,
-  }, async () => {
-    // Forged straight into the table: a log that is not JSON, then one with a malformed entry.
-    const log = { pk: '__shardline#autopilot#songs', sk: 'decisions', autopilotOf: 'songs' };
-    const put = (decisions: string) =>
-      service.dynamo.clients.doc.send(new PutCommand({ TableName: service.table, Item: { ...log, decisions } }));
-    await put('{not json');
-    expect((await kept('songs')).decisions).toEqual([]);
-    const valid = {
-      at: new Date().toISOString(),
-      action: 'none',
-      reason: 'balanced enough',
-      mapVersion: 1,
-      imbalance: 1,
-    };
-    await put(JSON.stringify([{ ...valid, imbalance: 'x' }, { at: 'yesterday' }, valid]));
-    expect((await kept('songs')).decisions).toEqual([valid]);
-    const text = await cli(['--status', '--collection', 'songs']);
-    expect(text.stdout).toContain('songs: 1 decisions kept');
-
-    // Every write on one shard, a window and on until the killed step's reshard began: the step reshards.
-    // The window's minutes are lived through on the router's clock, set back that far: each minute's
-    // writes, then the minute ended and its record written, until the clock is the machine's again.
-    const songTitle = () => `m${word()}`;
-    clock.goBack(WINDOW_MS + 2 * MINUTE_MS);
-    for (let minute = 0; minute < WINDOW_MINUTES + 2; minute++) {
-      for (let batch = 0; batch < 10; batch++) await writeBatch('songs', songTitle);
-      clock.advance(MINUTE_MS);
-      await service.load!.flush();
-    }
-    let killed = false;
-    const writing = write('songs', songTitle, () => killed);
-    const dry = await cli(['--once', '--dry-run', '--collection', 'songs']);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ action: 'reshard', dryRun: true });
-    expect((await kept('songs')).decisions).toHaveLength(1);
-
-    // The step killed once its reshard has created the new map.
-    const script = runScript('scripts/autopilot.ts', env, ['--once', '--collection', 'songs']);
-    await waitUntilReady(() => script.output().includes('created; phase dual-write'), {
-      timeoutMs: 30_000,
-      intervalMs: 20,
-      timedOut: () => `the step did not start a reshard: ${script.output().slice(-3000)}`,
-    });
-    await stopChild(script.child, () => script.child.kill('SIGKILL'));
-    killed = true;
-    await writing;
-    // Its lease expires (SHARDLINE_RESHARD_LEASE_MS, 1 s here); the next step goes on with the reshard.
-    let lease: { until: number } | undefined;
-    await waitUntilReady(
-      async () => {
-        lease = (await service.maps.pointers({})).get('songs')?.lease;
-        return (lease?.until ?? 0) < Date.now();
-      },
-      { timeoutMs: 10_000, intervalMs: 50, timedOut: () => `the killed step's lease: ${JSON.stringify(lease)}` },
+    expect(reshards.map((step) => step.reshard?.code)).toEqual(reshards.map(() => 0));
+    // The hotspot went on moving after them: the raised bar is what held the next reshards back.
+    expect(steps.filter((step) => step.heldBack).length, summary).toBeGreaterThan(0);
+    // Every step is kept, in order, with what its reshard did.
+    const { decisions } = await harness.kept('books');
+    expect(decisions.map(({ at, action }) => ({ at, action }))).toEqual(
+      steps.map(({ at, action }) => ({ at, action })),
     );
-    const resumed = await cli(['--once', '--collection', 'songs']);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ reshard: { code: 0 } });
+    expect(decisions.filter((d) => d.reshard).map((d) => d.reshard?.code)).toEqual(reshards.map(() => 0));
 
-    const steps = (await kept('songs')).decisions;
-    expect(steps.map((d) => [d.action, d.reshard?.code])).toEqual([
-      ['none', undefined],
-      ['reshard', 130],
-      ['none', 0],
-    ]);
-    expect(steps[1]!.reshard!.last).toMatch(/killed or stopped/);
-    const shown = (await cli(['--status', '--collection', 'songs'])).stdout;
-    expect(shown).toContain('songs: 3 decisions kept');
-    expect(shown).toMatch(/reshard .*\(reshard exit 130\)/);
-    expect(shown).toMatch(/resumed the reshard to v2 and finished it/);
+    // Through both reshards and the writes during them: the listing holds every item written, once, in order.
+    const expected = [...ledger].sort((x, y) => compareKeys(x.title, y.title) || compareKeys(x.pk, y.pk));
+    const listed = await listing(harness.service.app, 'books');
+    expect(listed.map((item) => item.pk)).toEqual(expected.map((item) => item.pk));
   });
 });

@@ -1,13 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { autopilotCli } from '../../src/cli/autopilot-cli';
-import type { Service } from '../../src/runtime/service';
-import { LoadStore } from '../../src/store/load-store';
-import { cliEnv } from '../reshard/processes';
+import { describe, expect, it } from 'vitest';
+import { autopilotHarness, lastDecision } from '../support/autopilot';
 import { ORDERS, type OrdersMinute, ordersRecords, WHALE_SHARD } from '../support/orders-load';
-import { startTestService } from '../support/service';
 
 /** Minutes of 10 s: the records are written for chosen minutes, so nothing waits for one to pass. */
 const MINUTE_MS = 10_000;
@@ -26,27 +19,15 @@ const FAST = { SHARDLINE_LOAD_RECORDS: 'true', SHARDLINE_LOAD_MINUTE_MS: String(
  * The same volume written all over the shard's range (a backfill) is re-cut as before.
  */
 describe('the autopilot over time-ordered writes (DynamoDB Local)', () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let service: Service & { table: string };
-
-  const cli = async (args: string[]) => {
-    const io = { stdout: '', stderr: '' };
-    const code = await autopilotCli(args, {
-      stdout: (text) => (io.stdout += text),
-      stderr: (text) => (io.stderr += text),
-      env,
-    });
-    expect(code, io.stderr).toBe(0);
-    return io.stdout;
-  };
-  const lastLine = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1)!);
+  const harness = autopilotHarness('time-ordered', CONFIG, FAST);
+  const { cli, kept } = harness;
 
   /** The window's minutes and the one under way: a step that starts in the next minute still sees a whole window. */
   const recordLoad = async (collection: string, traffic: OrdersMinute) => {
     const now = Date.now();
     const current = now - (now % MINUTE_MS);
     const minutes = Array.from({ length: WINDOW_MINUTES + 1 }, (_, i) => current - (WINDOW_MINUTES - i) * MINUTE_MS);
+    const { service } = harness;
     const spec = service.collections.find((c) => c.name === collection)!;
     const store = service.dynamo.loadStore(3600);
     for (const record of ordersRecords(collection, minutes, MINUTE_MS, () => traffic)) {
@@ -54,21 +35,10 @@ describe('the autopilot over time-ordered writes (DynamoDB Local)', () => {
     }
   };
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'shardline-time-ordered-'));
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
-    service = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST });
-    env = cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), FAST);
-  });
-  afterAll(async () => {
-    service?.dynamo.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('decides no re-cut for writes at the newest end of the range, and says why', async () => {
     // One order a second from the whale, five a minute on every shard from the other customers.
     await recordLoad('orders', { whale: 60, background: 5 });
-    const decision = lastLine(await cli(['--once', '--collection', 'orders']));
+    const decision = lastDecision(await cli(['--once', '--collection', 'orders']));
     expect(decision, JSON.stringify(decision)).toMatchObject({
       action: 'none',
       mapVersion: 1,
@@ -81,18 +51,18 @@ describe('the autopilot over time-ordered writes (DynamoDB Local)', () => {
     expect(decision.predictedImbalance).toBeGreaterThan(0.85 * decision.imbalance);
 
     // Kept: `--status` shows the operator the same reason, and the map is the one it was.
-    const [kept] = JSON.parse(await cli(['--status', '--json', '--collection', 'orders']));
-    expect(kept.decisions).toHaveLength(1);
-    expect(kept.decisions[0]).toMatchObject({ action: 'none', reason: decision.reason, newestEnd: decision.newestEnd });
+    const { decisions } = await kept('orders');
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatchObject({ action: 'none', reason: decision.reason, newestEnd: decision.newestEnd });
     expect(await cli(['--status', '--collection', 'orders'])).toContain('writes land at the newest end of the range');
-    const collection = await service.app.request('/collections/orders');
+    const collection = await harness.service.app.request('/collections/orders');
     expect(((await collection.json()) as { map: { version: number } }).map.version).toBe(1);
   });
 
   it('re-cuts the same volume written all over the hot range, as before', async () => {
     // A backfill on the whale's shard: random customers, random past dates.
     await recordLoad('backfill', { spread: 60, background: 5 });
-    const decision = lastLine(await cli(['--once', '--dry-run', '--collection', 'backfill']));
+    const decision = lastDecision(await cli(['--once', '--dry-run', '--collection', 'backfill']));
     expect(decision, JSON.stringify(decision)).toMatchObject({ action: 'reshard', dryRun: true });
     expect(decision.reason).toMatch(/^re-cut by load: the largest shard's load down \d+%$/);
     expect(decision.newestEnd).toBeUndefined();

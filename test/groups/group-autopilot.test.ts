@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { autopilotCli } from '../../src/cli/autopilot-cli';
+import { describe, expect, it } from 'vitest';
 import { LoadMeter } from '../../src/load/load-meter';
-import type { Service } from '../../src/runtime/service';
-import { LoadStore } from '../../src/store/load-store';
-import { cliEnv } from '../reshard/processes';
+import { autopilotHarness, lastDecision } from '../support/autopilot';
 import { get, post } from '../support/http';
-import { startTestService } from '../support/service';
 import { walkGroup } from './support';
 
 /** Minutes of 10 s: the records are written for chosen minutes, so nothing waits for one to pass. */
@@ -41,36 +34,11 @@ const date = (i: number) => new Date(Date.UTC(2026, 0, 1 + i)).toISOString().sli
  * waits a window), and one step (`npm run autopilot -- --once`) grows the hot group and no other.
  */
 describe('the autopilot for a grouped collection (DynamoDB Local)', () => {
-  let dir: string;
-  let env: Record<string, string>;
-  let service: Service & { table: string };
-
-  const cli = async (args: string[]) => {
-    const io = { stdout: '', stderr: '' };
-    const code = await autopilotCli(args, {
-      stdout: (text) => (io.stdout += text),
-      stderr: (text) => (io.stderr += text),
-      env,
-    });
-    expect(code, io.stderr).toBe(0);
-    return io.stdout;
-  };
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'shardline-group-autopilot-'));
-    writeFileSync(join(dir, 'config.json'), JSON.stringify(CONFIG));
-    service = await startTestService('dynamodbLocal', { config: CONFIG, env: FAST });
-    env = cliEnv(inject('engines').dynamodbLocal, service.table, join(dir, 'config.json'), {
-      ...FAST,
-      REQUEST_TIMEOUT_MS: '2000',
-    });
-  });
-  afterAll(async () => {
-    service?.dynamo.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const harness = autopilotHarness('group-autopilot', CONFIG, FAST, { cliEnv: { REQUEST_TIMEOUT_MS: '2000' } });
+  const { cli, kept } = harness;
 
   it('one autopilot step with shortened minutes grows the hot group and no other', async () => {
+    const { service } = harness;
     const items = Object.keys(TRAFFIC).flatMap((customerId) =>
       Array.from({ length: 5 }, (_, i) => ({ pk: `${customerId}-${i}`, sk: 'order', customerId, orderDate: date(i) })),
     );
@@ -91,7 +59,7 @@ describe('the autopilot for a grouped collection (DynamoDB Local)', () => {
       for (const record of meter.take(minute + MINUTE_MS)) await store.write(spec, record);
     }
 
-    const decision = JSON.parse((await cli(['--once', '--collection', 'orders'])).trim().split('\n').at(-1)!);
+    const decision = lastDecision(await cli(['--once', '--collection', 'orders']));
     expect(decision, JSON.stringify(decision)).toMatchObject({ action: 'resize', routers: 1 });
     expect(decision.groups).toEqual([
       expect.objectContaining({
@@ -122,8 +90,8 @@ describe('the autopilot for a grouped collection (DynamoDB Local)', () => {
     expect(grown.queries).toEqual([2]);
 
     // Kept: `--status` shows which group and what its resize did.
-    const [kept] = JSON.parse(await cli(['--status', '--json', '--collection', 'orders']));
-    expect(kept.decisions.at(-1)).toMatchObject({ action: 'resize', groups: [{ group: 'whale', to: 2, done: true }] });
+    const { decisions } = await kept('orders');
+    expect(decisions.at(-1)).toMatchObject({ action: 'resize', groups: [{ group: 'whale', to: 2, done: true }] });
     expect(await cli(['--status', '--collection', 'orders'])).toContain('(1 of 1 group resizes finished)');
   });
 });

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { reshardCli } from '../../src/cli/reshard-cli';
 import { compareKeys } from '../../src/core/collation';
 import { openReshard } from '../../src/reshard/run-reshard';
-import { DynamoMapStore } from '../../src/store/map-store';
 import { putBehindTheBack, setBehindTheBack } from '../support/behind-the-back';
 import type { EngineEndpoints } from '../support/global-setup';
 import { post } from '../support/http';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resize as resizeInMap } from '../../src/core/group-map';
-import { DynamoMapStore } from '../../src/store/map-store';
 import type { EngineEndpoints } from '../support/global-setup';
 import { get, post } from '../support/http';
 import { startTestService } from '../support/service';

@@ -1,7 +1,6 @@
 import type { RoutedCollection } from '../../src/core/collection';
 import { resizeGroup } from '../../src/reshard/group-resize';
 import type { Service } from '../../src/runtime/service';
-import { DynamoMapStore } from '../../src/store/map-store';
 import { get } from '../support/http';
 
 /** Customers and their orders, newest first (the seed's example); projects by number. */

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { LoadMeter } from '../../src/load/load-meter';
 import { CheckpointStore } from '../../src/store/checkpoints';
-import { LoadStore } from '../../src/store/load-store';
 import { deleteBehindTheBack, putBehindTheBack } from '../support/behind-the-back';
 import { TestClock } from '../support/clock';
 import { get } from '../support/http';

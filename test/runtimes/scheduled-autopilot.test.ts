@@ -11,18 +11,28 @@ import { compareKeys } from '../../src/core/collation';
 import type { StepRecord } from '../../src/autopilot/step';
 import { listing } from '../follow/support';
 import { cliEnv } from '../reshard/processes';
+import { fakeDate, type MovedDate } from '../support/clock';
 import { type Fetcher, get, post } from '../support/http';
 import { scheduledEvent } from './support/lambda-events';
-import { loadLambdaRuntime, startWorkerRuntime } from './support/runtimes';
+import { type LambdaRuntime, loadLambdaRuntime, startWorkerRuntime } from './support/runtimes';
 
+/**
+ * The Worker's minutes: workerd reads the machine's clock (wrangler's local runtime offers no way to move
+ * it), so they are short and lived through while the writes go on.
+ */
 const MINUTE_MS = 1000;
+/** The Lambda's: real minutes, ended by moving the clock of the process the bundle runs in. */
+const LAMBDA_MINUTE_MS = 60_000;
+/** The hot minutes written, and at least how many items in them. */
+const HOT_MINUTES = 3;
+const HOT_ITEMS = 400;
 const CONFIG = {
   collections: {
     books: {
       field: 'title',
       strategy: { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] },
-      // A window that holds all three hot minutes, though the checks after the writing (the idle
-      // minute, /load counting every write) take a minute or two on a loaded machine: the cut is
+      // A window that holds all three hot minutes, though the checks after the writing (/load
+      // counting every write) take a Worker's minute or two on a loaded machine: the cut is
       // then made from every sampled write, not from the last minute's tail (a window of 2 once
       // held so few samples that its boundaries came out ["", "me", "mh", "mq", "mv", "mz"]).
       autopilot: { windowMinutes: 5, cooldownMinutes: 0, rate: 100_000 },
@@ -60,34 +70,47 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  /** Writes a batch of 20 new releases ("m…", shard 2 of 6) through `runtime`, into `ledger`. */
+  const writeBatch = async (runtime: Fetcher, ledger: { pk: string; title: string }[]) => {
+    const items = Array.from({ length: 20 }, () => ({
+      pk: `p${ledger.length}-${word()}`,
+      sk: 'book',
+      title: `m${word()}`,
+    }));
+    const written = await post(runtime, '/collections/books/items/batch', { items });
+    expect(written.status, JSON.stringify(written.body)).toBe(200);
+    expect(written.body.failed).toEqual([]);
+    ledger.push(...items);
+  };
+
   /**
-   * New releases: every write in "m…" (shard 2 of 6) for three minutes and at least 400 items,
-   * each ended minute written by a request. A loaded machine once wrote 40 items in the three
-   * minutes, and six shards cut from 40 keys are uneven for new keys by chance alone.
+   * New releases: every write in "m…" (shard 2 of 6) for three minutes and at least 400 items, each
+   * ended minute written by a request. A loaded machine once wrote 40 items in the three minutes, and
+   * six shards cut from 40 keys are uneven for new keys by chance alone. With `date` (the Lambda, in
+   * this process) each minute's writes are sent at once and the minute ended by moving the clock; the
+   * Worker's minutes pass on the machine's clock while its writes go on.
    */
-  const writeHot = async (runtime: Fetcher) => {
+  const writeHot = async (runtime: Fetcher, minuteMs: number, date?: MovedDate) => {
     const ledger: { pk: string; title: string }[] = [];
     const started = Date.now();
-    const until = started + 3 * MINUTE_MS;
-    while (Date.now() < until || ledger.length < 400) {
-      const items = Array.from({ length: 20 }, () => ({
-        pk: `p${ledger.length}-${word()}`,
-        sk: 'book',
-        title: `m${word()}`,
-      }));
-      const written = await post(runtime, '/collections/books/items/batch', { items });
-      expect(written.status, JSON.stringify(written.body)).toBe(200);
-      expect(written.body.failed).toEqual([]);
-      ledger.push(...items);
-      await sleep(100);
+    if (date) {
+      for (let minute = 0; minute < HOT_MINUTES; minute++) {
+        while (ledger.length < ((minute + 1) * HOT_ITEMS) / HOT_MINUTES) await writeBatch(runtime, ledger);
+        date.nextMinute(minuteMs);
+      }
+    } else {
+      const until = started + HOT_MINUTES * minuteMs;
+      while (Date.now() < until || ledger.length < HOT_ITEMS) {
+        await writeBatch(runtime, ledger);
+        await sleep(100);
+      }
     }
-    await sleep(MINUTE_MS);
-    await get(runtime, '/collections/books'); // the minute under way has ended: this request writes it
-    // The Worker writes it after answering (waitUntil): wait until /load over every minute written
-    // counts every write, the last minute's included, not for a guessed 300 ms.
+    // A request in a minute after the last one written writes it (the Worker after answering, with
+    // waitUntil): poll /load over every minute written until it counts every write, the last
+    // minute's included, rather than sleep until that minute has ended.
     await vi.waitFor(
       async () => {
-        const minutes = Math.ceil((Date.now() - started) / MINUTE_MS) + 2;
+        const minutes = Math.ceil((Date.now() - started) / minuteMs) + 2;
         const all = (await get(runtime, `/collections/books/load?minutes=${minutes}`)).body;
         const writes = all.shards.reduce((sum: number, s: { writesPerSecond: number }) => sum + s.writesPerSecond, 0);
         expect(Math.round(writes * all.windowSeconds), JSON.stringify(all)).toBe(ledger.length);
@@ -118,16 +141,10 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
     expect(Math.max(...counts), seen).toBeLessThanOrEqual((2 * 120) / counts.length);
   };
 
-  it('Lambda: a Schedule event runs a step; a reshard cut short by the time left goes on at the next', async () => {
-    const outDir = join(dir, 'lambda');
-    await buildLambdaFolder(outDir, configPath);
-    const table = `t-${randomUUID()}`;
-    const lambda = await loadLambdaRuntime(join(outDir, 'index.mjs'), {
-      ...FAST,
-      DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
-      TABLE_NAME: table,
-    });
-    const ledger = await writeHot(lambda);
+  /** The Lambda's steps over its hot range: one cut short by the time left, and the next that finishes it. */
+  const lambdaSteps = async (lambda: LambdaRuntime, date: MovedDate) => {
+    const ledger = await writeHot(lambda, LAMBDA_MINUTE_MS, date);
+    const movedTo = date.now();
     const invoke = async (remainingMs: number) => {
       const context = {
         functionName: 'autopilot',
@@ -146,6 +163,8 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
       target: { kind: 'range' },
       reshard: { code: 130 },
     });
+    // The step's clock is the moved one (the machine's is minutes behind it).
+    expect(Date.parse(cut.at)).toBeGreaterThanOrEqual(movedTo);
     expect((await get(lambda, '/collections/books')).body.map.phase).not.toBe('stable');
 
     // The next minute's invocation picks it up from its checkpoint and finishes it.
@@ -156,6 +175,25 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
     });
     await expectSpread(lambda);
     await expectExactListing(lambda, ledger);
+  };
+
+  it('Lambda: a Schedule event runs a step; a reshard cut short by the time left goes on at the next', async () => {
+    const outDir = join(dir, 'lambda');
+    await buildLambdaFolder(outDir, configPath);
+    const table = `t-${randomUUID()}`;
+    // The bundle runs in this process: its Date is the one moved here, from its init on.
+    const date = fakeDate();
+    try {
+      const lambda = await loadLambdaRuntime(join(outDir, 'index.mjs'), {
+        ...FAST,
+        SHARDLINE_LOAD_MINUTE_MS: String(LAMBDA_MINUTE_MS),
+        DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
+        TABLE_NAME: table,
+      });
+      await lambdaSteps(lambda, date);
+    } finally {
+      date.restore();
+    }
   }, 120_000);
 
   it("Worker: a Cron Trigger's scheduled() reshards the hot range, and the step is kept in the table", async () => {
@@ -168,7 +206,7 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
       { cronConfigBundle: bundle },
     );
     try {
-      const ledger = await writeHot(worker);
+      const ledger = await writeHot(worker, MINUTE_MS);
       expect(await worker.scheduled('* * * * *')).toBe('200 ok');
       await expectSpread(worker);
       await expectExactListing(worker, ledger);
