@@ -107,6 +107,21 @@ export function isConfigured(spec: CollectionSpec, strategy: Pick<ShardStrategy,
   return sameStrategy(strategy, spec.initialStrategy);
 }
 
+/**
+ * What a router says at start when the stored map `version` (`stored`) is not the config's strategy:
+ * after a reshard the normal state (the stored map rules; the config's strategy made v1 only).
+ */
+export function configDriftNote(spec: CollectionSpec, version: number, stored: ShardStrategy): string | undefined {
+  if (isConfigured(spec, stored)) return undefined;
+  const configured = spec.initialStrategy;
+  return (
+    `shardline: collection "${spec.name}" routes by its stored shard map v${version} ` +
+    `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
+    `(${configured.kind}, ${configured.shardCount} shards) only makes a new table's first map. ` +
+    'Maps change with npm run reshard; update the config to match if you like'
+  );
+}
+
 export const DEFAULT_ETAG_ATTRIBUTE = '_etag';
 
 export function etagAttributeOf(collection: CollectionSpec): string {

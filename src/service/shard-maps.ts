@@ -1,4 +1,5 @@
-import { type CollectionSpec, type IndexSlot, isConfigured, type RoutedCollection, routedBy } from '../core/collection';
+import type { CollectionSpec, IndexSlot, RoutedCollection } from '../core/collection';
+import { configDriftNote, routedBy } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { initialPointer, type MapPointer, type MapRef } from '../core/shard-map';
 import { strategyFromConfig, type ShardStrategy } from '../core/strategies';
@@ -127,16 +128,8 @@ export class ShardMaps implements MapSource {
     known.set(collection.name, pointer);
     this.options.onReadVersion?.(collection.name, pointer.read.version);
     const stored = await this.strategyOf(collection, pointer.read.version, context);
-    if (!isConfigured(collection, stored)) {
-      // After a reshard this is the normal state: the stored map rules, the config's strategy made v1 only.
-      const configured = collection.initialStrategy;
-      this.options.log?.(
-        `shardline: collection "${collection.name}" routes by its stored shard map v${pointer.read.version} ` +
-          `(${stored.kind}, ${stored.shardCount} shards); the config's strategy ` +
-          `(${configured.kind}, ${configured.shardCount} shards) only makes a new table's first map. ` +
-          'Maps change with npm run reshard; update the config to match if you like',
-      );
-    }
+    const drift = configDriftNote(collection, pointer.read.version, stored);
+    if (drift) this.options.log?.(drift);
   }
 
   /** The snapshot one request routes by; refreshes the cached pointers when older than the TTL. */

@@ -41,3 +41,18 @@ describe(`every TypeScript line is at most ${MAX} characters`, () => {
     expect(long).toEqual([]);
   });
 });
+
+const MAX_FILE_LINES = 250;
+
+// Small files, one concept each: past this a file holds two, and a reader cannot keep it in view.
+describe(`every file of src/ is at most ${MAX_FILE_LINES} lines`, () => {
+  it('but the generated client types', () => {
+    const files = [...typeScriptFiles(join(ROOT, 'src'))];
+    expect(files.length).toBeGreaterThan(100);
+    const lines = (file: string) => readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length;
+    const long = files
+      .filter((file) => lines(file) > MAX_FILE_LINES)
+      .map((file) => `${relative(ROOT, file)} is ${lines(file)} lines`);
+    expect(long).toEqual([]);
+  });
+});
