@@ -3,30 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { runScript, stopChild } from '../../devtools/child-process';
 import { seededRandom } from '../../devtools/random';
 import { waitUntilReady } from '../../devtools/wait-until';
-import { autopilotHarness } from '../support/autopilot';
+import { autopilotHarness, loadRecordsEnv, titlesWithAutopilot } from '../support/autopilot';
 import { TestClock } from '../support/clock';
 import { sleep } from './traffic';
 
 const MINUTE_MS = 2000;
 const WINDOW_MINUTES = 3;
 const WINDOW_MS = WINDOW_MINUTES * MINUTE_MS;
-const range = { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] };
-const CONFIG = {
-  collections: {
-    songs: {
-      field: 'title',
-      strategy: range,
-      autopilot: { windowMinutes: WINDOW_MINUTES, cooldownMinutes: 0, rate: 100_000 },
-    },
-  },
-};
-/** Short minutes, map TTL and deadlines: a reshard's phases wait about 2 s each. */
-const FAST = {
-  SHARDLINE_LOAD_RECORDS: 'true',
-  SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
-  SHARDLINE_MAP_TTL_MS: '50',
-  REQUEST_TIMEOUT_MS: '1000',
-};
+const CONFIG = titlesWithAutopilot('songs', WINDOW_MINUTES);
+const FAST = loadRecordsEnv(MINUTE_MS);
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /**

@@ -5,7 +5,7 @@ import { compareKeys } from '../../src/core/collation';
 import type { CollectionSpec } from '../../src/core/collection';
 import { type OpenEnvironment, openEnvironment } from '../../src/runtime/open-environment';
 import { listing } from '../follow/support';
-import { autopilotHarness } from '../support/autopilot';
+import { autopilotHarness, loadRecordsEnv, titlesWithAutopilot } from '../support/autopilot';
 import { fakeDate, type MovedDate } from '../support/clock';
 import { sleep } from './traffic';
 
@@ -17,23 +17,8 @@ import { sleep } from './traffic';
 const MINUTE_MS = 60_000;
 const WINDOW_MINUTES = 3;
 const WINDOWS = 10;
-const range = { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] };
-const CONFIG = {
-  collections: {
-    books: {
-      field: 'title',
-      strategy: range,
-      autopilot: { windowMinutes: WINDOW_MINUTES, cooldownMinutes: 0, rate: 100_000 },
-    },
-  },
-};
-/** Load records on; a short map TTL and deadline: a reshard's phases wait about 2 s each. */
-const FAST = {
-  SHARDLINE_LOAD_RECORDS: 'true',
-  SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
-  SHARDLINE_MAP_TTL_MS: '50',
-  REQUEST_TIMEOUT_MS: '1000',
-};
+const CONFIG = titlesWithAutopilot('books', WINDOW_MINUTES);
+const FAST = loadRecordsEnv(MINUTE_MS);
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Where the hotspot is, window after window: each letter in another range of the first map. */
 const HOT_LETTERS = 'bgkptx';

@@ -34,6 +34,25 @@ export interface AutopilotHarness {
   kept(collection: string): Promise<KeptDecisions>;
 }
 
+/** Six ranges of first letters: the map the autopilot tests start from. */
+const SIX_RANGES = { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] };
+
+/** A config of one collection of titles on SIX_RANGES, its autopilot over `windowMinutes` with no cooldown. */
+export function titlesWithAutopilot(name: string, windowMinutes: number) {
+  const autopilot = { windowMinutes, cooldownMinutes: 0, rate: 100_000 };
+  return { collections: { [name]: { field: 'title', strategy: SIX_RANGES, autopilot } } };
+}
+
+/** Load records on, minutes of `minuteMs`; a short map TTL and deadline: a reshard's phases wait about 2 s each. */
+export function loadRecordsEnv(minuteMs: number) {
+  return {
+    SHARDLINE_LOAD_RECORDS: 'true',
+    SHARDLINE_LOAD_MINUTE_MS: String(minuteMs),
+    SHARDLINE_MAP_TTL_MS: '50',
+    REQUEST_TIMEOUT_MS: '1000',
+  };
+}
+
 /** The last JSON line a step printed: its decision. */
 export function lastDecision(stdout: string): any {
   return JSON.parse(stdout.trim().split('\n').at(-1)!);
