@@ -1,6 +1,6 @@
 import type { CollectionSpec, RoutedCollection } from '../core/collection';
-import { type GroupResizeDeps, resizeGroup } from '../reshard/group-resize';
-import { settleMsOf } from '../reshard/run-reshard';
+import { resizeGroup } from '../reshard/group-resize';
+import { groupResizeDeps } from '../reshard/run-reshard';
 import type { DecisionLog, KeptDecision } from '../store/decision-log';
 import type { GroupChange } from './decide-groups';
 import type { AutopilotTable, StepRecord } from './step';
@@ -35,14 +35,7 @@ export async function resizeGroups(
   log: DecisionLog,
   say: (line: string) => void,
 ): Promise<StepRecord> {
-  const deps: GroupResizeDeps = {
-    mapStore: table.dynamo.mapStore,
-    queryShard: (query, context) => table.dynamo.items.queryShard(query, context),
-    updateAttributes: (update, context) => table.dynamo.items.updateAttributes(update, context),
-    collection: read,
-    settleMs: settleMsOf(table.settings),
-    log: say,
-  };
+  const deps = groupResizeDeps(table, read, say);
   const groups = await Promise.all(
     (record.groups ?? []).map(async (change): Promise<GroupChange> => {
       if (change.action === 'hold') return change;

@@ -3,7 +3,7 @@ import { refused, ShardlineError } from '../core/errors';
 import { groupValueFromPath } from '../core/group-key';
 import { groupShards } from '../core/group-view';
 import { resizeGroup } from '../reshard/group-resize';
-import { settleMsOf } from '../reshard/run-reshard';
+import { groupResizeDeps } from '../reshard/run-reshard';
 import type { OpenEnvironment } from '../runtime/open-environment';
 import type { ReshardIO } from './reshard-cli';
 
@@ -35,18 +35,8 @@ export async function resizeGroupCli(
   }
   const started = Date.now();
   try {
-    const outcome = await resizeGroup(
-      {
-        mapStore: opened.dynamo.mapStore,
-        queryShard: (query, context) => opened.dynamo.items.queryShard(query, context),
-        updateAttributes: (update, context) => opened.dynamo.items.updateAttributes(update, context),
-        collection: read,
-        settleMs: settleMsOf(opened.settings),
-        log: (line) => io.stderr(`reshard: ${line}\n`),
-      },
-      group,
-      action.shards,
-    );
+    const deps = groupResizeDeps(opened, read, (line) => io.stderr(`reshard: ${line}\n`));
+    const outcome = await resizeGroup(deps, group, action.shards);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     io.stdout(
       `${collection.name}: group ${JSON.stringify(group)} stable on ${outcome.to} shards (from ${outcome.from}); ` +

@@ -70,6 +70,14 @@ export function errorBodyText(error: ShardlineError): string {
   return JSON.stringify({ error: wireError(error) });
 }
 
+/** A gate's refusal (admission, tables not ready), before the API's middleware: no request id yet, `Retry-After: 1`. */
+export function gateRefusal(error: ShardlineError): Response {
+  return new Response(errorBodyText(error), {
+    status: errorStatus(error.code),
+    headers: { 'content-type': 'application/json', 'retry-after': '1' },
+  });
+}
+
 function wireError(error: ShardlineError): Record<string, unknown> {
   if (error.code === 'internal') return { code: 'internal', message: INTERNAL_MESSAGE };
   return { code: error.code, message: error.message, ...error.details };

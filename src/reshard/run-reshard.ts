@@ -1,7 +1,8 @@
-import type { CollectionSpec } from '../core/collection';
+import type { CollectionSpec, RoutedCollection } from '../core/collection';
 import { hasCode } from '../core/errors';
 import { STALE_AFTER_TTLS } from '../service/shard-maps';
 import type { DynamoTable } from '../store/table';
+import type { GroupResizeDeps } from './group-resize';
 import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
 
 /** What a reshard runs against, opened by whoever runs it: a CLI, the autopilot, a scheduled function. */
@@ -31,6 +32,23 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
     leaseMs: reshardLeaseMs,
     scan: { segments: run.segments, concurrency: Math.min(run.segments, 4), pageSize: 500 },
   });
+}
+
+/** What a group's resize runs against, wired the same way for `npm run reshard -- --group` and the autopilot. */
+export function groupResizeDeps(
+  table: ReshardTable,
+  read: RoutedCollection,
+  log: (line: string) => void,
+): GroupResizeDeps {
+  const { items } = table.dynamo;
+  return {
+    mapStore: table.dynamo.mapStore,
+    queryShard: (query, context) => items.queryShard(query, context),
+    updateAttributes: (update, context) => items.updateAttributes(update, context),
+    collection: read,
+    settleMs: settleMsOf(table.settings),
+    log,
+  };
 }
 
 /**

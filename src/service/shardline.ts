@@ -97,8 +97,8 @@ export function createShardline(deps: ShardlineDeps) {
     async fleetLoad(name: string, minutes: number, context: RequestContext) {
       const { load } = deps;
       if (!load) throw new ShardlineError('route_not_found', 'this router keeps no load records');
-      const { read, pointer } = await maps.snapshot(collection(name), context);
-      return { read, pointer, load: (await recordedLoad(load.records, read, minutes, load, context)).window };
+      const { read } = await maps.snapshot(collection(name), context);
+      return { read, load: (await recordedLoad(load.records, read, minutes, load, context)).window };
     },
 
     put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>

@@ -8,10 +8,6 @@ import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
 /** How many decisions a collection keeps (docs/autopilot.md). */
 export const KEPT_DECISIONS = 100;
 
-/**
- * What `--status` and the autopilot's rising bar read of a kept decision, checked on every read:
- * the item sits in the table, where anyone who can write it could forge it. Other fields pass.
- */
 /** A group a step resized (or held), as the group cooldown reads it back. */
 const keptGroupChange = z.looseObject({
   group: z.string(),
@@ -20,6 +16,10 @@ const keptGroupChange = z.looseObject({
   to: z.number().int().min(1),
 });
 
+/**
+ * What `--status` and the autopilot's rising bar read of a kept decision, checked on every read:
+ * the item sits in the table, where anyone who can write it could forge it. Other fields pass.
+ */
 const keptDecision = z.looseObject({
   at: z.iso.datetime(),
   action: z.enum(['none', 'reshard', 'resize']),

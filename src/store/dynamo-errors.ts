@@ -72,10 +72,6 @@ export function isConditionFailed(error: unknown): boolean {
   return isDynamoError(error, CONDITION_FAILED);
 }
 
-export function isStorageUnavailable(error: unknown): boolean {
-  return (error as NamedError | undefined)?.name === STORAGE_UNAVAILABLE;
-}
-
 /** The embedded engine's disk is full or read-only: writes wait for space (503), reads go on. */
 function storageUnavailable(cause: unknown): ShardlineError {
   const message = String((cause as Error | undefined)?.message ?? 'the embedded engine cannot write').slice(0, 300);

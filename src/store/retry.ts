@@ -1,6 +1,6 @@
 import { ShardlineError } from '../core/errors';
 import type { ConsumedCapacity } from './consumed-capacity';
-import { isStorageUnavailable, translatedError, type RefusedCall } from './dynamo-errors';
+import { isDynamoError, STORAGE_UNAVAILABLE, translatedError, type RefusedCall } from './dynamo-errors';
 
 /** Per-request limits on DynamoDB work: an abort signal and an absolute deadline. */
 export interface CallContext {
@@ -82,7 +82,7 @@ export function retryReason(error: unknown): RetryReason {
 export function isRetryable(error: unknown): boolean {
   const e = error as AwsLikeError | undefined;
   if (!e || typeof e !== 'object') return false;
-  if (isStorageUnavailable(e)) return false;
+  if (isDynamoError(e, STORAGE_UNAVAILABLE)) return false;
   if (e.name && THROTTLES.has(e.name)) return true;
   if (e.$retryable) return true;
   const status = e.$metadata?.httpStatusCode;

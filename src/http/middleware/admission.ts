@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { AdmissionLimit } from '../../core/admission-limit';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
-import { errorBodyText, errorStatus } from '../errors';
+import { gateRefusal } from '../errors';
 
 /** What the Node server sheds load by (the Worker and Lambda have their platform's limits instead). */
 export interface AdmissionDeps {
@@ -52,9 +52,5 @@ export const markListed: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 function overloaded(): Response {
-  const error = new ShardlineError('overloaded', 'the server is at its concurrency limit; retry later');
-  return new Response(errorBodyText(error), {
-    status: errorStatus(error.code),
-    headers: { 'content-type': 'application/json', 'retry-after': '1' },
-  });
+  return gateRefusal(new ShardlineError('overloaded', 'the server is at its concurrency limit; retry later'));
 }

@@ -1,5 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
+import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
+import { gateRefusal } from '../errors';
 
 /**
  * The Worker's and the Lambda's gate: their tables are prepared on the first request that needs them, not at a
@@ -15,8 +17,7 @@ export function tablesReady(ready: () => Promise<void>): MiddlewareHandler<AppEn
     } catch (error) {
       // The cause (table names, settings) is for the operator's log, not for clients.
       console.error('shardline: tables not ready', error);
-      const message = 'the table is not ready (the service log says why)';
-      return c.json({ error: { code: 'unavailable', message } }, 503, { 'retry-after': '1' });
+      return gateRefusal(new ShardlineError('unavailable', 'the table is not ready (the service log says why)'));
     }
     await next();
   };
