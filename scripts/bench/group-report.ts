@@ -61,21 +61,23 @@ function table(head: readonly string[], rows: readonly (readonly string[])[]): s
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
+/** The columns every page table starts with: pages, latency, CPU and queries a page. */
+const pageCells = (name: string, page: PageFigures) => [
+  name,
+  String(page.pages),
+  f(page.p50),
+  f(page.p99),
+  f(page.cpuMs, 3),
+  f(page.queries, 0),
+];
+
 /** A cold group's page against the plain one-partition Query of the same items. */
 export function floorTable(cold: PageFigures, floor: PageFigures): string {
-  const row = (name: string, page: PageFigures) => [
-    name,
-    String(page.pages),
-    f(page.p50),
-    f(page.p99),
-    f(page.cpuMs, 3),
-    f(page.queries, 0),
-  ];
   return table(
     ['page of a cold group (one shard)', 'pages', 'p50 ms', 'p99 ms', 'CPU ms / page', 'queries / page'],
     [
-      row('shardline (router in process)', cold),
-      row('the floor: one Query, AWS SDK', floor),
+      pageCells('shardline (router in process)', cold),
+      pageCells('the floor: one Query, AWS SDK', floor),
       [
         'router ÷ floor',
         '',
@@ -91,12 +93,7 @@ export function floorTable(cold: PageFigures, floor: PageFigures): string {
 /** The whale's page (its group grown) against a cold group's. */
 export function whaleTable(whale: PageFigures, cold: PageFigures, whaleShards: number): string {
   const row = (name: string, page: PageFigures) => [
-    name,
-    String(page.pages),
-    f(page.p50),
-    f(page.p99),
-    f(page.cpuMs, 3),
-    f(page.queries, 0),
+    ...pageCells(name, page),
     f(page.itemsRead, 0),
     f(page.readRatio),
     f(page.roundTrips, 0),

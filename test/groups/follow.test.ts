@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildLambdaFolder } from '../../devtools/build-lambda';
 import { compareKeys } from '../../src/core/collation';
 import { lambdaStreamEvent, runFollow, streamRecords, summaryOf, WITH_STREAM } from '../follow/support';
+import { cliEnv } from '../reshard/processes';
 import { loadLambdaRuntime } from '../runtimes/support/runtimes';
 import { putBehindTheBack, setBehindTheBack } from '../support/behind-the-back';
 import { post } from '../support/http';
@@ -111,11 +112,7 @@ describe('the change followers on a grouped collection, DynamoDB Local', () => {
     const expected = await changesBehindTheBack(service);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
-      DYNAMODB_ENDPOINT: endpoint,
-      TABLE_NAME: service.table,
-      SHARDLINE_CONFIG: join(dir, 'config.json'),
-      AWS_ACCESS_KEY_ID: 'shardline',
-      AWS_SECRET_ACCESS_KEY: 'shardline',
+      ...cliEnv(endpoint, service.table, join(dir, 'config.json'), {}),
     };
     delete env.AWS_REGION;
     const run = await runFollow(env, ['--until-idle']).done;

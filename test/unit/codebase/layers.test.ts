@@ -1,10 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SRC = join(ROOT, 'src');
+import { ROOT, SRC, typeScriptFiles } from './source-files';
 
 /**
  * The layers of src/ (docs/architecture.md), lowest first: a folder may import its own
@@ -39,14 +37,6 @@ const LAYERS: Readonly<Record<string, number>> = {
 
 /** The packages core may import, each without I/O (the doc names why each is there). */
 const CORE_PACKAGES = ['node:buffer', 'node:crypto', 'zod'];
-
-function* typeScriptFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* typeScriptFiles(path);
-    else if (entry.name.endsWith('.ts')) yield path;
-  }
-}
 
 interface Import {
   /** The importing file, relative to the repository. */

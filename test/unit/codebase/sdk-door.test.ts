@@ -1,21 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
-const SRC = join(ROOT, 'src');
+import { ROOT, SRC, typeScriptFiles } from './source-files';
 
 /** The AWS SDK's DynamoDB packages whose clients and commands make calls: only src/store may send them. */
 const CALLING_PACKAGES = ['@aws-sdk/client-dynamodb', '@aws-sdk/lib-dynamodb', '@aws-sdk/client-dynamodb-streams'];
-
-function* typeScriptFiles(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* typeScriptFiles(path);
-    else if (entry.name.endsWith('.ts')) yield path;
-  }
-}
 
 /** Whether an import or export brings values (not only types) from its module. */
 function bringsValues(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {

@@ -1,26 +1,8 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
+import { cannedDocumentClient } from '../../support/canned-document-client';
 import { ExactNumber } from '../../../src/core/exact-number';
-import { exactDocumentClient } from '../../../src/store/document-client';
 import { changeOfRecord } from '../../../src/store/stream-records';
-
-/** A document client over a handler that answers every call with an empty item. */
-function documentClient() {
-  const handler = {
-    handle: async () => {
-      const headers = { 'content-type': 'application/x-amz-json-1.0' };
-      return { response: { statusCode: 200, headers, body: new TextEncoder().encode('{}') } };
-    },
-  };
-  const raw = new DynamoDBClient({
-    region: 'eu-west-1',
-    endpoint: 'http://localhost:8000',
-    credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-    requestHandler: handler as never,
-  });
-  return exactDocumentClient(raw);
-}
 
 describe('stream images', () => {
   const record = {
@@ -34,7 +16,7 @@ describe('stream images', () => {
 
   it('read numbers exactly, as every door does, also once the document client has sent calls', async () => {
     // The document client's commands set options of their own on the options it holds: never on the streams'.
-    await documentClient().send(new GetCommand({ TableName: 't', Key: { id: 1 } }));
+    await cannedDocumentClient().doc.send(new GetCommand({ TableName: 't', Key: { id: 1 } }));
     const change = changeOfRecord(record, 't');
     expect(change.key).toEqual({ id: new ExactNumber('12345678901234567890') });
     expect(change.image).toEqual({

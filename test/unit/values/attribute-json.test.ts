@@ -1,15 +1,14 @@
 import { Buffer } from 'node:buffer';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cannedDocumentClient } from '../../support/canned-document-client';
 import { ExactNumber } from '../../../src/core/exact-number';
 import { ValueSet } from '../../../src/core/values';
 import { attributeJson, placeholdersJson, recordToDynamoJson } from '../../../src/store/attribute-json';
 import { ExpressionBuilder } from '../../../src/store/conditions';
-import { exactDocumentClient } from '../../../src/store/document-client';
 import { recordFromDynamoJson } from '../../../src/store/dynamo-json';
 import { recordToSdk } from '../../../src/store/values';
 
@@ -47,28 +46,9 @@ function asSent(value: unknown): unknown {
   );
 }
 
-/** The one document client as src/store/document-client.ts makes it, over a handler that keeps each body sent. */
-function exactClient() {
-  const bodies: string[] = [];
-  const handler = {
-    handle: async (request: { body: string }) => {
-      bodies.push(request.body);
-      const headers = { 'content-type': 'application/x-amz-json-1.0' };
-      return { response: { statusCode: 200, headers, body: new TextEncoder().encode('{}') } };
-    },
-  };
-  const raw = new DynamoDBClient({
-    region: 'eu-west-1',
-    endpoint: 'http://localhost:8000',
-    credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
-    requestHandler: handler as never,
-  });
-  return { doc: exactDocumentClient(raw), bodies };
-}
-
 describe('recordToDynamoJson', () => {
   it("writes what the exact document client sends for recordToSdk's values", async () => {
-    const { doc, bodies } = exactClient();
+    const { doc, bodies } = cannedDocumentClient();
     await fc.assert(
       fc.asyncProperty(record, async (core) => {
         await doc.send(new PutCommand({ TableName: 't', Item: recordToSdk(core) }));
