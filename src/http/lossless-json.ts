@@ -44,11 +44,15 @@ export function exactJson<T, S extends ContentfulStatusCode>(
 /**
  * Route middleware (after the body guards): parses the body losslessly and hands it to the route's zod validator
  * as `c.req.json()`, so the schema still validates the body but never sees a rounded number. A body that stops
- * arriving whole within `timeoutMs` is a 408 with `Connection: close` (the rest is never read).
+ * arriving whole within `timeoutMs`, or before the request's deadline, is a 408 with `Connection: close` (the
+ * rest is never read): past the deadline no answer but a failure could come, and a dribbler holds no connection
+ * longer than a request may last.
  */
 export function losslessBody(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const bytes = await readBody(c.req.raw, timeoutMs).catch((error) => {
+    const deadline = c.get('call')?.deadline;
+    const within = deadline === undefined ? timeoutMs : Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
+    const bytes = await readBody(c.req.raw, within).catch((error) => {
       if (error instanceof ShardlineError && error.code === 'request_timeout') c.header('Connection', 'close');
       throw error;
     });

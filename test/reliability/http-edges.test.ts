@@ -193,6 +193,43 @@ describe('HTTP edges on the Node server: JSON errors, and the connection does wh
   });
 });
 
+/** A request deadline shorter than the body timeout (REQUEST_TIMEOUT_MS 1.5 s against BODY_TIMEOUT_MS's 60 s). */
+const SHORT_DEADLINE_MS = 1500;
+
+describe('a body still arriving at the request deadline, on the Node server', () => {
+  let server: NodeServer;
+  let port: number;
+  beforeAll(async () => {
+    port = await freePort();
+    server = await startNodeServer(
+      {
+        ...process.env,
+        DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
+        TABLE_NAME: `t-${randomUUID()}`,
+        CURSOR_SECRET: 'http-edges-test-secret',
+        REQUEST_TIMEOUT_MS: String(SHORT_DEADLINE_MS),
+        AWS_ACCESS_KEY_ID: 'shardline',
+        AWS_SECRET_ACCESS_KEY: 'shardline',
+      },
+      port,
+    );
+  });
+  afterAll(async () => server && (await stopChild(server.child)));
+
+  it('is a 408 at the deadline with Connection: close, not a failure after the dribbler finishes', async () => {
+    // 60 bytes a byte every 200 ms: 12 s to arrive, far past the deadline and inside BODY_TIMEOUT_MS.
+    const body = JSON.stringify({ pk: 'slow', sk: 'body', title: 'x'.repeat(20) }).padEnd(60, ' ');
+    const head =
+      'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`;
+    const { answer, elapsedMs, closed } = await dribbled(port, head, body);
+    expectJsonError(answer, 408, 'request_timeout');
+    expect(answer?.headers.connection).toBe('close');
+    expect(elapsedMs).toBeLessThan(SHORT_DEADLINE_MS + 3000);
+    expect(closed).toBe(true);
+  });
+});
+
 /** Every route of the OpenAPI document, as (method, path with `albums` for its parameters). */
 async function documentedRoutes(app: App): Promise<{ path: string; methods: string[] }[]> {
   const document = (await (await app.request('/openapi.json')).json()) as { paths: Record<string, object> };
