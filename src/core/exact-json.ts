@@ -46,12 +46,7 @@ class ExactJsonParser {
   private object(): Record<string, unknown> {
     const object: Record<string, unknown> = {};
     const seen = new Set<string>();
-    this.at++;
-    if (this.next() === 0x7d) {
-      this.at++;
-      return object;
-    }
-    for (;;) {
+    this.members(0x7d, () => {
       if (this.next() !== QUOTE) this.fail('a key expected');
       const keyAt = this.at;
       const key = this.string();
@@ -64,26 +59,29 @@ class ExactJsonParser {
       if (key === '__proto__')
         Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
       else object[key] = value;
-      const after = this.next();
-      this.at++;
-      if (after === 0x7d) return object;
-      if (after !== 0x2c) this.fail("',' or '}' expected", this.at - 1);
-    }
+    });
+    return object;
   }
 
   private array(): unknown[] {
     const array: unknown[] = [];
+    this.members(0x5d, () => array.push(this.value()));
+    return array;
+  }
+
+  /** Reads the comma-separated members after an opening bracket, up to and past `close`. */
+  private members(close: number, member: () => void): void {
     this.at++;
-    if (this.next() === 0x5d) {
+    if (this.next() === close) {
       this.at++;
-      return array;
+      return;
     }
     for (;;) {
-      array.push(this.value());
+      member();
       const after = this.next();
       this.at++;
-      if (after === 0x5d) return array;
-      if (after !== 0x2c) this.fail("',' or ']' expected", this.at - 1);
+      if (after === close) return;
+      if (after !== 0x2c) this.fail(`',' or '${String.fromCharCode(close)}' expected`, this.at - 1);
     }
   }
 

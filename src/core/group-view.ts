@@ -24,7 +24,7 @@ export function groupOfItem(collection: RoutedCollection, item: JsonObject): str
 
 /** The shards of `group` in a collection routed with its group map. */
 export function groupShards(collection: RoutedCollection, group: string): GroupShards {
-  return shardsOf(mapOf(collection), group, collection.map.strategy.shardCount);
+  return shardsOf(collection.groups ?? EMPTY_GROUP_MAP, group, collection.map.strategy.shardCount);
 }
 
 /**
@@ -36,10 +36,6 @@ export function groupView(collection: RoutedCollection, group: string): RoutedCo
   const { groups: _groups, group: _spec, ...rest } = collection;
   const strategy = strategyOf(groupShards(collection, group));
   return { ...rest, prefix: groupPrefix(collection.prefix, group), map: { ...collection.map, strategy } };
-}
-
-function mapOf(collection: RoutedCollection): GroupMap {
-  return collection.groups ?? EMPTY_GROUP_MAP;
 }
 
 /** Reads every shard the group may hold; writes spread over its write shards (random: nothing ever moves). */

@@ -38,9 +38,7 @@ export class KWayMerge<T> {
     private readonly keyOf: (item: T) => string,
     direction: OrderDirection,
   ) {
-    this.sources = [];
-    for (let source = 0; source < sourceCount; source++)
-      this.sources.push({ items: [], position: 0, exhausted: false });
+    this.sources = Array.from({ length: sourceCount }, () => ({ items: [], position: 0, exhausted: false }));
     this.tree = new LoserTree(sourceCount, direction);
     this.waiting = packed(sourceCount, true);
     this.waitingCount = sourceCount;

@@ -79,11 +79,8 @@ export function splitEntity(
   const split = new Map<string, JsonObject>();
   for (const [name, value] of Object.entries(entity)) {
     const part = owner.get(name);
-    if (part === undefined) setOwn(root, name, value);
-    else {
-      if (!split.has(part)) split.set(part, emptyRecord());
-      setOwn(split.get(part)!, name, value);
-    }
+    if (part !== undefined && !split.has(part)) split.set(part, emptyRecord());
+    setOwn(part === undefined ? root : split.get(part)!, name, value);
   }
   return { root, parts: split };
 }
@@ -167,10 +164,6 @@ export function entityTooLarge(bytes: number): ShardlineError {
 
 /** The ETag of the whole entity: of the root's attributes and each part's digest (a part changes, its digest does). */
 export function entityEtag(root: JsonObject, refs: ReadonlyMap<string, PartRef>): string {
-  const digests = emptyRecord();
-  for (const [part, ref] of refs) setOwn(digests, part, ref.digest);
-  const whole = emptyRecord();
-  for (const [name, value] of Object.entries(root)) setOwn(whole, name, value);
-  setOwn(whole, SEPARATOR, digests);
-  return itemEtag(whole);
+  const digests = Object.fromEntries([...refs].map(([part, ref]) => [part, ref.digest]));
+  return itemEtag({ ...root, [SEPARATOR]: digests });
 }

@@ -2,27 +2,20 @@ import type { IndexSlot } from './collection';
 import { malformedRecord, refused } from './errors';
 
 /**
- * A collection's shard maps over time (docs/resharding.md): numbered, immutable versions, and one pointer
- * saying which version listings read, which versions writes set, and where a migration is. A
- * migration builds the target in the index slot the source does not use, so the index being read
- * only ever gains entries; it never sees one move.
+ * A collection's shard maps over time: numbered, immutable versions, and one pointer saying which version
+ * listings read, which versions writes set, and where a migration is. A migration builds the target in the
+ * index slot the source does not use, so the index being read only ever gains entries; it never sees one move.
+ * docs/resharding.md tables what each phase writes, reads and runs (`enterPhase` spells reads and writes);
+ * `rolling-back` then `aborting` undo one, whose scan removes the target's attributes.
  */
 const phases = [
-  // One map; reads and writes use it.
   'stable',
-  // Writes set both maps' attributes; reads stay on the source. Waits until every router knows.
   'dual-write',
-  // A scan gives every member its target attributes (resumable from its checkpoint).
   'backfill',
-  // A scan checks every member's target attributes, repairing any that are missing or wrong.
   'verify',
-  // Reads use the target; writes still set both, so going back is one pointer change.
   'switch-reads',
-  // Writes set only the target; a scan removes the source's attributes.
   'finalize',
-  // Reads back on the source, writes still set both (a rollback's first step).
   'rolling-back',
-  // Writes set only the source; a scan removes the target's attributes.
   'aborting',
 ] as const;
 

@@ -31,14 +31,9 @@ const MARKERS = new Set([BINARY_MARKER, SET_MARKER, MAP_MARKER]);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The marker of a one-key object whose key is a marker, else undefined. */
-function markerOf(value: object): string | undefined {
-  let only: string | undefined;
-  for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
-    if (only !== undefined) return undefined;
-    only = key;
-  }
-  return only !== undefined && MARKERS.has(only) ? only : undefined;
+export function markerOf(value: object): string | undefined {
+  const keys = Object.keys(value);
+  return keys.length === 1 && MARKERS.has(keys[0]!) ? keys[0] : undefined;
 }
 
 /** A map, not a number, binary or set. */
@@ -141,10 +136,6 @@ export function canonicalText(value: unknown): string {
     .map(([name, element]) => `${JSON.stringify(name)}:${canonicalText(element)}`)
     .sort(compareKeys);
   return `{${entries.join(',')}}`;
-}
-
-export function isMarkerObject(value: Record<string, unknown>): boolean {
-  return markerOf(value) !== undefined;
 }
 
 /** Assigns even a `__proto__` key as an own property, as JSON.parse does. */
