@@ -1,9 +1,7 @@
 /**
- * An adaptive concurrency limit (AIMD, as Netflix concurrency-limits): in planned DynamoDB
- * requests, +1 per full limit's worth of answers faster than `latencyTargetMs`, × `backoff` on a
- * slower one. Only work admitted since the last cut can cut again: a burst of slow answers to one
- * overload cuts once, not once per answer, which would collapse the limit. Work past the limit is
- * refused, not queued, so a saturated server sheds load instead of answering everyone late.
+ * An adaptive concurrency limit in planned DynamoDB requests (docs/operations.md, "Admission control"). Only
+ * work admitted since the last cut can cut again: a burst of slow answers to one overload cuts once, not once
+ * per answer, which would collapse the limit. Work past the limit is refused, not queued: load is shed.
  */
 export interface AdmissionOptions {
   readonly initialLimit: number;
@@ -13,10 +11,7 @@ export interface AdmissionOptions {
   readonly backoff: number;
 }
 
-/**
- * Units are planned DynamoDB requests: a 21-shard listing weighs 21, so 1,024 is ~48 of them at once. The
- * floor, ~24 such listings, is what a 2-core router serves at full goodput (docs/performance.md).
- */
+/** A 21-shard listing weighs 21; the floor is what a 2-core router serves at full goodput (docs/performance.md). */
 export const DEFAULT_ADMISSION: AdmissionOptions = {
   initialLimit: 1024,
   minLimit: 512,

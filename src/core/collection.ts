@@ -7,10 +7,7 @@ import { sameStrategy, type ShardStrategy } from './strategies';
 
 export type KeyType = 'S' | 'N';
 
-/**
- * How the autopilot may reshard a collection by the fleet's load (docs/autopilot.md): plain data, so core
- * need not know the autopilot; config/autopilot-config.ts gives its bounds and defaults.
- */
+/** How the autopilot may reshard a collection (docs/autopilot.md); bounds and defaults: config/autopilot-config.ts. */
 export interface AutopilotConfig {
   /** A shard over this share of a partition's limits for a whole window gets relief. */
   readonly maxPartitionShare: number;
@@ -36,10 +33,7 @@ export interface IndexSpec {
   readonly indexKeyAttribute: string;
 }
 
-/**
- * One sorted index over one kind of item, as the config says it. It does not route: the shard map
- * stored in the table does (`RoutedCollection`), which a reshard or the autopilot changes.
- */
+/** One sorted index over one kind of item, as the config says it; the stored shard map routes (`RoutedCollection`). */
 export interface CollectionSpec {
   readonly name: string;
   readonly table: string;
@@ -63,10 +57,7 @@ export interface CollectionSpec {
   readonly etagAttribute?: string;
   /** Entities in parts (core/parts.ts): part name → its top-level attributes; absent: one item an entity. */
   readonly parts?: Readonly<Record<string, readonly string[]>>;
-  /**
-   * Grouped (docs/groups.md): an index per value of this field, each on its own shard keys; the
-   * strategy (random) is each group's default, and hot groups are listed in the group map.
-   */
+  /** Grouped (docs/groups.md): an index per value of this field, each on its own shard keys. */
   readonly group?: GroupSpec;
 }
 
@@ -102,15 +93,12 @@ export function firstMapOf(spec: CollectionSpec): RoutedCollection {
   return routedBy(spec, 1, spec.initialStrategy, 0);
 }
 
-/** Whether a map's strategy is the config's (after a reshard it need not be: the config only makes v1). */
+/** Whether a map's strategy is the config's (after a reshard it need not be). */
 export function isConfigured(spec: CollectionSpec, strategy: Pick<ShardStrategy, 'config'>): boolean {
   return sameStrategy(strategy, spec.initialStrategy);
 }
 
-/**
- * What a router says at start when the stored map `version` (`stored`) is not the config's strategy:
- * after a reshard the normal state (the stored map rules; the config's strategy made v1 only).
- */
+/** What a router says at start when the stored map `version` (`stored`) is not the config's strategy. */
 export function configDriftNote(spec: CollectionSpec, version: number, stored: ShardStrategy): string | undefined {
   if (isConfigured(spec, stored)) return undefined;
   const configured = spec.initialStrategy;

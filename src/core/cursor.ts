@@ -25,12 +25,10 @@ export interface CursorContent {
 }
 
 /**
- * The last returned item's index sort key (one exact position) and, for hash and random listings,
- * a read hint, as `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`. The MAC
- * covers the scope without carrying it, so a tampered cursor, or one from another listing, is
- * rejected rather than resuming elsewhere. The payload carries a fingerprint of the signing key,
- * so a cursor signed under another CURSOR_SECRET (a restart, another deployment) is told apart
- * from an altered one, and the client is told to start over.
+ * The last returned item's index sort key and, for hash and random listings, a read hint, as
+ * `base64url(JSON) "." base64url(HMAC-SHA256(secret, scope + payload))`: the MAC covers the scope without
+ * carrying it. The payload names the signing key's fingerprint, so a cursor from another CURSOR_SECRET is
+ * told apart from an altered one.
  */
 export function encodeCursor(position: string, scope: CursorScope, secret: string, hint?: ReadHint): string {
   const content = { v: VERSION, s: keyId(secret), k: position, ...(hint && { h: packHint(hint) }) };

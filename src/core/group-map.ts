@@ -1,10 +1,8 @@
 import { ShardlineError } from './errors';
 
 /**
- * Where one group's items are (docs/groups.md): shards `0 … shards-1` under `<prefix>#<group>#`,
- * new writes on a random one of `0 … writeShards-1`. The two differ only while a change settles:
- * a grow is read by every router before any writes to the new shards; a shrink is written by
- * every router before the items on the shards it drops move.
+ * Where one group's items are: shards `0 … shards-1` under `<prefix>#<group>#`, new writes on a random one of
+ * `0 … writeShards-1`. The two differ only while a grow or shrink settles (docs/groups.md).
  */
 export interface GroupShards {
   readonly shards: number;

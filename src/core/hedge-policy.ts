@@ -1,19 +1,14 @@
 /**
- * When to hedge a shard query (Dean & Barroso, "The Tail at Scale"): a page waits for its slowest
- * shard, so a query unanswered at the group's recent p95 is sent again and the first answer wins.
- * No hedging until the group has a latency history, and a token budget per group (each query
- * earns `ratio` of a token, a hedge spends one, none at the start) keeps each group's hedges
- * under `ratio` of its own queries: a collection that is always slow cannot spend what a quiet one
- * saved, and what hedging costs a collection is what its own figures say.
+ * When to hedge a shard query (docs/performance.md, "Hedged shard queries"): at the group's recent p95, once
+ * it has a latency history, within a token budget per group (each query earns `ratio` of a token, a hedge
+ * spends one): a collection that is always slow cannot spend what a quiet one saved.
  */
 export interface HedgeOptions {
   /** Most hedges per query sent, over time (0.05: at most one extra query in twenty). */
   readonly ratio: number;
   /**
-   * Tokens a quiet spell can save up, so a burst of slow shards can still be hedged. Hedging at
-   * the p95 asks for about `ratio` hedges per query, what the budget earns: with a small purse the
-   * tokens often run out just when a page's shards are slow (scripts/bench/sim-hedge-budget.ts;
-   * what each purse leaves unhedged: docs/performance.md).
+   * Tokens a quiet spell can save up: the p95 asks for about what the budget earns, so a small purse runs
+   * out just when a page's shards are slow (docs/performance.md).
    */
   readonly burst: number;
   /** Latencies kept per group: the p95 is of the most recent ones. */
@@ -60,10 +55,7 @@ export class HedgePolicy {
   }
 }
 
-/**
- * One group's hedge tokens and its most recent latencies, in a ring (their p95 is re-sorted once per
- * 16 new samples, not per query).
- */
+/** One group's hedge tokens and its most recent latencies, in a ring (the p95 re-sorted once per 16 samples). */
 class HedgeGroup {
   tokens = 0;
   private readonly samples: Float64Array;

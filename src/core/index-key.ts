@@ -5,11 +5,9 @@ import { parseExactJson } from './exact-json';
 import type { KeyBound } from './key-range';
 
 /**
- * The one module that knows how keys are spelled: the shard partition key (`gsi1pk`) and the index
- * sort key (`gsi1sk`), value + SEPARATOR + tiebreaker. SEPARATOR (U+0000, refused in values) sorts
- * below every character, so `value < value2` implies `key(value) < key(value2)` and one value's
- * items are one run. The tiebreaker, the primary key as JSON (which escapes U+0000), makes every
- * entry unique: a cursor is one exact position, and an exact-value lookup the prefix `value + SEPARATOR`.
+ * The one module that knows how keys are spelled (docs/architecture.md, "Index keys"): the shard key and the
+ * index sort key, value + SEPARATOR + the primary key as JSON (which escapes U+0000). SEPARATOR sorts below
+ * every character, so one value's items are one run, and an exact-value lookup is the prefix `value + SEPARATOR`.
  */
 export const SEPARATOR = '\u0000';
 /** The next character up from SEPARATOR: `value + VALUE_END` is above every key of that value. */

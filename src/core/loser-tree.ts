@@ -8,19 +8,14 @@ const EXHAUSTED = Number.POSITIVE_INFINITY;
 const OFFSET_STEP = 0x20000;
 
 /**
- * The merge's priority queue: a tree of losers over the head keys of k sorted sources, with
- * offset-value codes (Conner 1977; Graefe & Do, "Offset-value coding in database query
- * processing", 2023), in code point order (`unitRank`).
+ * The merge's priority queue: a tree of losers over the head keys of k sorted sources, with offset-value
+ * codes (Graefe & Do, "Offset-value coding in database query processing", 2023), in code point order.
  *
- * Why: comparing index keys is the merge's whole cost, and neighbouring keys share long
- * prefixes. Each head carries a code relative to the last key output: the offset of the first
- * differing unit and the unit there, packed so that a smaller code means an earlier key. Codes
- * relative to one base decide unless equal, and then the comparison starts past the shared
- * offset: most matches are one number comparison, and a prefix is scanned about once.
- *
- * Why the codes stay valid: a new head's base is the head it replaces, the key just output.
- * Every loser on the winner's path lost to that key, so its code has the same base; and a key
- * that loses to one with a smaller code keeps its code relative to the winner.
+ * Comparing index keys is the merge's whole cost, and neighbouring keys share long prefixes. Each head
+ * carries a code relative to the last key output: the offset of the first differing unit and the unit there,
+ * packed so that a smaller code means an earlier key. Equal codes are compared past the shared offset, so
+ * most matches are one number comparison. The codes stay valid: a new head's base is the key just output,
+ * which every loser on the winner's path lost to; a key losing to a smaller code keeps its code.
  */
 export class LoserTree {
   /** `nodes[0]` is the winner; `nodes[p]`, 1 ≤ p < k, the loser of the match at p. Leaf i sits at k + i. */

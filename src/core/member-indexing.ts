@@ -21,16 +21,9 @@ export type IndexingDecision =
   | { readonly kind: 'update'; readonly set: JsonObject; readonly when: readonly ItemCondition[] };
 
 /**
- * Decides for `item` (a scanned item, or a stream record's new image) against `writes`, the
- * collection as each map that writes set sees it (the read map first; two during a reshard).
- *
- * Members: items carrying an entry of this collection in either index, and items its `members`
- * rule matches that carry no other collection's entry; never shardline's own (`isReserved`).
- *
- * A member gets, in every write map where its entry is missing or stale (another index sort key,
- * or a shard the map would not pick), the entry its ordered fields give. The update's conditions
- * are everything this read, so a newer write always wins and a deleted item is never brought
- * back. Applying it leaves an item that is `current`: a follower seeing its own change does nothing.
+ * Decides for `item` (a scanned item, or a stream record's new image) against `writes`, the collection as each
+ * map that writes set sees it (the read map first). Who is a member and what it gets, under which conditions:
+ * docs/other-writers.md, "What is indexed". Applying an update leaves an item that is `current`.
  */
 export function decideIndexing(
   writes: readonly RoutedCollection[],

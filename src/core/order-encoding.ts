@@ -2,23 +2,10 @@ import { malformedRecord } from './errors';
 import { type Decimal, MIN_EXPONENT } from './exact-number';
 
 /**
- * The order-preserving text encoding of typed values (FoundationDB's tuple layer and
- * CockroachDB's key encoding, spelled as text): encoded fields compare by `compareKeys`
- * (DynamoDB's UTF-8 byte order) exactly as the values do.
- *
- * Every field's encoding is prefix-free, so two tuples differ inside the first field that
- * differs, never across a field boundary: concatenation gives the tuple's lexicographic order.
- * It also lets a descending field be its ascending encoding mirrored symbol by symbol. The
- * text is well-formed UTF-16 and never holds U+0000 (the index key separator).
- *
- * - number: a class (`M` negative < `O` zero < `P` positive), for non-zero the exponent of
- *   0.d… × 10^e as three digits (e + 129, mirrored for negatives), the digits (complemented for
- *   negatives) and an end mark below (`!`) or above (`~`) every digit. Descending: c → 0x9F − c.
- * - string ascending: the characters, U+0001 and U+0002 escaped as U+0002 U+0001 / U+0002
- *   U+0002, then the end mark U+0001, below every character.
- * - string descending: the UTF-8 bytes complemented (0xFF − b) as U+0001…U+00FF, then U+0100
- *   above them, so a prefix sorts after its extensions. ASCII costs two bytes.
- * - date: exact decimal seconds since the epoch (to the nanosecond), encoded as a number.
+ * The order-preserving text encoding of typed values (each type's form: docs/architecture.md, "Typed and
+ * compound order"): encoded fields compare by `compareKeys` (DynamoDB's UTF-8 byte order) as the values do.
+ * Every field's encoding is prefix-free, so concatenation gives the tuple's order and a descending field is
+ * its ascending encoding mirrored; the text is well-formed UTF-16 and never holds U+0000 (the index separator).
  */
 export type OrderType = 'string' | 'number' | 'date';
 export type OrderDirection = 'asc' | 'desc';
@@ -72,12 +59,13 @@ export function integerDecimal(n: number): Decimal {
   return { negative: n < 0, digits: text.slice(0, end), exponent: text.length };
 }
 
-/** `value` must not hold U+0000. */
-export function encodeString(value: string): string {
-  if (!value.includes(STRING_END) && !value.includes(STRING_ESCAPE)) return value + STRING_END;
+/** `value` must not hold U+0000. `complete: false` leaves the end mark off, as `encodeStringDescending`. */
+export function encodeString(value: string, complete = true): string {
+  const end = complete ? STRING_END : '';
+  if (!value.includes(STRING_END) && !value.includes(STRING_ESCAPE)) return value + end;
   // The escape first, so the escapes the end mark gets are not escaped again.
   const escaped = value.replaceAll(STRING_ESCAPE, STRING_ESCAPE + STRING_ESCAPE);
-  return escaped.replaceAll(STRING_END, STRING_ESCAPE + STRING_END) + STRING_END;
+  return escaped.replaceAll(STRING_END, STRING_ESCAPE + STRING_END) + end;
 }
 
 /** `complete: false` leaves the end mark off: what every value starting with `value` begins with. */
@@ -86,11 +74,6 @@ export function encodeStringDescending(value: string, complete = true): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(0x100 - bytes[i]!);
   return complete ? out + String.fromCharCode(DESC_STRING_END) : out;
-}
-
-/** `encodeString` without its end mark: what every value starting with `value` begins with. */
-export function encodeStringPrefix(value: string): string {
-  return encodeString(value).slice(0, -1);
 }
 
 /** Mirrors an ascending number or date encoding into the descending one (and back). */

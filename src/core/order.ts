@@ -8,8 +8,8 @@ import {
   decodeField,
   encodeField,
   encodeSafeInteger,
+  encodeString,
   encodeStringDescending,
-  encodeStringPrefix,
   type OrderDirection,
   type OrderType,
 } from './order-encoding';
@@ -17,10 +17,9 @@ import { presentTyped, readString, readTyped } from './order-values';
 import type { ValueBound } from './strategies';
 
 /**
- * The order codec: what a collection is ordered by, and its ordered values as the strings its index sorts,
- * compared by `compareKeys` (UTF-8 bytes), whose order the encodings keep. Only this file tells an order's two
- * forms apart: a plain order's (one ascending string field) value is the normalized string itself, as it always
- * was; any other's the encoding of its field values (order-encoding.ts), read back as them where people see it.
+ * The order codec (docs/architecture.md, "Typed and compound order"), the one file that tells an order's two
+ * forms apart: a plain order's (one ascending string field) value is the normalized string itself; any other's
+ * the encoding of its field values (order-encoding.ts), read back as them where people see it.
  */
 export interface OrderField {
   readonly field: string;
@@ -71,9 +70,8 @@ function refuseItem(field: string, problem: string): never {
 }
 
 /**
- * The encoding of the first `values.length` fields of `order`: every tuple that starts with these
- * values encodes to a string that starts with it. `textAllowed`: numbers may be decimal text
- * (query parameters, config files).
+ * The encoding of the first `values.length` fields of `order`, which every tuple starting with these values
+ * starts with. `textAllowed`: numbers may be decimal text (query parameters, config files).
  */
 export function encodeOrderPrefix(
   order: CollectionOrder,
@@ -102,7 +100,7 @@ function encodeInput(plain: boolean, field: OrderField, input: unknown, textAllo
   return plain ? (read.value as string) : encodeField(field.type, field.direction, read.value);
 }
 
-/** A route lookup's value of the first field; a plain one only normalized, as it always was (U+0000 and all). */
+/** A route lookup's value of the first field; a plain one only normalized (U+0000 and all). */
 export function encodeLookupKey(order: CollectionOrder, key: string, refuse: Refuse): string {
   return isPlain(order) ? normalize(key, order[0]!.normalization) : encodeOrderPrefix(order, [key], true, refuse);
 }
@@ -115,7 +113,7 @@ export function encodeStringPrefixAt(order: CollectionOrder, position: number, p
   if ('problem' in read) refuse(field.field, read.problem);
   const normalized = read.value as string;
   if (isPlain(order)) return normalized;
-  return field.direction === 'asc' ? encodeStringPrefix(normalized) : encodeStringDescending(normalized, false);
+  return field.direction === 'asc' ? encodeString(normalized, false) : encodeStringDescending(normalized, false);
 }
 
 /**
@@ -143,10 +141,7 @@ export function decodeOrderedValue(order: CollectionOrder, encoded: string): Fie
   return values;
 }
 
-/**
- * An encoded value as field values (`[]` for the first boundary, `[2020]` for a cut after one
- * field). Undefined for a plain order's, readable as it is, and for no ordered value.
- */
+/** An encoded value as field values (`[]`, `[2020]` for a cut after one field); undefined for a plain order's. */
 export function readableValues(order: CollectionOrder, encoded: string): FieldValues | undefined {
   if (isPlain(order)) return undefined;
   try {
@@ -163,10 +158,8 @@ export function readableBoundaries(order: CollectionOrder, boundaries: readonly 
 }
 
 /**
- * A boundary as a config or boundaries file writes it, as the ordered value a range strategy
- * bisects: a plain order's a string; any other's a tuple of leading field values (`[]`, the lowest
- * value, first; `[2020]`, `[2020, "m"]`): fewer fields than the order start at the first value with
- * those fields. Numbers may be decimal text (digits a double loses).
+ * A boundary as a config or boundaries file writes it (a plain order's a string; any other's a tuple of leading
+ * field values: `[]` first, `[2020]`, `[2020, "m"]`), as the ordered value a range strategy bisects.
  */
 export function encodeBoundary(order: CollectionOrder, boundary: string | readonly (string | number)[], i: number) {
   if (isPlain(order) !== (typeof boundary === 'string')) {
@@ -183,9 +176,8 @@ export function encodeBoundary(order: CollectionOrder, boundary: string | readon
 }
 
 /**
- * Range cuts rounded up to whole fields, so each decodes to a tuple: a cut is rounded against the
- * first of the sorted `values` at or above it (the value it was cut before), up to the end of the
- * field it ends in, so it separates the same values. A plain order's cuts stay as they are.
+ * Range cuts rounded up to whole fields, so each decodes to a tuple: a cut becomes the first of the sorted
+ * `values` at or above it up to the end of the field the cut ends in, so it separates the same values.
  */
 export function roundedBoundaries(order: CollectionOrder, boundaries: readonly string[], values: SortedView): string[] {
   if (isPlain(order)) return [...boundaries];

@@ -9,12 +9,8 @@ import { orderOf } from './order';
 import { emptyRecord, itemFromWire, itemToWire, setOwn } from './values';
 
 /**
- * An entity in parts (docs/api.md, "Entities in parts"): the root item holds the attributes named
- * in no part, the index attributes and, in `_parts`, which version of each part is current; each
- * part's attributes are stored as exact JSON in numbered chunk items beside it, under the root's
- * partition key and the sort key `<root sk>\u0000<part>\u0000<version>\u0000<chunk>`. U+0000 sorts
- * before every other character and a collection with parts refuses it in a root's sort key, so no
- * entity's sort key is another's chunk, and a root's chunks sort right after it.
+ * An entity in parts (docs/api.md, "Entities in parts"): a root item and, for each part, exact JSON in numbered
+ * chunk items under the root's partition key, sort key `<root sk>\u0000<part>\u0000<version>\u0000<chunk>`.
  */
 export type PartsConfig = Readonly<Record<string, readonly string[]>>;
 

@@ -1,8 +1,6 @@
 /**
- * Space-Saving (Metwally, Agrawal, El Abbadi 2005): the k most frequent keys of a stream in memory
- * bounded by k. Every counter overestimates its key's count by at most its `error`, which is at
- * most the smallest counter, at most total ÷ k: a key seen more often is always present, and the
- * order is right wherever two counts differ by more than the errors.
+ * Space-Saving (Metwally, Agrawal, El Abbadi 2005): the k most frequent keys of a stream in memory bounded
+ * by k. A counter overestimates its key's count by at most its `error`, at most total ÷ k.
  */
 
 export interface HeavyHitter {
