@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalText } from './values';
 
-/**
- * A hash of the canonical form: items DynamoDB holds equal have one ETag. Stored in the item
- * with every write, so a conditional write compares it inside DynamoDB.
- */
+/** A hash of the canonical form: items DynamoDB holds equal have one ETag (stored with every write). */
 export function itemEtag(item: Record<string, unknown>): string {
   return createHash('sha256').update(canonicalText(item)).digest('base64url').slice(0, 22);
 }

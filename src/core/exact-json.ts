@@ -1,11 +1,9 @@
 import { ExactNumber } from './exact-number';
 
 /**
- * JSON with every number kept as its digits (`ExactNumber`). Strings, nearly all of a large body,
- * are decoded by the native `JSON.parse` on their own slice, not a character at a time, so a large
- * batch neither blocks the event loop nor balloons memory (docs/performance.md). A key given twice
- * is refused, as lossless-json did: which one counts would be a guess. `__proto__` is an own key,
- * as `JSON.parse` makes it. Throws SyntaxError.
+ * JSON with every number kept as its digits (`ExactNumber`). Strings, nearly all of a large body, are decoded
+ * by the native `JSON.parse` on their own slice (docs/performance.md). A key given twice is refused: which one
+ * counts would be a guess. `__proto__` is an own key, as `JSON.parse` makes it. Throws SyntaxError.
  */
 export function parseExactJson(text: string): unknown {
   return new ExactJsonParser(text).document();

@@ -9,17 +9,13 @@ export interface GroupSpec {
   readonly type: 'string' | 'number';
 }
 
-/**
- * Room left in a shard key after the group value: the prefix, two separators and a shard number of up
- * to 6 digits. A group value past it could not be a partition key.
- */
+/** Room a shard key needs besides the prefix and group value: two separators and a shard number of 6 digits. */
 const SHARD_KEY_SLACK = 8;
 
 /**
- * The group value as it appears in shard keys: a string as it is, a number in its one canonical
- * spelling (`1.50` and `1.5` are one group). A collection's group values are all of one type, and the
- * shard number after the last `#` is digits only, so `<prefix>#<group>#<shard>` is taken apart again
- * by the last `#`: no two groups' keys meet, whatever a group value holds (`#`, `/`, non-ASCII).
+ * The group value as it appears in shard keys: a string as it is, a number in its canonical spelling (`1.50`
+ * and `1.5` are one group). The shard number after the last `#` is digits only, so `<prefix>#<group>#<shard>`
+ * splits at the last `#`: no two groups' keys meet, whatever a group value holds.
  */
 export function readGroupValue(spec: GroupSpec, prefix: string, value: unknown): string {
   const refuse = (problem: string) =>

@@ -46,11 +46,8 @@ export class HedgePolicy {
   }
 
   private group(name: string): HedgeGroup {
-    let state = this.groups.get(name);
-    if (state === undefined) {
-      state = new HedgeGroup(this.options.window);
-      this.groups.set(name, state);
-    }
+    const state = this.groups.get(name) ?? new HedgeGroup(this.options.window);
+    this.groups.set(name, state);
     return state;
   }
 }

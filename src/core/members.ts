@@ -2,10 +2,7 @@ import { ExactNumber } from './exact-number';
 import type { JsonObject } from './item';
 import { canonicalText } from './values';
 
-/**
- * Which items belong to a collection although shardline did not write them (config `"members"`).
- * Without a rule, only items carrying the collection's index attributes belong.
- */
+/** Which items belong to a collection although shardline did not write them (config `"members"`). */
 export type MembersRule =
   | { readonly attribute: string; readonly beginsWith: string }
   | { readonly attribute: string; readonly equals: string | number | boolean };

@@ -115,8 +115,6 @@ export class KWayMerge<T> {
   }
 
   private need(): MergeStop {
-    const sources: number[] = [];
-    for (let source = 0; source < this.waiting.length; source++) if (this.waiting[source]) sources.push(source);
-    return { kind: 'need', sources };
+    return { kind: 'need', sources: this.waiting.flatMap((waiting, source) => (waiting ? [source] : [])) };
   }
 }

@@ -122,11 +122,7 @@ function decodeString(encoded: string, start: number): { value: string; end: num
   throw malformedRecord('not an encoded string field: no end mark');
 }
 
-/**
- * The bytes of a descending string back to its text. `ignoreBOM`: a value may begin with
- * U+FEFF, which a default TextDecoder drops as a byte-order mark (a boundary "\uFEFFa"
- * read back as "a"); `fatal`: bytes that are no UTF-8 are no encoded value.
- */
+/** `ignoreBOM`: a value may begin with U+FEFF, which is no byte-order mark here; `fatal`: no UTF-8, no value. */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function decodeStringDescending(encoded: string, start: number): { value: string; end: number } {

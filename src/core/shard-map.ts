@@ -101,10 +101,7 @@ export function startMigration(pointer: MapPointer, version: number, now: number
   };
 }
 
-/**
- * The pointer in `phase`, with reads and writes as that phase has them. Progress and
- * checkpoint belong to one scan and are dropped; the lease is kept.
- */
+/** The pointer in `phase`, with its reads and writes; progress and checkpoint (one scan's) go, the lease stays. */
 export function enterPhase(pointer: MapPointer, phase: Phase, now: number): MapPointer {
   const { source, target } = migrationRefs(pointer);
   const both = [source, target];

@@ -4,13 +4,9 @@ import { ShardlineError } from './errors';
 import { decimalText, ExactNumber, parseDecimal } from './exact-number';
 
 /**
- * Attribute values in core: a string, a boolean, null, an `ExactNumber` (never a double), a
- * `Uint8Array` (B), a `ValueSet` (SS, NS, BS), a list or a map of those. JSON has no binary and no
- * sets, so the wire spells them as one-key objects: `{"$binary": "<base64>"}`, `{"$set": [...]}`
- * (all strings, all numbers or all `$binary`), and `{"$map": {...}}`, a map taken literally
- * (`{"$map": {"$set": [1]}}` is a map with the attribute `$set`). Only an object whose one key is
- * a marker is a typed value. GET wraps a map that would read as one in `$map`, so PUT of what GET
- * returned stores the identical item.
+ * Attribute values in core: a string, a boolean, null, an `ExactNumber` (never a double), a `Uint8Array` (B),
+ * a `ValueSet` (SS, NS, BS), a list or a map of those. The wire spells binary, sets and maps that would read as
+ * them as one-key objects (`$binary`, `$set`, `$map`: docs/api.md), so PUT of what GET returned stores it again.
  */
 
 export type SetKind = 'S' | 'N' | 'B';

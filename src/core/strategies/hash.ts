@@ -4,9 +4,8 @@ import { registerStrategy, shardCountSchema } from './registry';
 import { allShards, type ShardStrategy } from './strategy';
 
 /**
- * `int.from_bytes(sha256(utf8(normalized)).digest(), 'big') % shardCount` — the
- * seed's hash shard id. One value lives on one shard; a sorted listing still has to
- * merge all of them, because hashing destroys order between shards.
+ * The seed's `int.from_bytes(sha256(utf8(normalized)).digest(), 'big') % shardCount`: one value lives on one
+ * shard, but a sorted listing merges all of them.
  */
 export function hashStrategy(shardCount: number): ShardStrategy {
   return {
@@ -35,10 +34,7 @@ export function hashShard(normalized: string, shardCount: number): number {
   return remainder;
 }
 
-/**
- * The one-shot `crypto.hash` (Node >= 20.12) is faster than createHash (docs/performance.md);
- * runtimes lacking it (Workers' nodejs_compat may) get createHash, with the same digest.
- */
+/** The one-shot `crypto.hash` is faster (docs/performance.md); runtimes lacking it get createHash. */
 const sha256: (value: string) => Uint8Array =
   typeof crypto.hash === 'function'
     ? (value) => crypto.hash('sha256', value, 'buffer')

@@ -1,5 +1,4 @@
-// The built-in strategies register themselves when imported; importing this module
-// is what makes them known to createStrategy, config validation and the OpenAPI enum.
+// Importing the built-in strategies registers them (createStrategy, config validation, the OpenAPI enum).
 import './random';
 import './hash';
 import './range';

@@ -2,10 +2,7 @@ import { z } from 'zod';
 import { registerStrategy, shardCountSchema } from './registry';
 import { allShards, type ShardStrategy } from './strategy';
 
-/**
- * Uniformly random shards: the best write spread, but a value can be anywhere, so
- * every read — even of one value — merges all shards.
- */
+/** Uniformly random shards: the best write spread, but every read, even of one value, merges all shards. */
 export function randomStrategy(shardCount: number): ShardStrategy {
   return {
     kind: 'random',

@@ -5,11 +5,9 @@ import { registerStrategy } from './registry';
 import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
 
 /**
- * Shard i holds the values in [boundaries[i], boundaries[i + 1]) (the seed's
- * `bisect.bisect(boundaries, v) - 1`), so a listing reads shards one after another.
- *
- * A value repeated at indexes i..j is a heavy hitter, one key with more items than a shard
- * holds: its writes spread uniformly over shards i..j, read as one merged group.
+ * Shard i holds the values in [boundaries[i], boundaries[i + 1]), so a listing reads shards one after another.
+ * A value repeated at indexes i..j is a heavy hitter: its writes spread uniformly over shards i..j, read as one
+ * merged group.
  */
 export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   validateBoundaries(boundaries);

@@ -5,10 +5,7 @@ import type { ShardStrategy, StrategyConfig } from './strategy';
 /** A strategy's config schema: a zod object whose `kind` is the literal name it registers. */
 export type StrategyConfigSchema = z.ZodObject<{ kind: z.ZodLiteral<string> } & z.ZodRawShape>;
 
-/**
- * Declared in the strategy's own file (Vitess's vindexes): config validation, the OpenAPI enum
- * and the contract suite read these rather than a list of kinds.
- */
+/** Declared in the strategy's own file: config validation, the OpenAPI enum and the contract suite read these. */
 export interface StrategyDefinition<Schema extends StrategyConfigSchema = StrategyConfigSchema> {
   readonly name: string;
   /** One line for people: what it spreads and what a read costs. */
