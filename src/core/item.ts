@@ -17,6 +17,8 @@ import { isPlainObject, ValueSet } from './values';
 
 export const MAX_ITEM_BYTES = 400 * 1024;
 const MAX_DEPTH = 32;
+/** DynamoDB's limit on an attribute name (UTF-8 bytes): past it DynamoDB refuses from inside the write. */
+const MAX_ATTRIBUTE_NAME_BYTES = 65_535;
 
 export type JsonObject = { [name: string]: unknown };
 
@@ -53,15 +55,8 @@ export function prepareItem(
   if (collection.group) {
     // Each group is a collection of its own shard keys: the item is prepared as its group's.
     const group = groupOfItem(collection, item);
-    return {
-      ...prepareItem(
-        groupView(collection, group),
-        item,
-        random,
-        also.map((map) => groupView(map, group)),
-      ),
-      group,
-    };
+    const inGroup = (view: RoutedCollection) => groupView(view, group);
+    return { ...prepareItem(inGroup(collection), item, random, also.map(inGroup)), group };
   }
   const reserved = managedAttributes(collection).find((name) => Object.hasOwn(item, name));
   if (reserved !== undefined) {
@@ -117,7 +112,14 @@ export function checkAttributes(item: JsonObject): void {
   for (const [name, element] of Object.entries(item)) {
     if (name.length === 0) throw new ShardlineError('invalid_item', 'attribute names must not be empty');
     if (!name.isWellFormed()) throw new ShardlineError('invalid_item', 'an attribute name holds an unpaired surrogate');
-    checkNameSize(name);
+    const bytes = utf8Length(name);
+    if (bytes > MAX_ATTRIBUTE_NAME_BYTES) {
+      throw new ShardlineError(
+        'invalid_item',
+        `attribute name "${name.slice(0, 20)}…" is ${bytes} bytes; DynamoDB allows ${MAX_ATTRIBUTE_NAME_BYTES}`,
+        { limit: MAX_ATTRIBUTE_NAME_BYTES },
+      );
+    }
     checkAttribute(element, name, 1);
   }
 }
@@ -175,21 +177,6 @@ function checkAttribute(value: unknown, where: string, depth: number): void {
         checkAttribute(element, `${where}.${name}`, depth + 1);
       }
     }
-  }
-}
-
-/** DynamoDB's limit on an attribute name (UTF-8 bytes): past it DynamoDB refuses from inside the write. */
-const MAX_ATTRIBUTE_NAME_BYTES = 65_535;
-
-function checkNameSize(name: string): void {
-  const bytes = utf8Length(name);
-  if (bytes > MAX_ATTRIBUTE_NAME_BYTES) {
-    const shown = `${name.slice(0, 20)}…`;
-    throw new ShardlineError(
-      'invalid_item',
-      `attribute name "${shown}" is ${bytes} bytes; DynamoDB allows ${MAX_ATTRIBUTE_NAME_BYTES}`,
-      { limit: MAX_ATTRIBUTE_NAME_BYTES },
-    );
   }
 }
 

@@ -22,15 +22,11 @@ export function entryIn(view: RoutedCollection, item: JsonObject): IndexEntry | 
   return { shardKey: shard, indexKey };
 }
 
-/** NaN when the entry's shard key is malformed. */
-export function shardOf(entry: IndexEntry): number {
-  return parseShardKey(entry.shardKey)?.shard ?? Number.NaN;
-}
-
 /** Whether an entry is one `view`'s map could have written for this index key. */
 export function entryFits(view: RoutedCollection, entry: IndexEntry | undefined, indexKey: string): boolean {
   if (!entry || entry.indexKey !== indexKey) return false;
-  return view.map.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shardOf(entry));
+  const shard = parseShardKey(entry.shardKey)?.shard;
+  return shard !== undefined && view.map.strategy.shardsForValue(valueOfIndexKey(indexKey)).includes(shard);
 }
 
 /** Something the item must still hold when an update lands (else the update changes nothing). */
