@@ -52,18 +52,12 @@ export function invalidRequest(message: string, details?: Record<string, unknown
   return new ShardlineError('invalid_request', message, details);
 }
 
-/**
- * A bug, or a failure shardline has no code for: a 500 whose message is for the log alone (the client
- * reads "internal error"); `cause` is the error it stands for, which the log names.
- */
+/** A bug, or a failure shardline has no code for: a 500 whose message and `cause` are for the log alone. */
 export function internalError(message: string, cause?: unknown): ShardlineError {
   return new ShardlineError('internal', message, undefined, cause === undefined ? undefined : { cause });
 }
 
-/**
- * A record shardline stored (a shard map, a part, an index entry) that it cannot read: forged, damaged or
- * of another version's shape. A 503, as for any data the service cannot serve; `message` names the record.
- */
+/** A record shardline stored (a shard map, a part, an index entry) that it cannot read: a 503 naming it. */
 export function malformedRecord(message: string): ShardlineError {
   return new ShardlineError('unavailable', message);
 }

@@ -1,7 +1,4 @@
-/**
- * DynamoDB numbers: decimal text with up to 38 significant digits and a magnitude from 1E-130 to
- * under 1E+126. A double keeps about 16 digits, so `9007199254740993` must never pass through one.
- */
+/** DynamoDB numbers: decimal text, 38 significant digits at most, which must never pass through a double. */
 export const MAX_SIGNIFICANT_DIGITS = 38;
 /** Exponents of 0.d… × 10^exponent: 1E-130 to under 1E+126. */
 export const MIN_EXPONENT = -129;
@@ -76,10 +73,7 @@ export function numberText(value: number | bigint | ExactNumber): string {
   return value instanceof ExactNumber ? value.text : String(value);
 }
 
-/**
- * A key number (a primary key's, a group's) in its one canonical spelling, or why DynamoDB could not
- * key by it: DynamoDB keys a number by its value, so `1.50` and `1.5` are one key.
- */
+/** A key number (a primary key's, a group's) in its one canonical spelling (`1.50` is `1.5`), or why it is none. */
 export function canonicalKeyNumber(value: unknown): { text: string } | { problem: string } {
   const decimal =
     value instanceof ExactNumber || (typeof value === 'number' && Number.isFinite(value))

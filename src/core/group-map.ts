@@ -40,10 +40,7 @@ function stableOn(shards: number, changedAt: number): GroupShards {
   return { shards, writeShards: shards, phase: 'stable', changedAt, settleMs: 0 };
 }
 
-/**
- * The map with `group` set to `shards`: a grow first widens what is read (`growing`), a shrink first
- * narrows what is written (`shrinking`); `settle` finishes either once every router has seen it.
- */
+/** The map with `group` set to `shards`: a grow widens reads first, a shrink narrows writes first; `settle` ends it. */
 export function resize(
   map: GroupMap,
   group: string,

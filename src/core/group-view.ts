@@ -28,9 +28,8 @@ export function groupShards(collection: RoutedCollection, group: string): GroupS
 }
 
 /**
- * One group of a grouped collection as a collection of its own: its shard keys under
- * `<prefix>#<group>#`, read over all its shards, written to a random one of its write shards. Every
- * listing, write and index decision works on this view unchanged; the view has no groups of its own.
+ * One group as a collection of its own, under `<prefix>#<group>#`, read over all its shards, written to a random
+ * one of its write shards: every listing, write and index decision works on this view unchanged.
  */
 export function groupView(collection: RoutedCollection, group: string): RoutedCollection {
   const { groups: _groups, group: _spec, ...rest } = collection;

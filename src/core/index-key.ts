@@ -59,10 +59,7 @@ export function decodeIndexKey(indexKey: string): { value: string; primaryKey: K
   return { value: indexKey.slice(0, end), primaryKey };
 }
 
-/**
- * The bound holding exactly the keys of values above `value` (`inclusive`: and of `value`).
- * Inclusive starts at the bare value, below its first key; exclusive past its last, at value + U+0001.
- */
+/** The bound holding exactly the keys of values above `value` (`inclusive`: and of `value`). */
 export function valueLowerBound(value: string, inclusive: boolean): KeyBound {
   return { key: inclusive ? value : value + VALUE_END, inclusive: true };
 }
@@ -72,10 +69,7 @@ export function valueUpperBound(value: string, inclusive: boolean): KeyBound {
   return { key: inclusive ? value + VALUE_END : value, inclusive: false };
 }
 
-/**
- * The smallest string above `key` in code point order: nothing sorts between `key` and
- * `key + U+0000`. Turns an exclusive lower bound into the inclusive one a key condition can hold.
- */
+/** The smallest string above `key`: an exclusive lower bound as the inclusive one a key condition holds. */
 export function nextKey(key: string): string {
   return key + SEPARATOR;
 }
@@ -90,10 +84,7 @@ export function shardKeyPrefix(prefix: string): string {
   return prefix + SHARD_SEPARATOR;
 }
 
-/**
- * Whether the record was written through a collection with that prefix. A prefix test, like the
- * store's `begins_with` condition, so a prefix that is another's plus `#…` would match both.
- */
+/** Whether the record was written through a collection with that prefix (a prefix test, as `begins_with`). */
 export function isShardKeyOf(key: unknown, prefix: string): boolean {
   return typeof key === 'string' && key.startsWith(shardKeyPrefix(prefix));
 }

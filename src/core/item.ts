@@ -37,10 +37,7 @@ export interface PreparedItem {
   readonly group?: string;
 }
 
-/**
- * Checks an item against the collection and DynamoDB's limits, assigns its shard and builds its
- * index keys. Throws a `ShardlineError` (a 4xx) for anything the table would refuse, before any write.
- */
+/** Checks an item, assigns its shard and builds its index keys; a 4xx for anything the table would refuse. */
 export function prepareItem(
   collection: RoutedCollection,
   input: unknown,

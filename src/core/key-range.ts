@@ -52,10 +52,7 @@ export function inRange(key: string, range: KeyRange): boolean {
   return aboveLower(key, range.lower) && belowUpper(key, range.upper);
 }
 
-/**
- * The bound, or undefined when it holds every string (`>= ''`: an empty `prefix=`, `from=` or
- * `key=`). DynamoDB refuses an empty string in a key condition (dynalite takes it): drop it, not send it.
- */
+/** The bound, or undefined for `>= ''` (every string), which DynamoDB refuses in a key condition. */
 export function effectiveLower(lower: KeyBound | undefined): KeyBound | undefined {
   return lower && lower.key === '' && lower.inclusive ? undefined : lower;
 }

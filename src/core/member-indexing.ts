@@ -6,11 +6,7 @@ import { matchesMembers } from './members';
 import { isPartItem } from './parts';
 import { entryAttributes, entryFits, entryIn, fieldKey, heldAs, type ItemCondition } from './reindex';
 
-/**
- * What one stored item needs so that listings show it where its ordered field says, decided from
- * the item as read: what adoption (`npm run reshard -- --adopt`) and the change followers (the
- * Lambda's Streams handler, `npm run follow`) both carry out, with a conditional update.
- */
+/** What one stored item needs so that listings show it where its ordered fields say (adoption and followers). */
 export type IndexingDecision =
   | { readonly kind: 'not-member' }
   /** A member whose ordered field cannot be indexed (too long, not a string, U+0000 …): reported, skipped. */

@@ -1,9 +1,6 @@
 import { emptyRecord, fromWire, isPlainObject, markerOf, setOwn } from './values';
 
-/**
- * RFC 7396 JSON merge patch of an item in core form by the request's JSON (wire form). A typed
- * value (`{"$set": …}`, `{"$binary": …}`, `{"$map": …}`) is a value, not a patch: it replaces the member.
- */
+/** RFC 7396 merge patch of a core item by wire JSON; a typed value (`{"$set": …}`) replaces the member whole. */
 export function applyMergePatch(target: unknown, patch: unknown, where = ''): unknown {
   if (!isPlainObject(patch) || markerOf(patch) !== undefined) return fromWire(patch, where || 'item');
   const result = Object.assign(emptyRecord(), isPlainObject(target) ? target : {});

@@ -1,7 +1,4 @@
-/**
- * `nfkd-lower` is the seed's `unicodedata.normalize('NFKD', s.lower())`: "Ｗｉｄｅ", "WIDE" and
- * "wide" sort and route as one value. `none` is byte-compatible with the seed's `hash(s) % N`.
- */
+/** `nfkd-lower`: "Ｗｉｄｅ", "WIDE" and "wide" sort and route as one value; `none`: as written. */
 export type Normalization = 'nfkd-lower' | 'none';
 
 export const NORMALIZATIONS: readonly Normalization[] = ['nfkd-lower', 'none'];

@@ -37,10 +37,7 @@ export function readString(input: unknown, normalization: Normalization): ReadVa
 const ISO_DATE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2})))?$/;
 
-/**
- * An ISO 8601 date (midnight UTC) or date-time with an offset as its instant: exact decimal
- * seconds since the epoch, so the same instant written with different offsets is one value.
- */
+/** An ISO 8601 date (midnight UTC) or date-time with an offset as exact decimal seconds since the epoch. */
 export function readDate(input: unknown): ReadValue {
   if (typeof input !== 'string') return { problem: 'must be an ISO 8601 date or date-time string' };
   const match = ISO_DATE.exec(input);

@@ -1,7 +1,4 @@
-/**
- * The first index in `[lo, hi)` at which `before` is false (else `hi`); `before` holds for a prefix
- * of the range only (Rust's `partition_point`). `bisect_right` is "element ≤ key", `bisect_left` "<".
- */
+/** The first index in `[lo, hi)` where `before`, true on a prefix of the range only, is false (else `hi`). */
 export function partitionPoint(lo: number, hi: number, before: (index: number) => boolean): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;

@@ -51,10 +51,7 @@ export type MemberKey =
   | { readonly kind: 'invalid'; readonly reason: string }
   | { readonly kind: 'not-member' };
 
-/**
- * Items with an entry in `listed` (the index listings read) keep that key, so a cursor means the
- * same in both indexes; items matched only by the `members` rule get the key their ordered field gives.
- */
+/** A listed item keeps its key, so a cursor means the same in both indexes; a `members` match gets `fieldKey`'s. */
 export function memberKey(
   listed: RoutedCollection,
   item: JsonObject,
@@ -69,10 +66,7 @@ export function memberKey(
   return fieldKey(listed, item);
 }
 
-/**
- * The index sort key `item`'s ordered field gives, checked as a write through shardline would be
- * (the attributes shardline manages aside): a member the API would refuse is never indexed.
- */
+/** The index sort key `item`'s ordered fields give, checked as a write is: what the API refuses is not indexed. */
 export function fieldKey(
   collection: RoutedCollection,
   item: JsonObject,

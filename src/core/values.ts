@@ -141,9 +141,8 @@ export function setOwn(target: Record<string, unknown>, name: string, value: unk
 }
 
 /**
- * The one attribute name shardline refuses. DynamoDB stores it, but the AWS SDK's marshalling
- * builds maps by assignment, where it sets a prototype: the attribute would silently vanish (and,
- * read back, stand in for missing members). `constructor`, `toString` and the like are data.
+ * The one attribute name shardline refuses: the AWS SDK's marshalling builds maps by assignment, where it sets
+ * a prototype, so the attribute would silently vanish. `constructor`, `toString` and the like are data.
  */
 export const PROTO = '__proto__';
 
@@ -152,10 +151,7 @@ export function emptyRecord(): Record<string, unknown> {
   return Object.create(null) as Record<string, unknown>;
 }
 
-/**
- * Where a JSON value holds the name `__proto__` (`items[3].meta`; `''` at the top). Request bodies
- * are checked whole, before validation (whose records would drop the name silently).
- */
+/** Where a JSON value holds the name `__proto__` (`items[3].meta`; `''` at the top), checked before validation. */
 export function protoNameIn(value: unknown, where = ''): string | undefined {
   const array = Array.isArray(value);
   if (!array && !isPlainObject(value)) return undefined;

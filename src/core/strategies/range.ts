@@ -6,8 +6,7 @@ import type { ShardStrategy, ValueBound, ValueRange } from './strategy';
 
 /**
  * Shard i holds the values in [boundaries[i], boundaries[i + 1]), so a listing reads shards one after another.
- * A value repeated at indexes i..j is a heavy hitter: its writes spread uniformly over shards i..j, read as one
- * merged group.
+ * A value repeated at i..j is a heavy hitter: its writes spread over shards i..j, read as one merged group.
  */
 export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   validateBoundaries(boundaries);
