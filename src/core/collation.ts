@@ -85,7 +85,6 @@ export interface SortedView {
   at(index: number): string | undefined;
 }
 
-/** `bisectLeft` over a `SortedView`, searching from `from` on. */
 export function bisectLeftIn(sorted: SortedView, key: string, from = 0): number {
   return partitionPoint(from, sorted.length, (i) => compareKeys(sorted.at(i)!, key) < 0);
 }

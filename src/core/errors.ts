@@ -67,7 +67,6 @@ export function refused(message: string): ShardlineError {
   return new ShardlineError('refused', message);
 }
 
-/** Whether `error` is a ShardlineError of `code`. */
 export function hasCode(error: unknown, code: ErrorCode): error is ShardlineError {
   return error instanceof ShardlineError && error.code === code;
 }

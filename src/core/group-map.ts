@@ -31,7 +31,6 @@ export const MAX_LISTED_GROUPS = 10_000;
 /** The record's JSON stays well inside DynamoDB's 400 KB item. */
 const MAX_RECORD_BYTES = 350_000;
 
-/** The group's shards: its entry, or the collection's default. */
 export function shardsOf(map: GroupMap, group: string, defaultShards: number): GroupShards {
   return map.groups.get(group) ?? stableOn(defaultShards, 0);
 }

@@ -37,15 +37,11 @@ export function minUpper(a: KeyBound | undefined, b: KeyBound | undefined): KeyB
 }
 
 export function aboveLower(key: string, lower: KeyBound | undefined): boolean {
-  if (!lower) return true;
-  const sign = compareKeys(key, lower.key);
-  return sign > 0 || (sign === 0 && lower.inclusive);
+  return !lower || compareKeys(key, lower.key) >= (lower.inclusive ? 0 : 1);
 }
 
 export function belowUpper(key: string, upper: KeyBound | undefined): boolean {
-  if (!upper) return true;
-  const sign = compareKeys(key, upper.key);
-  return sign < 0 || (sign === 0 && upper.inclusive);
+  return !upper || compareKeys(key, upper.key) <= (upper.inclusive ? 0 : -1);
 }
 
 export function inRange(key: string, range: KeyRange): boolean {

@@ -82,7 +82,6 @@ export class KWayMerge<T> {
     return state.items.length - state.position;
   }
 
-  /** The source may hold more than was supplied. */
   hasMore(source: number): boolean {
     return !this.sources[source]!.exhausted;
   }

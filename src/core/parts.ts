@@ -60,7 +60,6 @@ export function partsProblem(spec: CollectionSpec, parts: PartsConfig): string |
   return undefined;
 }
 
-/** Which part each part attribute belongs to. */
 export function partOfAttribute(parts: PartsConfig): ReadonlyMap<string, string> {
   return new Map(Object.entries(parts).flatMap(([part, attributes]) => attributes.map((a) => [a, part] as const)));
 }
@@ -86,7 +85,7 @@ export function encodePart(attributes: JsonObject): Uint8Array {
   return new TextEncoder().encode(jsonOf(itemToWire(attributes)));
 }
 
-/** JSON text with numbers as their digits; by hand, as JSON.rawJSON is not on Node 20. */
+/** JSON text with numbers as their digits, not quoted as `ExactNumber.toJSON` would have them. */
 function jsonOf(value: unknown): string {
   if (value instanceof ExactNumber) return String(value);
   if (Array.isArray(value)) return `[${value.map(jsonOf).join(',')}]`;

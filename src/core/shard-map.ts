@@ -22,7 +22,6 @@ const phases = [
 export type Phase = (typeof phases)[number];
 export const PHASES: readonly Phase[] = phases;
 
-/** One map version and the index slot it lives in. */
 export interface MapRef {
   readonly version: number;
   readonly slot: IndexSlot;

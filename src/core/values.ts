@@ -26,7 +26,6 @@ export const MAP_MARKER = '$map';
 const MARKERS = new Set([BINARY_MARKER, SET_MARKER, MAP_MARKER]);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** The marker of a one-key object whose key is a marker, else undefined. */
 export function markerOf(value: object): string | undefined {
   const keys = Object.keys(value);
   return keys.length === 1 && MARKERS.has(keys[0]!) ? keys[0] : undefined;
