@@ -1,7 +1,6 @@
 /**
- * The one ordering of shardline: code point order, the order of the UTF-8 bytes and so of
- * DynamoDB's string keys. JavaScript's `<`, `sort()` and `localeCompare` compare UTF-16 units,
- * which put U+E000–U+FFFF *after* astral characters (stored as surrogates, U+D800–U+DFFF).
+ * The one ordering of shardline: code point order, that of UTF-8 bytes and DynamoDB's string keys. JavaScript's
+ * `<` and `sort()` compare UTF-16 units, which put U+E000–U+FFFF *after* astral characters (surrogates).
  */
 
 import { partitionPoint } from './partition-point';
@@ -44,9 +43,8 @@ export function bisectLeft(sorted: readonly string[], key: string): number {
 type SortedKeys = Record<'bisectRight' | 'bisectLeft', (key: string) => number>;
 
 /**
- * `bisectRight`/`bisectLeft` over `sorted`, searched many times, with the engine's `<` when it is
- * exact: when no sorted key holds a unit >= U+D800, the unit a key is compared against never is
- * one, and `<` compares flat and concatenated strings in native code, unit walks in `compareKeys`.
+ * `bisectRight`/`bisectLeft` over `sorted`, searched many times, with the engine's native `<` when no sorted key
+ * holds a unit >= U+D800: then the unit a key is compared against never is one, and `<` is exact.
  */
 export function sortedKeys(sorted: readonly string[]): SortedKeys {
   const keys = [...sorted];

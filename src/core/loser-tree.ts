@@ -8,14 +8,12 @@ const EXHAUSTED = Number.POSITIVE_INFINITY;
 const OFFSET_STEP = 0x20000;
 
 /**
- * The merge's priority queue: a tree of losers over the head keys of k sorted sources, with offset-value
- * codes (Graefe & Do, "Offset-value coding in database query processing", 2023), in code point order.
- *
- * Comparing index keys is the merge's whole cost, and neighbouring keys share long prefixes. Each head
- * carries a code relative to the last key output: the offset of the first differing unit and the unit there,
- * packed so that a smaller code means an earlier key. Equal codes are compared past the shared offset, so
- * most matches are one number comparison. The codes stay valid: a new head's base is the key just output,
- * which every loser on the winner's path lost to; a key losing to a smaller code keeps its code.
+ * The merge's priority queue: a tree of losers over the head keys of k sorted sources, with offset-value codes
+ * (Graefe & Do, 2023), in code point order. Each head carries a code relative to the last key output: the offset
+ * of the first differing unit and the unit there, packed so that a smaller code means an earlier key; equal codes
+ * are compared past the shared offset, so most matches are one number comparison. The codes stay valid: a new
+ * head's base is the key just output, which every loser on the winner's path lost to; a key that loses to a
+ * smaller code keeps its code relative to the winner.
  */
 export class LoserTree {
   /** `nodes[0]` is the winner; `nodes[p]`, 1 ≤ p < k, the loser of the match at p. Leaf i sits at k + i. */

@@ -19,11 +19,9 @@ interface SourceState<T> {
 }
 
 /**
- * A lazy k-way merge over sorted shards, as a pure state machine fed with `supply`, drained with
- * `emitInto`. Exact because it emits only when every source not exhausted has a buffered head. A
- * source whose buffer runs dry is asked for ("need") before anything else is emitted, as its next
- * item could be next; one whose buffer holds items never is, so reads stay proportional to output.
- * Keys must be unique across sources (index sort keys are).
+ * A lazy k-way merge over sorted shards, a pure state machine fed with `supply`, drained with `emitInto`. Exact:
+ * it emits only when every source not exhausted has a buffered head, asking ("need") for those run dry, and for
+ * no other, so reads stay proportional to output. Keys must be unique across sources (index sort keys are).
  */
 export class KWayMerge<T> {
   private readonly sources: SourceState<T>[];
@@ -44,10 +42,7 @@ export class KWayMerge<T> {
     this.waitingCount = sourceCount;
   }
 
-  /**
-   * The next sorted page of `source`. A source still holding buffered items may be topped up
-   * ahead of need (a refill wave): the page must continue right after its last buffered item.
-   */
+  /** The next sorted page of `source`, or (a refill wave) one continuing right after its last buffered item. */
   supply(source: number, items: T[], exhausted: boolean): void {
     const state = this.sources[source]!;
     if (!this.waiting[source]) {

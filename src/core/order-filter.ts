@@ -13,11 +13,9 @@ export interface FilterQuery {
 }
 
 /**
- * A listing's filter as bounds on encoded values. `key` fixes the leading field; `from`/`to` (an
- * inclusive interval whatever the direction) or `prefix` (strings) bound the field after it. On a
- * one-field order `key` is one exact value, read from only the shards it can be on. Encodings are
- * prefix-free, so "tuples whose leading fields are P" is [enc(P), successor(enc(P))). Throws a 400
- * naming the parameter and the field.
+ * A listing's filter as bounds on encoded values: `key` fixes the leading field (on a one-field order, one exact
+ * value); `from`/`to` (inclusive whatever the direction) or `prefix` bound the field after it. Encodings are
+ * prefix-free, so tuples starting with P are [enc(P), successor(enc(P))). A 400 names parameter and field.
  */
 export function listingFilter(order: CollectionOrder, query: FilterQuery): { filter: ListFilter; scope: string } {
   const { key, prefix, from, to } = query;
@@ -69,10 +67,8 @@ function result(range: { lower?: ValueBound; upper?: ValueBound }, exact: boolea
 }
 
 /**
- * The longest filter value (as indexed) a key condition can hold: its bound on the index sort key
- * (index-key.ts) is the value or one byte more (VALUE_END, or `prefixSuccessor`'s last code point a byte
- * longer), and DynamoDB refuses a sort key over MAX_SORT_KEY_BYTES. No item's value is this long anyway:
- * its index sort key adds the separator and the primary key.
+ * The longest filter value (as indexed) a key condition can hold: its bound on the index sort key is the value
+ * or one byte more (VALUE_END, or `prefixSuccessor`'s last code point a byte longer).
  */
 const MAX_FILTER_VALUE_BYTES = MAX_SORT_KEY_BYTES - 1;
 
@@ -101,9 +97,8 @@ function refuseParameter(parameter: string, withDetails = true) {
 }
 
 /**
- * What a route lookup asks about: on a one-field order one value; on several, a JSON array of all
- * their values (one ordered value), or one value of the first field alone (every tuple starting
- * with it, a `range`). Throws a 400 naming the field.
+ * What a route lookup asks about: on a one-field order one value; on several, a JSON array of all their values,
+ * or one value of the first field alone (every tuple starting with it, a `range`). A 400 names the field.
  */
 export function routeLookup(order: CollectionOrder, key: string): { normalized: string; range?: ValueRange } {
   if (order.length === 1) return { normalized: encodeLookupKey(order, key, refuseParameter('key')) };

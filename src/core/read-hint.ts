@@ -1,7 +1,6 @@
 /**
- * What a page of a one-group listing (hash, random) read past its end, in its cursor: the start
- * of the next page as it was a moment ago, which sizes that page's first reads. Every shard is
- * still queried and the merge decides, so a stale or missing hint costs reads, never items.
+ * What a page of a one-group listing (hash, random) read past its end, in its cursor, to size the next page's
+ * first reads. Every shard is still queried and the merge decides: a stale hint costs reads, never items.
  */
 export interface ReadHint {
   /** Per shard of the group: whether it may hold more than the page read from it. */

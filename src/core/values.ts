@@ -98,12 +98,8 @@ function setFromWire(elements: unknown, where: string): ValueSet {
   const converted = elements.map((element, i) => fromWire(element, `${where}[${i}]`));
   const kind = setKindOf(converted);
   if (!kind) throw badValue(where, 'a set holds only strings, only numbers, or only binary values');
-  const seen = new Set<string>();
-  for (const element of converted) {
-    const text = canonicalText(element);
-    if (seen.has(text)) throw badValue(where, 'a set holds each value once');
-    seen.add(text);
-  }
+  const distinct = new Set(converted.map(canonicalText));
+  if (distinct.size < converted.length) throw badValue(where, 'a set holds each value once');
   return new ValueSet(kind, converted as SetElement[]);
 }
 
