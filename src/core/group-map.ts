@@ -1,4 +1,4 @@
-import { ShardlineError } from './errors';
+import { invalidRequest, ShardlineError } from './errors';
 
 /**
  * Where one group's items are: shards `0 … shards-1` under `<prefix>#<group>#`, new writes on a random one of
@@ -79,8 +79,7 @@ function withEntry(map: GroupMap, group: string, entry: GroupShards, defaultShar
   if (entry.phase === 'stable' && entry.shards === defaultShards) groups.delete(group);
   else groups.set(group, entry);
   if (groups.size > MAX_LISTED_GROUPS) {
-    throw new ShardlineError(
-      'invalid_request',
+    throw invalidRequest(
       `a collection lists at most ${MAX_LISTED_GROUPS} groups off its default shards; shrink some first`,
       { limit: MAX_LISTED_GROUPS },
     );
@@ -88,10 +87,7 @@ function withEntry(map: GroupMap, group: string, entry: GroupShards, defaultShar
   const next = { revision: map.revision + 1, groups };
   const bytes = Buffer.byteLength(serializeGroupMap(next));
   if (bytes > MAX_RECORD_BYTES) {
-    throw new ShardlineError(
-      'invalid_request',
-      `the group map would be ${bytes} bytes; it holds at most ${MAX_RECORD_BYTES}`,
-    );
+    throw invalidRequest(`the group map would be ${bytes} bytes; it holds at most ${MAX_RECORD_BYTES}`);
   }
   return next;
 }
