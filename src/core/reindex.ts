@@ -76,10 +76,8 @@ export function fieldKey(
     const input = Object.fromEntries(Object.entries(item).filter(([name]) => !managed.includes(name)));
     const prepared = prepareItem(collection, input, () => 0);
     // On every order field, not only the first, and on the group (which names the shard keys).
-    const fields = [
-      ...orderOf(collection).map(({ field }) => field),
-      ...(collection.group ? [collection.group.field] : []),
-    ];
+    const fields = orderOf(collection).map(({ field }) => field);
+    if (collection.group) fields.push(collection.group.field);
     const held = fields.map((field) => heldAs(field, item[field]));
     return { kind: 'adoptable', indexKey: prepared.indexKey, held };
   } catch (error) {
