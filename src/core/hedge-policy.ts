@@ -6,10 +6,7 @@
 export interface HedgeOptions {
   /** Most hedges per query sent, over time (0.05: at most one extra query in twenty). */
   readonly ratio: number;
-  /**
-   * Tokens a quiet spell can save up: the p95 asks for about what the budget earns, so a small purse runs
-   * out just when a page's shards are slow (docs/performance.md).
-   */
+  /** Tokens a quiet spell can save up, for a burst of slow shards (a small purse runs dry: docs/performance.md). */
   readonly burst: number;
   /** Latencies kept per group: the p95 is of the most recent ones. */
   readonly window: number;

@@ -19,10 +19,9 @@ export interface ValueRange {
 }
 
 /**
- * Which shard a write of a normalized value goes to, and which shards may hold a value or a range,
- * as shard groups: each group is k-way merged and the groups are concatenated (hash, random: one
- * group of all shards; range: one per shard, heavy-hitter runs merged into one). The contract is
- * checked by test/unit/strategies/contract.ts.
+ * Which shard a write of a normalized value goes to, and which shards may hold a value or a range, as shard
+ * groups: each group is k-way merged and the groups are concatenated (hash, random: one group of all shards;
+ * range: one per shard, heavy-hitter runs merged). test/unit/strategies/contract.ts checks the contract.
  */
 export interface ShardStrategy {
   readonly kind: StrategyKind;
