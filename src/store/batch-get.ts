@@ -3,6 +3,7 @@ import type { JsonObject } from '../core/item';
 import { ExpressionBuilder } from './conditions';
 import {
   backoffDelay,
+  DEFAULT_RETRY_POLICY,
   sleep,
   timeoutError,
   unavailable,
@@ -62,7 +63,7 @@ export async function batchGetAll(
 ): Promise<Key[]> {
   const { what, context, policy } = read;
   const send: Send =
-    read.send ?? ((name, run) => withRetries(name, run, context, policy, { operation: read.operation }));
+    read.send ?? ((name, run) => withRetries(name, { operation: read.operation }, context, run, policy));
   const found: Key[] = [];
   let pending = Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
@@ -116,14 +117,13 @@ export async function batchGetItems(
   table: string,
   keys: readonly JsonObject[],
   context: CallContext,
-  policy: RetryPolicy,
   options: ReadOptions = {},
 ): Promise<JsonObject[]> {
   if (keys.length === 0) return [];
   const request: TableRead = { Keys: keys.map(recordToDynamoJson), ...readParameters(options) };
   const call = async (RequestItems: Record<string, TableRead>, signal: AbortSignal | undefined) =>
     (await calls.send('BatchGetItem', { RequestItems }, signal)) as BatchAnswer;
-  const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
+  const read = { what: 'a batch read', context, policy: DEFAULT_RETRY_POLICY, send, operation: 'batch_get' } as const;
   const items = await batchGetAll(call, { [table]: request }, read);
   return items.map((item) => recordFromDynamoJson(item as Record<string, AttributeJson>));
 }

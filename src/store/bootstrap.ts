@@ -29,7 +29,7 @@ const ACTIVE_WITHIN_MS = 120_000;
  * retry metrics like every other call. Its refusals come back as the store names them (./dynamo-errors).
  */
 function send<T>(what: string, operation: RetryOperation, table: string, run: (signal?: AbortSignal) => Promise<T>) {
-  return withRetries(what, run, {}, DEFAULT_RETRY_POLICY, { operation, table });
+  return withRetries(what, { operation, table }, {}, run);
 }
 
 /**

@@ -22,6 +22,8 @@ const FOLLOW_OWNER = 'follow#';
  * label: a re-enabled stream, or a follower of other collections, starts afresh.
  */
 export class CheckpointStore {
+  private readonly malformed = new MalformedRecords();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     /** Any collection of the table. */
@@ -29,7 +31,6 @@ export class CheckpointStore {
     private readonly follower: string,
     private readonly stream: string,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
-    private readonly malformed = new MalformedRecords(),
   ) {}
 
   async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
@@ -66,13 +67,10 @@ export class CheckpointStore {
       updatedAt: new Date().toISOString(),
       ...(checkpoint.sequence !== undefined && { sequence: checkpoint.sequence }),
     };
-    await withRetries(
-      'a write of a follower checkpoint',
-      (abortSignal) => this.doc.send(new PutCommand({ TableName: this.collection.table, Item: item }), { abortSignal }),
-      context,
-      this.retry,
-      { operation: 'put', table: this.collection.table },
-    );
+    const { table } = this.collection;
+    const write = (abortSignal?: AbortSignal) =>
+      this.doc.send(new PutCommand({ TableName: table, Item: item }), { abortSignal });
+    await withRetries('a write of a follower checkpoint', { operation: 'put', table }, context, write, this.retry);
   }
 
   /** A checkpoint names its shard twice, in its key and its `shard`: both must agree. */

@@ -12,9 +12,11 @@ export interface KeyRange {
   readonly consistent?: boolean;
 }
 
-interface QueryAnswer {
-  readonly Items?: Record<string, AttributeJson>[];
-  readonly LastEvaluatedKey?: Record<string, AttributeJson>;
+/** A Query's answer as DynamoDB sends it: items in its wire JSON, not yet converted. */
+export interface QueryAnswer {
+  readonly Items?: Readonly<Record<string, AttributeJson>>[];
+  readonly LastEvaluatedKey?: Readonly<Record<string, AttributeJson>>;
+  readonly ConsumedCapacity?: { readonly CapacityUnits?: number };
 }
 
 /** Every page of one Query of the table (not an index) over `range`: one call when it holds under 1 MB. */
@@ -31,7 +33,7 @@ export async function queryKeyRange(calls: CallSender, send: Send, range: KeyRan
     ...(range.consistent && { ConsistentRead: true }),
   };
   const items: JsonObject[] = [];
-  let after: Record<string, AttributeJson> | undefined;
+  let after: Readonly<Record<string, AttributeJson>> | undefined;
   do {
     const input = after ? { ...base, ExclusiveStartKey: after } : base;
     const answer = (await send('a query of an entity', (signal) => calls.send('Query', input, signal))) as QueryAnswer;

@@ -23,10 +23,11 @@ export function keepsLoadRecords(collection: CollectionSpec): boolean {
  * DynamoDB TTL where the table has it enabled (tables shardline creates do).
  */
 export class LoadStore {
+  private readonly malformed = new MalformedRecords();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly ttlSeconds: number,
-    private readonly malformed = new MalformedRecords(),
   ) {}
 
   async write(collection: CollectionSpec, record: LoadRecord, context: CallContext = {}): Promise<void> {
@@ -40,13 +41,7 @@ export class LoadStore {
     };
     const put = new PutCommand({ TableName: collection.table, Item: item });
     const label = { operation: 'put', table: collection.table } as const;
-    await withRetries(
-      'a write of a load record',
-      (abortSignal) => this.doc.send(put, { abortSignal }),
-      context,
-      DEFAULT_RETRY_POLICY,
-      label,
-    );
+    await withRetries('a write of a load record', label, context, (abortSignal) => this.doc.send(put, { abortSignal }));
   }
 
   /** Every router's records of these minutes (each the start of one, epoch ms). */
@@ -67,12 +62,8 @@ export class LoadStore {
               ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
               ...(after && { ExclusiveStartKey: after }),
             });
-            const page = await withRetries(
-              'a read of load records',
-              (abortSignal) => this.doc.send(query, { abortSignal }),
-              context,
-              DEFAULT_RETRY_POLICY,
-              label,
+            const page = await withRetries('a read of load records', label, context, (abortSignal) =>
+              this.doc.send(query, { abortSignal }),
             );
             for (const item of page.Items ?? []) {
               const record = this.check(collection, minute, item);

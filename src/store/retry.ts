@@ -112,10 +112,10 @@ export function isThrottle(error: unknown): boolean {
  */
 export async function withRetries<T>(
   what: string,
-  attempt: (signal: AbortSignal | undefined) => Promise<T>,
-  context: CallContext,
-  policy: RetryPolicy,
   label: CallLabel,
+  context: CallContext,
+  attempt: (signal: AbortSignal | undefined) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<T> {
   for (let n = 0; ; n++) {
     if (context.signal?.aborted || (context.deadline !== undefined && Date.now() >= context.deadline)) {

@@ -7,7 +7,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { isDynamoError } from './dynamo-errors';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation } from './retry';
 import type { StreamRecordLike } from './stream-records';
 
 /** A table's stream, as DescribeTable reports it. */
@@ -34,12 +34,12 @@ export interface RecordsPage {
 
 /** The table's enabled stream, or undefined when it has none (or it is disabled). */
 export async function tableStream(client: DynamoDBClient, table: string): Promise<TableStream | undefined> {
+  const describe = new DescribeTableCommand({ TableName: table });
   const { Table } = await withRetries(
     `a description of table ${table}`,
-    (abortSignal) => client.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
-    {},
-    DEFAULT_RETRY_POLICY,
     { operation: 'describe', table },
+    {},
+    (abortSignal) => client.send(describe, { abortSignal }),
   );
   const spec = Table?.StreamSpecification;
   if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
@@ -64,7 +64,6 @@ export class StreamReader {
   constructor(
     private readonly client: DynamoDBStreamsClient,
     readonly arn: string,
-    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
   ) {}
 
   /** Every shard the stream still holds (the last 24 hours), parents listed before their children. */
@@ -142,6 +141,6 @@ export class StreamReader {
     context: CallContext,
     run: (signal: AbortSignal | undefined) => Promise<T>,
   ) {
-    return withRetries(what, run, context, this.retry, { operation });
+    return withRetries(what, { operation }, context, run);
   }
 }

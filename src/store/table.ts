@@ -33,10 +33,9 @@ export class DynamoTable {
   private readonly loadStores = new Map<number, LoadStore>();
 
   constructor(options: DynamoTableOptions) {
-    const { hedge, ...client } = options;
-    this.clients = createDynamoClients(client);
+    this.clients = createDynamoClients(options);
     this.endpoint = options.endpoint;
-    this.items = new DynamoStore(this.clients, { ...(hedge && { hedge }) });
+    this.items = new DynamoStore(this.clients, options.hedge);
     this.mapStore = new DynamoMapStore(this.clients.doc);
     this.decisions = new DecisionLog(this.clients.doc);
   }
