@@ -15,9 +15,9 @@ export interface ClientOptions {
 
 export interface DynamoClients {
   readonly raw: DynamoDBClient;
-  /** Every door's document client: numbers read as `NumberValue` (exact text), never as doubles (./document-client). */
+  /** Numbers read as `NumberValue` (exact text), never as doubles (./document-client). */
   readonly doc: DynamoDBDocumentClient;
-  /** For the serving routes' item calls and queries: the raw client's parts without its pipeline (./dynamo-sender). */
+  /** The serving routes' item calls and queries: the raw client's parts without its pipeline (./dynamo-sender). */
   readonly calls: DynamoSender;
 }
 
@@ -36,7 +36,7 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     ...options.sdk,
   });
   // The SDK's logger middleware copies every response through its sensitive-data filter even when the
-  // logger drops it, at a cost docs/performance.md gives. shardline never hands the SDK a logger.
+  // logger drops it (docs/performance.md). shardline never hands the SDK a logger.
   raw.middlewareStack.remove('loggerMiddleware');
   return { raw, doc: exactDocumentClient(raw), calls: new DynamoSender(raw) };
 }

@@ -1,4 +1,4 @@
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -9,13 +9,6 @@ import {
 import { isDynamoError } from './dynamo-errors';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation } from './retry';
 import type { StreamRecordLike } from './stream-records';
-
-/** A table's stream, as DescribeTable reports it. */
-export interface TableStream {
-  readonly arn: string;
-  readonly label: string;
-  readonly viewType: string;
-}
 
 /** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
 export interface StreamShard {
@@ -32,39 +25,26 @@ export interface RecordsPage {
   readonly next?: string;
 }
 
-/** The table's enabled stream, or undefined when it has none (or it is disabled). */
-export async function tableStream(client: DynamoDBClient, table: string): Promise<TableStream | undefined> {
-  const describe = new DescribeTableCommand({ TableName: table });
-  const { Table } = await withRetries(
-    `a description of table ${table}`,
-    { operation: 'describe', table },
-    {},
-    (abortSignal) => client.send(describe, { abortSignal }),
-  );
-  const spec = Table?.StreamSpecification;
-  if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
-  return { arn: Table.LatestStreamArn, label: Table.LatestStreamLabel ?? '', viewType: spec.StreamViewType ?? '' };
-}
-
-/**
- * A Streams client reaching the same place as the same identity as `client`: the same local engine
- * (DynamoDB Local serves both APIs on one endpoint), or AWS's Streams endpoint of the same region.
- */
-export function streamsClientFor(client: DynamoDBClient, endpoint: string | undefined): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient({
-    maxAttempts: 1,
-    region: client.config.region,
-    credentials: client.config.credentials,
-    ...(endpoint && { endpoint }),
-  });
-}
-
 /** Reads one stream: its shards, and each shard's records in order. Every call is retried like the store's. */
 export class StreamReader {
+  private readonly client: DynamoDBStreamsClient;
+
+  /**
+   * Reaches the same place as the same identity as `client`: the same local engine (DynamoDB Local serves
+   * both APIs on one endpoint), or AWS's Streams endpoint of the same region.
+   */
   constructor(
-    private readonly client: DynamoDBStreamsClient,
+    client: DynamoDBClient,
+    endpoint: string | undefined,
     readonly arn: string,
-  ) {}
+  ) {
+    this.client = new DynamoDBStreamsClient({
+      maxAttempts: 1,
+      region: client.config.region,
+      credentials: client.config.credentials,
+      ...(endpoint && { endpoint }),
+    });
+  }
 
   /** Every shard the stream still holds (the last 24 hours), parents listed before their children. */
   async shards(context: CallContext = {}): Promise<StreamShard[]> {

@@ -1,3 +1,4 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { HedgePolicy } from '../core/hedge-policy';
 import type { CollectionSpec } from '../core/collection';
 import { addIndex, ensureTable, hasIndex, type TableSpec } from './bootstrap';
@@ -6,8 +7,16 @@ import { createDynamoClients, type ClientOptions, type DynamoClients } from './c
 import { DecisionLog } from './decision-log';
 import { DynamoStore } from './dynamo-store';
 import { LoadStore } from './load-store';
+import { withRetries } from './retry';
 import { DynamoMapStore } from './map-store';
-import { StreamReader, streamsClientFor, tableStream, type TableStream } from './stream-reader';
+import { StreamReader } from './stream-reader';
+
+/** A table's stream, as DescribeTable reports it. */
+export interface TableStream {
+  readonly arn: string;
+  readonly label: string;
+  readonly viewType: string;
+}
 
 export interface DynamoTableOptions extends ClientOptions {
   /** Hedge shard queries by this policy (SHARDLINE_HEDGE). */
@@ -52,14 +61,23 @@ export class DynamoTable {
     return new CheckpointStore(this.clients.doc, collection, follower, streamLabel);
   }
 
-  /** `table`'s enabled stream, or undefined. */
-  stream(table: string): Promise<TableStream | undefined> {
-    return tableStream(this.clients.raw, table);
+  /** `table`'s enabled stream, or undefined when it has none (or it is disabled). */
+  async stream(table: string): Promise<TableStream | undefined> {
+    const describe = new DescribeTableCommand({ TableName: table });
+    const { Table } = await withRetries(
+      `a description of table ${table}`,
+      { operation: 'describe', table },
+      {},
+      (abortSignal) => this.clients.raw.send(describe, { abortSignal }),
+    );
+    const spec = Table?.StreamSpecification;
+    if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
+    return { arn: Table.LatestStreamArn, label: Table.LatestStreamLabel ?? '', viewType: spec.StreamViewType ?? '' };
   }
 
-  /** A reader of the stream `arn`, as the same identity at the same place. */
+  /** A reader of the stream `arn`. */
   streamReader(arn: string): StreamReader {
-    return new StreamReader(streamsClientFor(this.clients.raw, this.endpoint), arn);
+    return new StreamReader(this.clients.raw, this.endpoint, arn);
   }
 
   /** Creates `spec`'s table when allowed and missing, and waits until it is ACTIVE (./bootstrap). */
