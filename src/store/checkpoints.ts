@@ -37,12 +37,7 @@ export class CheckpointStore {
     const found = new Map<string, ShardCheckpoint>();
     for (let start = 0; start < shards.length; start += 100) {
       const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
-      const read = {
-        what: 'a read of the follower checkpoints',
-        context,
-        policy: this.retry,
-        operation: 'batch_get',
-      } as const;
+      const read = { what: 'a read of the follower checkpoints', context, policy: this.retry };
       const items = await batchGetAll(
         this.doc,
         { [this.collection.table]: { Keys: keys, ConsistentRead: true } },

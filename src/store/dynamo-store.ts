@@ -4,7 +4,7 @@ import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchGetItems, readParameters } from './batch-get';
-import { guardedDelete, guardedPut, guardedUpdate, type ItemClient } from './item-writes';
+import { guardedWrite, type ItemClient } from './item-writes';
 import type { DynamoClients } from './client';
 import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type Send } from './retry';
 import { hedgedSend } from './hedged-send';
@@ -81,15 +81,21 @@ export class DynamoStore implements Store {
   }
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedPut(this.itemClient(context, 'put', table), table, record, guard);
+    const key = Object.fromEntries(guard.keyAttributes.map((name) => [name, record[name]]));
+    const client = this.itemClient(context, 'put', table);
+    return guardedWrite(client, 'PutItem', table, key, guard, () => ({ Item: recordToDynamoJson(record) }));
   }
 
-  updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedUpdate(this.itemClient(context, 'update', update.table), update);
+  updateItem({ table, key, set, remove, guard }: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
+    return guardedWrite(this.itemClient(context, 'update', table), 'UpdateItem', table, key, guard, (builder) => ({
+      Key: recordToDynamoJson(key),
+      UpdateExpression: builder.update(set, remove),
+    }));
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedDelete(this.itemClient(context, 'delete', table), table, key, guard);
+    const client = this.itemClient(context, 'delete', table);
+    return guardedWrite(client, 'DeleteItem', table, key, guard, () => ({ Key: recordToDynamoJson(key) }));
   }
 
   batchGet(

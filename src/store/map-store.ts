@@ -98,12 +98,7 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
         const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, which)];
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      const read = {
-        what: 'a read of the shard maps',
-        context,
-        policy: DEFAULT_RETRY_POLICY,
-        operation: 'batch_get',
-      } as const;
+      const read = { what: 'a read of the shard maps', context };
       for (const item of await batchGetAll(this.doc, requests, read)) {
         const match = wanted.find(({ collection, which }) => ownerOf(collection, which) === item.mapOf);
         if (match) found.set(`${match.which}/${match.collection.name}`, item);

@@ -13,7 +13,6 @@ export interface CallContext {
   readonly capacity?: ConsumedCapacity;
 }
 
-/** Why a DynamoDB call was tried again: a throttle, items left unprocessed, a 5xx, the network. */
 export type RetryReason = 'throttled' | 'unprocessed' | 'server_error' | 'network';
 
 /** What DynamoDB call was retried (the label of `shardline_dynamodb_retries_total`). */
@@ -32,7 +31,7 @@ export type RetryOperation =
   | 'get_shard_iterator'
   | 'get_records';
 
-/** One call as its retries report it (`operation`, the metrics' label) and as its refusals are translated. */
+/** One call as its retries report it and as its refusals are translated. */
 export interface CallLabel extends RefusedCall {
   readonly operation: RetryOperation;
 }
@@ -135,10 +134,7 @@ export async function withRetries<T>(
   }
 }
 
-/**
- * Capped exponential backoff with full jitter, a uniform wait in [0, min(cap, base * 2^n)] before
- * retry n+1: it spreads the retries of many concurrent callers instead of synchronizing them.
- */
+/** Capped exponential backoff with full jitter: it spreads many callers' retries instead of synchronizing them. */
 export function backoffDelay(n: number, policy: RetryPolicy): number {
   return (policy.random ?? Math.random)() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
 }
