@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { reservedPartition } from './reserved-keys';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
+import { withRetries, type CallContext } from './retry';
 
 /** How many decisions a collection keeps (docs/autopilot.md). */
 export const KEPT_DECISIONS = 100;

@@ -6,7 +6,7 @@ import type { JsonObject } from '../core/item';
 import { batchGetItems, readParameters } from './batch-get';
 import { guardedWrite, type ItemClient } from './item-writes';
 import type { DynamoClients } from './client';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type Send } from './retry';
+import { withRetries, type CallContext, type RetryOperation, type Send } from './retry';
 import { hedgedSend } from './hedged-send';
 import { type KeyRange, type QueryAnswer, queryKeyRange } from './key-range-query';
 import { type CallSender, countingSender } from './consumed-capacity';

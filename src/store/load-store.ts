@@ -6,7 +6,7 @@ import type { LoadRecord } from '../load/load-record';
 import { checkLoadRecord } from '../load/load-record-check';
 import { MalformedRecords } from './malformed-records';
 import { reservedPartition } from './reserved-keys';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
+import { withRetries, type CallContext } from './retry';
 
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;

@@ -9,7 +9,7 @@ import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
 import { isConditionFailed } from './dynamo-errors';
 import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes, type Wanted, wantedOf } from './map-items';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
+import { withRetries, type CallContext } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
 export interface StoredVersion {

@@ -7,7 +7,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { isDynamoError } from './dynamo-errors';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation } from './retry';
+import { withRetries, type CallContext, type RetryOperation } from './retry';
 import type { StreamRecordLike } from './stream-records';
 
 /** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
