@@ -37,13 +37,9 @@ export class CheckpointStore {
     const found = new Map<string, ShardCheckpoint>();
     for (let start = 0; start < shards.length; start += 100) {
       const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
+      const requests = { [this.collection.table]: { Keys: keys, ConsistentRead: true } };
       const read = { what: 'a read of the follower checkpoints', context, policy: this.retry };
-      const items = await batchGetAll(
-        this.doc,
-        { [this.collection.table]: { Keys: keys, ConsistentRead: true } },
-        read,
-      );
-      for (const item of items) {
+      for (const item of await batchGetAll(this.doc, requests, read)) {
         const problem = checkpointProblem(item, shards) ?? this.misplaced(item);
         const sequence = item.sequence === undefined ? {} : { sequence: String(item.sequence) };
         if (!problem) found.set(String(item.shard), { ...sequence, done: item.done === true });

@@ -1,9 +1,8 @@
 import type { DynamoOperation, RawAnswer } from './dynamo-sender';
 
 /**
- * The capacity one request's DynamoDB calls consumed, as DynamoDB reported it
- * (`ReturnConsumedCapacity: INDEXES`: table and indexes together). A call answered without a
- * report (an engine that does not report, dynalite) adds nothing: the sums are what was reported.
+ * The capacity one request's DynamoDB calls consumed, table and indexes together, as DynamoDB reported it
+ * (an engine that does not report, dynalite, adds nothing).
  */
 export interface ConsumedCapacity {
   read: number;

@@ -71,10 +71,7 @@ export class DecisionLog {
       console.warn(`${where} holds no list of decisions (malformed item): read as empty`);
       return [];
     }
-    const valid = entries.flatMap((entry) => {
-      const parsed = keptDecision.safeParse(entry);
-      return parsed.success ? [parsed.data] : [];
-    });
+    const valid = entries.flatMap((entry) => keptDecision.safeParse(entry).data ?? []);
     if (valid.length < entries.length) {
       console.warn(`${where}: ${entries.length - valid.length} malformed decision(s) left out`);
     }

@@ -17,10 +17,8 @@ export function keepsLoadRecords(collection: CollectionSpec): boolean {
 }
 
 /**
- * Routers' minute records (docs/autopilot.md) in the collection's table: one reserved partition per
- * collection and minute, one item per router in it (the sort key: the router, or a number drawn
- * from it), so a window of M minutes is M queries whatever the fleet's size. Items expire by
- * DynamoDB TTL where the table has it enabled (tables shardline creates do).
+ * Routers' minute records in the collection's table, one reserved partition a minute and one item a router
+ * in it (docs/autopilot.md). Items expire by DynamoDB TTL where the table has it enabled.
  */
 export class LoadStore {
   private readonly malformed = new MalformedRecords();
@@ -65,10 +63,7 @@ export class LoadStore {
             const page = await withRetries('a read of load records', label, context, (abortSignal) =>
               this.doc.send(query, { abortSignal }),
             );
-            for (const item of page.Items ?? []) {
-              const record = this.check(collection, minute, item);
-              if (record) records.push(record);
-            }
+            records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
             after = page.LastEvaluatedKey;
           } while (after);
           return records;

@@ -6,8 +6,8 @@ import { reservedPartition } from './reserved-keys';
 
 // Where a collection's map items live and how their JSON is stored (store/map-store.ts reads and writes them).
 
+/** Throws the problem alone: the reader names the record (MalformedRecords). */
 export function parseJson(text: unknown): unknown {
-  // The problem alone: the reader names the record (MalformedRecords).
   if (typeof text !== 'string') throw malformedRecord('its JSON attribute is not a string');
   try {
     return JSON.parse(text);

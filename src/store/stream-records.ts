@@ -2,10 +2,8 @@ import { invalidRequest, ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { type AttributeJson, recordFromDynamoJson } from './dynamo-json';
 
-/**
- * DynamoDB Streams records from either source: `GetRecords` answers (the SDK's shape: binary as
- * bytes, times as `Date`) and Lambda events (JSON: binary as base64, epoch seconds, `eventSourceARN`).
- */
+// DynamoDB Streams records from `GetRecords` answers (binary as bytes, times as `Date`) and Lambda events
+// (JSON: binary as base64, epoch seconds, `eventSourceARN`).
 
 /** One change of one table item, as a stream delivers it. */
 export interface TableChange {

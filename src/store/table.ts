@@ -24,19 +24,14 @@ export interface DynamoTableOptions extends ClientOptions {
 }
 
 /**
- * The one door to DynamoDB of a process: one set of SDK clients (./client), and a facet for each
- * kind of record shardline keeps in the collections' tables — items, shard maps, load records,
- * autopilot decisions, follower checkpoints, the stream — and their tables' bootstrap. Every
- * runtime, CLI, the autopilot and the follower reach DynamoDB through it; each facet retries,
- * labels and translates its calls' errors the same way (./retry, ./dynamo-errors).
+ * The one door to DynamoDB of a process: one set of SDK clients (./client), a facet for each kind of record
+ * shardline keeps in the collections' tables, and their tables' bootstrap. Each facet retries, labels and
+ * translates its calls' errors the same way (./retry, ./dynamo-errors).
  */
 export class DynamoTable {
   readonly clients: DynamoClients;
-  /** The collections' items: writes, reads, shard queries, scans (./dynamo-store). */
   readonly items: DynamoStore;
-  /** The shard-map pointers, maps and group maps (./map-store). */
   readonly mapStore: DynamoMapStore;
-  /** The autopilot's kept decisions (./decision-log). */
   readonly decisions: DecisionLog;
   private readonly endpoint: string | undefined;
   private readonly loadStores = new Map<number, LoadStore>();
@@ -56,7 +51,7 @@ export class DynamoTable {
     return known;
   }
 
-  /** A follower's checkpoints in `collection`'s table (./checkpoints). */
+  /** A follower's checkpoints in `collection`'s table. */
   checkpoints(collection: CollectionSpec, follower: string, streamLabel: string): CheckpointStore {
     return new CheckpointStore(this.clients.doc, collection, follower, streamLabel);
   }
