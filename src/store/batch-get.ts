@@ -15,7 +15,7 @@ import {
 import type { ReadOptions } from './store';
 import { recordToDynamoJson } from './attribute-json';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { CallSender } from './consumed-capacity';
+import type { LeanClient } from './consumed-capacity';
 
 type Key = Record<string, unknown>;
 
@@ -103,8 +103,7 @@ export function readParameters(options: ReadOptions) {
 
 /** Up to 100 keys of one table; unprocessed keys go out as they came back (the exact client keeps numbers exact). */
 export async function batchGetItems(
-  calls: CallSender,
-  send: Send,
+  { calls, send }: LeanClient,
   table: string,
   keys: readonly JsonObject[],
   context: CallContext,

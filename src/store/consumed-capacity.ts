@@ -1,4 +1,5 @@
 import type { DynamoOperation, RawAnswer } from './dynamo-sender';
+import type { Send } from './retry';
 
 /**
  * The capacity one request's DynamoDB calls consumed, table and indexes together, as DynamoDB reported it
@@ -33,6 +34,12 @@ const READS: ReadonlySet<DynamoOperation> = new Set(['GetItem', 'BatchGetItem', 
 /** A sender of the lean path, the same calls asking for and counting consumed capacity. */
 export interface CallSender {
   send(operation: DynamoOperation, input: object, signal: AbortSignal | undefined): Promise<RawAnswer>;
+}
+
+/** The lean sender, and how one request sends through it (retried, within the in-flight limit). */
+export interface LeanClient {
+  readonly calls: CallSender;
+  readonly send: Send;
 }
 
 /** `calls` itself when nothing counts; else each call asks DynamoDB for its capacity and adds it to `capacity`. */

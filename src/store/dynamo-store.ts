@@ -4,12 +4,12 @@ import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchGetItems, readParameters } from './batch-get';
-import { guardedWrite, type ItemClient } from './item-writes';
+import { guardedWrite } from './item-writes';
 import type { DynamoClients } from './client';
 import { withRetries, type CallContext, type RetryOperation, type Send } from './retry';
 import { hedgedSend } from './hedged-send';
 import { type KeyRange, type QueryAnswer, queryKeyRange } from './key-range-query';
-import { type CallSender, countingSender } from './consumed-capacity';
+import { countingSender, type LeanClient } from './consumed-capacity';
 import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
 import {
   sendScan,
@@ -82,19 +82,19 @@ export class DynamoStore implements Store {
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
     const key = Object.fromEntries(guard.keyAttributes.map((name) => [name, record[name]]));
-    const client = this.itemClient(context, 'put', table);
+    const client = this.client(context, 'put', table);
     return guardedWrite(client, 'PutItem', table, key, guard, () => ({ Item: recordToDynamoJson(record) }));
   }
 
   updateItem({ table, key, set, remove, guard }: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedWrite(this.itemClient(context, 'update', table), 'UpdateItem', table, key, guard, (builder) => ({
+    return guardedWrite(this.client(context, 'update', table), 'UpdateItem', table, key, guard, (builder) => ({
       Key: recordToDynamoJson(key),
       UpdateExpression: builder.update(set, remove),
     }));
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    const client = this.itemClient(context, 'delete', table);
+    const client = this.client(context, 'delete', table);
     return guardedWrite(client, 'DeleteItem', table, key, guard, () => ({ Key: recordToDynamoJson(key) }));
   }
 
@@ -104,12 +104,11 @@ export class DynamoStore implements Store {
     context: CallContext,
     options?: ReadOptions,
   ): Promise<JsonObject[]> {
-    const send = this.sender(context, 'batch_get', table);
-    return batchGetItems(this.calls(context), send, table, keys, context, options);
+    return batchGetItems(this.client(context, 'batch_get', table), table, keys, context, options);
   }
 
   queryKeyRange(range: KeyRange, context: CallContext): Promise<JsonObject[]> {
-    return queryKeyRange(this.calls(context), this.sender(context, 'query', range.table), range);
+    return queryKeyRange(this.client(context, 'query', range.table), range);
   }
 
   async getItem(
@@ -119,8 +118,8 @@ export class DynamoStore implements Store {
     options: ReadOptions = {},
   ): Promise<JsonObject | undefined> {
     const input = { TableName: table, Key: recordToDynamoJson(key), ...readParameters(options) };
-    const send = this.sender(context, 'get', table);
-    const { Item: item } = await send('a read', (signal) => this.calls(context).send('GetItem', input, signal));
+    const { calls, send } = this.client(context, 'get', table);
+    const { Item: item } = await send('a read', (signal) => calls.send('GetItem', input, signal));
     return item ? recordFromDynamoJson(item as Record<string, AttributeJson>) : undefined;
   }
 
@@ -157,13 +156,12 @@ export class DynamoStore implements Store {
     this.answeredAt.set(table, Date.now());
   }
 
-  /** The lean sender, counting consumed capacity when the request counts it. */
-  private calls(context: CallContext): CallSender {
-    return countingSender(this.clients.calls, context.capacity);
-  }
-
-  private itemClient(context: CallContext, operation: RetryOperation, table: string): ItemClient {
-    return { calls: this.calls(context), send: this.sender(context, operation, table) };
+  /** The lean sender, counting consumed capacity when the request counts it, and its sender of retried calls. */
+  private client(context: CallContext, operation: RetryOperation, table: string): LeanClient {
+    return {
+      calls: countingSender(this.clients.calls, context.capacity),
+      send: this.sender(context, operation, table),
+    };
   }
 
   /**

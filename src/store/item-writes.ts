@@ -2,8 +2,7 @@ import type { JsonObject } from '../core/item';
 import { placeholdersJson, recordToDynamoJson } from './attribute-json';
 import { ExpressionBuilder } from './conditions';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { CallSender } from './consumed-capacity';
-import type { Send } from './retry';
+import type { LeanClient } from './consumed-capacity';
 import type { WriteGuard, WriteOutcome } from './store';
 import { isConditionFailed } from './dynamo-errors';
 
@@ -34,12 +33,6 @@ function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): string 
   return `(${presence}) AND ${matches}`;
 }
 
-/** The lean sender (values in wire JSON), and how one request sends through it (retried, within the in-flight limit). */
-export interface ItemClient {
-  readonly calls: CallSender;
-  readonly send: Send;
-}
-
 const WHAT = { PutItem: 'a write', UpdateItem: 'an update', DeleteItem: 'a delete' } as const;
 
 /**
@@ -47,7 +40,7 @@ const WHAT = { PutItem: 'a write', UpdateItem: 'an update', DeleteItem: 'a delet
  * before the guard's). When DynamoDB refuses it, reads the item (strongly consistent) so the caller can say why.
  */
 export async function guardedWrite(
-  { calls, send }: ItemClient,
+  { calls, send }: LeanClient,
   operation: keyof typeof WHAT,
   table: string,
   key: JsonObject,

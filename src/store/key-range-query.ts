@@ -1,8 +1,7 @@
 import type { JsonObject } from '../core/item';
 import { placeholdersJson } from './attribute-json';
-import type { CallSender } from './consumed-capacity';
+import type { LeanClient } from './consumed-capacity';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { Send } from './retry';
 
 /** The items of one partition whose sort key lies between two values (inclusive), in sort key order. */
 export interface KeyRange {
@@ -20,7 +19,7 @@ export interface QueryAnswer {
 }
 
 /** Every page of one Query of the table (not an index) over `range`: one call when it holds under 1 MB. */
-export async function queryKeyRange(calls: CallSender, send: Send, range: KeyRange): Promise<JsonObject[]> {
+export async function queryKeyRange({ calls, send }: LeanClient, range: KeyRange): Promise<JsonObject[]> {
   const [partitionName, partitionValue] = range.partition;
   const [sortName, lower, upper] = range.sort;
   const base = {
