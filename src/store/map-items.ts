@@ -40,16 +40,3 @@ export function mapKey(collection: CollectionSpec, which: MapItem): JsonObject {
   const sortValue = sort.type === 'N' ? (typeof which === 'number' ? which : which === 'pointer' ? 0 : -1) : item;
   return { [partition!.name]: reservedPartition(collection, owner), [sort.name]: sortValue };
 }
-
-/** One map item a read asks for. */
-export interface Wanted {
-  readonly collection: CollectionSpec;
-  readonly which: 'pointer' | 'groups';
-}
-
-export function wantedOf(collections: readonly CollectionSpec[], pointers: boolean, groups: boolean): Wanted[] {
-  return collections.flatMap((collection): Wanted[] => [
-    ...(pointers ? [{ collection, which: 'pointer' as const }] : []),
-    ...(groups && collection.group ? [{ collection, which: 'groups' as const }] : []),
-  ]);
-}

@@ -8,7 +8,7 @@ import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
 import { isConditionFailed } from './dynamo-errors';
-import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes, type Wanted, wantedOf } from './map-items';
+import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes } from './map-items';
 import { withRetries, type CallContext } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
@@ -65,13 +65,13 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
   }
 
   async readGroupMaps(collections: readonly CollectionSpec[], context: CallContext): Promise<(GroupMap | undefined)[]> {
-    const items = await this.readEach(wantedOf(collections, false, true), context);
+    const items = await this.readEach(collections, false, true, context);
     return this.groupMapsOf(collections, items);
   }
 
   /** Pointers and group maps in one read: a router's refresh is one BatchGetItem, grouped collections or not. */
   async readRouting(collections: readonly CollectionSpec[], context: CallContext, groups = true) {
-    const items = await this.readEach(wantedOf(collections, true, groups), context);
+    const items = await this.readEach(collections, true, groups, context);
     const pointers = collections.map((collection) => {
       const item = items.get(`pointer/${collection.name}`);
       return item && this.checked(collection, 'pointer', () => parsePointer(parseJson(item.pointer)));
@@ -89,7 +89,16 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
   }
 
   /** Map items, strongly consistent, by `<which>/<collection>`; items of another owner left out. */
-  private async readEach(wanted: readonly Wanted[], context: CallContext): Promise<Map<string, JsonObject>> {
+  private async readEach(
+    collections: readonly CollectionSpec[],
+    pointers: boolean,
+    groups: boolean,
+    context: CallContext,
+  ): Promise<Map<string, JsonObject>> {
+    const wanted = collections.flatMap((collection) => [
+      ...(pointers ? [{ collection, which: 'pointer' as const }] : []),
+      ...(groups && collection.group ? [{ collection, which: 'groups' as const }] : []),
+    ]);
     const found = new Map<string, JsonObject>();
     // BatchGetItem takes 100 keys a call; collections of one table share it.
     for (let start = 0; start < wanted.length; start += 100) {

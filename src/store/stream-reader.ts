@@ -7,7 +7,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { isDynamoError } from './dynamo-errors';
-import { withRetries, type CallContext, type RetryOperation } from './retry';
+import { withRetries, type CallContext } from './retry';
 import type { StreamRecordLike } from './stream-records';
 
 /** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
@@ -55,8 +55,11 @@ export class StreamReader {
         StreamArn: this.arn,
         ...(after && { ExclusiveStartShardId: after }),
       });
-      const page = await this.call('a description of the stream', 'describe_stream', context, (abortSignal) =>
-        this.client.send(describe, { abortSignal }),
+      const page = await withRetries(
+        'a description of the stream',
+        { operation: 'describe_stream' },
+        context,
+        (abortSignal) => this.client.send(describe, { abortSignal }),
       );
       shards.push(...(page.StreamDescription?.Shards ?? []));
       after = page.StreamDescription?.LastEvaluatedShardId;
@@ -81,9 +84,9 @@ export class StreamReader {
         : { ShardIteratorType: 'TRIM_HORIZON' }),
     });
     try {
-      const answer = await this.call(
+      const answer = await withRetries(
         `an iterator of stream shard ${shard}`,
-        'get_shard_iterator',
+        { operation: 'get_shard_iterator' },
         context,
         (abortSignal) => this.client.send(command, { abortSignal }),
       );
@@ -98,7 +101,7 @@ export class StreamReader {
   async read(iterator: string, limit: number, context: CallContext = {}): Promise<RecordsPage | 'expired'> {
     const command = new GetRecordsCommand({ ShardIterator: iterator, Limit: limit });
     try {
-      const answer = await this.call('a read of the stream', 'get_records', context, (abortSignal) =>
+      const answer = await withRetries('a read of the stream', { operation: 'get_records' }, context, (abortSignal) =>
         this.client.send(command, { abortSignal }),
       );
       return {
@@ -113,14 +116,5 @@ export class StreamReader {
 
   close(): void {
     this.client.destroy();
-  }
-
-  private call<T>(
-    what: string,
-    operation: RetryOperation,
-    context: CallContext,
-    run: (signal: AbortSignal | undefined) => Promise<T>,
-  ) {
-    return withRetries(what, { operation }, context, run);
   }
 }
