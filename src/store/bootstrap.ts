@@ -23,9 +23,6 @@ export interface TableSpec {
 
 const ACTIVE_WITHIN_MS = 120_000;
 
-// Table-level calls retry like every other (a router starting among many, or an engine still starting,
-// meets throttles and 5xx answers).
-
 /**
  * Creates the table with both indexes when it is missing (projection ALL, so listings need no
  * second read; a stream for the change followers unless `stream` is false, which engines without
@@ -202,13 +199,12 @@ async function createTable(client: DynamoDBClient, spec: TableSpec, stream: bool
     ...(stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
   });
   try {
-    // A retried create whose first attempt landed finds the table in use: the wait loop takes over, as below.
     const label = { operation: 'create_table', table: spec.table } as const;
     await withRetries(`the creation of table ${spec.table}`, label, {}, (abortSignal) =>
       client.send(command, { abortSignal }),
     );
   } catch (error) {
-    // Another instance created it first: fine, the wait loop takes over.
+    // In use: another instance created it first, or a retry's first attempt landed. The wait loop takes over.
     if (!isDynamoError(error, 'ResourceInUseException')) throw error;
   }
 }

@@ -63,8 +63,8 @@ export function changeOfRecord(record: StreamRecordLike, table: string | undefin
   return {
     table: named,
     kind: removed ? 'remove' : 'put',
-    // Images read as items do (exact numbers, sets): a typed order sees a stream's number as the number it is.
-    // Binary is bytes in GetRecords answers, base64 text in Lambda events: `recordFromDynamoJson` takes both.
+    // Images read as items do (exact numbers, sets; binary as bytes or base64): a typed order sees a stream's
+    // number as the number it is.
     key: recordFromDynamoJson(data.Keys),
     ...(!removed && data.NewImage && { image: recordFromDynamoJson(data.NewImage) }),
     sequence: data.SequenceNumber,

@@ -33,12 +33,10 @@ export class DynamoTable {
   readonly items: DynamoStore;
   readonly mapStore: DynamoMapStore;
   readonly decisions: DecisionLog;
-  private readonly endpoint: string | undefined;
   private readonly loadStores = new Map<number, LoadStore>();
 
-  constructor(options: DynamoTableOptions) {
+  constructor(private readonly options: DynamoTableOptions) {
     this.clients = createDynamoClients(options);
-    this.endpoint = options.endpoint;
     this.items = new DynamoStore(this.clients, options.hedge);
     this.mapStore = new DynamoMapStore(this.clients.doc);
     this.decisions = new DecisionLog(this.clients.doc);
@@ -72,7 +70,7 @@ export class DynamoTable {
 
   /** A reader of the stream `arn`. */
   streamReader(arn: string): StreamReader {
-    return new StreamReader(this.clients.raw, this.endpoint, arn);
+    return new StreamReader(this.clients.raw, this.options.endpoint, arn);
   }
 
   /** Creates `spec`'s table when allowed and missing, and waits until it is ACTIVE (./bootstrap). */
