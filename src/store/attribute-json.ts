@@ -6,12 +6,10 @@ import { emptyRecord, ValueSet } from '../core/values';
 import type { AttributeJson } from './dynamo-json';
 
 /**
- * Attribute values in DynamoDB's wire JSON, for calls sent by the lean path (./dynamo-sender): the
- * same result as the exact document client's marshaller (`removeUndefinedValues`, exact numbers)
- * given `recordToSdk`'s values, in one walk (test/unit/values/attribute-json.test.ts holds them side by
- * side). It takes core's values (`ExactNumber`, `ValueSet`) and the SDK's forms the expression
- * builder holds (`NumberValue`, `Set`, `Map`) alike. Maps are built without a prototype, so an
- * attribute named `__proto__` stays an attribute (`JSON.stringify` writes it).
+ * Attribute values in DynamoDB's wire JSON for the lean path (./dynamo-sender), in one walk: the exact
+ * document client's marshaller's result (test/unit/values/attribute-json.test.ts holds them side by side).
+ * It takes core's values and the SDK's forms the expression builder holds alike. Maps have no prototype,
+ * so an attribute named `__proto__` stays an attribute.
  */
 export function recordToDynamoJson(record: Readonly<Record<string, unknown>>): Record<string, AttributeJson> {
   const out = emptyRecord() as Record<string, AttributeJson>;

@@ -3,19 +3,19 @@ import type { JsonObject } from '../core/item';
 import { ExpressionBuilder } from './conditions';
 import {
   backoffDelay,
+  DEFAULT_RETRY_POLICY,
   sleep,
   timeoutError,
   unavailable,
   withRetries,
   type CallContext,
-  type RetryOperation,
   type RetryPolicy,
   type Send,
 } from './retry';
 import type { ReadOptions } from './store';
 import { recordToDynamoJson } from './attribute-json';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { CallSender } from './consumed-capacity';
+import type { LeanClient } from './consumed-capacity';
 
 type Key = Record<string, unknown>;
 
@@ -40,29 +40,25 @@ export interface BatchRead {
   /** Names the read in errors (`a read of the shard maps`). */
   readonly what: string;
   readonly context: CallContext;
-  readonly policy: RetryPolicy;
+  /** DEFAULT_RETRY_POLICY when unset. */
+  readonly policy?: RetryPolicy;
   /** Sends one call with its retries (by default `withRetries`); it must retry under `policy`. */
   readonly send?: Send;
-  /** The label its retries, and resends of unprocessed keys, are reported under. */
-  readonly operation: RetryOperation;
 }
 
 /**
- * The items of one BatchGetItem (up to 100 keys, of one table or several), asked again for the
- * keys DynamoDB leaves unprocessed (throttled, or past 16 MB) until every key is answered: an
- * item not returned then does not exist. Between resends the wait is the policy's backoff with
- * full jitter, so many readers left unprocessed at once do not come back at once. An answer that
- * returns something resets the backoff; `policy.maxAttempts` fruitless answers in a row give up
- * as a throttled `unavailable`, and a deadline the wait would pass becomes `timeout`.
+ * The items of one BatchGetItem (up to 100 keys, of one table or several), asked again for the keys
+ * DynamoDB leaves unprocessed (throttled, or past 16 MB) until every key is answered. Resends back off as
+ * retries do; an answer that returns something resets the backoff; `policy.maxAttempts` fruitless answers
+ * in a row give up as a throttled `unavailable`, and a deadline the wait would pass becomes `timeout`.
  */
 export async function batchGetAll(
   doc: DynamoDBDocumentClient | BatchGetCall,
   requests: Readonly<Record<string, TableRead>>,
   read: BatchRead,
 ): Promise<Key[]> {
-  const { what, context, policy } = read;
-  const send: Send =
-    read.send ?? ((name, run) => withRetries(name, run, context, policy, { operation: read.operation }));
+  const { what, context, policy = DEFAULT_RETRY_POLICY } = read;
+  const send: Send = read.send ?? ((name, run) => withRetries(name, { operation: 'batch_get' }, context, run, policy));
   const found: Key[] = [];
   let pending = Object.fromEntries(Object.entries(requests).filter(([, request]) => request.Keys.length > 0));
   for (let fruitless = 0; Object.keys(pending).length > 0; ) {
@@ -88,17 +84,13 @@ export async function batchGetAll(
     }
     const wait = backoffDelay(fruitless, policy);
     if (context.deadline !== undefined && Date.now() + wait >= context.deadline) throw timeoutError(what);
-    context.observer?.retried(read.operation, 'unprocessed');
+    context.observer?.retried('batch_get', 'unprocessed');
     await sleep(wait, context.signal);
   }
   return found;
 }
 
-/**
- * A read's consistency and projection, as GetItem and BatchGetItem take them, in time linear in the
- * attributes. An attribute named twice is projected once: DynamoDB refuses a path named twice
- * ("Two document paths overlap").
- */
+/** A read's consistency and projection. An attribute named twice is projected once: DynamoDB refuses overlaps. */
 export function readParameters(options: ReadOptions) {
   const builder = new ExpressionBuilder();
   const placeholders = options.attributes && new Set(options.attributes.map((attribute) => builder.name(attribute)));
@@ -111,19 +103,17 @@ export function readParameters(options: ReadOptions) {
 
 /** Up to 100 keys of one table; unprocessed keys go out as they came back (the exact client keeps numbers exact). */
 export async function batchGetItems(
-  calls: CallSender,
-  send: Send,
+  { calls, send }: LeanClient,
   table: string,
   keys: readonly JsonObject[],
   context: CallContext,
-  policy: RetryPolicy,
   options: ReadOptions = {},
 ): Promise<JsonObject[]> {
   if (keys.length === 0) return [];
   const request: TableRead = { Keys: keys.map(recordToDynamoJson), ...readParameters(options) };
   const call = async (RequestItems: Record<string, TableRead>, signal: AbortSignal | undefined) =>
     (await calls.send('BatchGetItem', { RequestItems }, signal)) as BatchAnswer;
-  const read = { what: 'a batch read', context, policy, send, operation: 'batch_get' } as const;
+  const read = { what: 'a batch read', context, send };
   const items = await batchGetAll(call, { [table]: request }, read);
   return items.map((item) => recordFromDynamoJson(item as Record<string, AttributeJson>));
 }

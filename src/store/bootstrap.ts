@@ -11,7 +11,7 @@ import {
 import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { isDynamoError } from './dynamo-errors';
-import { DEFAULT_RETRY_POLICY, sleep, withRetries, type RetryOperation } from './retry';
+import { sleep, withRetries } from './retry';
 
 /** A table and the two sparse indexes shardline's shard maps take turns in. */
 export interface TableSpec {
@@ -22,15 +22,6 @@ export interface TableSpec {
 }
 
 const ACTIVE_WITHIN_MS = 120_000;
-
-/**
- * One table-level call with the store's retries (throttles, 5xx answers, dropped connections: a router
- * starting among many, or an engine still starting, meets them), named in its errors and labelled in the
- * retry metrics like every other call. Its refusals come back as the store names them (./dynamo-errors).
- */
-function send<T>(what: string, operation: RetryOperation, table: string, run: (signal?: AbortSignal) => Promise<T>) {
-  return withRetries(what, run, {}, DEFAULT_RETRY_POLICY, { operation, table });
-}
 
 /**
  * Creates the table with both indexes when it is missing (projection ALL, so listings need no
@@ -66,7 +57,7 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
     TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
   });
   try {
-    await send(`an update of table ${table}'s TTL`, 'update_table', table, (abortSignal) =>
+    await withRetries(`an update of table ${table}'s TTL`, { operation: 'update_table', table }, {}, (abortSignal) =>
       client.send(update, { abortSignal }),
     );
   } catch (error) {
@@ -79,10 +70,11 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
 
 async function expiresLoadRecords(client: DynamoDBClient, table: string): Promise<boolean> {
   const describeTtl = new DescribeTimeToLiveCommand({ TableName: table });
-  const { TimeToLiveDescription: ttl } = await send(
+  const label = { operation: 'describe', table } as const;
+  const { TimeToLiveDescription: ttl } = await withRetries(
     `a description of table ${table}'s TTL`,
-    'describe',
-    table,
+    label,
+    {},
     (abortSignal) => client.send(describeTtl, { abortSignal }),
   );
   return (
@@ -108,6 +100,7 @@ export async function addIndex(
 ): Promise<void> {
   const definition = indexDefinition(index);
   const update = (withThroughput: boolean) => {
+    const throughput = { ReadCapacityUnits: 5, WriteCapacityUnits: 5 };
     const command = new UpdateTableCommand({
       TableName: spec.table,
       AttributeDefinitions: [
@@ -115,14 +108,11 @@ export async function addIndex(
         { AttributeName: index.indexKeyAttribute, AttributeType: 'S' },
       ],
       GlobalSecondaryIndexUpdates: [
-        {
-          Create: withThroughput
-            ? { ...definition, ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }
-            : definition,
-        },
+        { Create: withThroughput ? { ...definition, ProvisionedThroughput: throughput } : definition },
       ],
     });
-    return send(`an update of table ${spec.table} (index ${index.name})`, 'update_table', spec.table, (abortSignal) =>
+    const label = { operation: 'update_table', table: spec.table } as const;
+    return withRetries(`an update of table ${spec.table} (index ${index.name})`, label, {}, (abortSignal) =>
       client.send(command, { abortSignal }),
     );
   };
@@ -167,8 +157,11 @@ function missing(spec: TableSpec, problem: string): ShardlineError {
 async function describe(client: DynamoDBClient, table: string): Promise<TableDescription | undefined> {
   const command = new DescribeTableCommand({ TableName: table });
   try {
-    const answer = await send(`a description of table ${table}`, 'describe', table, (abortSignal) =>
-      client.send(command, { abortSignal }),
+    const answer = await withRetries(
+      `a description of table ${table}`,
+      { operation: 'describe', table },
+      {},
+      (abortSignal) => client.send(command, { abortSignal }),
     );
     return answer.Table;
   } catch (error) {
@@ -206,12 +199,12 @@ async function createTable(client: DynamoDBClient, spec: TableSpec, stream: bool
     ...(stream && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } }),
   });
   try {
-    // A retried create whose first attempt landed finds the table in use: the wait loop takes over, as below.
-    await send(`the creation of table ${spec.table}`, 'create_table', spec.table, (abortSignal) =>
+    const label = { operation: 'create_table', table: spec.table } as const;
+    await withRetries(`the creation of table ${spec.table}`, label, {}, (abortSignal) =>
       client.send(command, { abortSignal }),
     );
   } catch (error) {
-    // Another instance created it first: fine, the wait loop takes over.
+    // In use: another instance created it first, or a retry's first attempt landed. The wait loop takes over.
     if (!isDynamoError(error, 'ResourceInUseException')) throw error;
   }
 }

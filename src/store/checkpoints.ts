@@ -22,6 +22,8 @@ const FOLLOW_OWNER = 'follow#';
  * label: a re-enabled stream, or a follower of other collections, starts afresh.
  */
 export class CheckpointStore {
+  private readonly malformed = new MalformedRecords();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     /** Any collection of the table. */
@@ -29,25 +31,15 @@ export class CheckpointStore {
     private readonly follower: string,
     private readonly stream: string,
     private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
-    private readonly malformed = new MalformedRecords(),
   ) {}
 
   async read(shards: readonly string[], context: CallContext = {}): Promise<Map<string, ShardCheckpoint>> {
     const found = new Map<string, ShardCheckpoint>();
     for (let start = 0; start < shards.length; start += 100) {
       const keys = shards.slice(start, start + 100).map((shard) => this.key(shard));
-      const read = {
-        what: 'a read of the follower checkpoints',
-        context,
-        policy: this.retry,
-        operation: 'batch_get',
-      } as const;
-      const items = await batchGetAll(
-        this.doc,
-        { [this.collection.table]: { Keys: keys, ConsistentRead: true } },
-        read,
-      );
-      for (const item of items) {
+      const requests = { [this.collection.table]: { Keys: keys, ConsistentRead: true } };
+      const read = { what: 'a read of the follower checkpoints', context, policy: this.retry };
+      for (const item of await batchGetAll(this.doc, requests, read)) {
         const problem = checkpointProblem(item, shards) ?? this.misplaced(item);
         const sequence = item.sequence === undefined ? {} : { sequence: String(item.sequence) };
         if (!problem) found.set(String(item.shard), { ...sequence, done: item.done === true });
@@ -66,13 +58,10 @@ export class CheckpointStore {
       updatedAt: new Date().toISOString(),
       ...(checkpoint.sequence !== undefined && { sequence: checkpoint.sequence }),
     };
-    await withRetries(
-      'a write of a follower checkpoint',
-      (abortSignal) => this.doc.send(new PutCommand({ TableName: this.collection.table, Item: item }), { abortSignal }),
-      context,
-      this.retry,
-      { operation: 'put', table: this.collection.table },
-    );
+    const { table } = this.collection;
+    const write = (abortSignal?: AbortSignal) =>
+      this.doc.send(new PutCommand({ TableName: table, Item: item }), { abortSignal });
+    await withRetries('a write of a follower checkpoint', { operation: 'put', table }, context, write, this.retry);
   }
 
   /** A checkpoint names its shard twice, in its key and its `shard`: both must agree. */

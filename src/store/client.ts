@@ -3,7 +3,6 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { exactDocumentClient } from './document-client';
 import { DynamoSender } from './dynamo-sender';
 import { KeyedSha256 } from './keyed-sha256';
-import { QuerySender } from './query-sender';
 
 export interface ClientOptions {
   /** A DynamoDB-compatible endpoint (DynamoDB Local, Alternator); unset for AWS itself. */
@@ -16,12 +15,10 @@ export interface ClientOptions {
 
 export interface DynamoClients {
   readonly raw: DynamoDBClient;
-  /** Every door's document client: numbers read as `NumberValue` (exact text), never as doubles (./document-client). */
+  /** Numbers read as `NumberValue` (exact text), never as doubles (./document-client). */
   readonly doc: DynamoDBDocumentClient;
-  /** For the serving routes' item calls: the raw client's parts without its pipeline (see ./dynamo-sender). */
+  /** The serving routes' item calls and queries: the raw client's parts without its pipeline (./dynamo-sender). */
   readonly calls: DynamoSender;
-  /** For listing pages' shard queries, by the same lean path (see ./query-sender). */
-  readonly queries: QuerySender;
 }
 
 /**
@@ -39,8 +36,7 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
     ...options.sdk,
   });
   // The SDK's logger middleware copies every response through its sensitive-data filter even when the
-  // logger drops it, at a cost docs/performance.md gives. shardline never hands the SDK a logger.
+  // logger drops it (docs/performance.md). shardline never hands the SDK a logger.
   raw.middlewareStack.remove('loggerMiddleware');
-  const calls = new DynamoSender(raw);
-  return { raw, doc: exactDocumentClient(raw), calls, queries: new QuerySender(calls) };
+  return { raw, doc: exactDocumentClient(raw), calls: new DynamoSender(raw) };
 }

@@ -6,10 +6,7 @@ export type Condition =
   | { readonly kind: 'absent'; readonly attribute: string }
   | { readonly kind: 'beginsWith'; readonly attribute: string; readonly prefix: string };
 
-/**
- * Builds placeholders for several expressions of one request, with no collisions. Each name and value
- * costs constant time: a projection of n names is built in O(n), not by scanning the names so far.
- */
+/** Builds placeholders for several expressions of one request, with no collisions, each in constant time. */
 export class ExpressionBuilder {
   readonly names: Record<string, string> = {};
   readonly values: Record<string, unknown> = {};

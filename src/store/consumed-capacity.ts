@@ -1,9 +1,9 @@
 import type { DynamoOperation, RawAnswer } from './dynamo-sender';
+import type { Send } from './retry';
 
 /**
- * The capacity one request's DynamoDB calls consumed, as DynamoDB reported it
- * (`ReturnConsumedCapacity: INDEXES`: table and indexes together). A call answered without a
- * report (an engine that does not report, dynalite) adds nothing: the sums are what was reported.
+ * The capacity one request's DynamoDB calls consumed, table and indexes together, as DynamoDB reported it
+ * (an engine that does not report, dynalite, adds nothing).
  */
 export interface ConsumedCapacity {
   read: number;
@@ -34,6 +34,12 @@ const READS: ReadonlySet<DynamoOperation> = new Set(['GetItem', 'BatchGetItem', 
 /** A sender of the lean path, the same calls asking for and counting consumed capacity. */
 export interface CallSender {
   send(operation: DynamoOperation, input: object, signal: AbortSignal | undefined): Promise<RawAnswer>;
+}
+
+/** The lean sender, and how one request sends through it (retried, within the in-flight limit). */
+export interface LeanClient {
+  readonly calls: CallSender;
+  readonly send: Send;
 }
 
 /** `calls` itself when nothing counts; else each call asks DynamoDB for its capacity and adds it to `capacity`. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { reservedPartition } from './reserved-keys';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
+import { withRetries, type CallContext } from './retry';
 
 /** How many decisions a collection keeps (docs/autopilot.md). */
 export const KEPT_DECISIONS = 100;
@@ -43,28 +43,22 @@ export type KeptDecision = z.infer<typeof keptDecision>;
 /**
  * The autopilot's last decisions of one collection, oldest first, in one reserved item of its
  * table (`__shardline#autopilot#<collection>`): what `npm run autopilot -- --status` shows.
- * A malformed item or entry reads as absent, with one line to `log`: never a crash.
+ * A malformed item or entry reads as absent, with one warning: never a crash.
  */
 export class DecisionLog {
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly log: (line: string) => void = (line) => console.warn(line),
-  ) {}
+  constructor(private readonly doc: DynamoDBDocumentClient) {}
 
   async read(collection: CollectionSpec, context: CallContext = {}): Promise<KeptDecision[]> {
     const get = new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true });
-    const answer = await withRetries(
-      'a read of the autopilot log',
-      (abortSignal) => this.doc.send(get, { abortSignal }),
-      context,
-      DEFAULT_RETRY_POLICY,
-      { operation: 'get', table: collection.table },
+    const label = { operation: 'get', table: collection.table } as const;
+    const answer = await withRetries('a read of the autopilot log', label, context, (abortSignal) =>
+      this.doc.send(get, { abortSignal }),
     );
     const item = answer.Item;
     if (!item) return [];
     const where = `shardline: the autopilot log of "${collection.name}"`;
     if (item.autopilotOf !== collection.name || typeof item.decisions !== 'string') {
-      this.log(`${where} is not one (malformed item): read as empty`);
+      console.warn(`${where} is not one (malformed item): read as empty`);
       return [];
     }
     let entries: unknown;
@@ -74,15 +68,12 @@ export class DecisionLog {
       entries = undefined;
     }
     if (!Array.isArray(entries)) {
-      this.log(`${where} holds no list of decisions (malformed item): read as empty`);
+      console.warn(`${where} holds no list of decisions (malformed item): read as empty`);
       return [];
     }
-    const valid = entries.flatMap((entry) => {
-      const parsed = keptDecision.safeParse(entry);
-      return parsed.success ? [parsed.data] : [];
-    });
+    const valid = entries.flatMap((entry) => keptDecision.safeParse(entry).data ?? []);
     if (valid.length < entries.length) {
-      this.log(`${where}: ${entries.length - valid.length} malformed decision(s) left out`);
+      console.warn(`${where}: ${entries.length - valid.length} malformed decision(s) left out`);
     }
     return valid;
   }
@@ -101,12 +92,9 @@ export class DecisionLog {
     const decisions = edit(await this.read(collection, context)).slice(-KEPT_DECISIONS);
     const item = { ...key(collection), autopilotOf: collection.name, decisions: fittingText(decisions) };
     const put = new PutCommand({ TableName: collection.table, Item: item });
-    await withRetries(
-      'a write of the autopilot log',
-      (abortSignal) => this.doc.send(put, { abortSignal }),
-      context,
-      DEFAULT_RETRY_POLICY,
-      { operation: 'put', table: collection.table },
+    const label = { operation: 'put', table: collection.table } as const;
+    await withRetries('a write of the autopilot log', label, context, (abortSignal) =>
+      this.doc.send(put, { abortSignal }),
     );
   }
 }

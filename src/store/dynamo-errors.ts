@@ -1,10 +1,8 @@
 import { internalError, ShardlineError } from '../core/errors';
 
 /**
- * DynamoDB's errors as shardline's own: the one place where the name of an error the SDK threw becomes
- * a ShardlineError code. Every call the store makes ends here (`withRetries`), so the layers above
- * (and `http/errors.ts`, which maps codes to statuses) never read an SDK error's name. The SDK's error
- * stays the translation's `cause`: the store's own branches read its name through `isDynamoError`.
+ * DynamoDB's errors as shardline's own: the one place where an SDK error's name becomes a ShardlineError
+ * code (every store call ends here through `withRetries`). The SDK's error stays the translation's `cause`.
  */
 
 /** The embedded engine could not write to its disk. Not retried: a full disk stays full longer than a request waits. */
@@ -17,9 +15,8 @@ export interface RefusedCall {
   /** The table the call named: a missing one is named in the 503. */
   readonly table?: string;
   /**
-   * The call writes an item someone else made (the caller's, another writer's): when DynamoDB refuses
-   * it (too large, a value it cannot store) the item is at fault, a 400 `invalid_item`. A refused call
-   * that shardline built itself (reads, its own records) is shardline's bug: `internal`, a logged 500.
+   * The call writes an item someone else made: DynamoDB refusing it is the item's fault, a 400 `invalid_item`.
+   * A refused call that shardline built itself is shardline's bug: `internal`, a logged 500.
    */
   readonly carriesItem?: boolean;
 }
@@ -50,8 +47,12 @@ export function translatedError(error: unknown, call: RefusedCall): ShardlineErr
         undefined,
         cause,
       );
-    case STORAGE_UNAVAILABLE:
-      return storageUnavailable(error);
+    case STORAGE_UNAVAILABLE: {
+      // Writes wait for space (503), reads go on.
+      const details = { retryable: true, retryAfterSeconds: 5 };
+      const text = String(message ?? 'the embedded engine cannot write').slice(0, 300);
+      return new ShardlineError('storage_unavailable', text, details, cause);
+    }
     case 'AbortError':
       return new ShardlineError('timeout', 'the request deadline passed', undefined, cause);
     case CONDITION_FAILED:
@@ -72,17 +73,9 @@ export function isConditionFailed(error: unknown): boolean {
   return isDynamoError(error, CONDITION_FAILED);
 }
 
-/** The embedded engine's disk is full or read-only: writes wait for space (503), reads go on. */
-function storageUnavailable(cause: unknown): ShardlineError {
-  const message = String((cause as Error | undefined)?.message ?? 'the embedded engine cannot write').slice(0, 300);
-  return new ShardlineError('storage_unavailable', message, { retryable: true, retryAfterSeconds: 5 }, { cause });
-}
-
 /** DynamoDB's "no such table" (or one not active yet) as the 503 `table_missing`, naming the table when known. */
 function tableMissing(table: string | undefined, cause: unknown): ShardlineError {
-  if (table === undefined) {
-    return new ShardlineError('table_missing', 'the table is missing or not active', { retryable: true }, { cause });
-  }
-  const message = `table ${JSON.stringify(table)} is missing or not active`;
-  return new ShardlineError('table_missing', message, { tables: [table], retryable: true }, { cause });
+  const which = table === undefined ? 'the table' : `table ${JSON.stringify(table)}`;
+  const details = { ...(table !== undefined && { tables: [table] }), retryable: true };
+  return new ShardlineError('table_missing', `${which} is missing or not active`, details, { cause });
 }

@@ -42,15 +42,11 @@ interface Parts {
 }
 
 /**
- * Sends the serving routes' DynamoDB calls with the SDK client's credentials (refreshed as they expire),
- * signing region and name, signed as its signer signs them (./sigv4; its own signer where the endpoint has a
- * path), endpoint, request handler (the same connections) and error reader (the same typed
- * errors: conditional check failures, throttles, validation), but not through its command pipeline
- * (retry, schema serde, endpoint rules, the document client's marshalling walk), which cost several
- * times this path's CPU a call (docs/performance.md). The input goes out as the JSON it is, attribute
- * values already in wire form (./attribute-json); the answer stays
- * DynamoDB's JSON (numbers are strings there, so `JSON.parse` loses nothing) for the store to
- * convert once (`recordFromDynamoJson`).
+ * Sends the serving routes' DynamoDB calls with the SDK client's credentials, endpoint, request handler (the
+ * same connections) and error reader (the same typed errors), signed as its signer signs them (./sigv4), but
+ * not through its command pipeline, which costs several times this path's CPU a call (docs/performance.md).
+ * The input goes out as the JSON it is, values already in wire form (./attribute-json); the answer stays
+ * DynamoDB's JSON (numbers are strings there, so `JSON.parse` loses nothing) for the store to convert once.
  */
 export class DynamoSender {
   private prepared: Promise<Parts> | undefined;
@@ -141,9 +137,8 @@ const decoder = new TextDecoder();
 type TextStream = AsyncIterable<string> & { setEncoding(encoding: 'utf8'): unknown };
 
 /**
- * On Node the body is the response stream, read as UTF-8 chunk by chunk: the SDK's collector copies the
- * chunks into one array before decoding them (docs/performance.md). Fetch-based handlers (Workers) give a
- * web stream: collected.
+ * On Node the body is the response stream, read as UTF-8 chunk by chunk (cheaper than the SDK's collector:
+ * docs/performance.md). Fetch-based handlers (Workers) give a web stream: collected.
  */
 async function bodyText(config: Config, response: HttpResponse): Promise<string> {
   const body: unknown = response.body;

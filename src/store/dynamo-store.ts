@@ -1,23 +1,15 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import pLimit from 'p-limit';
 import type { HedgePolicy } from '../core/hedge-policy';
 import { inRange } from '../core/key-range';
 import type { JsonObject } from '../core/item';
 import { batchGetItems, readParameters } from './batch-get';
-import { guardedDelete, guardedPut, guardedUpdate } from './item-writes';
+import { guardedWrite } from './item-writes';
 import type { DynamoClients } from './client';
-import {
-  DEFAULT_RETRY_POLICY,
-  withRetries,
-  type CallContext,
-  type RetryOperation,
-  type RetryPolicy,
-  type Send,
-} from './retry';
+import { withRetries, type CallContext, type RetryOperation, type Send } from './retry';
 import { hedgedSend } from './hedged-send';
-import { type KeyRange, queryKeyRange } from './key-range-query';
-import { type CallSender, countingSender } from './consumed-capacity';
+import { type KeyRange, type QueryAnswer, queryKeyRange } from './key-range-query';
+import { countingSender, type LeanClient } from './consumed-capacity';
 import { buildShardQuery, passedFarEnd, type ShardQuery } from './shard-query';
 import {
   sendScan,
@@ -31,58 +23,45 @@ import type { ItemUpdate, ReadOptions, ShardPage, Store, WriteGuard, WriteOutcom
 import { recordToDynamoJson } from './attribute-json';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
 
-export interface DynamoStoreOptions {
-  /** Most DynamoDB requests in flight at once from this process. */
-  readonly maxInFlight?: number;
-  readonly retry?: RetryPolicy;
-  /** Hedges slow shard queries (reads only); off when unset. */
-  readonly hedge?: HedgePolicy;
-}
+/** Most DynamoDB requests in flight at once from this process. */
+const MAX_IN_FLIGHT = 64;
 
-/** The Store over DynamoDB. Items go through the exact document client: numbers are their decimal text both ways. */
+/** The Store over DynamoDB. Numbers are their decimal text both ways: the values are never doubles. */
 export class DynamoStore implements Store {
-  private readonly doc: DynamoDBDocumentClient;
-  private readonly limit: ReturnType<typeof pLimit>;
-  private readonly retry: RetryPolicy;
+  private readonly limit = pLimit(MAX_IN_FLIGHT);
   /** When a query of each table last answered: proof enough that the table answers. */
   private readonly answeredAt = new Map<string, number>();
 
   constructor(
     private readonly clients: DynamoClients,
-    private readonly options: DynamoStoreOptions = {},
-  ) {
-    this.doc = clients.doc;
-    this.limit = pLimit(options.maxInFlight ?? 64);
-    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
-  }
+    /** Hedges slow shard queries (reads only); off when unset. */
+    private readonly hedge?: HedgePolicy,
+  ) {}
 
   async queryShard(query: ShardQuery, context: CallContext): Promise<ShardPage> {
     const input = buildShardQuery(query);
     if (!input) return { items: [], itemsRead: 0 };
-    const send = (signal: AbortSignal | undefined) => this.limit(() => this.clients.queries.send(input, signal));
-    const hedge = this.options.hedge;
+    // By the lean path (./dynamo-sender): a listing page sends up to a few dozen queries (docs/performance.md).
+    const send = (signal: AbortSignal | undefined) =>
+      this.limit(async () => (await this.clients.calls.send('Query', input, signal)) as QueryAnswer);
+    const hedge = this.hedge;
     let hedged = false;
     let attempts = 0;
-    const response = await withRetries(
-      `a query of shard ${query.shardKey}`,
-      async (signal) => {
-        if (!hedge) return send(signal);
-        const group = query.latencyGroup ?? query.index;
-        const started = performance.now();
-        // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
-        const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
-        const answer = await hedgedSend(send, signal, delay, () => hedge.trySpend(group));
-        hedge.answered(group, performance.now() - started);
-        if (answer.hedged) {
-          hedged = true;
-          context.observer?.hedged?.(answer.hedgeWon);
-        }
-        return answer.value;
-      },
-      context,
-      this.retry,
-      { operation: 'query', table: query.table },
-    );
+    const label = { operation: 'query', table: query.table } as const;
+    const response = await withRetries(`a query of shard ${query.shardKey}`, label, context, async (signal) => {
+      if (!hedge) return send(signal);
+      const group = query.latencyGroup ?? query.index;
+      const started = performance.now();
+      // A retry follows a failure (a throttle, mostly): it backs off and is never hedged.
+      const delay = attempts++ > 0 ? undefined : hedge.delayFor(group);
+      const answer = await hedgedSend(send, signal, delay, () => hedge.trySpend(group));
+      hedge.answered(group, performance.now() - started);
+      if (answer.hedged) {
+        hedged = true;
+        context.observer?.hedged?.(answer.hedgeWon);
+      }
+      return answer.value;
+    });
     this.answeredAt.set(query.table, Date.now());
     const read = (response.Items ?? []).map(recordFromDynamoJson);
     const items = read.filter((item) => {
@@ -102,20 +81,21 @@ export class DynamoStore implements Store {
   }
 
   putItem(table: string, record: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedPut({ calls: this.calls(context), send: this.sender(context, 'put', table) }, table, record, guard);
+    const key = Object.fromEntries(guard.keyAttributes.map((name) => [name, record[name]]));
+    const client = this.client(context, 'put', table);
+    return guardedWrite(client, 'PutItem', table, key, guard, () => ({ Item: recordToDynamoJson(record) }));
   }
 
-  updateItem(update: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
-    return guardedUpdate({ calls: this.calls(context), send: this.sender(context, 'update', update.table) }, update);
+  updateItem({ table, key, set, remove, guard }: ItemUpdate, context: CallContext): Promise<WriteOutcome> {
+    return guardedWrite(this.client(context, 'update', table), 'UpdateItem', table, key, guard, (builder) => ({
+      Key: recordToDynamoJson(key),
+      UpdateExpression: builder.update(set, remove),
+    }));
   }
 
   deleteItem(table: string, key: JsonObject, context: CallContext, guard: WriteGuard): Promise<WriteOutcome> {
-    return guardedDelete(
-      { calls: this.calls(context), send: this.sender(context, 'delete', table) },
-      table,
-      key,
-      guard,
-    );
+    const client = this.client(context, 'delete', table);
+    return guardedWrite(client, 'DeleteItem', table, key, guard, () => ({ Key: recordToDynamoJson(key) }));
   }
 
   batchGet(
@@ -124,12 +104,11 @@ export class DynamoStore implements Store {
     context: CallContext,
     options?: ReadOptions,
   ): Promise<JsonObject[]> {
-    const send = this.sender(context, 'batch_get', table);
-    return batchGetItems(this.calls(context), send, table, keys, context, this.retry, options);
+    return batchGetItems(this.client(context, 'batch_get', table), table, keys, context, options);
   }
 
   queryKeyRange(range: KeyRange, context: CallContext): Promise<JsonObject[]> {
-    return queryKeyRange(this.calls(context), this.sender(context, 'query', range.table), range);
+    return queryKeyRange(this.client(context, 'query', range.table), range);
   }
 
   async getItem(
@@ -139,22 +118,22 @@ export class DynamoStore implements Store {
     options: ReadOptions = {},
   ): Promise<JsonObject | undefined> {
     const input = { TableName: table, Key: recordToDynamoJson(key), ...readParameters(options) };
-    const send = this.sender(context, 'get', table);
-    const { Item: item } = await send('a read', (signal) => this.calls(context).send('GetItem', input, signal));
+    const { calls, send } = this.client(context, 'get', table);
+    const { Item: item } = await send('a read', (signal) => calls.send('GetItem', input, signal));
     return item ? recordFromDynamoJson(item as Record<string, AttributeJson>) : undefined;
   }
 
   scanPage(request: ScanRequest, context: CallContext): Promise<ScanPage> {
     const send = this.sender(context, 'scan', request.table);
     return send(`a scan of ${request.table} (segment ${request.segment})`, (signal) =>
-      sendScan(this.doc, request, signal),
+      sendScan(this.clients.doc, request, signal),
     );
   }
 
   /** Safe to retry: it sets fixed values under conditions a landed first attempt leaves true, or fail harmlessly. */
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome> {
     const send = this.sender(context, 'update', update.table);
-    return send('a conditional update', (signal) => sendUpdate(this.doc, update, signal));
+    return send('a conditional update', (signal) => sendUpdate(this.clients.doc, update, signal));
   }
 
   /** DynamoDB's item count of the table (refreshed by DynamoDB about every six hours: an estimate). */
@@ -170,17 +149,19 @@ export class DynamoStore implements Store {
    */
   async ping(table: string, context: CallContext): Promise<void> {
     if (Date.now() - (this.answeredAt.get(table) ?? Number.NEGATIVE_INFINITY) < RECENT_ANSWER_MS) return;
-    await withRetries('a table check', (signal) => this.describe(table, signal), context, this.retry, {
-      operation: 'describe',
-      table,
-    });
+    await withRetries('a table check', { operation: 'describe', table }, context, (signal) =>
+      this.describe(table, signal),
+    );
     // Its own check counts too: an idle service's probes make one DescribeTable a second, not one each.
     this.answeredAt.set(table, Date.now());
   }
 
-  /** The lean sender, counting consumed capacity when the request counts it. */
-  private calls(context: CallContext): CallSender {
-    return countingSender(this.clients.calls, context.capacity);
+  /** The lean sender, counting consumed capacity when the request counts it, and its sender of retried calls. */
+  private client(context: CallContext, operation: RetryOperation, table: string): LeanClient {
+    return {
+      calls: countingSender(this.clients.calls, context.capacity),
+      send: this.sender(context, operation, table),
+    };
   }
 
   /**
@@ -190,7 +171,7 @@ export class DynamoStore implements Store {
    */
   private sender(context: CallContext, operation: RetryOperation, table: string): Send {
     const label = { operation, table, carriesItem: WRITES.has(operation) };
-    return (what, run) => withRetries(what, (signal) => this.limit(() => run(signal)), context, this.retry, label);
+    return (what, run) => withRetries(what, label, context, (signal) => this.limit(() => run(signal)));
   }
 
   private describe(table: string, abortSignal: AbortSignal | undefined) {

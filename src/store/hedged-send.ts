@@ -6,15 +6,12 @@ export interface HedgedAnswer<T> {
 }
 
 /**
- * Sends a read, and again if the first has not answered after `delayMs` and `trySpend` grants a
- * token (the query's group's: HedgePolicy). The first answer wins; the other is drained, not
- * aborted: it runs to its end and its answer (or failure) is dropped unread by the caller, so
- * nothing is counted twice. HTTP/1.1 cannot cancel a request in flight, so aborting it would
- * destroy its connection, and the next query would open a new one (on DynamoDB, a TLS
- * handshake). Only `parent` aborting (the page failed or was given up) aborts what is still out.
- * A failure waits for a request still out; one before any hedge (a throttle, above all) is
- * returned as it is, so its retry backs off instead. Only for reads: a write sent twice could
- * land twice.
+ * Sends a read, and again if the first has not answered after `delayMs` and `trySpend` grants a token
+ * (HedgePolicy). The first answer wins; the other is drained, not aborted: HTTP/1.1 cannot cancel a request
+ * in flight, so aborting it would destroy its connection (on DynamoDB, a new TLS handshake for the next
+ * query). Only `parent` aborting aborts what is still out. A failure waits for a request still out; one
+ * before any hedge (a throttle, above all) is returned as it is, so its retry backs off. Only for reads: a
+ * write sent twice could land twice.
  */
 export function hedgedSend<T>(
   send: (signal: AbortSignal) => Promise<T>,

@@ -2,9 +2,8 @@ import type { JsonObject } from '../core/item';
 import { placeholdersJson, recordToDynamoJson } from './attribute-json';
 import { ExpressionBuilder } from './conditions';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { CallSender } from './consumed-capacity';
-import type { Send } from './retry';
-import type { ItemUpdate, WriteGuard, WriteOutcome } from './store';
+import type { LeanClient } from './consumed-capacity';
+import type { WriteGuard, WriteOutcome } from './store';
 import { isConditionFailed } from './dynamo-errors';
 
 /**
@@ -12,7 +11,7 @@ import { isConditionFailed } from './dynamo-errors';
  * write). Nothing here reads first and decides; a refused write is read, to tell why (404, 409, 412).
  */
 
-export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): string {
+function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): string {
   // Placeholders only for what the expression uses: DynamoDB refuses unused ones.
   const absent = () => `attribute_not_exists(${builder.name(guard.keyAttributes[0] ?? '')})`;
   const ours = () => {
@@ -34,63 +33,29 @@ export function guardExpression(guard: WriteGuard, builder: ExpressionBuilder): 
   return `(${presence}) AND ${matches}`;
 }
 
+const WHAT = { PutItem: 'a write', UpdateItem: 'an update', DeleteItem: 'a delete' } as const;
+
 /**
- * The lean sender (attribute values in wire JSON), and how one request sends through it (retried, within the
- * in-flight limit).
+ * Sends one write of the item at `key` under `guard`; `body` gives the request's own part (its placeholders come
+ * before the guard's). When DynamoDB refuses it, reads the item (strongly consistent) so the caller can say why.
  */
-export interface ItemClient {
-  readonly calls: CallSender;
-  readonly send: Send;
-}
-
-export function guardedPut(client: ItemClient, table: string, record: JsonObject, guard: WriteGuard) {
-  const builder = new ExpressionBuilder();
-  const input = {
-    TableName: table,
-    Item: recordToDynamoJson(record),
-    ConditionExpression: guardExpression(guard, builder),
-    ...placeholdersJson(builder.placeholders()),
-  };
-  return explainRefusal(client, table, keyOf(record, guard), 'a write', (signal) =>
-    client.calls.send('PutItem', input, signal),
-  );
-}
-
-export function guardedUpdate(client: ItemClient, update: ItemUpdate) {
-  const builder = new ExpressionBuilder();
-  const input = {
-    TableName: update.table,
-    Key: recordToDynamoJson(update.key),
-    UpdateExpression: builder.update(update.set, update.remove),
-    ConditionExpression: guardExpression(update.guard, builder),
-    ...placeholdersJson(builder.placeholders()),
-  };
-  return explainRefusal(client, update.table, update.key, 'an update', (signal) =>
-    client.calls.send('UpdateItem', input, signal),
-  );
-}
-
-export function guardedDelete(client: ItemClient, table: string, key: JsonObject, guard: WriteGuard) {
-  const builder = new ExpressionBuilder();
-  const input = {
-    TableName: table,
-    Key: recordToDynamoJson(key),
-    ConditionExpression: guardExpression(guard, builder),
-    ...placeholdersJson(builder.placeholders()),
-  };
-  return explainRefusal(client, table, key, 'a delete', (signal) => client.calls.send('DeleteItem', input, signal));
-}
-
-/** Sends a guarded write; when DynamoDB refuses it, reads the item (strongly consistent) so the caller can say why. */
-async function explainRefusal(
-  { calls, send }: ItemClient,
+export async function guardedWrite(
+  { calls, send }: LeanClient,
+  operation: keyof typeof WHAT,
   table: string,
   key: JsonObject,
-  what: string,
-  write: (signal: AbortSignal | undefined) => Promise<unknown>,
+  guard: WriteGuard,
+  body: (builder: ExpressionBuilder) => object,
 ): Promise<WriteOutcome> {
+  const builder = new ExpressionBuilder();
+  const input = {
+    TableName: table,
+    ...body(builder),
+    ConditionExpression: guardExpression(guard, builder),
+    ...placeholdersJson(builder.placeholders()),
+  };
   try {
-    await send(what, write);
+    await send(WHAT[operation], (signal) => calls.send(operation, input, signal));
     return { applied: true };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
@@ -98,8 +63,4 @@ async function explainRefusal(
   const get = { TableName: table, Key: recordToDynamoJson(key), ConsistentRead: true };
   const { Item: item } = await send('a read', (signal) => calls.send('GetItem', get, signal));
   return { applied: false, current: item ? recordFromDynamoJson(item as Record<string, AttributeJson>) : undefined };
-}
-
-function keyOf(record: JsonObject, guard: WriteGuard): JsonObject {
-  return Object.fromEntries(guard.keyAttributes.map((name) => [name, record[name]]));
 }

@@ -1,8 +1,7 @@
 import type { JsonObject } from '../core/item';
 import { placeholdersJson } from './attribute-json';
-import type { CallSender } from './consumed-capacity';
+import type { LeanClient } from './consumed-capacity';
 import { recordFromDynamoJson, type AttributeJson } from './dynamo-json';
-import type { Send } from './retry';
 
 /** The items of one partition whose sort key lies between two values (inclusive), in sort key order. */
 export interface KeyRange {
@@ -12,13 +11,15 @@ export interface KeyRange {
   readonly consistent?: boolean;
 }
 
-interface QueryAnswer {
-  readonly Items?: Record<string, AttributeJson>[];
-  readonly LastEvaluatedKey?: Record<string, AttributeJson>;
+/** A Query's answer as DynamoDB sends it: items in its wire JSON, not yet converted. */
+export interface QueryAnswer {
+  readonly Items?: Readonly<Record<string, AttributeJson>>[];
+  readonly LastEvaluatedKey?: Readonly<Record<string, AttributeJson>>;
+  readonly ConsumedCapacity?: { readonly CapacityUnits?: number };
 }
 
 /** Every page of one Query of the table (not an index) over `range`: one call when it holds under 1 MB. */
-export async function queryKeyRange(calls: CallSender, send: Send, range: KeyRange): Promise<JsonObject[]> {
+export async function queryKeyRange({ calls, send }: LeanClient, range: KeyRange): Promise<JsonObject[]> {
   const [partitionName, partitionValue] = range.partition;
   const [sortName, lower, upper] = range.sort;
   const base = {
@@ -31,7 +32,7 @@ export async function queryKeyRange(calls: CallSender, send: Send, range: KeyRan
     ...(range.consistent && { ConsistentRead: true }),
   };
   const items: JsonObject[] = [];
-  let after: Record<string, AttributeJson> | undefined;
+  let after: Readonly<Record<string, AttributeJson>> | undefined;
   do {
     const input = after ? { ...base, ExclusiveStartKey: after } : base;
     const answer = (await send('a query of an entity', (signal) => calls.send('Query', input, signal))) as QueryAnswer;

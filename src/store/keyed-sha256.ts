@@ -7,13 +7,9 @@ type Secret = string | ArrayBuffer | ArrayBufferView;
 const keyObjects = new WeakMap<object, { readonly bytes: Buffer; readonly key: KeyObject }>();
 
 /**
- * SHA-256 and HMAC-SHA-256 for the SDK's SigV4 signer (the client's `sha256` setting), with
- * HMAC keys given to node:crypto as KeyObjects.
- *
- * Why: on Node 24, `createHmac` given a key's bytes first asks whether they are a KeyObject by
- * throwing and catching an error inside Node. The signer MACs every request with bytes (its
- * cached signing key), so each of a hash page's 21 queries paid for a thrown error; Node 20
- * does not (docs/performance.md).
+ * SHA-256 and HMAC-SHA-256 for the SDK's SigV4 signer (the client's `sha256` setting), with HMAC keys given
+ * to node:crypto as KeyObjects: on Node 24, `createHmac` given a key's bytes throws and catches an error
+ * inside Node, and the signer MACs every request with bytes (docs/performance.md).
  */
 export class KeyedSha256 {
   readonly digestLength = 32;

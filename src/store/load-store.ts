@@ -6,7 +6,7 @@ import type { LoadRecord } from '../load/load-record';
 import { checkLoadRecord } from '../load/load-record-check';
 import { MalformedRecords } from './malformed-records';
 import { reservedPartition } from './reserved-keys';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext } from './retry';
+import { withRetries, type CallContext } from './retry';
 
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;
@@ -17,16 +17,15 @@ export function keepsLoadRecords(collection: CollectionSpec): boolean {
 }
 
 /**
- * Routers' minute records (docs/autopilot.md) in the collection's table: one reserved partition per
- * collection and minute, one item per router in it (the sort key: the router, or a number drawn
- * from it), so a window of M minutes is M queries whatever the fleet's size. Items expire by
- * DynamoDB TTL where the table has it enabled (tables shardline creates do).
+ * Routers' minute records in the collection's table, one reserved partition a minute and one item a router
+ * in it (docs/autopilot.md). Items expire by DynamoDB TTL where the table has it enabled.
  */
 export class LoadStore {
+  private readonly malformed = new MalformedRecords();
+
   constructor(
     private readonly doc: DynamoDBDocumentClient,
     private readonly ttlSeconds: number,
-    private readonly malformed = new MalformedRecords(),
   ) {}
 
   async write(collection: CollectionSpec, record: LoadRecord, context: CallContext = {}): Promise<void> {
@@ -40,13 +39,7 @@ export class LoadStore {
     };
     const put = new PutCommand({ TableName: collection.table, Item: item });
     const label = { operation: 'put', table: collection.table } as const;
-    await withRetries(
-      'a write of a load record',
-      (abortSignal) => this.doc.send(put, { abortSignal }),
-      context,
-      DEFAULT_RETRY_POLICY,
-      label,
-    );
+    await withRetries('a write of a load record', label, context, (abortSignal) => this.doc.send(put, { abortSignal }));
   }
 
   /** Every router's records of these minutes (each the start of one, epoch ms). */
@@ -67,17 +60,10 @@ export class LoadStore {
               ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
               ...(after && { ExclusiveStartKey: after }),
             });
-            const page = await withRetries(
-              'a read of load records',
-              (abortSignal) => this.doc.send(query, { abortSignal }),
-              context,
-              DEFAULT_RETRY_POLICY,
-              label,
+            const page = await withRetries('a read of load records', label, context, (abortSignal) =>
+              this.doc.send(query, { abortSignal }),
             );
-            for (const item of page.Items ?? []) {
-              const record = this.check(collection, minute, item);
-              if (record) records.push(record);
-            }
+            records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
             after = page.LastEvaluatedKey;
           } while (after);
           return records;

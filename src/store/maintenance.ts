@@ -47,11 +47,15 @@ export interface UpdateOutcome {
   readonly writeUnits?: number;
 }
 
-export function scanCommand(request: ScanRequest): ScanCommand {
+export async function sendScan(
+  doc: DynamoDBDocumentClient,
+  request: ScanRequest,
+  signal: AbortSignal | undefined,
+): Promise<ScanPage> {
   const builder = new ExpressionBuilder();
   const filter = request.anyOf && request.anyOf.length > 0 ? builder.join(request.anyOf, 'OR') : undefined;
   const projection = request.attributes?.map((attribute) => builder.name(attribute)).join(', ');
-  return new ScanCommand({
+  const scan = new ScanCommand({
     TableName: request.table,
     ...(request.index && { IndexName: request.index }),
     Segment: request.segment,
@@ -63,14 +67,7 @@ export function scanCommand(request: ScanRequest): ScanCommand {
     ...(projection && { ProjectionExpression: projection }),
     ...builder.placeholders(),
   });
-}
-
-export async function sendScan(
-  doc: DynamoDBDocumentClient,
-  request: ScanRequest,
-  signal: AbortSignal | undefined,
-): Promise<ScanPage> {
-  const response = await doc.send(scanCommand(request), { abortSignal: signal });
+  const response = await doc.send(scan, { abortSignal: signal });
   return {
     items: (response.Items ?? []).map(recordFromSdk),
     scanned: response.ScannedCount ?? response.Count ?? 0,

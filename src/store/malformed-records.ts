@@ -9,13 +9,11 @@ const REMEMBERED = 1000;
 export class MalformedRecords {
   private readonly reported = new Set<string>();
 
-  constructor(private readonly log: (line: string) => void = (line) => console.warn(line)) {}
-
   report(kind: string, table: string, key: unknown, problem: string): void {
     const line = JSON.stringify({ level: 'warn', event: 'shardline.malformed_record', kind, table, key, problem });
     if (this.reported.has(line)) return;
     if (this.reported.size >= REMEMBERED) this.reported.clear();
     this.reported.add(line);
-    this.log(line);
+    console.warn(line);
   }
 }

@@ -6,8 +6,8 @@ import { reservedPartition } from './reserved-keys';
 
 // Where a collection's map items live and how their JSON is stored (store/map-store.ts reads and writes them).
 
+/** Throws the problem alone: the reader names the record (MalformedRecords). */
 export function parseJson(text: unknown): unknown {
-  // The problem alone: the reader names the record (MalformedRecords).
   if (typeof text !== 'string') throw malformedRecord('its JSON attribute is not a string');
   try {
     return JSON.parse(text);
@@ -39,17 +39,4 @@ export function mapKey(collection: CollectionSpec, which: MapItem): JsonObject {
   if (!sort) return { [partition!.name]: reservedPartition(collection, `${owner}#${item}`) };
   const sortValue = sort.type === 'N' ? (typeof which === 'number' ? which : which === 'pointer' ? 0 : -1) : item;
   return { [partition!.name]: reservedPartition(collection, owner), [sort.name]: sortValue };
-}
-
-/** One map item a read asks for. */
-export interface Wanted {
-  readonly collection: CollectionSpec;
-  readonly which: 'pointer' | 'groups';
-}
-
-export function wantedOf(collections: readonly CollectionSpec[], pointers: boolean, groups: boolean): Wanted[] {
-  return collections.flatMap((collection): Wanted[] => [
-    ...(pointers ? [{ collection, which: 'pointer' as const }] : []),
-    ...(groups && collection.group ? [{ collection, which: 'groups' as const }] : []),
-  ]);
 }

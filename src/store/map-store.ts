@@ -8,8 +8,8 @@ import { strategyFromConfig } from '../core/strategies';
 import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
 import { isConditionFailed } from './dynamo-errors';
-import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes, type Wanted, wantedOf } from './map-items';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes } from './map-items';
+import { withRetries, type CallContext } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
 export interface StoredVersion {
@@ -53,11 +53,9 @@ export interface GroupMapStore {
 }
 
 export class DynamoMapStore implements MapStore, GroupMapStore {
-  constructor(
-    private readonly doc: DynamoDBDocumentClient,
-    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
-    private readonly malformed = new MalformedRecords(),
-  ) {}
+  private readonly malformed = new MalformedRecords();
+
+  constructor(private readonly doc: DynamoDBDocumentClient) {}
 
   async readPointers(
     collections: readonly CollectionSpec[],
@@ -67,13 +65,13 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
   }
 
   async readGroupMaps(collections: readonly CollectionSpec[], context: CallContext): Promise<(GroupMap | undefined)[]> {
-    const items = await this.readEach(wantedOf(collections, false, true), context);
+    const items = await this.readEach(collections, false, true, context);
     return this.groupMapsOf(collections, items);
   }
 
   /** Pointers and group maps in one read: a router's refresh is one BatchGetItem, grouped collections or not. */
   async readRouting(collections: readonly CollectionSpec[], context: CallContext, groups = true) {
-    const items = await this.readEach(wantedOf(collections, true, groups), context);
+    const items = await this.readEach(collections, true, groups, context);
     const pointers = collections.map((collection) => {
       const item = items.get(`pointer/${collection.name}`);
       return item && this.checked(collection, 'pointer', () => parsePointer(parseJson(item.pointer)));
@@ -91,7 +89,16 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
   }
 
   /** Map items, strongly consistent, by `<which>/<collection>`; items of another owner left out. */
-  private async readEach(wanted: readonly Wanted[], context: CallContext): Promise<Map<string, JsonObject>> {
+  private async readEach(
+    collections: readonly CollectionSpec[],
+    pointers: boolean,
+    groups: boolean,
+    context: CallContext,
+  ): Promise<Map<string, JsonObject>> {
+    const wanted = collections.flatMap((collection) => [
+      ...(pointers ? [{ collection, which: 'pointer' as const }] : []),
+      ...(groups && collection.group ? [{ collection, which: 'groups' as const }] : []),
+    ]);
     const found = new Map<string, JsonObject>();
     // BatchGetItem takes 100 keys a call; collections of one table share it.
     for (let start = 0; start < wanted.length; start += 100) {
@@ -100,7 +107,7 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
         const keys = [...(requests[collection.table]?.Keys ?? []), mapKey(collection, which)];
         requests[collection.table] = { Keys: keys, ConsistentRead: true };
       }
-      const read = { what: 'a read of the shard maps', context, policy: this.retry, operation: 'batch_get' } as const;
+      const read = { what: 'a read of the shard maps', context };
       for (const item of await batchGetAll(this.doc, requests, read)) {
         const match = wanted.find(({ collection, which }) => ownerOf(collection, which) === item.mapOf);
         if (match) found.set(`${match.which}/${match.collection.name}`, item);
@@ -114,16 +121,10 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     version: number,
     context: CallContext,
   ): Promise<StoredVersion | undefined> {
-    const response = await withRetries(
-      `a read of shard map version ${version}`,
-      (abortSignal) =>
-        this.doc.send(
-          new GetCommand({ TableName: collection.table, Key: mapKey(collection, version), ConsistentRead: true }),
-          { abortSignal },
-        ),
-      context,
-      this.retry,
-      { operation: 'get', table: collection.table },
+    const get = { TableName: collection.table, Key: mapKey(collection, version), ConsistentRead: true };
+    const label = { operation: 'get', table: collection.table } as const;
+    const response = await withRetries(`a read of shard map version ${version}`, label, context, (abortSignal) =>
+      this.doc.send(new GetCommand(get), { abortSignal }),
     );
     const item = response.Item;
     // A reserved number is a hash of its name: the item says whose it is.
@@ -139,20 +140,7 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
 
   replaceGroupMap(collection: CollectionSpec, map: GroupMap, context: CallContext): Promise<boolean> {
     const expected = map.revision - 1;
-    const condition: Pick<
-      PutCommandInput,
-      'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
-    > =
-      expected === 0
-        ? {
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': collection.primaryKey[0]!.name },
-          }
-        : {
-            ConditionExpression: '#revision = :expected',
-            ExpressionAttributeNames: { '#revision': 'revision' },
-            ExpressionAttributeValues: { ':expected': expected },
-          };
+    const condition = expected === 0 ? absent(collection) : revisionIs(expected);
     const attributes = { revision: map.revision, groups: serializeGroupMap(map) };
     return this.conditionalPut(collection, 'groups', context, attributes, condition, async () => {
       const [stored] = await this.readGroupMaps([collection], context);
@@ -172,15 +160,13 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
   }
 
   createVersion(collection: CollectionSpec, version: StoredVersion, context: CallContext): Promise<boolean> {
-    return this.putIfAbsent(collection, version.version, context, {
-      version: version.version,
-      strategy: JSON.stringify(version.strategy),
-      createdAt: version.createdAt,
-    });
+    const { strategy, createdAt } = version;
+    const attributes = { version: version.version, strategy: JSON.stringify(strategy), createdAt };
+    return this.conditionalPut(collection, version.version, context, attributes, absent(collection));
   }
 
   createPointer(collection: CollectionSpec, pointer: MapPointer, context: CallContext): Promise<boolean> {
-    return this.putIfAbsent(collection, 'pointer', context, pointerAttributes(pointer));
+    return this.conditionalPut(collection, 'pointer', context, pointerAttributes(pointer), absent(collection));
   }
 
   async replacePointer(
@@ -190,49 +176,37 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     context: CallContext,
   ): Promise<boolean> {
     if (pointer.revision !== expected + 1) throw internalError('a replaced pointer carries the next revision');
-    const condition = {
-      ConditionExpression: '#revision = :expected',
-      ExpressionAttributeNames: { '#revision': 'revision' },
-      ExpressionAttributeValues: { ':expected': expected },
-    };
-    // A retried put whose first attempt landed fails its condition: it landed if the stored one is ours.
-    return this.conditionalPut(collection, 'pointer', context, pointerAttributes(pointer), condition, async () => {
+    const attributes = pointerAttributes(pointer);
+    return this.conditionalPut(collection, 'pointer', context, attributes, revisionIs(expected), async () => {
       const [stored] = await this.readPointers([collection], context);
       return stored !== undefined && JSON.stringify(stored) === JSON.stringify(pointer);
     });
   }
 
-  private putIfAbsent(
-    collection: CollectionSpec,
-    which: MapItem,
-    context: CallContext,
-    attributes: JsonObject,
-  ): Promise<boolean> {
-    const names = { '#pk': collection.primaryKey[0]!.name };
-    const condition = { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: names };
-    return this.conditionalPut(collection, which, context, attributes, condition, async () => false);
-  }
-
+  /**
+   * Puts the map item if `condition` holds; false if it did not. A retried put whose first attempt landed
+   * fails its condition: then `landedBefore` says whether the stored item is this one (a create: never).
+   */
   private async conditionalPut(
     collection: CollectionSpec,
     which: MapItem,
     context: CallContext,
     attributes: JsonObject,
-    condition: Pick<PutCommandInput, 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
-    landedBefore: () => Promise<boolean>,
+    condition: PutCondition,
+    landedBefore = async () => false,
   ): Promise<boolean> {
     const Item = { ...mapKey(collection, which), mapOf: ownerOf(collection, which), ...attributes };
     let attempts = 0;
     try {
+      const put = { TableName: collection.table, Item, ...condition };
       await withRetries(
         'a write of the shard maps',
+        { operation: 'put', table: put.TableName },
+        context,
         (abortSignal) => {
           attempts++;
-          return this.doc.send(new PutCommand({ TableName: collection.table, Item, ...condition }), { abortSignal });
+          return this.doc.send(new PutCommand(put), { abortSignal });
         },
-        context,
-        this.retry,
-        { operation: 'put', table: collection.table },
       );
       return true;
     } catch (error) {
@@ -240,4 +214,23 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
       return attempts > 1 ? landedBefore() : false;
     }
   }
+}
+
+type PutCondition = Pick<
+  PutCommandInput,
+  'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'
+>;
+
+/** No item under the key yet. */
+function absent(collection: CollectionSpec): PutCondition {
+  const names = { '#pk': collection.primaryKey[0]!.name };
+  return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: names };
+}
+
+function revisionIs(expected: number): PutCondition {
+  return {
+    ConditionExpression: '#revision = :expected',
+    ExpressionAttributeNames: { '#revision': 'revision' },
+    ExpressionAttributeValues: { ':expected': expected },
+  };
 }

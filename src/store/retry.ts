@@ -13,7 +13,6 @@ export interface CallContext {
   readonly capacity?: ConsumedCapacity;
 }
 
-/** Why a DynamoDB call was tried again: a throttle, items left unprocessed, a 5xx, the network. */
 export type RetryReason = 'throttled' | 'unprocessed' | 'server_error' | 'network';
 
 /** What DynamoDB call was retried (the label of `shardline_dynamodb_retries_total`). */
@@ -32,7 +31,7 @@ export type RetryOperation =
   | 'get_shard_iterator'
   | 'get_records';
 
-/** One call as its retries report it (`operation`, the metrics' label) and as its refusals are translated. */
+/** One call as its retries report it and as its refusals are translated. */
 export interface CallLabel extends RefusedCall {
   readonly operation: RetryOperation;
 }
@@ -112,10 +111,10 @@ export function isThrottle(error: unknown): boolean {
  */
 export async function withRetries<T>(
   what: string,
-  attempt: (signal: AbortSignal | undefined) => Promise<T>,
-  context: CallContext,
-  policy: RetryPolicy,
   label: CallLabel,
+  context: CallContext,
+  attempt: (signal: AbortSignal | undefined) => Promise<T>,
+  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 ): Promise<T> {
   for (let n = 0; ; n++) {
     if (context.signal?.aborted || (context.deadline !== undefined && Date.now() >= context.deadline)) {
@@ -135,10 +134,7 @@ export async function withRetries<T>(
   }
 }
 
-/**
- * Capped exponential backoff with full jitter, a uniform wait in [0, min(cap, base * 2^n)] before
- * retry n+1: it spreads the retries of many concurrent callers instead of synchronizing them.
- */
+/** Capped exponential backoff with full jitter: it spreads many callers' retries instead of synchronizing them. */
 export function backoffDelay(n: number, policy: RetryPolicy): number {
   return (policy.random ?? Math.random)() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);
 }

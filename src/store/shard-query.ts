@@ -27,8 +27,8 @@ export interface ShardQuery {
  * two. An exclusive lower bound k becomes `nextKey(k)` (the next string up, exactly), or `> k`
  * alone when that would pass DynamoDB's sort key limit; an exclusive upper bound stays inclusive
  * and the store drops the item equal to it. dynalite refuses a BETWEEN whose bounds disagree in
- * UTF-16 order (U+E000–U+FFFF against emoji): then only the side the read starts from goes in.
- * The store re-checks every item (`inRange`).
+ * UTF-16 order (U+E000–U+FFFF against emoji): then only the side the read starts from goes in, items
+ * past the other side come last, and the store stops the shard there. It re-checks every item (`inRange`).
  */
 export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefined {
   if (isEmptyRange(query.range)) return undefined;
@@ -42,8 +42,6 @@ export function buildShardQuery(query: ShardQuery): QueryCommandInput | undefine
   const lowerKey = lower && (lower.inclusive || strict ? lower.key : nextKey(lower.key));
   const bothSides = !strict && lowerKey !== undefined && upper !== undefined && agreeInUtf16(lowerKey, upper.key);
 
-  // When BETWEEN is impossible, keep the side the read starts from: items past the
-  // other side then come last, and the store stops the shard there.
   const useLower = lowerKey !== undefined && (bothSides || upper === undefined || query.direction === 'asc');
   const useUpper = upper !== undefined && (bothSides || !useLower);
   if (useLower || useUpper) names['#key'] = query.indexKeyAttribute;

@@ -23,10 +23,8 @@ export type Signed<R extends CallRequest> = R & { readonly headers: R['headers']
 
 /**
  * SigV4 for the DynamoSender's calls, which are all alike: `POST /`, no query, the same four headers. The SDK's
- * signer (SignatureV4) works it out for any request — it lists, lower-cases, sorts and trims every header, hashes
- * its cache key with an HMAC and walks the path — several times this signer's cost, on each of a 21-shard page's
- * 21 queries (docs/performance.md). The output is the SDK's to the byte: headers, signed-header list, scope and
- * signature (test/unit/store/sigv4.test.ts holds it against SignatureV4).
+ * signer works it out for any request, at several times this signer's cost (docs/performance.md). The output
+ * is the SDK's to the byte (test/unit/store/sigv4.test.ts holds it against SignatureV4).
  */
 export class CallSigner {
   /** The signing key of one day, region and secret: four HMACs, made once a day. */

@@ -1,4 +1,4 @@
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
@@ -7,15 +7,8 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { isDynamoError } from './dynamo-errors';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryOperation, type RetryPolicy } from './retry';
+import { withRetries, type CallContext } from './retry';
 import type { StreamRecordLike } from './stream-records';
-
-/** A table's stream, as DescribeTable reports it. */
-export interface TableStream {
-  readonly arn: string;
-  readonly label: string;
-  readonly viewType: string;
-}
 
 /** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
 export interface StreamShard {
@@ -32,40 +25,26 @@ export interface RecordsPage {
   readonly next?: string;
 }
 
-/** The table's enabled stream, or undefined when it has none (or it is disabled). */
-export async function tableStream(client: DynamoDBClient, table: string): Promise<TableStream | undefined> {
-  const { Table } = await withRetries(
-    `a description of table ${table}`,
-    (abortSignal) => client.send(new DescribeTableCommand({ TableName: table }), { abortSignal }),
-    {},
-    DEFAULT_RETRY_POLICY,
-    { operation: 'describe', table },
-  );
-  const spec = Table?.StreamSpecification;
-  if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
-  return { arn: Table.LatestStreamArn, label: Table.LatestStreamLabel ?? '', viewType: spec.StreamViewType ?? '' };
-}
-
-/**
- * A Streams client reaching the same place as the same identity as `client`: the same local engine
- * (DynamoDB Local serves both APIs on one endpoint), or AWS's Streams endpoint of the same region.
- */
-export function streamsClientFor(client: DynamoDBClient, endpoint: string | undefined): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient({
-    maxAttempts: 1,
-    region: client.config.region,
-    credentials: client.config.credentials,
-    ...(endpoint && { endpoint }),
-  });
-}
-
 /** Reads one stream: its shards, and each shard's records in order. Every call is retried like the store's. */
 export class StreamReader {
+  private readonly client: DynamoDBStreamsClient;
+
+  /**
+   * Reaches the same place as the same identity as `client`: the same local engine (DynamoDB Local serves
+   * both APIs on one endpoint), or AWS's Streams endpoint of the same region.
+   */
   constructor(
-    private readonly client: DynamoDBStreamsClient,
+    client: DynamoDBClient,
+    endpoint: string | undefined,
     readonly arn: string,
-    private readonly retry: RetryPolicy = DEFAULT_RETRY_POLICY,
-  ) {}
+  ) {
+    this.client = new DynamoDBStreamsClient({
+      maxAttempts: 1,
+      region: client.config.region,
+      credentials: client.config.credentials,
+      ...(endpoint && { endpoint }),
+    });
+  }
 
   /** Every shard the stream still holds (the last 24 hours), parents listed before their children. */
   async shards(context: CallContext = {}): Promise<StreamShard[]> {
@@ -76,8 +55,11 @@ export class StreamReader {
         StreamArn: this.arn,
         ...(after && { ExclusiveStartShardId: after }),
       });
-      const page = await this.call('a description of the stream', 'describe_stream', context, (abortSignal) =>
-        this.client.send(describe, { abortSignal }),
+      const page = await withRetries(
+        'a description of the stream',
+        { operation: 'describe_stream' },
+        context,
+        (abortSignal) => this.client.send(describe, { abortSignal }),
       );
       shards.push(...(page.StreamDescription?.Shards ?? []));
       after = page.StreamDescription?.LastEvaluatedShardId;
@@ -102,9 +84,9 @@ export class StreamReader {
         : { ShardIteratorType: 'TRIM_HORIZON' }),
     });
     try {
-      const answer = await this.call(
+      const answer = await withRetries(
         `an iterator of stream shard ${shard}`,
-        'get_shard_iterator',
+        { operation: 'get_shard_iterator' },
         context,
         (abortSignal) => this.client.send(command, { abortSignal }),
       );
@@ -119,7 +101,7 @@ export class StreamReader {
   async read(iterator: string, limit: number, context: CallContext = {}): Promise<RecordsPage | 'expired'> {
     const command = new GetRecordsCommand({ ShardIterator: iterator, Limit: limit });
     try {
-      const answer = await this.call('a read of the stream', 'get_records', context, (abortSignal) =>
+      const answer = await withRetries('a read of the stream', { operation: 'get_records' }, context, (abortSignal) =>
         this.client.send(command, { abortSignal }),
       );
       return {
@@ -134,14 +116,5 @@ export class StreamReader {
 
   close(): void {
     this.client.destroy();
-  }
-
-  private call<T>(
-    what: string,
-    operation: RetryOperation,
-    context: CallContext,
-    run: (signal: AbortSignal | undefined) => Promise<T>,
-  ) {
-    return withRetries(what, run, context, this.retry, { operation });
   }
 }

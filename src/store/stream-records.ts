@@ -1,15 +1,9 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { invalidRequest, ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
-import { EXACT_NUMBERS } from './document-client';
-import { bytesOf } from './dynamo-json';
-import { recordFromSdk } from './values';
+import { type AttributeJson, recordFromDynamoJson } from './dynamo-json';
 
-/**
- * DynamoDB Streams records from either source: `GetRecords` answers (the SDK's shape: binary as
- * bytes, times as `Date`) and Lambda events (JSON: binary as base64, epoch seconds, `eventSourceARN`).
- */
+// DynamoDB Streams records from `GetRecords` answers (binary as bytes, times as `Date`) and Lambda events
+// (JSON: binary as base64, epoch seconds, `eventSourceARN`).
 
 /** One change of one table item, as a stream delivers it. */
 export interface TableChange {
@@ -24,7 +18,7 @@ export interface TableChange {
   readonly changedAt?: number;
 }
 
-type Image = Record<string, unknown>;
+type Image = Record<string, AttributeJson>;
 
 /** Only the fields shardline reads. */
 export interface StreamRecordLike {
@@ -58,9 +52,6 @@ export function changeOfRecord(record: StreamRecordLike, table: string | undefin
   const data = record.dynamodb;
   const named = tableOfStreamArn(record.eventSourceARN) ?? table;
   if (!data?.Keys || !data.SequenceNumber || !named) throw invalidRequest('not a DynamoDB Streams record');
-  // Images read as items do (exact numbers, sets), so a typed order sees a stream's number as the number it is.
-  const read = (image: Image) =>
-    recordFromSdk(unmarshall(fromJsonShape(image) as Record<string, AttributeValue>, EXACT_NUMBERS));
   const removed = record.eventName === 'REMOVE';
   if (!removed && !data.NewImage) {
     throw new ShardlineError(
@@ -72,8 +63,10 @@ export function changeOfRecord(record: StreamRecordLike, table: string | undefin
   return {
     table: named,
     kind: removed ? 'remove' : 'put',
-    key: read(data.Keys),
-    ...(!removed && data.NewImage && { image: read(data.NewImage) }),
+    // Images read as items do (exact numbers, sets; binary as bytes or base64): a typed order sees a stream's
+    // number as the number it is.
+    key: recordFromDynamoJson(data.Keys),
+    ...(!removed && data.NewImage && { image: recordFromDynamoJson(data.NewImage) }),
     sequence: data.SequenceNumber,
     ...(changedAt !== undefined && { changedAt }),
   };
@@ -84,18 +77,4 @@ function timeOf(value: Date | number | string | undefined): number | undefined {
   if (typeof value === 'number') return value * 1000; // Lambda events: epoch seconds
   if (typeof value === 'string') return Date.parse(value);
   return undefined;
-}
-
-/** Lambda events carry binary values (B, BS, inside maps and lists too) as base64 text; the SDK's shape has bytes. */
-function fromJsonShape(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(fromJsonShape);
-  if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return value;
-  const out: Record<string, unknown> = {};
-  for (const [name, inner] of Object.entries(value)) {
-    if (name === 'B' && typeof inner === 'string') out[name] = bytesOf(inner);
-    else if (name === 'BS' && Array.isArray(inner))
-      out[name] = inner.map((b) => (typeof b === 'string' ? bytesOf(b) : b));
-    else out[name] = fromJsonShape(inner);
-  }
-  return out;
 }

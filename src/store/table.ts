@@ -1,3 +1,4 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { HedgePolicy } from '../core/hedge-policy';
 import type { CollectionSpec } from '../core/collection';
 import { addIndex, ensureTable, hasIndex, type TableSpec } from './bootstrap';
@@ -6,8 +7,16 @@ import { createDynamoClients, type ClientOptions, type DynamoClients } from './c
 import { DecisionLog } from './decision-log';
 import { DynamoStore } from './dynamo-store';
 import { LoadStore } from './load-store';
+import { withRetries } from './retry';
 import { DynamoMapStore } from './map-store';
-import { StreamReader, streamsClientFor, tableStream, type TableStream } from './stream-reader';
+import { StreamReader } from './stream-reader';
+
+/** A table's stream, as DescribeTable reports it. */
+export interface TableStream {
+  readonly arn: string;
+  readonly label: string;
+  readonly viewType: string;
+}
 
 export interface DynamoTableOptions extends ClientOptions {
   /** Hedge shard queries by this policy (SHARDLINE_HEDGE). */
@@ -15,28 +24,20 @@ export interface DynamoTableOptions extends ClientOptions {
 }
 
 /**
- * The one door to DynamoDB of a process: one set of SDK clients (./client), and a facet for each
- * kind of record shardline keeps in the collections' tables — items, shard maps, load records,
- * autopilot decisions, follower checkpoints, the stream — and their tables' bootstrap. Every
- * runtime, CLI, the autopilot and the follower reach DynamoDB through it; each facet retries,
- * labels and translates its calls' errors the same way (./retry, ./dynamo-errors).
+ * The one door to DynamoDB of a process: one set of SDK clients (./client), a facet for each kind of record
+ * shardline keeps in the collections' tables, and their tables' bootstrap. Each facet retries, labels and
+ * translates its calls' errors the same way (./retry, ./dynamo-errors).
  */
 export class DynamoTable {
   readonly clients: DynamoClients;
-  /** The collections' items: writes, reads, shard queries, scans (./dynamo-store). */
   readonly items: DynamoStore;
-  /** The shard-map pointers, maps and group maps (./map-store). */
   readonly mapStore: DynamoMapStore;
-  /** The autopilot's kept decisions (./decision-log). */
   readonly decisions: DecisionLog;
-  private readonly endpoint: string | undefined;
   private readonly loadStores = new Map<number, LoadStore>();
 
-  constructor(options: DynamoTableOptions) {
-    const { hedge, ...client } = options;
-    this.clients = createDynamoClients(client);
-    this.endpoint = options.endpoint;
-    this.items = new DynamoStore(this.clients, { ...(hedge && { hedge }) });
+  constructor(private readonly options: DynamoTableOptions) {
+    this.clients = createDynamoClients(options);
+    this.items = new DynamoStore(this.clients, options.hedge);
     this.mapStore = new DynamoMapStore(this.clients.doc);
     this.decisions = new DecisionLog(this.clients.doc);
   }
@@ -48,19 +49,28 @@ export class DynamoTable {
     return known;
   }
 
-  /** A follower's checkpoints in `collection`'s table (./checkpoints). */
+  /** A follower's checkpoints in `collection`'s table. */
   checkpoints(collection: CollectionSpec, follower: string, streamLabel: string): CheckpointStore {
     return new CheckpointStore(this.clients.doc, collection, follower, streamLabel);
   }
 
-  /** `table`'s enabled stream, or undefined. */
-  stream(table: string): Promise<TableStream | undefined> {
-    return tableStream(this.clients.raw, table);
+  /** `table`'s enabled stream, or undefined when it has none (or it is disabled). */
+  async stream(table: string): Promise<TableStream | undefined> {
+    const describe = new DescribeTableCommand({ TableName: table });
+    const { Table } = await withRetries(
+      `a description of table ${table}`,
+      { operation: 'describe', table },
+      {},
+      (abortSignal) => this.clients.raw.send(describe, { abortSignal }),
+    );
+    const spec = Table?.StreamSpecification;
+    if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
+    return { arn: Table.LatestStreamArn, label: Table.LatestStreamLabel ?? '', viewType: spec.StreamViewType ?? '' };
   }
 
-  /** A reader of the stream `arn`, as the same identity at the same place. */
+  /** A reader of the stream `arn`. */
   streamReader(arn: string): StreamReader {
-    return new StreamReader(streamsClientFor(this.clients.raw, this.endpoint), arn);
+    return new StreamReader(this.clients.raw, this.options.endpoint, arn);
   }
 
   /** Creates `spec`'s table when allowed and missing, and waits until it is ACTIVE (./bootstrap). */

@@ -3,16 +3,10 @@ import { ExactNumber } from '../core/exact-number';
 import type { JsonObject } from '../core/item';
 import { emptyRecord, type SetElement, type SetKind, ValueSet } from '../core/values';
 
-/**
- * The store boundary for attribute values: core's `ExactNumber` and `ValueSet` become the SDK's
- * `NumberValue` and `Set` and back (the item client reads with `wrapNumbers: true`, so no number
- * passes through a double). Core never sees an SDK type.
- */
+// Core's `ExactNumber` and `ValueSet` as the document client's `NumberValue` and `Set`, and back: core never
+// sees an SDK type.
 
-/**
- * Maps become `Map`s: the marshaller takes an object for a map only when its `constructor` is
- * Object's, so a map with an attribute named `constructor` would be refused (a 500).
- */
+/** Maps become `Map`s: the marshaller refuses an object whose `constructor` is not Object's (an attribute). */
 export function recordToSdk(record: JsonObject): JsonObject {
   const out = emptyRecord();
   for (const name of Object.keys(record)) out[name] = valueToSdk(record[name]);

@@ -14,7 +14,7 @@ const collections = resolveConfig({
 /** DynamoDB refusing a call as the SDK throws it, through the store's one door (translated there). */
 function refusedBy(name: string, message: string): Promise<never> {
   const sdkError = Object.assign(new Error(message), { name, $metadata: { httpStatusCode: 400 } });
-  return withRetries('a test call', () => Promise.reject(sdkError), {}, DEFAULT_RETRY_POLICY, { operation: 'put' });
+  return withRetries('a test call', { operation: 'put' }, {}, () => Promise.reject(sdkError), DEFAULT_RETRY_POLICY);
 }
 
 /** The app over a store whose every call fails as `fail` says. */

@@ -52,7 +52,6 @@ describe('batchGetAll', () => {
         what: 'a test read',
         context: {},
         policy: { ...POLICY, random },
-        operation: 'batch_get',
       },
     );
     await vi.advanceTimersByTimeAsync(0);
@@ -86,7 +85,6 @@ describe('batchGetAll', () => {
         what: 'a test read',
         context: { observer },
         policy: POLICY,
-        operation: 'batch_get',
       },
     );
     const failure = read.catch((error: unknown) => error);
@@ -109,7 +107,6 @@ describe('batchGetAll', () => {
         what: 'a test read',
         context: { deadline: 150 },
         policy: POLICY,
-        operation: 'batch_get',
       },
     );
     await expect(read).rejects.toMatchObject({ code: 'timeout' });
@@ -129,7 +126,7 @@ describe('batchGetAll', () => {
     const read = batchGetAll(
       doc,
       { t: { Keys: [{ id: 1 }], ConsistentRead: true }, u: { Keys: [{ id: 2 }], ProjectionExpression: 'id' } },
-      { what: 'a test read', context: {}, policy: POLICY, operation: 'batch_get' },
+      { what: 'a test read', context: {}, policy: POLICY },
     );
     await vi.advanceTimersByTimeAsync(100);
     expect(await read).toEqual([{ id: 1 }, { id: 2 }]);

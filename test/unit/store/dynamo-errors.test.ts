@@ -12,7 +12,7 @@ const named = (name: string, status = 400) =>
 
 /** How one call that fails once with `error` ends, under `label`. */
 function failing(error: Error, label: CallLabel) {
-  return withRetries('a test call', () => Promise.reject(error), {}, DEFAULT_RETRY_POLICY, label).catch(
+  return withRetries('a test call', label, {}, () => Promise.reject(error), DEFAULT_RETRY_POLICY).catch(
     (caught: unknown) => caught,
   );
 }

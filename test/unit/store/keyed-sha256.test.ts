@@ -4,7 +4,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDynamoClients } from '../../../src/store/client';
 import { KeyedSha256 } from '../../../src/store/keyed-sha256';
-import { QuerySender } from '../../../src/store/query-sender';
+import { DynamoSender } from '../../../src/store/dynamo-sender';
 
 type Signer = { sign<R extends { headers: Record<string, string> }>(request: R): Promise<R> };
 
@@ -115,7 +115,7 @@ describe("shardline's SDK clients sign with it", () => {
     };
     expect(await signed(ours.raw)).toEqual(await signed(sdk));
 
-    // The listing's queries, through the query sender over each client.
+    // The listing's queries, through the lean sender over each client.
     const query = {
       TableName: 'albums',
       KeyConditionExpression: '#p = :p',
@@ -124,8 +124,8 @@ describe("shardline's SDK clients sign with it", () => {
       Limit: 101,
     };
     for (let i = 0; i < 2; i++) {
-      await ours.queries.send(query, undefined);
-      await new QuerySender(sdk).send(query, undefined);
+      await ours.calls.send('Query', query, undefined);
+      await new DynamoSender(sdk).send('Query', query, undefined);
     }
     const authorizations = (all: Record<string, string>[]) => all.map((headers) => headers.authorization);
     expect(authorizations(ourHeaders)).toEqual(authorizations(sdkHeaders));

@@ -1,7 +1,7 @@
 import { DynamoDBClient, ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { QuerySender } from '../../../src/store/query-sender';
+import { DynamoSender } from '../../../src/store/dynamo-sender';
 
 interface Sent {
   readonly url: string;
@@ -52,7 +52,7 @@ const input = {
   ExpressionAttributeValues: { ':s': { S: 'a#0' } },
 };
 
-describe('QuerySender', () => {
+describe('DynamoSender', () => {
   it("sends a signed Query to the client's endpoint and hands DynamoDB's JSON over as it came", async () => {
     const sent: Sent[] = [];
     const answer = {
@@ -60,7 +60,11 @@ describe('QuerySender', () => {
       LastEvaluatedKey: { shard: { S: 'a#0' } },
       ConsumedCapacity: { CapacityUnits: 0.5 },
     };
-    const output = await new QuerySender(client(200, answer, sent, 'http://localhost:8123')).send(input, undefined);
+    const output = await new DynamoSender(client(200, answer, sent, 'http://localhost:8123')).send(
+      'Query',
+      input,
+      undefined,
+    );
     // The SDK's own reader would have made `b` bytes: base64 text shows the answer was not walked.
     expect(output).toEqual(answer);
     const [request] = sent;
@@ -77,7 +81,7 @@ describe('QuerySender', () => {
 
   it("finds DynamoDB's regional endpoint by the SDK's rules when none is configured", async () => {
     const sent: Sent[] = [];
-    await new QuerySender(client(200, { Items: [] }, sent)).send(input, undefined);
+    await new DynamoSender(client(200, { Items: [] }, sent)).send('Query', input, undefined);
     expect(sent[0]?.url).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
   });
 
@@ -86,8 +90,8 @@ describe('QuerySender', () => {
       __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException',
       message: 'slow down',
     };
-    const sender = new QuerySender(client(400, throttled, [], 'http://localhost:8123'));
-    const error = await sender.send(input, undefined).catch((e: unknown) => e);
+    const sender = new DynamoSender(client(400, throttled, [], 'http://localhost:8123'));
+    const error = await sender.send('Query', input, undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProvisionedThroughputExceededException);
     expect(error).toMatchObject({ message: 'slow down', $metadata: { httpStatusCode: 400 } });
   });
@@ -102,23 +106,23 @@ describe('QuerySender', () => {
 
   it("reads a Node handler's response stream as UTF-8, even with a character cut between chunks", async () => {
     const nodeStream: Payload = (json) => Readable.from(chunks(json), { objectMode: false });
-    const sender = new QuerySender(client(200, answer, [], 'http://localhost:8123', nodeStream));
-    expect(await sender.send(input, undefined)).toEqual(answer);
+    const sender = new DynamoSender(client(200, answer, [], 'http://localhost:8123', nodeStream));
+    expect(await sender.send('Query', input, undefined)).toEqual(answer);
   });
 
   it("reads a fetch handler's web stream (Workers) as UTF-8 too", async () => {
     const webStream: Payload = (json) => ReadableStream.from(chunks(json).map((chunk) => new Uint8Array(chunk)));
-    const sender = new QuerySender(client(200, answer, [], 'http://localhost:8123', webStream));
-    expect(await sender.send(input, undefined)).toEqual(answer);
+    const sender = new DynamoSender(client(200, answer, [], 'http://localhost:8123', webStream));
+    expect(await sender.send('Query', input, undefined)).toEqual(answer);
   });
 
   it('passes each call its own abort signal', async () => {
     const sent: Sent[] = [];
-    const sender = new QuerySender(client(200, { Items: [] }, sent, 'http://localhost:8123'));
+    const sender = new DynamoSender(client(200, { Items: [] }, sent, 'http://localhost:8123'));
     const first = new AbortController();
     const second = new AbortController();
-    await sender.send(input, first.signal);
-    await sender.send(input, second.signal);
+    await sender.send('Query', input, first.signal);
+    await sender.send('Query', input, second.signal);
     expect(sent.map((s) => s.signal)).toEqual([first.signal, second.signal]);
   });
 });
