@@ -24,10 +24,7 @@ export interface KeyParts extends KeySink {
   endPart(part: KeySink): void;
 }
 
-/**
- * Exact while the keys fit, a sketch once they would not (or from the start with
- * --max-memory): the keys read so far move into the sketch and reading goes on.
- */
+/** Exact while the keys fit, then (or from the start with --max-memory) a sketch the keys read so far move into. */
 export class KeyCollector implements KeyParts {
   private arena: KeyArena | undefined;
   private sketch: KeySketch | undefined;
@@ -58,10 +55,7 @@ export class KeyCollector implements KeyParts {
     return added;
   }
 
-  /**
-   * Where one part of the input (one file of an export) goes: when sketching, its own sketch
-   * merged in by `endPart`, as separate processes could build them; else the collector itself.
-   */
+  /** Where one part of the input (one file of an export) goes: when sketching, a sketch `endPart` merges in. */
   beginPart(): KeySink {
     if (!this.sketch) return this;
     return new KeySketch(this.sketch.quantiles.capacity, this.options.shards, 0x9e3779b9 + ++this.parts);

@@ -37,13 +37,13 @@ export interface AutopilotIO extends ScriptIO {
 
 /** `npm run autopilot`: exit 0, 2 on a usage mistake, 1 when a step failed. */
 export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<number> {
-  const line = readOptions('autopilot', USAGE, io, () => {
-    const read = readCommandLine(SPEC, argv);
-    if (read !== 'help' && read.values.json && !read.values.status) throw invalidRequest('--json goes with --status');
-    return read;
-  });
-  if (typeof line === 'number') return line;
-  const { values } = line;
+  const values = readOptions('autopilot', USAGE, io, () =>
+    readCommandLine(SPEC, argv, ({ values }) => {
+      if (values.json && !values.status) throw invalidRequest('--json goes with --status');
+      return values;
+    }),
+  );
+  if (typeof values === 'number') return values;
   let opened: OpenEnvironment | undefined;
   try {
     // A config's problems, one line each, or an unreachable table: said in a line, not a stack trace.

@@ -3,22 +3,17 @@ import type { KeySink } from '../boundaries/key-arena';
 import type { KeyParts } from '../boundaries/key-collector';
 import { normalizeKey } from '../boundaries/normalize-keys';
 import { canIndexValue } from '../core/index-key';
-import { normalize, type Normalization } from '../core/normalize';
+import { normalize } from '../core/normalize';
+import type { Options } from './boundaries-options';
 import { exportDataFiles } from './dynamodb-export';
 import { gunzipped, lineExtractor, readCsv, readLineBlocks, readLines } from './key-records';
-import { dynamodbExportField, type Extracted, type InputFormat } from './key-extractors';
+import { dynamodbExportField, type Extracted } from './key-extractors';
 
-export interface ReadKeysOptions {
+export interface ReadKeysOptions
+  extends Pick<Options, 'format' | 'normalization'>,
+    Partial<Pick<Options, 'column' | 'field' | 'header'>> {
   /** A file path, or '-' for standard input. */
   readonly path: string;
-  readonly format: InputFormat;
-  /** 0-based, for tsv/csv. */
-  readonly column?: number;
-  /** Header name (tsv/csv, implies a header row) or JSON field (ndjson). */
-  readonly field?: string;
-  /** Skip a header row when locating by --column. */
-  readonly header?: boolean;
-  readonly normalization: Normalization;
   /** Called now and then with bytes read so far, keys counted and the file size (unknown on stdin). */
   readonly onProgress?: (bytes: number, keys: number, size: number | undefined) => void;
 }
