@@ -86,17 +86,11 @@ export function numberArg(
   { min = 0, max = Number.POSITIVE_INFINITY, integer = false } = {},
 ): number {
   const value = Number(raw);
-  if (
-    raw === undefined ||
-    raw.trim() === '' ||
-    !Number.isFinite(value) ||
-    value < min ||
-    value > max ||
-    (integer && !Number.isInteger(value))
-  ) {
+  const valid = raw?.trim() && Number.isFinite(value) && value >= min && value <= max;
+  if (!valid || (integer && !Number.isInteger(value))) {
     const kind = integer ? 'a whole number' : 'a number';
     const bounded = max !== Number.POSITIVE_INFINITY;
-    // The bounded wording is npm run reshard's, kept as it was: it quotes the value, so an empty one shows.
+    // A bounded value is quoted, so an empty one shows.
     const range = bounded ? `from ${min} to ${max}` : `≥ ${min}`;
     const given = raw === undefined ? '' : `, not ${bounded ? JSON.stringify(raw) : raw}`;
     throw invalidRequest(`--${flag} must be ${kind} ${range}${given}`);
@@ -113,4 +107,13 @@ export function namedCollection<Collection extends { readonly name: string }>(
   if (collection) return collection;
   const names = collections.map((c) => c.name).join(', ');
   throw refused(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
+}
+
+/** What `run` returns; what it throws, refused (`prefix` before the message): nothing changed yet. */
+export function refusing<T>(run: () => T, prefix = ''): T {
+  try {
+    return run();
+  } catch (error) {
+    throw refused(`${prefix}${(error as Error).message}`);
+  }
 }
