@@ -21,7 +21,8 @@ export async function resizeGroupCli(
   const group = refusing(() => groupValueFromPath(spec, prefix, action.group));
   const { read } = await opened.maps.current(collection, {});
   const current = groupShards(read, group);
-  const question = `${collection.name}: group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards. Start?`;
+  const resize = `group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards`;
+  const question = `${collection.name}: ${resize}. Start?`;
   if (current.phase === 'stable' && current.shards !== action.shards && !yes && !(await confirmed(io, question))) {
     return 3;
   }
