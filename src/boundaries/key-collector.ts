@@ -18,14 +18,8 @@ export interface CollectedKeys {
   readonly sketch?: SketchBounds;
 }
 
-/** A sink that takes the input in parts (one per file), each maybe sketched on its own. */
-export interface KeyParts extends KeySink {
-  beginPart(): KeySink;
-  endPart(part: KeySink): void;
-}
-
 /** Exact while the keys fit, then (or from the start with --max-memory) a sketch the keys read so far move into. */
-export class KeyCollector implements KeyParts {
+export class KeyCollector implements KeySink {
   private arena: KeyArena | undefined;
   private sketch: KeySketch | undefined;
   private parts = 0;

@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { KeySink } from '../boundaries/key-arena';
-import type { KeyParts } from '../boundaries/key-collector';
+import type { KeyCollector } from '../boundaries/key-collector';
 import { normalizeKey } from '../boundaries/normalize-keys';
 import { canIndexValue } from '../core/index-key';
 import { normalize } from '../core/normalize';
@@ -23,7 +23,7 @@ export interface ReadKeysOptions
  * service would refuse are skipped and counted: U+0000 (the index sort key's separator) and unpaired
  * surrogates (no UTF-8 form). Blank lines are skipped in the one-key-per-line format; an empty field is ''.
  */
-export async function readKeys(options: ReadKeysOptions, sink: KeyParts) {
+export async function readKeys(options: ReadKeysOptions, sink: KeyCollector) {
   const skipped = new Map<string, number>();
   // The first few raw keys, so a user sees which column was read.
   const samples: string[] = [];
