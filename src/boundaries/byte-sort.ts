@@ -1,13 +1,8 @@
 /**
- * Sorts keys held as UTF-8 byte ranges of one buffer in byte order: code point order, DynamoDB's,
- * with no UTF-16 detour (U+E000–U+FFFF against astral characters needs no special case). No
- * string per key: five million JavaScript strings cost more to allocate than the whole sort.
- *
- * Multikey quicksort (Bentley & Sedgewick 1997) on one 32-bit word at a time: only the
- * part equal to the pivot moves on to the next word. A range's words are read once into
- * a parallel array, so partitioning walks memory in order (the cache misses of jumping
- * into the buffer made a plain string sort slow). Keys never hold a 0 byte (U+0000 is
- * refused before), so 0 pads a key's end and a shorter key sorts first.
+ * Sorts keys held as UTF-8 byte ranges of one buffer in byte order (code point order, DynamoDB's),
+ * with no string per key: a multikey quicksort (Bentley & Sedgewick 1997) on one 32-bit word at a
+ * time, the words of a range read once into a parallel array so partitioning walks memory in order.
+ * Keys never hold a 0 byte (U+0000 is refused before), so 0 pads a key's end and a shorter key sorts first.
  */
 
 export interface ByteKeys {

@@ -6,15 +6,11 @@ import { EPS } from './load-model';
 export type CutCost = (cand: number, k: number) => number;
 
 /**
- * Picks one candidate per cut, minimizing the summed cost, such that no shard holds more
- * than `max` items, no forced cut is skipped and cuts strictly increase. Returns the
- * candidate index of cuts 1..shards-1 (index 0 unused), or undefined when none can.
- *
- * Dynamic programming over the cut windows: cut k at candidate b costs cost(b, k) plus the
- * best cut k - 1 at some a with pos[b] - pos[a] <= max and no forced candidate strictly
- * between a and b. That range of a only moves forward as b does, so a monotone deque gives
- * each minimum in O(1): O(window sizes) time and back-pointers. Ties keep the earliest
- * predecessor, so the result is deterministic.
+ * Picks one candidate per cut (cuts 1..shards-1, index 0 unused; undefined when none can), minimizing
+ * the summed cost, with no shard over `max` items, no forced cut skipped and cuts strictly increasing.
+ * Dynamic programming over the windows: cut k at b costs cost(b, k) plus the best cut k - 1 at some a
+ * with pos[b] - pos[a] <= max and no forced candidate between. That range of a only moves forward as b
+ * does, so a monotone deque gives each minimum in O(1). Ties keep the earliest predecessor (deterministic).
  */
 export function chooseCuts(
   cands: Candidates,

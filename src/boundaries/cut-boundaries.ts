@@ -30,27 +30,16 @@ export interface CutResult {
 
 export const DEFAULT_TOLERANCE = 0.01;
 const DEFAULT_SEARCH_BUDGET = 10_000_000;
-/**
- * Characters a cut must save to move by (allowed max - mean) items off its balanced spot.
- * Tuned on generated titles and names: at 1 cuts hardly move on small shards (50 names: one
- * item is the whole tolerance); at 0.25 the mean boundary drops by ~0.3 characters, while
- * the max load stays within the allowance by construction.
- */
+/** Characters a cut must save to move by (allowed max - mean) items off its balanced spot (tuned). */
 const MOVE_COST = 0.25;
 
 /**
- * Cuts sorted key counts into `shards` ranges, each cut named by its shortest separator.
- *
- * 1. The best largest-shard load M* (`minMaxLoad`); a value heavier than M* is a heavy
- *    hitter, spread over as many shards as bring its share under M*.
- * 2. Allowed max A = max(M*, mean · (1 + tolerance)).
- * 3. Among all cuttings with no shard above A, the one minimizing, summed over the cuts,
- *    the separator length in code points plus MOVE_COST times the distance (in units of
- *    A - mean) from a balanced reference position: a cut leaves the balanced spot only
- *    for a boundary shorter by more than the move costs.
- *
- * Deterministic. Throws when the keys cannot fill that many shards (about as many shards
- * as distinct keys, or more).
+ * Cuts sorted key counts into `shards` ranges, each cut named by its shortest separator
+ * (docs/boundaries.md, "What it does"): the best largest-shard load M* (`minMaxLoad`) spreads
+ * the heavy hitters; then, among the cuttings with no shard above A = max(M*, mean · (1 +
+ * tolerance)), the one minimizing the summed separator lengths plus MOVE_COST times each cut's
+ * distance (in units of A - mean) from its balanced spot. Deterministic. Throws when the keys
+ * cannot fill that many shards.
  */
 export function cutBoundaries(keys: KeyCounts, options: CutOptions): CutResult {
   const { shards } = options;

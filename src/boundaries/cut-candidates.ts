@@ -1,12 +1,9 @@
 import { piecesOf, type LoadModel } from './load-model';
 
 /**
- * Every place a cut may go, in position order, once the heavy hitters are known.
- * - A *free* cut sits between values[v - 1] and values[v] (position prefix[v]); its boundary
- *   is the shortest separator of the two.
- * - A heavy value spread over r shards has r *forced* cuts, all with the value as boundary:
- *   one where it starts (the shard before ends below it) and r - 1 inside it, every count / r
- *   items. Every forced cut must be taken, which is what makes the boundary repeat r times.
+ * Every place a cut may go, in position order: a *free* cut between values[v - 1] and values[v]
+ * (boundary: their shortest separator), and for a heavy value spread over r shards r *forced* cuts
+ * with the value as boundary, where it starts and every count / r items inside it; all are taken.
  */
 export interface Candidates {
   readonly count: number;
@@ -20,10 +17,9 @@ export interface Candidates {
 }
 
 /**
- * The candidates for heavy hitters chosen under the max load `max`. With fewer distinct keys
- * than shards there may be fewer than `atLeast` places to cut: then the values with the most
- * items per shard are spread over more shards, one at a time (never below one item per
- * shard). That only lowers loads, so the max holds; the caller reports if it is not enough.
+ * The candidates for heavy hitters chosen under `max`. Short of `atLeast` places to cut (few distinct
+ * keys), the values with the most items per shard spread over more shards, one at a time (never below
+ * one item a shard): that only lowers loads; the caller reports if it is not enough.
  */
 export function cutCandidates(model: LoadModel, max: number, atLeast = 0): Candidates {
   const { counts } = model.keys;

@@ -3,9 +3,8 @@ import { EPS } from './load-model';
 import { partitionPoint } from '../core/partition-point';
 
 /**
- * The candidates each cut can take in some solution with no shard over `max`:
- * cut k (1-based, shards - 1 cuts) lies in [lo[k], hi[k]]. `hi` comes from packing
- * greedily from the left (no solution's k-th cut is later), `lo` from the right.
+ * The candidates each cut can take in some solution with no shard over `max`: cut k (1-based) lies in
+ * [lo[k], hi[k]], `hi` from packing greedily from the left (no solution's k-th cut is later), `lo` from the right.
  * A solution never skips a forced cut and never takes one candidate twice.
  */
 export interface CutWindows {

@@ -18,10 +18,7 @@ export interface KeySink {
   addLines(text: string, ascii: boolean, firstLine: boolean): LinesAdded;
 }
 
-/**
- * Normalized keys as UTF-8 bytes in one growing buffer, for the exact count: no string per
- * key (allocating millions costs more than sorting them); duplicates counted after the sort.
- */
+/** Normalized keys as UTF-8 bytes in one growing buffer, for the exact count: no string per key. */
 export class KeyArena implements KeySink {
   private bytes = Buffer.allocUnsafe(1 << 20);
   private used = 0;
@@ -46,9 +43,8 @@ export class KeyArena implements KeySink {
   }
 
   /**
-   * Adds every line of a block of normalized text ('\n'-separated, the last line complete, a
-   * '\r' before the '\n' dropped), skipping blank lines and refusing lines holding U+0000.
-   * `ascii` says the text is all ASCII, then copied a byte per character.
+   * Adds every line of normalized text ('\n'-separated, the last line complete, a '\r' before the '\n'
+   * dropped), skipping blank lines and refusing lines holding U+0000; `ascii`: copied a byte a character.
    */
   addLines(text: string, ascii: boolean, firstLine: boolean): LinesAdded {
     this.reserve(ascii ? text.length : text.length * 3);
@@ -132,10 +128,7 @@ export class KeyArena implements KeySink {
     };
   }
 
-  /**
-   * The key ids in byte order, and which equal the one before. A file in a few ascending
-   * runs (sorted, or sorted before normalization) is merged from its runs, any other sorted.
-   */
+  /** The key ids in byte order, and which equal the one before: merged from a few ascending runs, or sorted. */
   private sortIds(): { keys: ByteKeys; order: Int32Array; repeats: Uint8Array } {
     const keys: ByteKeys = { bytes: this.bytes, starts: this.starts, lengths: this.lengths };
     const runs = ascendingRuns(keys, this.count);

@@ -18,17 +18,8 @@ export interface CollectedKeys {
   readonly sketch?: SketchBounds;
 }
 
-/** A sink that takes the input in parts (one per file), each maybe sketched on its own. */
-export interface KeyParts extends KeySink {
-  beginPart(): KeySink;
-  endPart(part: KeySink): void;
-}
-
-/**
- * Exact while the keys fit, a sketch once they would not (or from the start with
- * --max-memory): the keys read so far move into the sketch and reading goes on.
- */
-export class KeyCollector implements KeyParts {
+/** Exact while the keys fit, then (or from the start with --max-memory) a sketch the keys read so far move into. */
+export class KeyCollector implements KeySink {
   private arena: KeyArena | undefined;
   private sketch: KeySketch | undefined;
   private parts = 0;
@@ -58,10 +49,7 @@ export class KeyCollector implements KeyParts {
     return added;
   }
 
-  /**
-   * Where one part of the input (one file of an export) goes: when sketching, its own sketch
-   * merged in by `endPart`, as separate processes could build them; else the collector itself.
-   */
+  /** Where one part of the input (one file of an export) goes: when sketching, a sketch `endPart` merges in. */
   beginPart(): KeySink {
     if (!this.sketch) return this;
     return new KeySketch(this.sketch.quantiles.capacity, this.options.shards, 0x9e3779b9 + ++this.parts);

@@ -1,14 +1,8 @@
 import { compareKeys, type SortedView } from '../core/collation';
 
-/**
- * A multiset of normalized keys as its distinct values, each with how many items carry
- * it: five million titles are ~3 million distinct values, so the cut works on these.
- */
+/** A multiset of normalized keys as its distinct values, each with how many items carry it. */
 export interface KeyCounts<Values extends SortedView = SortedView> {
-  /**
-   * Distinct values, strictly increasing in code point order: an array, or a view that decodes
-   * a value only when read (the exact reader keeps millions as bytes, the cut reads a few hundred).
-   */
+  /** Distinct values, strictly increasing in code point order: an array, or a view decoding a value when read. */
   readonly values: Values;
   /** `counts[i]` items carry `values[i]`; every count is >= 1. */
   readonly counts: Uint32Array;
@@ -32,14 +26,8 @@ export function keyCountsFromMap(
   progress?: SortProgress,
 ): KeyCounts<readonly string[]> {
   const sorted = sortCodePoint(Array.from(map.keys()), progress);
-  const counts = new Uint32Array(sorted.length);
-  let total = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    const count = map.get(sorted[i]!)!;
-    counts[i] = count;
-    total += count;
-  }
-  return { values: sorted, counts, total };
+  const counts = Uint32Array.from(sorted, (key) => map.get(key)!);
+  return { values: sorted, counts, total: counts.reduce((sum, count) => sum + count, 0) };
 }
 
 /** Builds key counts from already normalized keys (tests, small inputs). */

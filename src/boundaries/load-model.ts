@@ -1,9 +1,8 @@
 import type { KeyCounts } from './key-counts';
 
 /**
- * Loads count items "with the spread rule": a value spread over a run of r shards puts
- * count / r on each. A cut position is the number of items before it, so a shard's load is
- * the difference of two cut positions, fractional inside a spread value.
+ * Loads with the spread rule (a value spread over r shards puts count / r on each): a shard's load
+ * is the difference of two cut positions (items before the cut), fractional inside a spread value.
  */
 export interface LoadModel {
   readonly keys: KeyCounts;
@@ -32,10 +31,7 @@ export function loadModel(keys: KeyCounts, shards: number): LoadModel {
   return { keys, prefix, mean, big: Int32Array.from(big), startsEmpty: keys.values.at(0) === '' };
 }
 
-/**
- * Shards a value of `count` items takes under a max load `max`: 1, or the fewest that bring
- * each share under `max` (a heavy hitter). Never more than items: a share below one is no spread.
- */
+/** Shards a value of `count` items takes under `max`: 1, or the fewest that bring each share under it (≤ count). */
 export function piecesOf(count: number, max: number): number {
   const limit = max * (1 + EPS);
   return count > limit ? Math.min(count, Math.ceil(count / limit)) : 1;

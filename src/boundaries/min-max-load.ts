@@ -2,12 +2,10 @@ import { EPS, piecesOf, type LoadModel } from './load-model';
 import { partitionPoint } from '../core/partition-point';
 
 /**
- * Greedy packing under a max load: fill each shard as far as it goes, give a value heavier
- * than `max` a run of its own shards (`piecesOf`). Greedy uses the fewest shards for a given
- * max (any other packing's k-th cut is no later); a heavy run never shares its first shard,
- * as `bisect_right` routes everything under the repeated boundary to the shard before.
- * Returns the shards used (counted up to just past `limit`) and the largest shard load.
- * O(shards · log(values) + heavy candidates): light values are jumped by binary search.
+ * Greedy packing under a max load, the fewest shards for it: fill each shard as far as it goes, give a
+ * value heavier than `max` a run of its own shards (`bisect_right` routes everything under a repeated
+ * boundary to the shard before). Returns the shards used (counted up to just past `limit`) and the
+ * largest load; light values are jumped by binary search.
  */
 function packGreedy(model: LoadModel, max: number, limit = Infinity): { shards: number; max: number } {
   const { prefix, big } = model;
@@ -50,9 +48,8 @@ function lastAtMost(sorted: Float64Array, x: number, lo: number, hi: number): nu
 }
 
 /**
- * The smallest possible largest-shard load for `shards` shards: bisection on the max load
- * over the greedy packing, then the load that packing reaches (an attained value, so later
- * steps compare loads against it exactly). Never below the mean, nor below one item.
+ * The smallest possible largest-shard load for `shards` shards (never below the mean, nor one item):
+ * bisection over the greedy packing, then the load it attains, so later steps compare against it exactly.
  */
 export function minMaxLoad(model: LoadModel, shards: number): number {
   const total = model.keys.total;

@@ -3,19 +3,10 @@ import { xorshift } from './byte-sort';
 import { KeyArena, type LinesAdded } from './key-arena';
 
 /**
- * A mergeable quantile sketch of keys in code point order: KLL's compactor hierarchy
- * (Karnin, Lang, Liberty 2016) with every level the same capacity (c = 1, the mergeable
- * summary of Agarwal et al. 2012).
- *
- * Level h holds keys standing for 2^h items each. A full level is sorted and every other
- * key (from a random first one) moves up with twice the weight; an odd one out stays.
- * Total weight is exact, and one compaction moves any key's rank (items at or below it)
- * by at most 2^h: `errorBound` adds those up, a guaranteed bound, not a probability (the
- * random offsets make the real error far smaller). With n items and capacity k it is at
- * most n · levels / k, levels ≈ log2(n / k) + 1; memory is k keys per level.
- *
- * Levels hold UTF-8 bytes (`KeyArena`) sorted in byte order, which is `compareKeys`'s
- * code point order: no garbage for the collector, whatever the input's size.
+ * A mergeable quantile sketch of keys in code point order: KLL's compactor hierarchy, every level
+ * the same capacity (docs/boundaries.md, "Bounded memory"). A compaction at level h moves any key's
+ * rank by at most 2^h: `errorBound` adds those up, a guaranteed bound. Levels hold UTF-8 bytes
+ * (`KeyArena`), whose byte order is code point order, so no garbage whatever the input's size.
  */
 export class QuantileSketch {
   private readonly levels: KeyArena[] = [new KeyArena()];

@@ -11,10 +11,8 @@ export interface ReshardCost {
 }
 
 /**
- * How many items would move if `next` replaced `current` as the boundaries (the cost of a
- * reshard). An item stays when the new boundaries still allow its shard for its value. A heavy
- * hitter's items on old-run shards outside the new run move (count / old run length each);
- * everything else moves whole or not at all. Shards compare by index: it names the partition.
+ * How many items would move if `next` replaced `current` as the boundaries (shards compare by index:
+ * it names the partition). A heavy hitter's items on old-run shards outside the new run move.
  */
 export function reshardCost(current: readonly string[], next: readonly string[], keys: KeyCounts): ReshardCost {
   const oldFirst = new Int32Array(keys.values.length);

@@ -2,10 +2,8 @@ import { compareFrom, type ByteKeys } from './byte-sort';
 import { partitionPoint } from '../core/partition-point';
 
 /**
- * Files of keys are often nearly in order already: an export sorted by another collation, a
- * list sorted before it was lowercased (npm's package names fall into about 600 ascending
- * runs). Like Timsort, find the ascending runs and, when there are few, merge them pairwise in
- * close to linear time instead of a quicksort's n log n, copying stretches that need no comparison.
+ * Files of keys are often nearly in order already (docs/boundaries.md, "How fast"): like Timsort,
+ * find the ascending runs and, when there are few, merge them pairwise in close to linear time.
  */
 
 /** Below one run per this many keys, merging the runs beats sorting from scratch. */

@@ -1,12 +1,8 @@
 /**
- * Shortest separators between neighbouring keys: LevelDB's `FindShortestSeparator` on code
- * points instead of bytes.
- *
- * A boundary `s` between sorted keys `a < b` must satisfy `a < s <= b`, so that
- * `bisect_right(boundaries, b) - 1` sends `b` to the new shard and `a` stays in the old one.
- * If `a` and `b` share `L` code points, no string of `L` code points or fewer does (it would
- * be a prefix of `a`, or differ from `a` inside the shared prefix and so land above `b` too),
- * while the first `L + 1` code points of `b` always do, and read as "where the next shard starts".
+ * Shortest separators between neighbouring keys: LevelDB's `FindShortestSeparator` on code points.
+ * A boundary `s` between sorted keys `a < b` must satisfy `a < s <= b` (bisect_right sends `b` to
+ * the new shard). If `a` and `b` share `L` code points, no string of `L` or fewer does (it would be a
+ * prefix of `a`, or differ inside the shared prefix), while the first `L + 1` of `b` always do.
  */
 
 /** Code units of `a` and `b`'s common prefix, never ending inside a surrogate pair. */
@@ -23,10 +19,7 @@ function isHighSurrogate(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
 }
 
-/**
- * The shortest `s` with `a < s <= b` in code point order: the prefix of `b` one code point
- * longer than the prefix `a` and `b` share. Requires `a < b` (the caller's sort ensures it).
- */
+/** The shortest `s` with `a < s <= b` in code point order. Requires `a < b` (the caller's sort ensures it). */
 export function shortestSeparator(a: string, b: string): string {
   const shared = commonPrefixUnits(a, b);
   const width = isHighSurrogate(b.charCodeAt(shared)) ? 2 : 1;

@@ -2,10 +2,9 @@ import { bisectLeftIn } from '../core/collation';
 import type { KeyCounts } from './key-counts';
 
 /**
- * Where each distinct value goes under a boundary list (both sorted): shards first..last, a
- * run for a value equal to a repeated boundary (a heavy hitter), else first === last ===
- * bisect_right(boundaries, value) - 1. Boundaries are found by binary search, so only about
- * shards · log(values) values are read: the values may be bytes decoded on demand.
+ * Where each distinct value goes under a boundary list (both sorted): shards first..last, a run for a
+ * heavy hitter, else bisect_right(boundaries, value) - 1. Boundaries are found by binary search, so few
+ * values are read: they may be bytes decoded on demand.
  */
 export function forEachPlacement(
   boundaries: readonly string[],

@@ -4,6 +4,7 @@ import type { CollectionSpec } from '../core/collection';
 import { invalidRequest } from '../core/errors';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import type { KeptDecision } from '../store/decision-log';
+import { sleep } from '../store/retry';
 import { readCommandLine, readOptions, type ScriptIO } from './command-line';
 
 export const USAGE = `Usage: npm run autopilot -- [--collection NAME] [--once] [--dry-run]
@@ -36,13 +37,13 @@ export interface AutopilotIO extends ScriptIO {
 
 /** `npm run autopilot`: exit 0, 2 on a usage mistake, 1 when a step failed. */
 export async function autopilotCli(argv: string[], io: AutopilotIO): Promise<number> {
-  const line = readOptions('autopilot', USAGE, io, () => {
-    const read = readCommandLine(SPEC, argv);
-    if (read !== 'help' && read.values.json && !read.values.status) throw invalidRequest('--json goes with --status');
-    return read;
-  });
-  if (typeof line === 'number') return line;
-  const { values } = line;
+  const values = readOptions('autopilot', USAGE, io, () =>
+    readCommandLine(SPEC, argv, ({ values }) => {
+      if (values.json && !values.status) throw invalidRequest('--json goes with --status');
+      return values;
+    }),
+  );
+  if (typeof values === 'number') return values;
   let opened: OpenEnvironment | undefined;
   try {
     // A config's problems, one line each, or an unreachable table: said in a line, not a stack trace.
@@ -78,9 +79,8 @@ async function steps(
       });
       io.stdout(`${JSON.stringify({ msg: 'shardline.autopilot', ...record })}\n`);
     }
-    // A stop during the step: its abort event has fired already, and pause would wait out the minute.
-    if (how.once || io.stop?.aborted) break;
-    await pause(opened.settings.loadMinuteMs, io.stop);
+    if (how.once) break;
+    await sleep(opened.settings.loadMinuteMs, io.stop);
   } while (!io.stop?.aborted);
 }
 
@@ -127,15 +127,4 @@ function statusLine(d: KeptDecision): string {
   const groups = resized.length > 0 ? ` (${finished} of ${resized.length} group resizes finished)` : '';
   const what = `v${d.mapVersion} ${action.padEnd(7)} imbalance ${imbalance}${predicted}`;
   return `${d.at}  ${what}  ${d.reason}${ran}${repeated}${groups}`;
-}
-
-function pause(ms: number, stop: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    const wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    stop?.addEventListener('abort', wake, { once: true });
-  });
 }

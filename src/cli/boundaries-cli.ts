@@ -113,11 +113,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
     },
     meanBoundaryLength: round(meanBoundaryLength),
     tolerance: options.tolerance,
-    heavyHitters: heavy.map((h) => ({
-      value: shown(h.value),
-      count: h.count,
-      shards: h.shards,
-    })),
+    heavyHitters: heavy.map((h) => ({ ...h, value: shown(h.value) })),
     shardCounts: Array.from(loads, (load) => round(load)),
     generator: 'npm run boundaries (shardline)',
   };

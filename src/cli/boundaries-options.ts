@@ -45,80 +45,78 @@ Output:
 
 export type Options = Exclude<ReturnType<typeof parseOptions>, 'help'>;
 
+const SPEC = {
+  options: {
+    shards: { type: 'string' },
+    input: { type: 'string' },
+    collection: { type: 'string' },
+    format: { type: 'string' },
+    column: { type: 'string' },
+    field: { type: 'string' },
+    header: { type: 'boolean', default: false },
+    normalization: { type: 'string', default: 'nfkd-lower' },
+    out: { type: 'string' },
+    chart: { type: 'string' },
+    compare: { type: 'string' },
+    tolerance: { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    'max-memory': { type: 'string' },
+    weight: { type: 'string' },
+    minutes: { type: 'string' },
+  },
+} as const;
+
 export function parseOptions(argv: string[]) {
-  const line = readCommandLine(
-    {
-      options: {
-        shards: { type: 'string' },
-        input: { type: 'string' },
-        collection: { type: 'string' },
-        format: { type: 'string' },
-        column: { type: 'string' },
-        field: { type: 'string' },
-        header: { type: 'boolean', default: false },
-        normalization: { type: 'string', default: 'nfkd-lower' },
-        out: { type: 'string' },
-        chart: { type: 'string' },
-        compare: { type: 'string' },
-        tolerance: { type: 'string' },
-        quiet: { type: 'boolean', default: false },
-        'max-memory': { type: 'string' },
-        weight: { type: 'string' },
-        minutes: { type: 'string' },
-      },
-    },
-    argv,
-  );
-  if (line === 'help') return 'help';
-  const { values } = line;
-  const shards = whole('shards', values.shards, 10_000);
-  if ((values.input === undefined) === (values.collection === undefined)) {
-    throw invalidRequest('give exactly one source: --input FILE or --collection NAME');
-  }
-  const format = (values.format ?? (values.input && formatFromName(values.input)) ?? 'lines') as InputFormat;
-  if (!INPUT_FORMATS.includes(format))
-    throw invalidRequest(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
-  if (!NORMALIZATIONS.includes(values.normalization as Normalization)) {
-    throw invalidRequest(`--normalization must be one of ${NORMALIZATIONS.join(', ')}, not ${values.normalization}`);
-  }
-  let column: number | undefined;
-  if (values.column !== undefined) {
-    column = Number(values.column);
-    if (!Number.isInteger(column) || column < 0)
-      throw invalidRequest(`--column is a 0-based column number, not ${values.column}`);
-    if (format !== 'tsv' && format !== 'csv') throw invalidRequest('--column applies to --format tsv or csv');
-    if (values.field !== undefined) throw invalidRequest('give --column or --field, not both');
-  }
-  if ((format === 'ndjson' || format === 'dynamodb-export') && values.field === undefined)
-    throw invalidRequest(`--format ${format} needs --field NAME`);
-  const maxMemory = values['max-memory'] === undefined ? undefined : Number(values['max-memory']);
-  if (maxMemory !== undefined && !(Number.isInteger(maxMemory) && maxMemory >= 16 && maxMemory <= 1 << 20))
-    throw invalidRequest(`--max-memory is a whole number of MiB from 16, not ${values['max-memory']}`);
-  if (maxMemory !== undefined && values.collection !== undefined)
-    throw invalidRequest('--max-memory applies to --input (a collection scan counts its index keys exactly)');
-  if (format === 'lines' && values.field !== undefined)
-    throw invalidRequest('--field applies to --format tsv, csv or ndjson');
-  if (values.weight !== undefined && values.weight !== 'items' && values.weight !== 'load')
-    throw invalidRequest(`--weight must be items or load, not ${values.weight}`);
-  const byLoad = values.weight === 'load';
-  if (byLoad && values.collection === undefined) throw invalidRequest('--weight load goes with --collection');
-  if (values.minutes !== undefined && !byLoad) throw invalidRequest('--minutes goes with --weight load');
-  const loadMinutes = whole('minutes', values.minutes ?? '10', 1440);
-  const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
-  if (!(tolerance >= 0 && tolerance <= 1))
-    throw invalidRequest(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
-  return {
-    ...values,
-    shards,
-    format,
-    normalization: values.normalization as Normalization,
-    tolerance,
-    column,
-    /** Cut from a sketch within this budget (--max-memory). */
-    maxMemoryMiB: maxMemory,
-    /** --weight load: balance the fleet's recorded load over these minutes. */
-    loadMinutes: byLoad ? loadMinutes : undefined,
-  };
+  return readCommandLine(SPEC, argv, ({ values }) => {
+    const shards = whole('shards', values.shards, 10_000);
+    if ((values.input === undefined) === (values.collection === undefined)) {
+      throw invalidRequest('give exactly one source: --input FILE or --collection NAME');
+    }
+    const format = (values.format ?? (values.input && formatFromName(values.input)) ?? 'lines') as InputFormat;
+    if (!INPUT_FORMATS.includes(format))
+      throw invalidRequest(`--format must be one of ${INPUT_FORMATS.join(', ')}, not ${format}`);
+    if (!NORMALIZATIONS.includes(values.normalization as Normalization)) {
+      throw invalidRequest(`--normalization must be one of ${NORMALIZATIONS.join(', ')}, not ${values.normalization}`);
+    }
+    let column: number | undefined;
+    if (values.column !== undefined) {
+      column = Number(values.column);
+      if (!Number.isInteger(column) || column < 0)
+        throw invalidRequest(`--column is a 0-based column number, not ${values.column}`);
+      if (format !== 'tsv' && format !== 'csv') throw invalidRequest('--column applies to --format tsv or csv');
+      if (values.field !== undefined) throw invalidRequest('give --column or --field, not both');
+    }
+    if ((format === 'ndjson' || format === 'dynamodb-export') && values.field === undefined)
+      throw invalidRequest(`--format ${format} needs --field NAME`);
+    const maxMemory = values['max-memory'] === undefined ? undefined : Number(values['max-memory']);
+    if (maxMemory !== undefined && !(Number.isInteger(maxMemory) && maxMemory >= 16 && maxMemory <= 1 << 20))
+      throw invalidRequest(`--max-memory is a whole number of MiB from 16, not ${values['max-memory']}`);
+    if (maxMemory !== undefined && values.collection !== undefined)
+      throw invalidRequest('--max-memory applies to --input (a collection scan counts its index keys exactly)');
+    if (format === 'lines' && values.field !== undefined)
+      throw invalidRequest('--field applies to --format tsv, csv or ndjson');
+    if (values.weight !== undefined && values.weight !== 'items' && values.weight !== 'load')
+      throw invalidRequest(`--weight must be items or load, not ${values.weight}`);
+    const byLoad = values.weight === 'load';
+    if (byLoad && values.collection === undefined) throw invalidRequest('--weight load goes with --collection');
+    if (values.minutes !== undefined && !byLoad) throw invalidRequest('--minutes goes with --weight load');
+    const loadMinutes = whole('minutes', values.minutes ?? '10', 1440);
+    const tolerance = values.tolerance === undefined ? DEFAULT_TOLERANCE : Number(values.tolerance);
+    if (!(tolerance >= 0 && tolerance <= 1))
+      throw invalidRequest(`--tolerance must be from 0 to 1, not ${values.tolerance}`);
+    return {
+      ...values,
+      shards,
+      format,
+      normalization: values.normalization as Normalization,
+      tolerance,
+      column,
+      /** Cut from a sketch within this budget (--max-memory). */
+      maxMemoryMiB: maxMemory,
+      /** --weight load: balance the fleet's recorded load over these minutes. */
+      loadMinutes: byLoad ? loadMinutes : undefined,
+    };
+  });
 }
 
 /** A count from 1 to `max` (the value unquoted, unlike `numberArg`'s). */

@@ -1,7 +1,4 @@
-/*
- * What every chart of the benches and scripts is made of: plain SVG with no dependencies
- * (so runs compare side by side in a browser), and text bars for the terminal.
- */
+/* The charts of the benches and scripts: plain SVG with no dependencies, and text bars for the terminal. */
 
 /** Text for SVG content and attributes: the five XML specials as character references. */
 export function escapeXml(text: string): string {

@@ -1,8 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { hasCode, invalidRequest, refused } from '../core/errors';
 
-// A mistake in the command line is an `invalid_request` (the tool's request): the script prints it with
-// its usage text and exits 2.
+// A mistake in the command line is an `invalid_request`: the script prints it with its usage text and exits 2.
 
 /** A script's options and whether it takes positionals; `--help` is added, `args` and `strict` are set here. */
 export type CommandLineSpec = Omit<ParseArgsConfig, 'args' | 'strict' | 'tokens'>;
@@ -13,12 +12,14 @@ const HELP = { help: { type: 'boolean', short: 'h' } } as const;
 
 /**
  * Every `npm run …` script's arguments: strict (an unknown flag, a missing value or a stray
- * positional is an `invalid_request`, in parseArgs' words), with `--help`/`-h` added ('help').
+ * positional is an `invalid_request`, in parseArgs' words), with `--help`/`-h` added ('help');
+ * else what `interpret` (which may throw `invalid_request`) makes of them.
  */
-export function readCommandLine<Spec extends CommandLineSpec>(
+export function readCommandLine<Spec extends CommandLineSpec, Options>(
   spec: Spec,
   argv: readonly string[],
-): CommandLine<Spec> | 'help' {
+  interpret: (line: CommandLine<Spec>) => Options,
+): Options | 'help' {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ ...spec, options: { ...spec.options, ...HELP }, args: [...argv], strict: true });
@@ -27,7 +28,7 @@ export function readCommandLine<Spec extends CommandLineSpec>(
   }
   if (parsed.values.help === true) return 'help';
   delete parsed.values.help;
-  return parsed as unknown as CommandLine<Spec>;
+  return interpret(parsed as unknown as CommandLine<Spec>);
 }
 
 /** Where an in-process script writes and what it reads of its process: tests inject them. */
@@ -59,11 +60,7 @@ export function readOptions<Options extends object>(
   }
 }
 
-/**
- * The command line of the script `name` (process.argv unless `argv` is given), read by
- * `spec` and turned into the script's options by `interpret` (which may throw `invalid_request`);
- * exits as `readOptions` says on `--help` or a mistake.
- */
+/** `readCommandLine` of the script `name` (process.argv unless `argv` is given), exiting as `readOptions` says. */
 export function parseCommandLine<Spec extends CommandLineSpec, Options>(
   name: string,
   usage: string,
@@ -75,10 +72,9 @@ export function parseCommandLine<Spec extends CommandLineSpec, Options>(
     stdout: (text: string) => process.stdout.write(text),
     stderr: (text: string) => process.stderr.write(text),
   };
-  const options = readOptions(name, usage, io, () => {
-    const line = readCommandLine(spec, argv);
-    return line === 'help' ? 'help' : { interpreted: interpret(line) };
-  });
+  const options = readOptions(name, usage, io, () =>
+    readCommandLine(spec, argv, (line) => ({ interpreted: interpret(line) })),
+  );
   if (typeof options === 'number') process.exit(options);
   return options.interpreted;
 }
@@ -90,17 +86,11 @@ export function numberArg(
   { min = 0, max = Number.POSITIVE_INFINITY, integer = false } = {},
 ): number {
   const value = Number(raw);
-  if (
-    raw === undefined ||
-    raw.trim() === '' ||
-    !Number.isFinite(value) ||
-    value < min ||
-    value > max ||
-    (integer && !Number.isInteger(value))
-  ) {
+  const valid = raw?.trim() && Number.isFinite(value) && value >= min && value <= max;
+  if (!valid || (integer && !Number.isInteger(value))) {
     const kind = integer ? 'a whole number' : 'a number';
     const bounded = max !== Number.POSITIVE_INFINITY;
-    // The bounded wording is npm run reshard's, kept as it was: it quotes the value, so an empty one shows.
+    // A bounded value is quoted, so an empty one shows.
     const range = bounded ? `from ${min} to ${max}` : `≥ ${min}`;
     const given = raw === undefined ? '' : `, not ${bounded ? JSON.stringify(raw) : raw}`;
     throw invalidRequest(`--${flag} must be ${kind} ${range}${given}`);
@@ -117,4 +107,13 @@ export function namedCollection<Collection extends { readonly name: string }>(
   if (collection) return collection;
   const names = collections.map((c) => c.name).join(', ');
   throw refused(`no collection ${JSON.stringify(name)} in the config (it has: ${names})`);
+}
+
+/** What `run` returns; what it throws, refused (`prefix` before the message): nothing changed yet. */
+export function refusing<T>(run: () => T, prefix = ''): T {
+  try {
+    return run();
+  } catch (error) {
+    throw refused(`${prefix}${(error as Error).message}`);
+  }
 }

@@ -21,6 +21,14 @@ and it resumes. Members that cannot be indexed are reported on stderr and skippe
   --batch N           records per stream read, 1–1000 (default 1000)
   --help`;
 
+const SPEC = {
+  options: {
+    collection: { type: 'string' },
+    'until-idle': { type: 'boolean', default: false },
+    batch: { type: 'string', default: '1000' },
+  },
+} as const;
+
 export interface FollowIO extends ScriptIO {
   /** Redraw the progress line in place (stderr is a terminal). */
   readonly tty: boolean;
@@ -30,26 +38,17 @@ export interface FollowIO extends ScriptIO {
 
 /** Exit codes: 0 done (caught up, or stopped), 1 failed, 2 bad command line, 3 refused. */
 export async function followCli(argv: string[], io: FollowIO): Promise<number> {
-  const options = readOptions('follow', USAGE, io, () => {
-    const line = readCommandLine(
-      {
-        options: {
-          collection: { type: 'string' },
-          'until-idle': { type: 'boolean', default: false },
-          batch: { type: 'string', default: '1000' },
-        },
-      },
-      argv,
-    );
-    if (line === 'help') return 'help';
-    const batch = numberArg('batch', line.values.batch, { min: 1, integer: true });
-    if (batch > 1000) throw invalidRequest('--batch must be at most 1000');
-    return {
-      ...(line.values.collection !== undefined && { collection: line.values.collection }),
-      untilIdle: line.values['until-idle'] === true,
-      batch,
-    };
-  });
+  const options = readOptions('follow', USAGE, io, () =>
+    readCommandLine(SPEC, argv, ({ values }) => {
+      const batch = numberArg('batch', values.batch, { min: 1, integer: true });
+      if (batch > 1000) throw invalidRequest('--batch must be at most 1000');
+      return {
+        ...(values.collection !== undefined && { collection: values.collection }),
+        untilIdle: values['until-idle'] === true,
+        batch,
+      };
+    }),
+  );
   if (typeof options === 'number') return options;
   let opened: OpenEnvironment | undefined;
   try {

@@ -5,6 +5,7 @@ import { groupShards } from '../core/group-view';
 import { resizeGroup } from '../reshard/group-resize';
 import { groupResizeDeps } from '../reshard/run-reshard';
 import type { OpenEnvironment } from '../runtime/open-environment';
+import { refusing } from './command-line';
 import type { ReshardIO } from './reshard-cli';
 
 /** `npm run reshard -- --collection C --group G --shards N`: one group to N shards, online (docs/groups.md). */
@@ -16,22 +17,14 @@ export async function resizeGroupCli(
   yes: boolean,
 ): Promise<number> {
   if (!collection.group) throw refused(`"${collection.name}" is not grouped: --group needs a grouped collection`);
-  let group: string;
-  try {
-    group = groupValueFromPath(collection.group, collection.prefix, action.group);
-  } catch (error) {
-    throw refused((error as ShardlineError).message);
-  }
+  const { group: spec, prefix } = collection;
+  const group = refusing(() => groupValueFromPath(spec, prefix, action.group));
   const { read } = await opened.maps.current(collection, {});
   const current = groupShards(read, group);
-  const question =
-    `${collection.name}: group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards. ` + 'Start?';
-  if (current.phase === 'stable' && current.shards !== action.shards && !yes) {
-    if (!io.confirm) throw refused(`${question} — add --yes to start without a prompt`);
-    if (!(await io.confirm(question))) {
-      io.stderr('reshard: not started\n');
-      return 3;
-    }
+  const resize = `group ${JSON.stringify(group)} ${current.shards} → ${action.shards} shards`;
+  const question = `${collection.name}: ${resize}. Start?`;
+  if (current.phase === 'stable' && current.shards !== action.shards && !yes && !(await confirmed(io, question))) {
+    return 3;
   }
   const started = Date.now();
   try {
@@ -49,4 +42,12 @@ export async function resizeGroupCli(
       throw refused(error.message);
     throw error;
   }
+}
+
+/** The operator's yes to `question` (a refusal where nobody can answer: then --yes is needed). */
+export async function confirmed(io: ReshardIO, question: string): Promise<boolean> {
+  if (!io.confirm) throw refused(`${question} — add --yes to start without a prompt`);
+  if (await io.confirm(question)) return true;
+  io.stderr('reshard: not started\n');
+  return false;
 }

@@ -1,6 +1,5 @@
 import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { ndjsonField, tsvColumn, type Extracted } from './key-extractors';
 import type { ReadKeysOptions } from './read-keys';
@@ -56,51 +55,33 @@ export function lineExtractor(options: ReadKeysOptions): LineExtractor {
     return (line) => ndjsonField(line, field);
   }
   // tsv
-  let column = options.column;
-  const field = options.field;
+  let column = options.column ?? 0;
   return (line, first) => {
-    if (first && field !== undefined) {
-      column = line.split('\t').indexOf(field);
-      if (column < 0)
-        throw new Error(`no column named ${JSON.stringify(field)} in the header: ${line.split('\t').join(', ')}`);
+    if (first && hasHeader(options)) {
+      column = headerColumn(line.split('\t'), options) ?? column;
       return undefined;
     }
-    if (first && options.header) return undefined;
-    if (line === '') return { skip: 'blank line' };
-    return tsvColumn(line, column ?? 0);
+    return line === '' ? { skip: 'blank line' } : tsvColumn(line, column);
   };
 }
 
+/** Lines may end in \r\n; a BOM may open the file. */
 export async function readLines(
   input: NodeJS.ReadableStream,
   extract: LineExtractor,
   add: (extracted: Extracted) => void,
   progress: (bytes: number) => void,
 ): Promise<void> {
-  const decoder = new StringDecoder('utf8');
-  let carry = '';
-  let first = true;
-  const take = (raw: string): void => {
-    // Lines may end in \r\n; a BOM may open the file.
-    let line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (first && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    const extracted = extract(line, first);
-    first = false;
-    if (extracted !== undefined) add(extracted);
-  };
-  for await (const chunk of input) {
-    const buffer = chunk as Buffer;
-    progress(buffer.length);
-    const text = carry + decoder.write(buffer);
-    let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      take(text.slice(start, end));
-      start = end + 1;
+  await readLineBlocks(input, progress, (text, _ascii, first) => {
+    const lines = text.split('\n');
+    if (text.endsWith('\n')) lines.pop();
+    for (const raw of lines) {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      const extracted = extract(first ? line.replace(/^\ufeff/, '') : line, first);
+      first = false;
+      if (extracted !== undefined) add(extracted);
     }
-    carry = text.slice(start);
-  }
-  carry += decoder.end();
-  if (carry !== '') take(carry);
+  });
 }
 
 /** RFC 4180 CSV (quotes, embedded newlines) through csv-parse; --field reads a header row. */
@@ -117,16 +98,21 @@ export async function readCsv(
   let column = options.column ?? 0;
   let first = true;
   for await (const record of parser as AsyncIterable<string[]>) {
-    if (first) {
-      first = false;
-      if (options.field !== undefined) {
-        column = record.indexOf(options.field);
-        if (column < 0)
-          throw new Error(`no column named ${JSON.stringify(options.field)} in the header: ${record.join(', ')}`);
-        continue;
-      }
-      if (options.header) continue;
-    }
-    add(column < record.length ? record[column]! : { skip: 'missing column' });
+    if (first && hasHeader(options)) column = headerColumn(record, options) ?? column;
+    else add(column < record.length ? record[column]! : { skip: 'missing column' });
+    first = false;
   }
+}
+
+/** Whether the first tsv/csv record is a header: --field names a column of it, --header skips it. */
+function hasHeader(options: ReadKeysOptions): boolean {
+  return options.field !== undefined || options.header === true;
+}
+
+/** The column --field names in the header row (undefined without --field). */
+function headerColumn(header: readonly string[], { field }: ReadKeysOptions): number | undefined {
+  if (field === undefined) return undefined;
+  const column = header.indexOf(field);
+  if (column < 0) throw new Error(`no column named ${JSON.stringify(field)} in the header: ${header.join(', ')}`);
+  return column;
 }

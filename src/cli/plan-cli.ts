@@ -2,16 +2,9 @@ import { capacityPlan, type CapacityPlan } from '../planning/capacity-plan';
 import { groupedCapacityPlan, type GroupedCapacityInput, type GroupedCapacityPlan } from '../planning/group-plan';
 import { explain, explainGrouped } from '../planning/plan-text';
 import { inWords, sortedStrategyNames, strategyNames } from '../core/strategies';
-import { invalidRequest, ShardlineError } from '../core/errors';
+import { invalidRequest } from '../core/errors';
 import { numberArg, parseCommandLine } from './command-line';
 
-/**
- * `npm run plan -- --item-bytes 500 --reads-per-second 10000 --items-per-query 100
- * --writes-per-second 10000 [--strategy S] [--consistent] [--json]`:
- * the shard count a sorted index needs from DynamoDB's per-partition limits, with
- * the arithmetic shown. With `--groups G`, a grouped collection's: each group's shards
- * from its own load, a hot group's (`--hot-group-…`) from its own rates.
- */
 /** The strategies by name, range (the default) first: the rest fan a listing out to every shard. */
 const STRATEGIES = sortedStrategyNames('range');
 
@@ -79,27 +72,22 @@ export function planCli(argv: readonly string[]): void {
       if (values.groups !== undefined && values.strategy !== undefined && strategy !== 'random') {
         throw invalidRequest(`a grouped collection's groups are random: drop --strategy ${strategy}`);
       }
-      try {
-        if (values.groups === undefined) {
-          const plain = { ...input, strategy };
-          return { planned: { plan: capacityPlan(plain), input: plain }, json: values.json };
-        }
-        const groups = numberArg('groups', values.groups, { min: 1, integer: true });
-        const rate = (flag: (typeof HOT_FLAGS)[1 | 2], share: number) =>
-          values[flag] === undefined ? share / groups : numberArg(flag, values[flag]);
-        const hot = hotFlag && {
-          count:
-            values['hot-groups'] === undefined ? 1 : numberArg('hot-groups', values['hot-groups'], { integer: true }),
-          readsPerSecond: rate('hot-group-reads-per-second', input.readsPerSecond),
-          writesPerSecond: rate('hot-group-writes-per-second', input.writesPerSecond),
-        };
-        const grouped: GroupedCapacityInput = { ...input, groups, ...(hot && { hot }) };
-        return { planned: { plan: groupedCapacityPlan(grouped), input: grouped, grouped: true }, json: values.json };
-      } catch (error) {
-        // What the plan cannot use (a zero item size, hot groups past the total) is a mistake in the command line.
-        if (error instanceof ShardlineError) throw error;
-        throw invalidRequest((error as Error).message);
+      if (values.groups === undefined) {
+        const plain = { ...input, strategy };
+        return { planned: { plan: capacityPlan(plain), input: plain }, json: values.json };
       }
+      const groups = numberArg('groups', values.groups, { min: 1, integer: true });
+      const rate = (flag: (typeof HOT_FLAGS)[1 | 2], share: number) =>
+        values[flag] === undefined ? share / groups : numberArg(flag, values[flag]);
+      const hot = hotFlag && {
+        count:
+          values['hot-groups'] === undefined ? 1 : numberArg('hot-groups', values['hot-groups'], { integer: true }),
+        readsPerSecond: rate('hot-group-reads-per-second', input.readsPerSecond),
+        writesPerSecond: rate('hot-group-writes-per-second', input.writesPerSecond),
+      };
+      // What the plan cannot use (a zero item size, hot groups past the total) is an invalid_request too.
+      const grouped: GroupedCapacityInput = { ...input, groups, ...(hot && { hot }) };
+      return { planned: { plan: groupedCapacityPlan(grouped), input: grouped, grouped: true }, json: values.json };
     },
     argv,
   );

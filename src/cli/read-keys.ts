@@ -1,24 +1,19 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { KeySink } from '../boundaries/key-arena';
-import type { KeyParts } from '../boundaries/key-collector';
+import type { KeyCollector } from '../boundaries/key-collector';
 import { normalizeKey } from '../boundaries/normalize-keys';
 import { canIndexValue } from '../core/index-key';
-import { normalize, type Normalization } from '../core/normalize';
+import { normalize } from '../core/normalize';
+import type { Options } from './boundaries-options';
 import { exportDataFiles } from './dynamodb-export';
 import { gunzipped, lineExtractor, readCsv, readLineBlocks, readLines } from './key-records';
-import { dynamodbExportField, type Extracted, type InputFormat } from './key-extractors';
+import { dynamodbExportField, type Extracted } from './key-extractors';
 
-export interface ReadKeysOptions {
+export interface ReadKeysOptions
+  extends Pick<Options, 'format' | 'normalization'>,
+    Partial<Pick<Options, 'column' | 'field' | 'header'>> {
   /** A file path, or '-' for standard input. */
   readonly path: string;
-  readonly format: InputFormat;
-  /** 0-based, for tsv/csv. */
-  readonly column?: number;
-  /** Header name (tsv/csv, implies a header row) or JSON field (ndjson). */
-  readonly field?: string;
-  /** Skip a header row when locating by --column. */
-  readonly header?: boolean;
-  readonly normalization: Normalization;
   /** Called now and then with bytes read so far, keys counted and the file size (unknown on stdin). */
   readonly onProgress?: (bytes: number, keys: number, size: number | undefined) => void;
 }
@@ -28,7 +23,7 @@ export interface ReadKeysOptions {
  * service would refuse are skipped and counted: U+0000 (the index sort key's separator) and unpaired
  * surrogates (no UTF-8 form). Blank lines are skipped in the one-key-per-line format; an empty field is ''.
  */
-export async function readKeys(options: ReadKeysOptions, sink: KeyParts) {
+export async function readKeys(options: ReadKeysOptions, sink: KeyCollector) {
   const skipped = new Map<string, number>();
   // The first few raw keys, so a user sees which column was read.
   const samples: string[] = [];

@@ -12,10 +12,10 @@ import { exitCodeOf, finishedLine, openReshard } from '../reshard/run-reshard';
 import { openEnvironment, type OpenEnvironment } from '../runtime/open-environment';
 import { scanCollectionKeys } from '../service/collection-keys';
 import { reshardProgress, type ReshardProgress } from './reshard-progress';
-import { namedCollection, readOptions, type ScriptIO } from './command-line';
+import { namedCollection, readOptions, refusing, type ScriptIO } from './command-line';
 import { parseReshardOptions, USAGE, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
-import { resizeGroupCli } from './group-resize-cli';
+import { confirmed, resizeGroupCli } from './group-resize-cli';
 
 export interface ReshardIO extends ScriptIO {
   /** Aborted on SIGINT/SIGTERM: the run stops at its next safe point (exit code 130). */
@@ -112,11 +112,7 @@ async function run(
       `${collection.name}: ${describe(reading)} (v${current.read.version}) → ` +
       `${describe(strategyFromConfig(target))}; ` +
       `the table holds about ${items.toLocaleString('en-US')} items. Start?`;
-    if (!io.confirm) throw refused(`${question} — add --yes to start without a prompt`);
-    if (!(await io.confirm(question))) {
-      io.stderr('reshard: not started\n');
-      return 3;
-    }
+    if (!(await confirmed(io, question))) return 3;
   }
   const started = Date.now();
   const outcome = await reshard.run(target);
@@ -156,18 +152,8 @@ async function targetStrategy(
 
 /** A boundaries file for this collection: sorted, in its normalization, cut from its keys if from any collection's. */
 function readBoundaries(path: string, collection: RoutedCollection): string[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw refused(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  let file: ReturnType<typeof parseBoundariesFile>;
-  try {
-    file = parseBoundariesFile(json, path, orderOf(collection));
-  } catch (error) {
-    throw refused((error as Error).message);
-  }
+  const json: unknown = refusing(() => JSON.parse(readFileSync(path, 'utf8')), `cannot read ${path}: `);
+  const file = refusing(() => parseBoundariesFile(json, path, orderOf(collection)));
   const fromCollection = file.collection ?? /^collection (\S+) \(/.exec(file.source ?? '')?.[1];
   if (fromCollection !== undefined && fromCollection !== collection.name) {
     throw refused(`${path} was cut from collection "${fromCollection}", not "${collection.name}"`);

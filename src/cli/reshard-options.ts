@@ -70,47 +70,46 @@ const SPEC = {
 } as const;
 
 export function parseReshardOptions(argv: string[]) {
-  const line = readCommandLine(SPEC, argv);
-  if (line === 'help') return 'help';
-  const { values } = line;
-  if (!values.collection) throw invalidRequest('--collection NAME is required');
-  const others = OTHER_ACTIONS.filter((kind) => values[kind]);
-  const chosen = [values.boundaries !== undefined, values.shards !== undefined, values.status].filter(Boolean);
-  if (chosen.length + others.length !== 1) {
-    throw invalidRequest(
-      'say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt, --verify, --repair',
-    );
-  }
-  if (values.strategy !== undefined && values.shards === undefined)
-    throw invalidRequest('--strategy goes with --shards');
-  if (values.json && !values.status) throw invalidRequest('--json goes with --status');
-  const strategy = values.strategy;
-  if (strategy !== undefined && !strategyNames().includes(strategy)) {
-    throw invalidRequest(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
-  }
-  if (values.group !== undefined && (values.shards === undefined || values.strategy !== undefined)) {
-    throw invalidRequest('--group goes with --shards N alone (a group grows and shrinks by random suffixes)');
-  }
-  const action: Action =
-    values.group !== undefined
-      ? { kind: 'group', group: values.group, shards: whole('shards', values.shards!, 10_000) }
-      : values.boundaries !== undefined
-        ? { kind: 'reshard', boundaries: values.boundaries }
-        : values.shards !== undefined
-          ? { kind: 'reshard', shards: whole('shards', values.shards, 10_000), ...(strategy && { strategy }) }
-          : values.status
-            ? { kind: 'status', json: values.json }
-            : { kind: others[0]! };
-  return {
-    collection: values.collection,
-    action,
-    ...(values.rate !== undefined && { rate: whole('rate', values.rate, 10_000_000) }),
-    segments: values.segments === undefined ? 8 : whole('segments', values.segments, 1_000),
-    yes: values.yes,
-    quiet: values.quiet,
-    // Wait out another run's lease (default) rather than refuse.
-    wait: !values['no-wait'],
-  };
+  return readCommandLine(SPEC, argv, ({ values }) => {
+    if (!values.collection) throw invalidRequest('--collection NAME is required');
+    const others = OTHER_ACTIONS.filter((kind) => values[kind]);
+    const chosen = [values.boundaries !== undefined, values.shards !== undefined, values.status].filter(Boolean);
+    if (chosen.length + others.length !== 1) {
+      throw invalidRequest(
+        'say exactly one of --boundaries, --shards, --status, --abort, --rollback, --adopt, --verify, --repair',
+      );
+    }
+    if (values.strategy !== undefined && values.shards === undefined)
+      throw invalidRequest('--strategy goes with --shards');
+    if (values.json && !values.status) throw invalidRequest('--json goes with --status');
+    const strategy = values.strategy;
+    if (strategy !== undefined && !strategyNames().includes(strategy)) {
+      throw invalidRequest(`--strategy must be ${inWords(sortedStrategyNames())}, not ${JSON.stringify(strategy)}`);
+    }
+    if (values.group !== undefined && (values.shards === undefined || values.strategy !== undefined)) {
+      throw invalidRequest('--group goes with --shards N alone (a group grows and shrinks by random suffixes)');
+    }
+    const action: Action =
+      values.group !== undefined
+        ? { kind: 'group', group: values.group, shards: whole('shards', values.shards!, 10_000) }
+        : values.boundaries !== undefined
+          ? { kind: 'reshard', boundaries: values.boundaries }
+          : values.shards !== undefined
+            ? { kind: 'reshard', shards: whole('shards', values.shards, 10_000), ...(strategy && { strategy }) }
+            : values.status
+              ? { kind: 'status', json: values.json }
+              : { kind: others[0]! };
+    return {
+      collection: values.collection,
+      action,
+      ...(values.rate !== undefined && { rate: whole('rate', values.rate, 10_000_000) }),
+      segments: values.segments === undefined ? 8 : whole('segments', values.segments, 1_000),
+      yes: values.yes,
+      quiet: values.quiet,
+      // Wait out another run's lease (default) rather than refuse.
+      wait: !values['no-wait'],
+    };
+  });
 }
 
 /** A count from 1 to `max`, as every number npm run reshard takes is. */

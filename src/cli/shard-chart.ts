@@ -1,10 +1,10 @@
+import { balanceOf } from '../boundaries/shard-loads';
 import { escapeXml, scaled, svgDocument } from './charts';
 
 /** `npm run boundaries -- --chart`: a bar per shard (hover: boundary, items), a line at the mean. */
 export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknown[], title: string): string {
   const n = loads.length;
-  const max = Math.max(0, ...Array.from(loads));
-  const mean = n > 0 ? Array.from(loads).reduce((sum, load) => sum + load, 0) / n : 0;
+  const { max, mean, maxOverMean } = balanceOf(loads);
   const barWidth = n <= 50 ? 24 : n <= 500 ? 4 : 1;
   const gap = n <= 500 ? 1 : 0;
   const left = 70;
@@ -37,7 +37,7 @@ export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknow
     `<text x="${left + n * (barWidth + gap) + 4}" y="${(y(mean) + 4).toFixed(2)}"` +
       ` fill="#d04a4a">mean ${Math.round(mean).toLocaleString('en-US')}</text>`,
     `<text x="${left}" y="${top + height + 32}">shards 0–${n - 1} (${n})` +
-      `; max/mean ${(mean > 0 ? max / mean : 1).toFixed(4)}</text>`,
+      `; max/mean ${maxOverMean.toFixed(4)}</text>`,
   );
   return svgDocument(Math.max(width, 400), top + height + 48, parts) + '\n';
 }

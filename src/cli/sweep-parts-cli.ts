@@ -16,18 +16,13 @@ grace may be a write in flight and is kept. Same environment as the server
 
 /** Exit codes: 0 swept, 1 failed, 2 bad command line. */
 export async function sweepPartsCli(argv: string[], io: ScriptIO): Promise<number> {
-  const options = readOptions('sweep-parts', USAGE, io, () => {
-    const line = readCommandLine(
-      { options: { collection: { type: 'string' }, 'grace-minutes': { type: 'string' } } },
-      argv,
-    );
-    if (line === 'help') return 'help';
-    const grace = line.values['grace-minutes'];
-    return {
-      ...(line.values.collection !== undefined && { collection: line.values.collection }),
+  const spec = { options: { collection: { type: 'string' }, 'grace-minutes': { type: 'string' } } } as const;
+  const options = readOptions('sweep-parts', USAGE, io, () =>
+    readCommandLine(spec, argv, ({ values: { collection, 'grace-minutes': grace } }) => ({
+      ...(collection !== undefined && { collection }),
       graceMs: grace === undefined ? DEFAULT_SWEEP_GRACE_MS : numberArg('grace-minutes', grace, { min: 0 }) * 60_000,
-    };
-  });
+    })),
+  );
   if (typeof options === 'number') return options;
   let opened: OpenEnvironment | undefined;
   try {

@@ -2,15 +2,9 @@ import { invalidRequest } from '../core/errors';
 import { inWords, sortedStrategyNames, strategyNames, type StrategyKind } from '../core/strategies';
 
 /**
- * How many shards a sorted index needs, from DynamoDB's per-partition limits: 3,000 RCU and
- * 1,000 WCU per second. Reads are billed per Query in whole 4 KB units of the bytes read (one
- * RCU per unit strongly consistent, half eventually consistent, all a GSI offers): a Query
- * reading one 100-byte item still costs a unit. Writes are billed per item in whole 1 KB
- * units, so small items hit the 1,000 writes/s ceiling before 1 MB/s.
- *
- * A `range` listing reads one shard (shards hold disjoint ranges, so listings spread over
- * them); any other strategy (`hash`, `random`) queries every shard for its share of the page
- * and merges, so every shard serves every listing: more shards shrink each Query, never their number.
+ * How many shards a sorted index needs from DynamoDB's per-partition limits and billing
+ * (docs/boundaries.md, "How many shards"): reads are billed per Query in whole 4 KB units, writes
+ * per item in whole 1 KB units; a `range` listing reads one shard, any other strategy every shard.
  */
 export const PARTITION_RCU = 3000;
 export const PARTITION_WCU = 1000;

@@ -1,5 +1,5 @@
 import { PARTITION_RCU, PARTITION_WCU, WCU_BYTES, type CapacityInput, type CapacityPlan } from './capacity-plan';
-import type { GroupedCapacityInput, GroupedCapacityPlan, GroupLoad } from './group-plan';
+import { groupInput, type GroupedCapacityInput, type GroupedCapacityPlan, type GroupLoad } from './group-plan';
 
 // `npm run plan`'s explanations: every figure of a plan with the arithmetic that gives it.
 
@@ -59,14 +59,7 @@ export function explain(plan: CapacityPlan, input: Required<CapacityInput>): str
 /** A grouped collection's plan: each kind of group explained as the index of its own it is, then the sum. */
 export function explainGrouped(plan: GroupedCapacityPlan, input: GroupedCapacityInput): string {
   const kind = (load: GroupLoad) =>
-    explain(load.plan, {
-      itemBytes: input.itemBytes,
-      itemsPerQuery: input.itemsPerQuery,
-      readsPerSecond: load.readsPerSecond,
-      writesPerSecond: load.writesPerSecond,
-      consistent: input.consistent ?? false,
-      strategy: 'random',
-    })
+    explain(load.plan, groupInput(input, load))
       .split('\n')
       .map((line) => `    ${line}`);
   const rates = (load: GroupLoad) =>
