@@ -4,13 +4,10 @@ import { ShardlineError } from '../core/errors';
 export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /**
- * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline for the whole
- * body, not an idle timer a byte every few seconds would restart forever, so a client dribbling its body holds
- * the request and its memory for `timeoutMs` at most (the body limit in front of this bounds its size).
- *
- * A body of a declared length is read whole by `arrayBuffer()`: on Node, @hono/node-server reads it straight from
- * the socket, where a body stream is a web stream built over the Node one and read chunk by chunk (what that cost
- * a PUT: docs/performance.md). Past the deadline it is left to the connection's close (the 408 closes it).
+ * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline, not an idle timer
+ * a dribbling client could restart forever. A body of a declared length is read whole by `arrayBuffer()`, which
+ * @hono/node-server reads straight from the socket, not through a web stream (docs/performance.md); past the
+ * deadline it is left to the connection's close (the 408 closes it).
  */
 export async function readBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -8,6 +8,8 @@ import { primaryKeyFromParams } from '../../service/read-item';
 import type { WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
 import {
+  capacityResponseHeaders,
+  consumedCapacityHeaders,
   etagHeaders,
   etagResponseHeader,
   fieldsParam,
@@ -17,9 +19,7 @@ import {
   preconditionsFrom,
 } from '../item-headers';
 import { exactJson } from '../lossless-json';
-import { itemBodyGuards } from '../middleware/entity-body';
-import { capacityResponseHeaders, consumedCapacityHeaders } from '../capacity-headers';
-import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
+import { type BodyLimits, DEFAULT_BODY_LIMITS, itemBodyGuards, jsonBodyGuards } from '../middleware/json-body';
 import {
   BatchBody,
   BatchResponse,
