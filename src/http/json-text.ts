@@ -36,11 +36,13 @@ function write(value: unknown): string | undefined {
       if (value === null) return 'null';
       if (value instanceof ExactNumber) return value.text;
       if (Array.isArray(value)) return writeArray(value);
-      if (value instanceof JsonMembers) return writeMembers(value);
+      if (value instanceof JsonMembers) return writeObject((visit) => value.visitMembers(visit));
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
         return write((value as { toJSON(): unknown }).toJSON());
       }
-      return writeObject(value as Record<string, unknown>);
+      return writeObject((visit) => {
+        for (const name of Object.keys(value)) visit(name, (value as Record<string, unknown>)[name]);
+      });
     case 'bigint':
       // Values reach here as ExactNumber: a BigInt is a bug.
       throw internalError('a BigInt has no JSON form');
@@ -55,19 +57,10 @@ function writeArray(values: readonly unknown[]): string {
   return `${out}]`;
 }
 
-function writeObject(object: Record<string, unknown>): string {
+/** Members with an undefined value are left out, as JSON.stringify does. */
+function writeObject(visitMembers: JsonMembers['visitMembers']): string {
   let out = '{';
-  for (const name of Object.keys(object)) {
-    const text = write(object[name]);
-    if (text === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${quotedName(name)}:${text}`;
-  }
-  return `${out}}`;
-}
-
-function writeMembers(members: JsonMembers): string {
-  let out = '{';
-  members.visitMembers((name, value) => {
+  visitMembers((name, value) => {
     const text = write(value);
     if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${quotedName(name)}:${text}`;
   });

@@ -208,7 +208,13 @@ function strategyKind() {
   return z.enum(strategyNames() as [string, ...string[]]).openapi({ description });
 }
 
-const errorAnswer = (description: string) => ({ content: { 'application/json': { schema: ErrorBody } }, description });
+/** `schema` as a route's JSON body or answer. */
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+const errorAnswer = (description: string) => jsonContent(ErrorBody, description);
 
 /**
  * The error answers routes share, by the name the OpenAPI document declares each under once

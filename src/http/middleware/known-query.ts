@@ -4,9 +4,8 @@ import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 
 /**
- * Every route's (from `apiRoute`): refuses a query parameter its OpenAPI `request.query` schema does not list, so
- * the document and the check never disagree. A misspelt parameter (`?limt=5`) silently ignored would answer a
- * different question than was asked. Hono's router picks the route: HEAD runs this as GET, OPTIONS never does.
+ * Every route's (from `apiRoute`): refuses a query parameter its OpenAPI `request.query` schema does not list: a
+ * misspelt one (`?limt=5`) silently ignored would answer another question. HEAD runs this as GET, OPTIONS never.
  */
 export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | 'request'>): MiddlewareHandler<AppEnv> {
   const query = route.request?.query as { shape?: Record<string, unknown> } | undefined;
@@ -14,7 +13,6 @@ export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | '
   const method = route.method.toUpperCase();
   const takes = names.size === 0 ? 'takes no query parameters' : `takes ${[...names].join(', ')}`;
   return async (c, next) => {
-    // No `?`, no parameters: most requests are spared parsing their URL.
     if (!c.req.url.includes('?')) return next();
     for (const name of new URL(c.req.url).searchParams.keys()) {
       if (names.has(name)) continue;
@@ -28,10 +26,7 @@ export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | '
   };
 }
 
-/**
- * On every path: a malformed `%`-escape in the query (`%zz`, `%E0%A4` cut short) is a 400. Taken literally, as the
- * URL parsers do, it would answer for a value the client never meant. CORS preflights are left alone.
- */
+/** On every path but CORS preflights: a malformed `%`-escape in the query (`%zz`) is a 400, not taken literally. */
 export function wellFormedQuery(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS' || !c.req.url.includes('?')) return next();

@@ -17,6 +17,7 @@ import {
   CollectionInfo,
   CollectionParam,
   errorResponses,
+  jsonContent,
   queryErrorResponse,
   RouteQuery,
   RouteResponse,
@@ -74,10 +75,7 @@ const listRoute = apiRoute({
     'with the shard map it currently reads.',
   tags: ['collections'],
   responses: {
-    200: {
-      content: { 'application/json': { schema: z.object({ collections: z.array(CollectionInfo) }) } },
-      description: 'every collection',
-    },
+    200: jsonContent(z.object({ collections: z.array(CollectionInfo) }), 'every collection'),
     ...queryErrorResponse,
   },
 });
@@ -93,7 +91,7 @@ const showRoute = apiRoute({
   tags: ['collections'],
   request: { params: CollectionParam },
   responses: {
-    200: { content: { 'application/json': { schema: CollectionInfo } }, description: 'the collection' },
+    200: jsonContent(CollectionInfo, 'the collection'),
     ...queryErrorResponse,
     404: errorResponses[404],
   },
@@ -111,7 +109,7 @@ const routeRoute = apiRoute({
   tags: ['collections'],
   request: { params: CollectionParam, query: RouteQuery },
   responses: {
-    200: { content: { 'application/json': { schema: RouteResponse } }, description: 'its shards' },
+    200: jsonContent(RouteResponse, 'its shards'),
     400: errorResponses[400],
     404: errorResponses[404],
   },

@@ -8,7 +8,7 @@ import type { RequestContext } from '../../service/metrics/request-tally';
 import type { Shardline } from '../../service/shardline';
 import { apiRoute } from '../api-route';
 import type { AppEnv } from '../env';
-import { CollectionParam, errorResponses, ListQuery } from '../schemas';
+import { CollectionParam, errorResponses, jsonContent, ListQuery } from '../schemas';
 import { PAGE_ROUTE, pageRequest, pageResponse } from './listing';
 
 const GroupParams = CollectionParam.extend({
@@ -99,7 +99,7 @@ const groupRoute = apiRoute({
     'else 10 minutes), the figures the autopilot grows and shrinks groups by.',
   request: { params: GroupParams },
   responses: {
-    200: { content: { 'application/json': { schema: GroupShardsResponse } }, description: 'the group' },
+    200: jsonContent(GroupShardsResponse, 'the group'),
     ...errorResponses,
   },
 });

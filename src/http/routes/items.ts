@@ -27,6 +27,7 @@ import {
   CollectionParam,
   errorResponses,
   Item,
+  jsonContent,
   preconditionResponses,
   WriteResponse,
 } from '../schemas';
@@ -38,6 +39,9 @@ const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
   required: true,
   description,
 });
+
+/** An item route's answer headers: the item's ETag and the capacity the request consumed. */
+const itemHeaders = etagResponseHeader.extend(capacityResponseHeaders.shape);
 
 const putRoute = (body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
@@ -56,11 +60,7 @@ const putRoute = (body: MiddlewareHandler<AppEnv>) =>
       body: jsonBody(Item, 'the item'),
     },
     responses: {
-      201: {
-        content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
-        description: 'written',
-      },
+      201: { ...jsonContent(WriteResponse, 'written'), headers: itemHeaders },
       ...errorResponses,
       ...preconditionResponses,
       ...bodyTooLargeResponse,
@@ -80,11 +80,7 @@ const batchRoute = (limits: BodyLimits) =>
     middleware: jsonBodyGuards(limits.batchBytes, limits.timeoutMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
-      200: {
-        content: { 'application/json': { schema: BatchResponse } },
-        headers: capacityResponseHeaders,
-        description: 'what was written, what failed',
-      },
+      200: { ...jsonContent(BatchResponse, 'what was written, what failed'), headers: capacityResponseHeaders },
       ...errorResponses,
       ...bodyTooLargeResponse,
     },
@@ -121,11 +117,7 @@ const getRoute = (deps: AppDeps) =>
       }),
     },
     responses: {
-      200: {
-        content: { 'application/json': { schema: z.object({ item: Item }) } },
-        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
-        description: 'the item',
-      },
+      200: { ...jsonContent(z.object({ item: Item }), 'the item'), headers: itemHeaders },
       304: { description: 'the item still has the ETag the caller sent in If-None-Match' },
       ...errorResponses,
     },
@@ -153,11 +145,7 @@ const patchRoute = (deps: AppDeps, body: MiddlewareHandler<AppEnv>) =>
       },
     },
     responses: {
-      200: {
-        content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
-        description: 'the item as patched',
-      },
+      200: { ...jsonContent(WriteResponse, 'the item as patched'), headers: itemHeaders },
       ...errorResponses,
       ...preconditionResponses,
       ...bodyTooLargeResponse,

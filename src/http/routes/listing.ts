@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { CollectionSpec } from '../../core/collection';
 import type { Page, PageRequest, Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
-import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
+import { CollectionParam, errorResponses, jsonContent, ListQuery, ListResponse } from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 
 const DEFAULT_LIMIT = 100;
@@ -34,11 +34,7 @@ export const PAGE_ROUTE = {
   // Only a page answered carries Server-Timing: an error names no DynamoDB time worth reading.
   middleware: timing({ total: false, enabled: (c) => c.res.ok }),
   responses: {
-    200: {
-      content: { 'application/json': { schema: ListResponse } },
-      description: 'one page',
-      headers: pageHeaders,
-    },
+    200: { ...jsonContent(ListResponse, 'one page'), headers: pageHeaders },
     ...errorResponses,
   },
 };

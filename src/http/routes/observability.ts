@@ -4,7 +4,7 @@ import { orderOf, readableBoundaries } from '../../core/order';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
-import { CollectionParam, errorResponses, queryErrorResponse, StatsResponse } from '../schemas';
+import { CollectionParam, errorResponses, jsonContent, queryErrorResponse, StatsResponse } from '../schemas';
 import { groupMapSummary } from './group-summary';
 import { readableHotKeys } from './load';
 
@@ -36,7 +36,7 @@ const statsRoute = apiRoute({
   tags: ['observability'],
   request: { params: CollectionParam },
   responses: {
-    200: { content: { 'application/json': { schema: StatsResponse } }, description: 'the figures' },
+    200: jsonContent(StatsResponse, 'the figures'),
     ...queryErrorResponse,
     404: errorResponses[404],
   },
