@@ -26,10 +26,7 @@ export const MAX_FIELDS = 100;
 /** At most this many bytes (UTF-8) of names in `fields`, as many as a query string holds. */
 export const MAX_FIELDS_BYTES = 16 * 1024;
 
-/**
- * `fields=a,b` (or a body's `"fields": ["a", "b"]`): the attributes a read returns (undefined: all of them).
- * Bounded in count and bytes (a 400 naming the limit) and read in time linear in its length.
- */
+/** `fields=a,b` (or a body's `"fields": ["a", "b"]`): the attributes a read returns (undefined: all of them). */
 export function parseFields(fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
   const names = typeof fields === 'string' ? fields.split(',') : fields;

@@ -2,18 +2,14 @@ import { internalError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
 
 /**
- * JSON text with every `ExactNumber` written as its digits; otherwise what `JSON.stringify` writes. By hand because
- * it is on every listing page's path, where lossless-json's writer, and `JSON.stringify` with a replacer (for
- * `JSON.rawJSON`), cost more CPU for the same text (docs/performance.md). Strings are escaped natively.
+ * JSON text with every `ExactNumber` written as its digits; otherwise what `JSON.stringify` writes. By hand: on every
+ * listing page's path, a replacer or lossless-json's writer cost more CPU for the same text (docs/performance.md).
  */
 export function jsonText(value: unknown): string {
   return write(value) ?? 'null';
 }
 
-/**
- * An object written member by member as it is visited, never copied first: a listing page writes a
- * hundred items, each the stored record less shardline's own attributes (routes/public-item.ts).
- */
+/** An object written member by member as it is visited, never copied first (routes/public-item.ts). */
 export abstract class JsonMembers {
   /** Calls `visit` for each member, in the order written; an undefined value is left out, as JSON.stringify does. */
   abstract visitMembers(visit: (name: string, value: unknown) => void): void;

@@ -116,10 +116,17 @@ const MapInfo = z
   })
   .openapi('ShardMap');
 
+/** The registered strategy names, each described; strategies registered after this module loads are not listed. */
+const StrategyKind = z.enum(strategyNames() as [string, ...string[]]).openapi({
+  description: strategyDefinitions()
+    .map(({ name, description }) => `\`${name}\`: ${description}`)
+    .join('; '),
+});
+
 export const CollectionInfo = z
   .object({
     name: z.string(),
-    strategy: strategyKind(),
+    strategy: StrategyKind,
     shardCount: z.number().int(),
     prefix: z.string(),
     field: z.string(),
@@ -199,14 +206,6 @@ export const StatsResponse = z
     groups: GroupMapSummary.optional(),
   })
   .openapi('CollectionStats');
-
-/** The registered strategy names, each described; strategies registered after this module loads are not listed. */
-function strategyKind() {
-  const description = strategyDefinitions()
-    .map(({ name, description }) => `\`${name}\`: ${description}`)
-    .join('; ');
-  return z.enum(strategyNames() as [string, ...string[]]).openapi({ description });
-}
 
 /** `schema` as a route's JSON body or answer. */
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({

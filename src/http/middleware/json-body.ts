@@ -74,10 +74,7 @@ function tooLarge(maxBytes: number): ShardlineError {
 /** A PUT or PATCH body of a collection in parts: a 16 MiB entity, with room for JSON escaping. */
 const ENTITY_BODY_BYTES = 17 * 1024 * 1024;
 
-/**
- * The body guards of PUT and PATCH, by collection: one in parts takes entities up to 16 MiB (the service refuses a
- * larger one with a 413 naming that limit); every other keeps its item limit.
- */
+/** PUT's and PATCH's body guards: a collection in parts takes entities up to 16 MiB, any other its item limit. */
 export function itemBodyGuards(
   limits: BodyLimits,
   inParts: (collection: string) => boolean,

@@ -143,10 +143,7 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
   });
 }
 
-/**
- * What a key's route is taken from: the collection, or in a grouped one the named group's view (its shard
- * keys `<prefix>#<group>#<shard>`; the collection's own `<prefix>#<shard>` keys hold nothing there).
- */
+/** What a key's route is taken from: the collection, or in a grouped one the named group's view (its own keys). */
 function routedFor(collection: RoutedCollection, group: string | undefined): RoutedCollection {
   const spec = collection.group;
   if (!spec) {

@@ -88,15 +88,11 @@ const batchRoute = (limits: BodyLimits) =>
 
 /** Query parameters naming a primary key: the key attributes of the configured tables. */
 function keyQuery(deps: AppDeps, extra: Record<string, z.ZodType> = {}) {
-  const names = new Set(
-    deps.shardline.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)),
-  );
-  const param = (name: string) =>
-    z
-      .string()
-      .optional()
-      .openapi({ description: `primary key attribute ${name}` });
-  return z.looseObject({ ...Object.fromEntries([...names].map((name) => [name, param(name)])), ...extra });
+  const names = deps.shardline.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name));
+  const keyParam = z.string().optional();
+  const params = names.map((name) => [name, keyParam.openapi({ description: `primary key attribute ${name}` })]);
+  // A name two tables share is one parameter, where it first comes.
+  return z.looseObject({ ...Object.fromEntries(params), ...extra });
 }
 
 const getRoute = (deps: AppDeps) =>

@@ -61,10 +61,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardl
   });
 }
 
-/**
- * A listing query as the service takes it: ascending and 100 items unless asked, `fields` read as names.
- * The API's `order` parameter is the listing's direction (the collection's order is its fields).
- */
+/** A listing query as the service takes it; the API's `order` is its direction (a collection's order is fields). */
 export function pageRequest(query: z.infer<typeof ListQuery>): PageRequest & { fields?: readonly string[] } {
   const { order: direction, cursor, limit, fields, ...filter } = query;
   const page = { cursor, limit: limit ?? DEFAULT_LIMIT, fields: parseFields(fields) };
