@@ -10,25 +10,24 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
  * deadline it is left to the connection's close (the 408 closes it).
  */
 export async function readBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
+  const declared = request.headers.has('content-length') && !request.headers.has('transfer-encoding');
+  const reader = declared ? undefined : request.body?.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onLate = (): void => {};
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      onLate();
+      reader?.cancel().catch(() => undefined);
       const message = `the request body did not arrive whole within ${timeoutMs} ms`;
       reject(new ShardlineError('request_timeout', message, { timeoutMs }));
     }, timeoutMs);
   });
   try {
-    if (request.headers.has('content-length') && !request.headers.has('transfer-encoding')) {
+    if (declared) {
       const whole = request.arrayBuffer();
       // Read on past a deadline, it fails when the connection closes: no one is left to hear it.
       whole.catch(() => undefined);
       return new Uint8Array(await Promise.race([whole, late]));
     }
-    if (!request.body) return new Uint8Array(0);
-    const reader = request.body.getReader();
-    onLate = () => void reader.cancel().catch(() => undefined);
+    if (!reader) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), late]);

@@ -3,8 +3,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 
 /**
- * Gives each request its CallContext: a deadline and a signal that aborts at it or when the client goes away. A plain
- * controller kept alive by its own timer: `AbortSignal.any` with `AbortSignal.timeout` is held weakly and may never fire.
+ * Gives each request its CallContext: a deadline and a signal that aborts at it or when the client goes away. A
+ * plain controller kept alive by its own timer: `AbortSignal.any` over `AbortSignal.timeout` is held weakly and
+ * may never fire.
  */
 export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

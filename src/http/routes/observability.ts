@@ -97,10 +97,9 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
     c.json(await statsOf(c.req.valid('param').collection, c.get('call')), 200, { 'cache-control': 'no-store' }),
   );
   app.openapi(heatRoute, async (c) => {
-    // The first picture comes with the page; the page then asks /stats (or /load) itself.
+    // The first picture comes with the page, which then polls /stats, or /load where load records are kept.
     const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
-    // /load exists only where the router keeps load records (app.ts): else no fleet view.
-    return c.html(heatPageHtml(initial, { fleet: deps.shardline.recordsLoad }), 200, {
+    return c.html(heatPageHtml(initial, { fleet: shardline.recordsLoad }), 200, {
       'content-security-policy': HEAT_PAGE_CSP,
       'cache-control': 'no-store',
     });
