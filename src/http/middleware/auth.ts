@@ -14,14 +14,6 @@ export type PathAccess = 'public' | 'metrics';
 
 export type ApiKeyGrant = { readonly key: string; readonly scope: Scope };
 
-interface StoredKey {
-  /** SHA-256 of the key: every comparison is between two 32-byte digests. */
-  readonly digest: Buffer;
-  readonly scope: Scope;
-  /** How logs and the rate limiter name the caller (`key#N`, its position in API_KEYS), never its text. */
-  readonly id: string;
-}
-
 const REALM = 'Bearer realm="shardline"';
 
 /**
@@ -33,9 +25,10 @@ const REALM = 'Bearer realm="shardline"';
  */
 export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: number): MiddlewareHandler<AppEnv> {
   const failures = new AuthFailures(failuresPerSecond);
-  const keys: StoredKey[] = grants.map((grant, i) => ({
+  const keys = grants.map((grant, i) => ({
     digest: sha256(grant.key),
     scope: grant.scope,
+    // How logs and the rate limiter name the caller (its position in API_KEYS), never its text.
     id: grant.scope === 'metrics' ? 'metrics-key' : `key#${i + 1}`,
   }));
   return async (c, next) => {
