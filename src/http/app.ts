@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { ShardlineError } from '../core/errors';
+import { invalidRequest, ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { DOCS_ASSET_FILES, DOCS_ASSET_PATH } from './docs/assets';
@@ -39,7 +39,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       if (result.success) return;
       const issue = result.error.issues[0];
       const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-      return errorResponse(c, new ShardlineError('invalid_request', `${where}${issue?.message ?? 'invalid request'}`));
+      return errorResponse(c, invalidRequest(`${where}${issue?.message ?? 'invalid request'}`));
     },
   });
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type ErrorCode, internalError, ShardlineError } from '../core/errors';
+import { type ErrorCode, internalError, invalidRequest, ShardlineError } from '../core/errors';
 import type { AppEnv } from './env';
 
 /** The one place error codes become HTTP statuses. */
@@ -92,11 +92,11 @@ export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly s
 /** Anything a route threw as a JSON error (the store translates DynamoDB's); anything unknown is a bug: `internal`. */
 export function toShardlineError(error: unknown): ShardlineError {
   if (error instanceof ShardlineError) return error;
-  if (isCutOffBody(error)) return new ShardlineError('invalid_request', 'the request body was cut off before its end');
+  if (isCutOffBody(error)) return invalidRequest('the request body was cut off before its end');
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ShardlineError('payload_too_large', 'the request body is too large');
     if (/json/i.test(error.message)) return new ShardlineError('invalid_json', 'the request body is not valid JSON');
-    if (error.status < 500) return new ShardlineError('invalid_request', error.message || 'bad request');
+    if (error.status < 500) return invalidRequest(error.message || 'bad request');
   }
   return internalError(INTERNAL_MESSAGE, error);
 }

@@ -1,6 +1,6 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { ShardlineError } from '../../core/errors';
+import { invalidRequest } from '../../core/errors';
 import type { AppEnv } from '../env';
 
 /**
@@ -16,11 +16,10 @@ export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | '
     if (!c.req.url.includes('?')) return next();
     for (const name of new URL(c.req.url).searchParams.keys()) {
       if (names.has(name)) continue;
-      throw new ShardlineError(
-        'invalid_request',
-        `unknown query parameter ${JSON.stringify(name)}: ${method} ${route.path} ${takes}`,
-        { parameter: name, allowed: [...names] },
-      );
+      throw invalidRequest(`unknown query parameter ${JSON.stringify(name)}: ${method} ${route.path} ${takes}`, {
+        parameter: name,
+        allowed: [...names],
+      });
     }
     return next();
   };
@@ -34,11 +33,8 @@ export function wellFormedQuery(): MiddlewareHandler<AppEnv> {
       try {
         decodeURIComponent(part.replaceAll('+', ' '));
       } catch {
-        throw new ShardlineError(
-          'invalid_request',
-          'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ' +
-            JSON.stringify(part.slice(0, 100)),
-        );
+        const what = 'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8)';
+        throw invalidRequest(`${what}: ${JSON.stringify(part.slice(0, 100))}`);
       }
     }
     return next();

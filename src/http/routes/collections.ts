@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
-import { ShardlineError } from '../../core/errors';
+import { invalidRequest } from '../../core/errors';
 import { describeOrder, orderOf, readableBoundaries } from '../../core/order';
 import { routeLookup } from '../../core/order-filter';
 import { groupValueFromPath } from '../../core/group-key';
@@ -126,7 +126,7 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
   app.openapi(routeRoute, async (c) => {
     const { read } = await shardline.snapshot(c.req.valid('param').collection, c.get('call'));
     const { key, group } = c.req.valid('query');
-    if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
+    if (!key.isWellFormed()) throw invalidRequest('key holds an unpaired surrogate');
     const collection = routedFor(read, group);
     const { normalized, range } = routeLookup(orderOf(collection), key);
     const { strategy } = collection.map;
@@ -148,14 +148,11 @@ function routedFor(collection: RoutedCollection, group: string | undefined): Rou
   const spec = collection.group;
   if (!spec) {
     if (group === undefined) return collection;
-    throw new ShardlineError('invalid_request', `collection "${collection.name}" is not grouped: drop group`);
+    throw invalidRequest(`collection "${collection.name}" is not grouped: drop group`);
   }
   if (group === undefined) {
-    throw new ShardlineError(
-      'invalid_request',
-      `collection "${collection.name}" is grouped by "${spec.field}": ` +
-        'name the group (group=…), whose shards are its own',
-    );
+    const name = `collection "${collection.name}" is grouped by "${spec.field}"`;
+    throw invalidRequest(`${name}: name the group (group=…), whose shards are its own`);
   }
   return groupView(collection, groupValueFromPath(spec, collection.prefix, group));
 }
