@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { requestId } from 'hono/request-id';
 import { secureHeaders } from 'hono/secure-headers';
-import { ShardlineError } from '../core/errors';
+import { invalidRequest, ShardlineError } from '../core/errors';
 import type { AppDeps, AppEnv } from './env';
 import { describeForLog, errorResponse, methodNotAllowedResponse, toShardlineError } from './errors';
 import { DOCS_ASSET_FILES, DOCS_ASSET_PATH } from './docs/assets';
@@ -39,11 +39,10 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       if (result.success) return;
       const issue = result.error.issues[0];
       const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-      return errorResponse(c, new ShardlineError('invalid_request', `${where}${issue?.message ?? 'invalid request'}`));
+      return errorResponse(c, invalidRequest(`${where}${issue?.message ?? 'invalid request'}`));
     },
   });
 
-  // The gates a runtime asks for (gates.ts: load shedding, the tables' readiness, the load's flush): before the rest.
   if (deps.gates) registerGates(app, deps.gates);
   // First of the API's own, so that every answer (a 401, a 405, a 500) names the request it answers.
   app.use('*', requestId());
@@ -53,14 +52,12 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use('*', methodNotAllowed({ app, onMethodNotAllowed: methodNotAllowedResponse }));
   app.use('*', requestDeadline(deps.requestTimeoutMs));
   const security = deps.security ?? {};
-  // No Cross-Origin-Opener-Policy: a JSON API and its read-only /docs page have no browsing context worth guarding,
-  // and browsers warn of it on every plain-HTTP, non-localhost page (a Lambda URL behind a proxy, a LAN host).
+  // No Cross-Origin-Opener-Policy: nothing here is worth guarding, and browsers warn of it on plain-HTTP pages.
   app.use('*', secureHeaders({ crossOriginOpenerPolicy: false }));
-  // 414 and 431 as JSON; the Node server's parser takes more, so these answers keep the connection.
   app.use('*', requestSizeLimits());
   const cors = corsFor(security.corsOrigins ?? []);
   if (cors) app.use('*', cors);
-  // Which paths need no key, and the one the metrics key may read, told by Hono's router, not by comparing paths.
+  // Which paths need no key, and the one the metrics key may read, told by Hono's router.
   for (const path of PUBLIC_PATHS) app.use(path, mark('access', 'public'));
   app.use(METRICS_PATH, mark('access', 'metrics'));
   const failuresPerSecond = security.authFailuresPerSecond ?? DEFAULT_AUTH_FAILURES_PER_SECOND;
@@ -70,8 +67,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     app.use('/healthz', mark('unlimited', true));
     app.use('*', rateLimit(security.rateLimitPerSecond));
   }
-  // After auth, like each route's check of its query parameters (api-route.ts): a caller without a key
-  // learns nothing about a route's parameters.
+  // After auth, like each route's own query check (api-route.ts): a caller without a key learns nothing of them.
   app.use('*', wellFormedQuery());
 
   const { shardline } = deps;
@@ -88,7 +84,7 @@ export function createApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     errorResponse(c, new ShardlineError('route_not_found', `no route ${c.req.method} ${c.req.path}`)),
   );
   app.onError((error, c) => {
-    // A client that went away caused whatever failed after (the abort it set off): no one reads the answer.
+    // A client that went away caused whatever failed after (the abort it set off).
     const mapped = c.req.raw.signal.aborted
       ? new ShardlineError('client_closed', 'the client went away before the answer')
       : toShardlineError(error);

@@ -49,15 +49,16 @@ export interface AppEnv {
     call: RequestContext;
     /** The authenticated caller (`key#N`), when API keys are configured. */
     caller?: string;
-    /** Set by route pattern (app.ts) on the few paths whose access differs from the rest. */
+    // Marks set by route pattern (app.ts, gates.ts) for the middleware after them.
+    /** The few paths whose access differs from the rest. */
     access?: PathAccess;
-    /** Set on the paths RATE_LIMIT_PER_SECOND never counts (the health check), by route pattern (app.ts). */
+    /** The health check: never rate-limited. */
     unlimited?: true;
-    /** Set on the probes (the health check, /metrics) that admission neither counts nor sheds (gates.ts). */
+    /** The probes (health check, /metrics): admission neither counts nor sheds them. */
     probe?: true;
-    /** The collection a listing's GET reads, set by its route: admission weighs the request by its shards. */
+    /** The collection a listing's GET reads: admission weighs the request by its shards. */
     listed?: string;
-    /** Set on the API's description (/openapi.json, /docs and its files): it answers before the tables are ready. */
+    /** The API's description: it answers before the tables are ready. */
     tableless?: true;
     /** What this request did (shard queries, items, retries) and the metrics recorder. */
     tally?: RequestTally;

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { type ErrorCode, internalError, ShardlineError } from '../core/errors';
+import { type ErrorCode, internalError, invalidRequest, ShardlineError } from '../core/errors';
 import type { AppEnv } from './env';
 
 /** The one place error codes become HTTP statuses. */
@@ -52,10 +52,7 @@ export function errorStatus(code: ErrorCode): ContentfulStatusCode {
   return STATUS[code];
 }
 
-/**
- * `{"error": {"code", "message", ...details, "requestId"}}`: the id is what a caller quotes to support.
- * An `internal` error says no more than that: its message and cause are the log's.
- */
+/** `{"error": {"code", "message", ...details, "requestId"}}`; an `internal` error's message and cause are the log's. */
 export function errorResponse(c: Context<AppEnv>, error: ShardlineError): Response {
   const status = STATUS[error.code];
   if (status === 503 || status === 429) {
@@ -92,17 +89,14 @@ export function methodNotAllowedResponse(c: Context<AppEnv>, allowed: readonly s
   );
 }
 
-/**
- * Anything a route threw as a JSON error. DynamoDB's errors arrive already translated by the store
- * (src/store/dynamo-errors.ts); anything else unknown is a bug: `internal`, a bare 500 and a log line.
- */
+/** Anything a route threw as a JSON error (the store translates DynamoDB's); anything unknown is a bug: `internal`. */
 export function toShardlineError(error: unknown): ShardlineError {
   if (error instanceof ShardlineError) return error;
-  if (isCutOffBody(error)) return new ShardlineError('invalid_request', 'the request body was cut off before its end');
+  if (isCutOffBody(error)) return invalidRequest('the request body was cut off before its end');
   if (error instanceof HTTPException) {
     if (error.status === 413) return new ShardlineError('payload_too_large', 'the request body is too large');
     if (/json/i.test(error.message)) return new ShardlineError('invalid_json', 'the request body is not valid JSON');
-    if (error.status < 500) return new ShardlineError('invalid_request', error.message || 'bad request');
+    if (error.status < 500) return invalidRequest(error.message || 'bad request');
   }
   return internalError(INTERNAL_MESSAGE, error);
 }
@@ -113,10 +107,7 @@ function isCutOffBody(error: unknown): boolean {
   return !!e && typeof e === 'object' && e.code === 'ECONNRESET' && e.message === 'aborted';
 }
 
-/**
- * An unexpected error's name and first message line (an `internal` one's: of what it stands for, when it
- * says): never a stack, a body or a header (it could hold a key).
- */
+/** An unexpected error's (or an `internal` one's cause's) name and first message line: never a stack or a header. */
 export function describeForLog(error: unknown): string {
   const told = error instanceof ShardlineError && error.cause !== undefined ? error.cause : error;
   if (told instanceof Error) return `${told.name}: ${String(told.message).split('\n')[0]?.slice(0, 300)}`;

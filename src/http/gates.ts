@@ -36,9 +36,8 @@ export const mark =
   };
 
 /**
- * The gates, before any other middleware: a shed request or one refused for want of a table costs nothing more
- * (no request id, no log line), and the load is written after the whole answer. Which paths they pass, or weigh,
- * is told by Hono's router through route-level marks registered first, never by comparing paths.
+ * The gates, before any other middleware: a shed request or one refused for want of a table costs nothing more (no
+ * request id, no log line), and the load is written after the whole answer. Paths are told by route-level marks.
  */
 export function registerGates(app: OpenAPIHono<AppEnv>, gates: Gates): void {
   if (gates.admission) {

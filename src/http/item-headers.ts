@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { z } from '@hono/zod-openapi';
 import { utf8Length } from '../core/collation';
 import { invalidRequest } from '../core/errors';
@@ -21,18 +21,12 @@ export function preconditionsFrom(c: Context<AppEnv>, allowNoneMatch: boolean): 
   return { ...(ifMatch !== undefined && { ifMatch }), ...(ifNoneMatch === '*' && { ifNoneMatch }) };
 }
 
-/**
- * At most this many names in `fields`: with shardline's own attributes the projection stays far inside
- * DynamoDB's 4 KB expression limit (600 names pass it).
- */
+/** At most this many names in `fields`: with shardline's own, far inside DynamoDB's 4 KB projection limit. */
 export const MAX_FIELDS = 100;
 /** At most this many bytes (UTF-8) of names in `fields`, as many as a query string holds. */
 export const MAX_FIELDS_BYTES = 16 * 1024;
 
-/**
- * `fields=a,b` (or a body's `"fields": ["a", "b"]`): the attributes a read returns (undefined: all of them).
- * Bounded in count and bytes (a 400 naming the limit) and read in time linear in its length.
- */
+/** `fields=a,b` (or a body's `"fields": ["a", "b"]`): the attributes a read returns (undefined: all of them). */
 export function parseFields(fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
   const names = typeof fields === 'string' ? fields.split(',') : fields;
@@ -74,4 +68,21 @@ export const ifNoneMatchHeader = z.string().optional().openapi({
 });
 export const etagResponseHeader = z.object({
   ETag: z.string().openapi({ description: 'strong ETag of the stored item, for If-Match' }),
+});
+
+/**
+ * After an item route: `x-consumed-rcu` and `x-consumed-wcu`, the units DynamoDB reported for every call the request
+ * made (table and indexes). An engine that reports nothing (dynalite) gives 0.
+ */
+export const consumedCapacityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next();
+  const capacity = c.get('call')?.capacity;
+  if (!capacity) return;
+  c.res.headers.set('x-consumed-rcu', String(capacity.read));
+  c.res.headers.set('x-consumed-wcu', String(capacity.write));
+};
+
+export const capacityResponseHeaders = z.object({
+  'x-consumed-rcu': z.string().openapi({ description: 'read capacity units DynamoDB reported (table and indexes)' }),
+  'x-consumed-wcu': z.string().openapi({ description: 'write capacity units DynamoDB reported (table and indexes)' }),
 });

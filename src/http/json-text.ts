@@ -2,18 +2,14 @@ import { internalError } from '../core/errors';
 import { ExactNumber } from '../core/exact-number';
 
 /**
- * JSON text with every `ExactNumber` written as its digits; otherwise what `JSON.stringify` writes. By hand because
- * it is on every listing page's path, where lossless-json's writer, and `JSON.stringify` with a replacer (for
- * `JSON.rawJSON`), cost more CPU for the same text (docs/performance.md). Strings are escaped natively.
+ * JSON text with every `ExactNumber` written as its digits; otherwise what `JSON.stringify` writes. By hand: on every
+ * listing page's path, a replacer or lossless-json's writer cost more CPU for the same text (docs/performance.md).
  */
 export function jsonText(value: unknown): string {
   return write(value) ?? 'null';
 }
 
-/**
- * An object written member by member as it is visited, never copied first: a listing page writes a
- * hundred items, each the stored record less shardline's own attributes (routes/public-item.ts).
- */
+/** An object written member by member as it is visited, never copied first (routes/public-item.ts). */
 export abstract class JsonMembers {
   /** Calls `visit` for each member, in the order written; an undefined value is left out, as JSON.stringify does. */
   abstract visitMembers(visit: (name: string, value: unknown) => void): void;
@@ -36,11 +32,13 @@ function write(value: unknown): string | undefined {
       if (value === null) return 'null';
       if (value instanceof ExactNumber) return value.text;
       if (Array.isArray(value)) return writeArray(value);
-      if (value instanceof JsonMembers) return writeMembers(value);
+      if (value instanceof JsonMembers) return writeObject((visit) => value.visitMembers(visit));
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
         return write((value as { toJSON(): unknown }).toJSON());
       }
-      return writeObject(value as Record<string, unknown>);
+      return writeObject((visit) => {
+        for (const name of Object.keys(value)) visit(name, (value as Record<string, unknown>)[name]);
+      });
     case 'bigint':
       // Values reach here as ExactNumber: a BigInt is a bug.
       throw internalError('a BigInt has no JSON form');
@@ -55,19 +53,10 @@ function writeArray(values: readonly unknown[]): string {
   return `${out}]`;
 }
 
-function writeObject(object: Record<string, unknown>): string {
+/** Members with an undefined value are left out, as JSON.stringify does. */
+function writeObject(visitMembers: JsonMembers['visitMembers']): string {
   let out = '{';
-  for (const name of Object.keys(object)) {
-    const text = write(object[name]);
-    if (text === undefined) continue;
-    out += `${out.length > 1 ? ',' : ''}${quotedName(name)}:${text}`;
-  }
-  return `${out}}`;
-}
-
-function writeMembers(members: JsonMembers): string {
-  let out = '{';
-  members.visitMembers((name, value) => {
+  visitMembers((name, value) => {
     const text = write(value);
     if (text !== undefined) out += `${out.length > 1 ? ',' : ''}${quotedName(name)}:${text}`;
   });

@@ -35,18 +35,15 @@ export function exactJson<T, S extends ContentfulStatusCode>(
   status: S,
   headers: Record<string, string> = {},
 ): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
-  // Bytes, not text: a Response made of a string first scans all of it for lone surrogates (undici's
-  // USVString check, docs/performance.md), and jsonText escapes those already.
+  // Bytes: a string body is first scanned for lone surrogates (docs/performance.md), which jsonText escapes already.
   const response = c.body(utf8.encode(jsonText(value)), status, { ...headers, 'content-type': 'application/json' });
   return response as unknown as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
 }
 
 /**
  * Route middleware (after the body guards): parses the body losslessly and hands it to the route's zod validator
- * as `c.req.json()`, so the schema still validates the body but never sees a rounded number. A body that stops
- * arriving whole within `timeoutMs`, or before the request's deadline, is a 408 with `Connection: close` (the
- * rest is never read): past the deadline no answer but a failure could come, and a dribbler holds no connection
- * longer than a request may last.
+ * as `c.req.json()`, so the schema never sees a rounded number. A body not whole within `timeoutMs`, or by the
+ * request's deadline (past it only a failure could come), is a 408 with `Connection: close`: the rest is never read.
  */
 export function losslessBody(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

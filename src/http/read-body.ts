@@ -4,34 +4,30 @@ import { ShardlineError } from '../core/errors';
 export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /**
- * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline for the whole
- * body, not an idle timer a byte every few seconds would restart forever, so a client dribbling its body holds
- * the request and its memory for `timeoutMs` at most (the body limit in front of this bounds its size).
- *
- * A body of a declared length is read whole by `arrayBuffer()`: on Node, @hono/node-server reads it straight from
- * the socket, where a body stream is a web stream built over the Node one and read chunk by chunk (what that cost
- * a PUT: docs/performance.md). Past the deadline it is left to the connection's close (the 408 closes it).
+ * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline, not an idle timer
+ * a dribbling client could restart forever. A body of a declared length is read whole by `arrayBuffer()`, which
+ * @hono/node-server reads straight from the socket, not through a web stream (docs/performance.md); past the
+ * deadline it is left to the connection's close (the 408 closes it).
  */
 export async function readBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
+  const declared = request.headers.has('content-length') && !request.headers.has('transfer-encoding');
+  const reader = declared ? undefined : request.body?.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onLate = (): void => {};
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      onLate();
+      reader?.cancel().catch(() => undefined);
       const message = `the request body did not arrive whole within ${timeoutMs} ms`;
       reject(new ShardlineError('request_timeout', message, { timeoutMs }));
     }, timeoutMs);
   });
   try {
-    if (request.headers.has('content-length') && !request.headers.has('transfer-encoding')) {
+    if (declared) {
       const whole = request.arrayBuffer();
       // Read on past a deadline, it fails when the connection closes: no one is left to hear it.
       whole.catch(() => undefined);
       return new Uint8Array(await Promise.race([whole, late]));
     }
-    if (!request.body) return new Uint8Array(0);
-    const reader = request.body.getReader();
-    onLate = () => void reader.cancel().catch(() => undefined);
+    if (!reader) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), late]);

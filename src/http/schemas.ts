@@ -116,10 +116,17 @@ const MapInfo = z
   })
   .openapi('ShardMap');
 
+/** The registered strategy names, each described; strategies registered after this module loads are not listed. */
+const StrategyKind = z.enum(strategyNames() as [string, ...string[]]).openapi({
+  description: strategyDefinitions()
+    .map(({ name, description }) => `\`${name}\`: ${description}`)
+    .join('; '),
+});
+
 export const CollectionInfo = z
   .object({
     name: z.string(),
-    strategy: strategyKind(),
+    strategy: StrategyKind,
     shardCount: z.number().int(),
     prefix: z.string(),
     field: z.string(),
@@ -200,15 +207,13 @@ export const StatsResponse = z
   })
   .openapi('CollectionStats');
 
-/** The registered strategy names, each described; strategies registered after this module loads are not listed. */
-function strategyKind() {
-  const description = strategyDefinitions()
-    .map(({ name, description }) => `\`${name}\`: ${description}`)
-    .join('; ');
-  return z.enum(strategyNames() as [string, ...string[]]).openapi({ description });
-}
+/** `schema` as a route's JSON body or answer. */
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
 
-const errorAnswer = (description: string) => ({ content: { 'application/json': { schema: ErrorBody } }, description });
+const errorAnswer = (description: string) => jsonContent(ErrorBody, description);
 
 /**
  * The error answers routes share, by the name the OpenAPI document declares each under once

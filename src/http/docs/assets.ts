@@ -5,8 +5,8 @@ import type { AppEnv } from '../env';
 import { errorResponses } from '../schemas';
 
 /**
- * The files the docs page loads (from `swagger-ui-dist`), served by shardline itself so that /docs works offline.
- * Each runtime says where it keeps them: the 1.7 MB renderer must stay out of the Worker bundle.
+ * The docs page's files (`swagger-ui-dist`), served so /docs works offline. Each runtime says where it keeps them:
+ * the renderer must stay out of the Worker bundle.
  */
 export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css', 'favicon-32x32.png'] as const;
 export type DocsAssetFile = (typeof DOCS_ASSET_FILES)[number];
@@ -14,10 +14,10 @@ export type DocsAssetFile = (typeof DOCS_ASSET_FILES)[number];
 /** Where the docs page's assets are served; the page links them by relative URLs (it works under a path prefix). */
 export const DOCS_ASSET_PATH = '/docs/assets';
 
-const DOCS_ASSET_TYPES: Record<string, string> = {
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-  png: 'image/png',
+const DOCS_ASSET_TYPES: Record<DocsAssetFile, string> = {
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
 };
 
 /** An asset's bytes (or a ready Response, e.g. from a Workers ASSETS binding), or undefined where it is missing. */
@@ -56,10 +56,9 @@ export function mountDocsAssets(app: OpenAPIHono<AppEnv>, source: DocsAssets): v
       const found = await source(file, c.req.raw);
       if (found === undefined) throw new ShardlineError('route_not_found', `no docs asset ${file} in this runtime`);
       if (found instanceof Response) return found as never;
-      const type = DOCS_ASSET_TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
       // The files change only when swagger-ui-dist is upgraded and the service redeployed.
       return c.body(found as Uint8Array<ArrayBuffer>, 200, {
-        'content-type': type,
+        'content-type': DOCS_ASSET_TYPES[file],
         'cache-control': 'public, max-age=3600',
       }) as never;
     },

@@ -1,9 +1,6 @@
 import { DOCS_ASSET_PATH } from './assets';
 
-/**
- * Swagger UI over /openapi.json. Every URL is relative, so the page works under a path prefix (an API Gateway stage,
- * a proxy); none leaves the service: the validator badge (it calls validator.swagger.io) is off.
- */
+/** Swagger UI over /openapi.json by relative URLs (it works under a path prefix); no validator badge: none leaves. */
 export function docsPageHtml(): string {
   // The page is /docs, so relative URLs resolve against the service root.
   const assets = DOCS_ASSET_PATH.slice(1);

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { version } from '../../../package.json';
 import type { AppEnv } from '../env';
-import { queryErrorResponse } from '../schemas';
+import { jsonContent, queryErrorResponse } from '../schemas';
 import { withSharedResponses } from './shared-responses';
 import { DOCS_PAGE_CSP, docsPageHtml } from './page';
 
@@ -41,10 +41,7 @@ const documentRoute = apiRoute({
   tags: ['docs'],
   security: [],
   responses: {
-    200: {
-      content: { 'application/json': { schema: z.looseObject({ openapi: z.string() }).openapi('OpenAPIDocument') } },
-      description: 'the document',
-    },
+    200: jsonContent(z.looseObject({ openapi: z.string() }).openapi('OpenAPIDocument'), 'the document'),
     ...queryErrorResponse,
   },
 });
@@ -63,6 +60,10 @@ const pageRoute = apiRoute({
   },
 });
 
+const Links = z
+  .object({ name: z.string(), docs: z.string(), openapi: z.string(), collections: z.string(), health: z.string() })
+  .openapi('Links');
+
 const rootRoute = apiRoute({
   method: 'get',
   path: '/',
@@ -72,22 +73,7 @@ const rootRoute = apiRoute({
   tags: ['docs'],
   security: [],
   responses: {
-    200: {
-      content: {
-        'application/json': {
-          schema: z
-            .object({
-              name: z.string(),
-              docs: z.string(),
-              openapi: z.string(),
-              collections: z.string(),
-              health: z.string(),
-            })
-            .openapi('Links'),
-        },
-      },
-      description: 'the links',
-    },
+    200: jsonContent(Links, 'the links'),
     302: { description: 'to /docs, for a client that accepts HTML' },
     ...queryErrorResponse,
   },

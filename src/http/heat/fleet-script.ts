@@ -1,7 +1,6 @@
 /**
- * The heat page's fleet view (it uses script.ts's helpers): with a "fleet" span chosen it draws `load?minutes=M`,
- * every router's minute records merged (docs/autopilot.md). Should `load` answer 404 (another router behind the
- * same name, without load records), the script disables the fleet spans as the page does where this router keeps none.
+ * The heat page's fleet view (it uses script.ts's helpers): with a "fleet" span chosen it draws `load?minutes=M`;
+ * should `load` answer 404 (a router without load records), the fleet spans are disabled.
  */
 export const HEAT_FLEET_SCRIPT = `
 const FLEET_SERIES = [

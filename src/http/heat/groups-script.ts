@@ -1,12 +1,6 @@
 /**
- * The heat page's groups (it uses script.ts's helpers): a grouped collection's group map from /stats (`groups`),
- * the groups off the default with their shards and phase, most shards first. Its per-shard charts then count
- * shard i of every group together.
- *
- * Hot groups: the page draws `hotGroups` ({ keys: [{ key, count, error }], total, errorBound }, as `hotWrites`)
- * from the span it shows (a /stats span, or the /load answer in a fleet span) wherever the figures carry one:
- * load records that count writes by group fill it in. Until a span carries it, the note says what the group
- * map alone can tell: the groups grown for their load.
+ * The heat page's groups (it uses script.ts's helpers): a grouped collection's group map from /stats, most shards
+ * first, and `hotGroups` (shaped as `hotWrites`) from the span shown wherever its figures carry them.
  */
 export const HEAT_GROUPS_SCRIPT = `
 function shardsWord(n) {

@@ -1,9 +1,8 @@
 import { HEAT_PAGE_SCRIPT } from './script';
 
 /**
- * The HTML of /collections/{c}/heat. No URL leaves the service: the script and styles are inline, the first figures
- * come embedded and the page then polls `stats` or `load` by relative URLs, so it also works under a path prefix
- * and behind a proxy that adds the API key. Without load records (`fleet` false) the fleet spans come disabled.
+ * The HTML of /collections/{c}/heat: inline script and styles, the first figures embedded, then `stats` or `load`
+ * polled by relative URLs (it works under a path prefix). Without load records (`fleet` false) no fleet spans.
  */
 export function heatPageHtml(initial: unknown, options: { fleet: boolean }): string {
   // JSON inside <script>: escaping `<` keeps a value like "</script>" from closing it.

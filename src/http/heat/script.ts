@@ -140,9 +140,7 @@ setInterval(refresh, 2000);
 `;
 
 /**
- * The heat page's script: draws /stats (or /load, fleet-script.ts) into SVG and tables, a grouped collection's
- * group map (groups-script.ts), then polls. Values are user
- * data: they only ever reach the page through textContent, never as HTML. The start comes last, once every part's
- * constants exist.
+ * The heat page's script: draws /stats (or /load) and a group map into SVG and tables, then polls. Values are user
+ * data: they reach the page through textContent only, never as HTML. The start comes last, after every part.
  */
 export const HEAT_PAGE_SCRIPT = `${CHARTS}${HEAT_FLEET_SCRIPT}${HEAT_GROUPS_SCRIPT}${START}`;

@@ -15,12 +15,9 @@ export interface AdmissionDeps {
 }
 
 /**
- * Adaptive admission control: a request weighs the DynamoDB work it plans (a listing one unit per shard, marked
- * `listed` by its route; anything else one); past the limit it gets a 503 `overloaded` with `Retry-After`, after
- * `shedPauseMs`. The pause paces clients that ignore Retry-After and ask again at once: a thousand connections
- * doing that would spend the cores on refusals (`npm run bench:overload`, docs/performance.md), while a refusal
- * still comes long before any listing would have. Probes (marked `probe`) are never counted nor queued behind it.
- * First in the app: a refusal costs no request id, no log line, no security headers, as before any other work.
+ * Adaptive admission control: a request weighs the DynamoDB work it plans (a listing marked `listed` one unit per
+ * shard, anything else one); past the limit it gets a 503 `overloaded` after `shedPauseMs`, which paces clients that
+ * ignore Retry-After (else their refusals would spend the cores: docs/performance.md). Probes are never counted.
  */
 export function admission(deps: AdmissionDeps): MiddlewareHandler<AppEnv> {
   const limit = deps.limit ?? new AdmissionLimit();
@@ -31,7 +28,7 @@ export function admission(deps: AdmissionDeps): MiddlewareHandler<AppEnv> {
     const admitted = limit.tryAcquire(weight);
     if (!admitted) {
       if (deps.shedPauseMs > 0) await new Promise((resume) => setTimeout(resume, deps.shedPauseMs));
-      return overloaded();
+      return gateRefusal(new ShardlineError('overloaded', 'the server is at its concurrency limit; retry later'));
     }
     const started = performance.now();
     try {
@@ -42,15 +39,8 @@ export function admission(deps: AdmissionDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/**
- * Set on the listing's route: the collection a GET reads, decoded by Hono (a malformed escape stays as given, and
- * is the route's 400 to give). Any other method weighs 1.
- */
+/** Set on the listing's route: the collection a GET reads (a malformed escape is the route's 400 to give). */
 export const markListed: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === 'GET') c.set('listed', c.req.param('collection'));
   await next();
 };
-
-function overloaded(): Response {
-  return gateRefusal(new ShardlineError('overloaded', 'the server is at its concurrency limit; retry later'));
-}

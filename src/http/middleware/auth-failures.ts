@@ -2,22 +2,13 @@ import { MAX_BUCKETS, TokenBuckets } from './rate-limit';
 
 /**
  * Failed authentications, limited so that a guesser learns nothing faster than its budget allows, while a client's
- * valid key is not refused for someone else's wrong ones.
- *
- * Two budgets, both `perSecond` a second in bursts of `perSecond`:
- * - per presented credential and address: one client repeating a wrong (stale, mistyped) key gets 429s for that
- *   key alone; another client behind the same proxy still gets its own 401s.
- * - per address, for credentials it has not failed with before: a guesser trying a new key each time is limited
- *   by its address however many keys it tries.
- *
- * A valid key from an address whose new-credential budget is spent (someone there is guessing) passes only if it
- * passed from that address before (`admit`): a key never seen there gets the same 429 as a guess, unchecked as far
- * as the answer shows, so the limit still hides which guess was right. A stale or mistyped key repeated by one client
- * spends only its own budget, so a valid key from behind the same proxy is never refused for it.
- *
- * Memory: each budget keeps at most `capacity` buckets (TokenBuckets): a credential is kept as its digest, never
- * its text. When a flood fills them with buckets still in debt, a failure that needs a new bucket is a 429 at once
- * (never a forgotten debt); a bucket is full, and can give way, at most a second after its last failure.
+ * valid key is not refused for someone else's wrong ones. Two budgets, both `perSecond` a second in bursts of
+ * `perSecond`: per presented credential and address (a client repeating a stale key gets 429s for that key alone,
+ * another behind the same proxy its own 401s), and per address for credentials it has not failed with before (a
+ * guesser trying a new key each time is limited by its address). A valid key from an address whose new-credential
+ * budget is spent passes only if it passed from there before (`admit`): any other gets a guess's 429, so the limit
+ * still hides which guess was right. Credentials are kept as digests, in at most `capacity` buckets a budget
+ * (TokenBuckets: a debt is never forgotten; when full of debts, a failure needing a new bucket is a 429 at once).
  */
 export class AuthFailures {
   readonly #byCredential: TokenBuckets;
@@ -32,10 +23,7 @@ export class AuthFailures {
     this.#capacity = capacity;
   }
 
-  /**
-   * A valid key (`keyId`) from `address`: 0 to let it in, else the seconds to wait (answer 429, as a guess gets).
-   * Refused only while the address's new-credential budget is spent and the key has not passed from there before.
-   */
+  /** A valid key (`keyId`) from `address`: 0 to let it in, else the seconds to wait (answer 429, as a guess gets). */
   admit(address: string, keyId: string): number {
     const pair = `${address} ${keyId}`;
     const known = this.#vouched.delete(pair);

@@ -14,33 +14,21 @@ export type PathAccess = 'public' | 'metrics';
 
 export type ApiKeyGrant = { readonly key: string; readonly scope: Scope };
 
-interface StoredKey {
-  /** SHA-256 of the key: every comparison is between two 32-byte digests. */
-  readonly digest: Buffer;
-  readonly scope: Scope;
-  /** How logs and the rate limiter name the caller (`key#N`, its position in API_KEYS), never its text. */
-  readonly id: string;
-}
-
 const REALM = 'Bearer realm="shardline"';
 
 /**
- * Bearer-key authentication with scopes; with no keys configured the API is open. Otherwise every path not marked
- * `public` needs a key: 401 without a valid one, 403 when a `read` key asks for a write, or the metrics key for
- * anything but to read the path marked `metrics`.
- *
- * Timing: the token and every key are hashed with SHA-256 and compared with `timingSafeEqual`, always against all
- * keys, so neither the first differing byte, a key's length nor which key matched shows in the response time.
- *
- * Failed authentications are limited apart (AuthFailures): per presented credential and address, and per address
- * for new credentials, so a guesser gets 429s, a stale key repeated costs only itself, and a key that has passed
- * from an address keeps passing while someone there guesses. A failure never spends a real key's own tokens.
+ * Bearer-key authentication with scopes; with no keys configured the API is open. Every path not marked `public`
+ * needs a key: 401 without a valid one, 403 for a `read` key's write or the metrics key's anything but reading the
+ * path marked `metrics`. Token and keys are compared as SHA-256 digests with `timingSafeEqual`, always against every
+ * key, so no byte, length or match shows in the time. Failures are limited apart (AuthFailures) and never spend a
+ * real key's tokens.
  */
 export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: number): MiddlewareHandler<AppEnv> {
   const failures = new AuthFailures(failuresPerSecond);
-  const keys: StoredKey[] = grants.map((grant, i) => ({
+  const keys = grants.map((grant, i) => ({
     digest: sha256(grant.key),
     scope: grant.scope,
+    // How logs and the rate limiter name the caller (its position in API_KEYS), never its text.
     id: grant.scope === 'metrics' ? 'metrics-key' : `key#${i + 1}`,
   }));
   return async (c, next) => {
@@ -48,7 +36,6 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: nu
     const header = c.req.header('authorization');
     const token = header === undefined ? undefined : /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header)?.[1];
     const digest = token === undefined ? undefined : sha256(token);
-    // Compared with every key, never stopping at a match: which key matched does not show in the time.
     const match = digest && keys.filter((key) => timingSafeEqual(key.digest, digest))[0];
     const address = clientAddress(c) ?? 'unknown';
     const wait = match ? failures.admit(address, match.id) : failures.take(address, digest?.toString('base64') ?? '');
@@ -97,11 +84,10 @@ interface RuntimeBindings {
 }
 
 /**
- * The address a request came from, as the runtime saw it, or undefined where it cannot be told: the socket's peer
- * on Node (a proxy in front is the address of every request through it), `CF-Connecting-IP` on Workers (set by
- * Cloudflare, not by the client), the event's `sourceIp` on Lambda.
+ * The address a request came from as the runtime saw it: the socket's peer on Node (behind a proxy, the proxy's),
+ * the event's `sourceIp` on Lambda, `CF-Connecting-IP` on Workers (set by Cloudflare, not by the client).
  */
-export function clientAddress(c: Context<AppEnv>): string | undefined {
+function clientAddress(c: Context<AppEnv>): string | undefined {
   const bindings = (c.env ?? {}) as RuntimeBindings;
   const context = bindings.event?.requestContext;
   return (

@@ -3,11 +3,9 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env';
 
 /**
- * Gives each request its CallContext: a deadline and a signal that aborts at it or when the client goes away.
- *
- * Not `AbortSignal.any([raw, AbortSignal.timeout(ms)])`: on Node 20 those signals are held only weakly, and under
- * garbage collection the abort was seen to never fire (a listing waited for slow shards long past its deadline).
- * A plain controller, kept alive by its own timer, always fires.
+ * Gives each request its CallContext: a deadline and a signal that aborts at it or when the client goes away. A
+ * plain controller kept alive by its own timer: `AbortSignal.any` over `AbortSignal.timeout` is held weakly and
+ * may never fire.
  */
 export function requestDeadline(timeoutMs: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

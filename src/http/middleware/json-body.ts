@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { every } from 'hono/combine';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 import { losslessBody } from '../lossless-json';
@@ -23,8 +24,7 @@ const JSON_CONTENT_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /**
  * For a route that reads a JSON body, before its validators: a body not sent as JSON is a 400; one over `maxBytes`
- * a 413, told from Content-Length up front or counted while a chunked body streams in, before any of it is parsed.
- * Then it is parsed losslessly (losslessBody). Routes that take no body need none of this: nothing reads it.
+ * a 413, told from Content-Length up front or counted while a chunked body streams in. Then it is parsed losslessly.
  */
 export function jsonBodyGuards(maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOUT_MS): MiddlewareHandler<AppEnv>[] {
   return [
@@ -32,8 +32,8 @@ export function jsonBodyGuards(maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOU
       if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) {
         throw new ShardlineError('invalid_json', 'send the body as JSON with Content-Type: application/json');
       }
-      // Told from Content-Length without opening the body stream (that would leave it half read): the Node server
-      // then reads the rest and keeps the connection, up to what it drains (64 MiB); past that it closes, and says so.
+      // Told without opening the body stream (that would leave it half read): the Node server then drains the rest
+      // and keeps the connection, up to MAX_DRAINED_BYTES; past that it closes, and says so.
       const declared = Number(c.req.header('content-length') ?? Number.NaN);
       if (declared > maxBytes && !c.req.header('transfer-encoding')) {
         if (declared > MAX_DRAINED_BYTES) c.header('Connection', 'close');
@@ -47,9 +47,8 @@ export function jsonBodyGuards(maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOU
 }
 
 /**
- * Hono's body limit for a body of no declared length (chunked), counted as it streams in. A declared length the
- * guard above has held to `maxBytes` already: hono's limit would only open the body as a web stream to learn
- * nothing more, and the body is then read whole (read-body.ts).
+ * Hono's body limit for a body of no declared length (chunked), counted as it streams in. A declared length is held
+ * to `maxBytes` above: hono's limit would only open the body as a web stream to learn nothing more.
  */
 function countedBody(maxBytes: number): MiddlewareHandler<AppEnv> {
   const counted = bodyLimit({
@@ -70,4 +69,17 @@ function tooLarge(maxBytes: number): ShardlineError {
   return new ShardlineError('payload_too_large', `the request body is over ${maxBytes} bytes`, {
     limitBytes: maxBytes,
   });
+}
+
+/** A PUT or PATCH body of a collection in parts: a 16 MiB entity, with room for JSON escaping. */
+const ENTITY_BODY_BYTES = 17 * 1024 * 1024;
+
+/** PUT's and PATCH's body guards: a collection in parts takes entities up to 16 MiB, any other its item limit. */
+export function itemBodyGuards(
+  limits: BodyLimits,
+  inParts: (collection: string) => boolean,
+): MiddlewareHandler<AppEnv> {
+  const item = every(...jsonBodyGuards(limits.itemBytes, limits.timeoutMs));
+  const entity = every(...jsonBodyGuards(Math.max(limits.itemBytes, ENTITY_BODY_BYTES), limits.timeoutMs));
+  return (c, next) => (inParts(c.req.param('collection') ?? '') ? entity : item)(c, next);
 }

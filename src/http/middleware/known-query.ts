@@ -1,12 +1,11 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { ShardlineError } from '../../core/errors';
+import { invalidRequest } from '../../core/errors';
 import type { AppEnv } from '../env';
 
 /**
- * Every route's (from `apiRoute`): refuses a query parameter its OpenAPI `request.query` schema does not list, so
- * the document and the check never disagree. A misspelt parameter (`?limt=5`) silently ignored would answer a
- * different question than was asked. Hono's router picks the route: HEAD runs this as GET, OPTIONS never does.
+ * Every route's (from `apiRoute`): refuses a query parameter its OpenAPI `request.query` schema does not list: a
+ * misspelt one (`?limt=5`) silently ignored would answer another question. HEAD runs this as GET, OPTIONS never.
  */
 export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | 'request'>): MiddlewareHandler<AppEnv> {
   const query = route.request?.query as { shape?: Record<string, unknown> } | undefined;
@@ -14,24 +13,19 @@ export function declaredQueryOnly(route: Pick<RouteConfig, 'method' | 'path' | '
   const method = route.method.toUpperCase();
   const takes = names.size === 0 ? 'takes no query parameters' : `takes ${[...names].join(', ')}`;
   return async (c, next) => {
-    // No `?`, no parameters: most requests are spared parsing their URL.
     if (!c.req.url.includes('?')) return next();
     for (const name of new URL(c.req.url).searchParams.keys()) {
       if (names.has(name)) continue;
-      throw new ShardlineError(
-        'invalid_request',
-        `unknown query parameter ${JSON.stringify(name)}: ${method} ${route.path} ${takes}`,
-        { parameter: name, allowed: [...names] },
-      );
+      throw invalidRequest(`unknown query parameter ${JSON.stringify(name)}: ${method} ${route.path} ${takes}`, {
+        parameter: name,
+        allowed: [...names],
+      });
     }
     return next();
   };
 }
 
-/**
- * On every path: a malformed `%`-escape in the query (`%zz`, `%E0%A4` cut short) is a 400. Taken literally, as the
- * URL parsers do, it would answer for a value the client never meant. CORS preflights are left alone.
- */
+/** On every path but CORS preflights: a malformed `%`-escape in the query (`%zz`) is a 400, not taken literally. */
 export function wellFormedQuery(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS' || !c.req.url.includes('?')) return next();
@@ -39,11 +33,8 @@ export function wellFormedQuery(): MiddlewareHandler<AppEnv> {
       try {
         decodeURIComponent(part.replaceAll('+', ' '));
       } catch {
-        throw new ShardlineError(
-          'invalid_request',
-          'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8): ' +
-            JSON.stringify(part.slice(0, 100)),
-        );
+        const what = 'the query holds a malformed %-escape (a % not followed by two hex digits of UTF-8)';
+        throw invalidRequest(`${what}: ${JSON.stringify(part.slice(0, 100))}`);
       }
     }
     return next();

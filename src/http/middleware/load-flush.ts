@@ -9,9 +9,8 @@ export interface LoadFlush {
 }
 
 /**
- * The fleet's load (docs/autopilot.md) where no timer runs between requests: after an answer, the ended minute is
- * written. A Worker writes it after answering (waitUntil); Lambda has no waitUntil, so the invocation that finds a
- * minute ended writes it before its answer. The Node server flushes on a timer instead.
+ * The fleet's load where no timer runs between requests: the ended minute is written after an answer, by a Worker
+ * in waitUntil, by Lambda (no waitUntil) before its answer.
  */
 export function flushLoadAfterAnswers(load: LoadFlush): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

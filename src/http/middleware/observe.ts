@@ -6,10 +6,7 @@ import { errorStatus } from '../errors';
 const RANK: Record<LogLevel, number> = { info: 0, warn: 1, error: 2, off: 3 };
 const CLIENT_GONE = errorStatus('client_closed');
 
-/**
- * Gives each request a RequestTally and, once answered, records its latency and writes its JSON log line. The route
- * is Hono's matched pattern, never the raw path, so the histogram's label set stays bounded.
- */
+/** Gives each request a RequestTally; once answered, records its latency by route pattern and logs its JSON line. */
 export function observeRequests(options: ObservabilityOptions): MiddlewareHandler<AppEnv> {
   const { recorder, requestLog } = options;
   const threshold = RANK[requestLog?.level ?? 'off'];

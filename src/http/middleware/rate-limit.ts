@@ -11,10 +11,9 @@ type Bucket = { tokens: number; updated: number };
 export const MAX_BUCKETS = 10_000;
 
 /**
- * Token buckets by name: `perSecond` tokens a second on average, bursts of up to `perSecond`. At most `capacity`
- * buckets are kept. A new name past that takes the place of the longest-unused bucket only once that bucket is full
- * again (forgetting it then changes nothing: a new bucket starts full); until then the new name gets no bucket and
- * `spend` says so. Nobody's debt is ever forgotten, and a full bucket is full within a second of its last spend.
+ * Token buckets by name: `perSecond` tokens a second, bursts of up to `perSecond`, at most `capacity` buckets. A new
+ * name past that replaces the longest-unused bucket only once it is full again (a new bucket starts full), so no
+ * debt is ever forgotten; until then the new name gets no bucket and `spend` says so.
  */
 export class TokenBuckets {
   readonly #buckets = new Map<string, Bucket>();
@@ -24,7 +23,6 @@ export class TokenBuckets {
     readonly capacity = MAX_BUCKETS,
   ) {}
 
-  /** How many buckets are kept now (at most `capacity`). */
   get size(): number {
     return this.#buckets.size;
   }
@@ -82,10 +80,8 @@ export function rateLimited(seconds: number, message: string): ShardlineError {
 }
 
 /**
- * A token bucket per caller, its API key (`key#N`); without API_KEYS every caller shares one bucket (`anonymous`),
- * since a client address is neither portable across runtimes nor trustworthy behind proxies. Paths marked
- * `unlimited` are never limited. Requests that fail authentication never get here: bearerAuth limits those apart
- * (auth-failures.ts).
+ * A token bucket per caller (`key#N`); without API_KEYS every caller shares `anonymous`, since a client address is
+ * neither portable across runtimes nor trustworthy behind proxies. Paths marked `unlimited` are never limited.
  */
 export function rateLimit(perSecond: number): MiddlewareHandler<AppEnv> {
   const buckets = new TokenBuckets(perSecond);

@@ -7,10 +7,7 @@ export const MAX_URL_BYTES = 16 * 1024;
 /** Largest sum of header names and values. */
 export const MAX_HEADER_BYTES = 32 * 1024;
 
-/**
- * 414 for an over-long URL and 431 for over-large headers, as JSON. The Node server's HTTP parser takes more
- * (src/runtime/node/node-http.ts), so a request over these limits gets its JSON answer and keeps its connection.
- */
+/** 414 and 431 as JSON: the Node server's parser takes more (node-http.ts), so these answers keep the connection. */
 export function requestSizeLimits(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     // A parsed URL is ASCII (anything else is percent-encoded), and header values are byte strings: lengths are bytes.

@@ -4,10 +4,9 @@ import type { AppEnv } from '../env';
 import { gateRefusal } from '../errors';
 
 /**
- * The Worker's and the Lambda's gate: their tables are prepared on the first request that needs them, not at a
- * start they do not have. Until `ready` resolves, such a request gets a 503 with `Retry-After` and the next one
- * tries again; routes marked `tableless` (the API's description) answer meanwhile. `ready` shares no promise
- * between requests: a Worker may not await I/O that another request started.
+ * The Worker's and the Lambda's gate: their tables are prepared on the first request that needs them. Until `ready`
+ * resolves, such a request gets a 503 and the next one tries again; routes marked `tableless` answer meanwhile.
+ * `ready` shares no promise between requests: a Worker may not await I/O that another request started.
  */
 export function tablesReady(ready: () => Promise<void>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -4,11 +4,10 @@ import { invalidRequest } from '../../core/errors';
 import { itemToWire } from '../../core/values';
 import { batchKeys, MAX_BATCH_DELETE_KEYS, MAX_BATCH_GET_KEYS, withKeyFields } from '../../service/batch-items';
 import type { AppDeps, AppEnv } from '../env';
-import { fieldsParam, parseFields } from '../item-headers';
-import { capacityResponseHeaders } from '../capacity-headers';
+import { capacityResponseHeaders, fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
-import { bodyTooLargeResponse, CollectionParam, errorResponses, Item, ItemError } from '../schemas';
+import { bodyTooLargeResponse, CollectionParam, errorResponses, Item, ItemError, jsonContent } from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
@@ -50,11 +49,11 @@ const batchGetRoute = (bytes: number, timeoutMs: number | undefined) =>
     },
     responses: {
       200: {
-        content: {
-          'application/json': { schema: z.object({ items: z.array(Item), missing: z.array(Key) }).openapi('BatchGet') },
-        },
+        ...jsonContent(
+          z.object({ items: z.array(Item), missing: z.array(Key) }).openapi('BatchGet'),
+          'the items found, in the order of their keys, and the keys of items the collection lacks',
+        ),
         headers: capacityResponseHeaders,
-        description: 'the items found, in the order of their keys, and the keys of items the collection lacks',
       },
       ...errorResponses,
       ...bodyTooLargeResponse,
@@ -78,13 +77,11 @@ const batchDeleteRoute = (bytes: number, timeoutMs: number | undefined) =>
     },
     responses: {
       200: {
-        content: {
-          'application/json': {
-            schema: z.object({ deleted: z.number().int(), failed: z.array(ItemError) }).openapi('BatchDeleteResult'),
-          },
-        },
+        ...jsonContent(
+          z.object({ deleted: z.number().int(), failed: z.array(ItemError) }).openapi('BatchDeleteResult'),
+          'how many were deleted; each key not deleted with why (item_not_found, conflict, …)',
+        ),
         headers: capacityResponseHeaders,
-        description: 'how many were deleted; each key not deleted with why (item_not_found, conflict, …)',
       },
       ...errorResponses,
       ...bodyTooLargeResponse,

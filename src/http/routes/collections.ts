@@ -1,6 +1,6 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
-import { ShardlineError } from '../../core/errors';
+import { invalidRequest } from '../../core/errors';
 import { describeOrder, orderOf, readableBoundaries } from '../../core/order';
 import { routeLookup } from '../../core/order-filter';
 import { groupValueFromPath } from '../../core/group-key';
@@ -17,6 +17,7 @@ import {
   CollectionInfo,
   CollectionParam,
   errorResponses,
+  jsonContent,
   queryErrorResponse,
   RouteQuery,
   RouteResponse,
@@ -74,10 +75,7 @@ const listRoute = apiRoute({
     'with the shard map it currently reads.',
   tags: ['collections'],
   responses: {
-    200: {
-      content: { 'application/json': { schema: z.object({ collections: z.array(CollectionInfo) }) } },
-      description: 'every collection',
-    },
+    200: jsonContent(z.object({ collections: z.array(CollectionInfo) }), 'every collection'),
     ...queryErrorResponse,
   },
 });
@@ -93,7 +91,7 @@ const showRoute = apiRoute({
   tags: ['collections'],
   request: { params: CollectionParam },
   responses: {
-    200: { content: { 'application/json': { schema: CollectionInfo } }, description: 'the collection' },
+    200: jsonContent(CollectionInfo, 'the collection'),
     ...queryErrorResponse,
     404: errorResponses[404],
   },
@@ -111,7 +109,7 @@ const routeRoute = apiRoute({
   tags: ['collections'],
   request: { params: CollectionParam, query: RouteQuery },
   responses: {
-    200: { content: { 'application/json': { schema: RouteResponse } }, description: 'its shards' },
+    200: jsonContent(RouteResponse, 'its shards'),
     400: errorResponses[400],
     404: errorResponses[404],
   },
@@ -128,7 +126,7 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
   app.openapi(routeRoute, async (c) => {
     const { read } = await shardline.snapshot(c.req.valid('param').collection, c.get('call'));
     const { key, group } = c.req.valid('query');
-    if (!key.isWellFormed()) throw new ShardlineError('invalid_request', 'key holds an unpaired surrogate');
+    if (!key.isWellFormed()) throw invalidRequest('key holds an unpaired surrogate');
     const collection = routedFor(read, group);
     const { normalized, range } = routeLookup(orderOf(collection), key);
     const { strategy } = collection.map;
@@ -145,22 +143,16 @@ export function registerCollectionRoutes(app: OpenAPIHono<AppEnv>, shardline: Sh
   });
 }
 
-/**
- * What a key's route is taken from: the collection, or in a grouped one the named group's view (its shard
- * keys `<prefix>#<group>#<shard>`; the collection's own `<prefix>#<shard>` keys hold nothing there).
- */
+/** What a key's route is taken from: the collection, or in a grouped one the named group's view (its own keys). */
 function routedFor(collection: RoutedCollection, group: string | undefined): RoutedCollection {
   const spec = collection.group;
   if (!spec) {
     if (group === undefined) return collection;
-    throw new ShardlineError('invalid_request', `collection "${collection.name}" is not grouped: drop group`);
+    throw invalidRequest(`collection "${collection.name}" is not grouped: drop group`);
   }
   if (group === undefined) {
-    throw new ShardlineError(
-      'invalid_request',
-      `collection "${collection.name}" is grouped by "${spec.field}": ` +
-        'name the group (group=…), whose shards are its own',
-    );
+    const name = `collection "${collection.name}" is grouped by "${spec.field}"`;
+    throw invalidRequest(`${name}: name the group (group=…), whose shards are its own`);
   }
   return groupView(collection, groupValueFromPath(spec, collection.prefix, group));
 }

@@ -19,11 +19,7 @@ export function groupingOf(collection: RoutedCollection) {
   };
 }
 
-/**
- * The grouping with the groups off the default, most shards first (then by name): a group is grown
- * for its load, so the largest are the hottest the group map knows of. The map says nothing of the
- * groups still on the default: how hot those are is for load figures counted by group.
- */
+/** The grouping with the groups off the default, most shards first (grown for their load: the hottest it knows). */
 export function groupMapSummary(collection: RoutedCollection) {
   const grouping = groupingOf(collection);
   if (!grouping) return undefined;

@@ -1,10 +1,14 @@
 import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { startTime } from 'hono/timing';
+import type { CollectionSpec } from '../../core/collection';
+import type { HotKeys } from '../../load/fleet-load';
+import { groupRate } from '../../load/group-sketch';
+import { PARTITION_WCU } from '../../load/load-record';
+import type { RequestContext } from '../../service/metrics/request-tally';
 import type { Shardline } from '../../service/shardline';
 import { apiRoute } from '../api-route';
 import type { AppEnv } from '../env';
-import { CollectionParam, errorResponses, ListQuery } from '../schemas';
-import { GroupLoadSchema, readGroupLoad } from './group-load';
+import { CollectionParam, errorResponses, jsonContent, ListQuery } from '../schemas';
 import { PAGE_ROUTE, pageRequest, pageResponse } from './listing';
 
 const GroupParams = CollectionParam.extend({
@@ -24,6 +28,48 @@ const groupListingRoute = apiRoute({
     'shard, its shards merged for a grown one. Filters, order, cursor and fields as in the listing.',
   request: { params: GroupParams, query: ListQuery },
 });
+
+/** Minutes a group's load is read over: the collection's autopilot window, else /load's default. */
+const DEFAULT_WINDOW_MINUTES = 10;
+
+const GroupLoadSchema = z
+  .object({
+    windowSeconds: z.number().openapi({ description: "the ended minutes merged: the autopilot's window, else 10" }),
+    routers: z.number().int().openapi({ description: 'routers that reported in the window' }),
+    writesPerSecond: z.number().openapi({ description: 'at most (the merged sketches of the groups written)' }),
+    writeUnitsPerSecond: z
+      .number()
+      .openapi({ description: 'at most; the true rate is at least writeUnitsPerSecondAtLeast' }),
+    writeUnitsPerSecondAtLeast: z.number().openapi({ description: 'write units a second the group had at least' }),
+    partitionShare: z.number().openapi({
+      description: "each write shard's share of a partition's write limit (1,000 WCU), at most",
+    }),
+  })
+  .openapi('GroupLoad');
+
+/**
+ * One group's write load over the last window, from the group sketches of every router's load records: its rates
+ * are bounds, since a sketch counts the groups written most.
+ */
+async function readGroupLoad(
+  shardline: Shardline,
+  collection: CollectionSpec,
+  group: { readonly group: string; readonly writeShards: number },
+  context: RequestContext,
+) {
+  const minutes = collection.autopilot?.windowMinutes ?? DEFAULT_WINDOW_MINUTES;
+  const { load } = await shardline.fleetLoad(collection.name, minutes, context);
+  const rate = (hot?: HotKeys) => (hot ? groupRate(hot, group.group, load.windowSeconds) : { atMost: 0, atLeast: 0 });
+  const units = rate(load.groups?.writeUnits);
+  return {
+    windowSeconds: load.windowSeconds,
+    routers: load.routers,
+    writesPerSecond: rate(load.groups?.writes).atMost,
+    writeUnitsPerSecond: units.atMost,
+    writeUnitsPerSecondAtLeast: units.atLeast,
+    partitionShare: units.atMost / group.writeShards / PARTITION_WCU,
+  };
+}
 
 const GroupShardsResponse = z
   .object({
@@ -53,7 +99,7 @@ const groupRoute = apiRoute({
     'else 10 minutes), the figures the autopilot grows and shrinks groups by.',
   request: { params: GroupParams },
   responses: {
-    200: { content: { 'application/json': { schema: GroupShardsResponse } }, description: 'the group' },
+    200: jsonContent(GroupShardsResponse, 'the group'),
     ...errorResponses,
   },
 });
@@ -72,7 +118,7 @@ export function registerGroupRoutes(app: OpenAPIHono<AppEnv>, shardline: Shardli
     const { collection: name, group } = c.req.valid('param');
     const shards = await shardline.group(name, group, c.get('call'));
     if (!shardline.recordsLoad) return c.json(shards, 200);
-    const recent = await readGroupLoad(shardline, shardline.collection(name), shards, c.get('call'));
-    return c.json({ ...shards, load: recent }, 200, { 'cache-control': 'no-store' });
+    const load = await readGroupLoad(shardline, shardline.collection(name), shards, c.get('call'));
+    return c.json({ ...shards, load }, 200, { 'cache-control': 'no-store' });
   });
 }

@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import type { Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
-import { errorResponses, queryErrorResponse } from '../schemas';
+import { errorResponses, jsonContent, queryErrorResponse } from '../schemas';
 
 const healthRoute = apiRoute({
   method: 'get',
@@ -15,7 +15,7 @@ const healthRoute = apiRoute({
   tags: ['health'],
   security: [],
   responses: {
-    200: { content: { 'application/json': { schema: z.object({ ok: z.literal(true) }) } }, description: 'ready' },
+    200: jsonContent(z.object({ ok: z.literal(true) }), 'ready'),
     ...queryErrorResponse,
     503: errorResponses[503],
     504: errorResponses[504],

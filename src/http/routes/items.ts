@@ -8,6 +8,8 @@ import { primaryKeyFromParams } from '../../service/read-item';
 import type { WriteResult } from '../../service/write-items';
 import type { AppDeps, AppEnv } from '../env';
 import {
+  capacityResponseHeaders,
+  consumedCapacityHeaders,
   etagHeaders,
   etagResponseHeader,
   fieldsParam,
@@ -17,9 +19,7 @@ import {
   preconditionsFrom,
 } from '../item-headers';
 import { exactJson } from '../lossless-json';
-import { itemBodyGuards } from '../middleware/entity-body';
-import { capacityResponseHeaders, consumedCapacityHeaders } from '../capacity-headers';
-import { type BodyLimits, DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
+import { type BodyLimits, DEFAULT_BODY_LIMITS, itemBodyGuards, jsonBodyGuards } from '../middleware/json-body';
 import {
   BatchBody,
   BatchResponse,
@@ -27,6 +27,7 @@ import {
   CollectionParam,
   errorResponses,
   Item,
+  jsonContent,
   preconditionResponses,
   WriteResponse,
 } from '../schemas';
@@ -38,6 +39,9 @@ const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
   required: true,
   description,
 });
+
+/** An item route's answer headers: the item's ETag and the capacity the request consumed. */
+const itemHeaders = etagResponseHeader.extend(capacityResponseHeaders.shape);
 
 const putRoute = (body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
@@ -56,11 +60,7 @@ const putRoute = (body: MiddlewareHandler<AppEnv>) =>
       body: jsonBody(Item, 'the item'),
     },
     responses: {
-      201: {
-        content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
-        description: 'written',
-      },
+      201: { ...jsonContent(WriteResponse, 'written'), headers: itemHeaders },
       ...errorResponses,
       ...preconditionResponses,
       ...bodyTooLargeResponse,
@@ -80,11 +80,7 @@ const batchRoute = (limits: BodyLimits) =>
     middleware: jsonBodyGuards(limits.batchBytes, limits.timeoutMs),
     request: { params: CollectionParam, body: jsonBody(BatchBody, 'the items') },
     responses: {
-      200: {
-        content: { 'application/json': { schema: BatchResponse } },
-        headers: capacityResponseHeaders,
-        description: 'what was written, what failed',
-      },
+      200: { ...jsonContent(BatchResponse, 'what was written, what failed'), headers: capacityResponseHeaders },
       ...errorResponses,
       ...bodyTooLargeResponse,
     },
@@ -92,15 +88,11 @@ const batchRoute = (limits: BodyLimits) =>
 
 /** Query parameters naming a primary key: the key attributes of the configured tables. */
 function keyQuery(deps: AppDeps, extra: Record<string, z.ZodType> = {}) {
-  const names = new Set(
-    deps.shardline.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name)),
-  );
-  const param = (name: string) =>
-    z
-      .string()
-      .optional()
-      .openapi({ description: `primary key attribute ${name}` });
-  return z.looseObject({ ...Object.fromEntries([...names].map((name) => [name, param(name)])), ...extra });
+  const names = deps.shardline.collections.flatMap((collection) => collection.primaryKey.map(({ name }) => name));
+  const keyParam = z.string().optional();
+  const params = names.map((name) => [name, keyParam.openapi({ description: `primary key attribute ${name}` })]);
+  // A name two tables share is one parameter, where it first comes.
+  return z.looseObject({ ...Object.fromEntries(params), ...extra });
 }
 
 const getRoute = (deps: AppDeps) =>
@@ -121,11 +113,7 @@ const getRoute = (deps: AppDeps) =>
       }),
     },
     responses: {
-      200: {
-        content: { 'application/json': { schema: z.object({ item: Item }) } },
-        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
-        description: 'the item',
-      },
+      200: { ...jsonContent(z.object({ item: Item }), 'the item'), headers: itemHeaders },
       304: { description: 'the item still has the ETag the caller sent in If-None-Match' },
       ...errorResponses,
     },
@@ -153,11 +141,7 @@ const patchRoute = (deps: AppDeps, body: MiddlewareHandler<AppEnv>) =>
       },
     },
     responses: {
-      200: {
-        content: { 'application/json': { schema: WriteResponse } },
-        headers: etagResponseHeader.extend(capacityResponseHeaders.shape),
-        description: 'the item as patched',
-      },
+      200: { ...jsonContent(WriteResponse, 'the item as patched'), headers: itemHeaders },
       ...errorResponses,
       ...preconditionResponses,
       ...bodyTooLargeResponse,

@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import type { CollectionSpec } from '../../core/collection';
 import type { Page, PageRequest, Shardline } from '../../service/shardline';
 import type { AppEnv } from '../env';
-import { CollectionParam, errorResponses, ListQuery, ListResponse } from '../schemas';
+import { CollectionParam, errorResponses, jsonContent, ListQuery, ListResponse } from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 
 const DEFAULT_LIMIT = 100;
@@ -34,11 +34,7 @@ export const PAGE_ROUTE = {
   // Only a page answered carries Server-Timing: an error names no DynamoDB time worth reading.
   middleware: timing({ total: false, enabled: (c) => c.res.ok }),
   responses: {
-    200: {
-      content: { 'application/json': { schema: ListResponse } },
-      description: 'one page',
-      headers: pageHeaders,
-    },
+    200: { ...jsonContent(ListResponse, 'one page'), headers: pageHeaders },
     ...errorResponses,
   },
 };
@@ -65,10 +61,7 @@ export function registerListingRoute(app: OpenAPIHono<AppEnv>, shardline: Shardl
   });
 }
 
-/**
- * A listing query as the service takes it: ascending and 100 items unless asked, `fields` read as names.
- * The API's `order` parameter is the listing's direction (the collection's order is its fields).
- */
+/** A listing query as the service takes it; the API's `order` is its direction (a collection's order is fields). */
 export function pageRequest(query: z.infer<typeof ListQuery>): PageRequest & { fields?: readonly string[] } {
   const { order: direction, cursor, limit, fields, ...filter } = query;
   const page = { cursor, limit: limit ?? DEFAULT_LIMIT, fields: parseFields(fields) };

@@ -4,7 +4,7 @@ import { orderOf, readableBoundaries } from '../../core/order';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
-import { CollectionParam, errorResponses, queryErrorResponse, StatsResponse } from '../schemas';
+import { CollectionParam, errorResponses, jsonContent, queryErrorResponse, StatsResponse } from '../schemas';
 import { groupMapSummary } from './group-summary';
 import { readableHotKeys } from './load';
 
@@ -36,7 +36,7 @@ const statsRoute = apiRoute({
   tags: ['observability'],
   request: { params: CollectionParam },
   responses: {
-    200: { content: { 'application/json': { schema: StatsResponse } }, description: 'the figures' },
+    200: jsonContent(StatsResponse, 'the figures'),
     ...queryErrorResponse,
     404: errorResponses[404],
   },
@@ -97,10 +97,9 @@ export function registerObservabilityRoutes(app: OpenAPIHono<AppEnv>, deps: AppD
     c.json(await statsOf(c.req.valid('param').collection, c.get('call')), 200, { 'cache-control': 'no-store' }),
   );
   app.openapi(heatRoute, async (c) => {
-    // The first picture comes with the page; the page then asks /stats (or /load) itself.
+    // The first picture comes with the page, which then polls /stats, or /load where load records are kept.
     const initial = await statsOf(c.req.valid('param').collection, c.get('call'));
-    // /load exists only where the router keeps load records (app.ts): else no fleet view.
-    return c.html(heatPageHtml(initial, { fleet: deps.shardline.recordsLoad }), 200, {
+    return c.html(heatPageHtml(initial, { fleet: shardline.recordsLoad }), 200, {
       'content-security-policy': HEAT_PAGE_CSP,
       'cache-control': 'no-store',
     });

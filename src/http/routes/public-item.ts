@@ -12,9 +12,8 @@ export function hiddenAttributes(collection: CollectionSpec): ReadonlySet<string
 }
 
 /**
- * A stored record as the client wrote it, in its JSON form: shardline's own attributes left out and, when `fields`
- * are given, only those (in their order). A view, not a copy: `jsonText` writes it straight from the record, which
- * a listing page does a hundred times (docs/performance.md); `toJSON` gives the copy to whoever else asks.
+ * A stored record as the client wrote it, in its JSON form, without shardline's own attributes and, given `fields`,
+ * only those. A view: `jsonText` writes it straight from the record (docs/performance.md); `toJSON` makes the copy.
  */
 export class PublicWireItem extends JsonMembers {
   constructor(
@@ -34,8 +33,7 @@ export class PublicWireItem extends JsonMembers {
   }
 
   toJSON(): JsonObject {
-    // An ordinary object, not a prototype-less one: it is only written out, by own names; `setOwn` keeps
-    // `__proto__` a name.
+    // `setOwn` keeps `__proto__` a name.
     const out: JsonObject = {};
     this.visitMembers((name, value) => setOwn(out, name, value));
     return out;
