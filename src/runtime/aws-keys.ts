@@ -29,8 +29,3 @@ export function clientKeys(settings: Settings, required = false): AwsKeys | unde
   }
   return undefined;
 }
-
-/** Client options with `keys`, or none (the SDK's own chain). */
-export function credentialsOption(keys: AwsKeys | undefined): { client?: { credentials: AwsKeys } } {
-  return keys ? { client: { credentials: keys } } : {};
-}

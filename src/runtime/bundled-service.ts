@@ -2,7 +2,7 @@ import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
 import { buildService, type RuntimeMetrics } from './service';
-import { clientKeys, credentialsOption } from './aws-keys';
+import { clientKeys } from './aws-keys';
 import { readSettings, requireCursorSecret, type EnvMap } from './settings';
 
 export interface BundledServiceOptions {
@@ -25,14 +25,14 @@ export type BundledService = ReturnType<typeof createBundledService>;
 export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions) {
   const settings = readSettings(env);
   requireCursorSecret(settings);
+  const credentials = clientKeys(settings, options.requireCredentials);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
     source: bundle.source,
     bundled: true,
     ...(options.metrics && { metrics: options.metrics }),
-    ...credentialsOption(clientKeys(settings, options.requireCredentials)),
+    ...(credentials && { client: { credentials } }),
   });
   mountDocsAssets(service.app, options.docsAssets);
-  // What work outside a request (a scheduled step, a stream batch) awaits first, as requests do.
-  return { service, settings, app: service.app, ready: service.ready };
+  return { service, settings, app: service.app };
 }

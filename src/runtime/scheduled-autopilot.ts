@@ -18,7 +18,7 @@ export async function scheduledAutopilot(
   const failed: string[] = [];
   const opted = collections.filter((collection) => collection.autopilot);
   if (opted.length === 0) return { steps, failed };
-  await bundled.ready();
+  await bundled.service.ready();
   const table = { dynamo, maps, settings: bundled.settings };
   const stop = AbortSignal.timeout(budgetMs);
   const report = (fields: object) => log(JSON.stringify({ msg: 'shardline.autopilot', ...fields }));

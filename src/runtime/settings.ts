@@ -38,13 +38,7 @@ export function readSettings(env: EnvMap) {
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     /** How long a request's headers, and then its body, may take to arrive whole before a 408. */
-    bodyTimeoutMs: integer(
-      renamed(env, 'BODY_IDLE_TIMEOUT_MS', 'BODY_TIMEOUT_MS'),
-      'BODY_TIMEOUT_MS',
-      DEFAULT_BODY_TIMEOUT_MS,
-      1,
-      3_600_000,
-    ),
+    bodyTimeoutMs: integer(refuseOldBodyTimeout(env), 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 1, 3_600_000),
     /** Per caller (API key); undefined: no limit. */
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', undefined, 1, 1_000_000),
     /** Per client address. */
@@ -150,12 +144,8 @@ export function parseApiKeys(raw: string | undefined): ApiKeyGrant[] {
 export function parseOrigins(raw: string | undefined): string[] {
   const text = nonEmpty(raw);
   if (text === undefined) return [];
-  const origins = text
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter((origin) => origin !== '');
-  for (const origin of origins) {
-    if (origin === '*') continue;
+  const origins = text.split(',').flatMap((origin) => nonEmpty(origin) ?? []);
+  for (const origin of origins.filter((one) => one !== '*')) {
     if (!URL.canParse(origin)) {
       throw new Error(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin like https://app.example.com`);
     }
@@ -167,12 +157,12 @@ export function parseOrigins(raw: string | undefined): string[] {
   return origins.map((origin) => origin.replace(/\/$/, ''));
 }
 
-/** `env`, refusing a setting by its old name (it would otherwise be ignored without a word). */
-function renamed(env: EnvMap, old: string, now: string): EnvMap {
-  if (nonEmpty(env[old]) !== undefined) {
-    throw new Error(`${old} is now ${now}: the bound on the whole body's arrival, not on a pause in it`);
-  }
-  return env;
+/** `env`, refusing BODY_TIMEOUT_MS by its old name (it would otherwise be ignored without a word). */
+function refuseOldBodyTimeout(env: EnvMap): EnvMap {
+  if (nonEmpty(env.BODY_IDLE_TIMEOUT_MS) === undefined) return env;
+  throw new Error(
+    "BODY_IDLE_TIMEOUT_MS is now BODY_TIMEOUT_MS: the bound on the whole body's arrival, not on a pause in it",
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

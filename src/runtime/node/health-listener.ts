@@ -13,13 +13,6 @@ const ASK_EVERY_MS = 1000;
 const FRESH_ENOUGH_MS = 5000;
 const WAIT_AT_MOST_MS = 500;
 
-/** One health answer as the app gave it, and when (ms since the epoch). */
-interface HealthAnswer {
-  readonly status: number;
-  readonly body: string;
-  readonly at: number;
-}
-
 /**
  * The health port's thread, as source: plain JavaScript run with `eval`, so it needs neither tsx nor a file
  * beside a bundle. It answers GET /healthz from the main thread's last answer and asks for a new one when that
@@ -29,7 +22,9 @@ interface HealthAnswer {
 const WORKER_SOURCE = `
 const { createServer } = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
-const { host, port, silentMs, askEveryMs, freshEnoughMs, waitAtMostMs } = workerData;
+const { host, port } = workerData;
+const [silentMs, askEveryMs, freshEnoughMs, waitAtMostMs] =
+  [${MAIN_THREAD_SILENT_MS}, ${ASK_EVERY_MS}, ${FRESH_ENOUGH_MS}, ${WAIT_AT_MOST_MS}];
 let last;
 let beatAt = Date.now();
 let askedAt = 0;
@@ -93,29 +88,18 @@ export function startHealthListener(
   port: number,
   check: () => Promise<{ status: number; body: string }>,
 ): Promise<HealthListener> {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      host,
-      port,
-      silentMs: MAIN_THREAD_SILENT_MS,
-      askEveryMs: ASK_EVERY_MS,
-      freshEnoughMs: FRESH_ENOUGH_MS,
-      waitAtMostMs: WAIT_AT_MOST_MS,
-    },
-  });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { host, port } });
   worker.unref();
   // A sign of life with no I/O: a main thread stuck (a blocked event loop) stops it, an idle one does not.
   const beat = setInterval(() => worker.postMessage('beat'), BEAT_EVERY_MS);
   beat.unref();
+  // The app's answer as it gave it, and when (ms since the epoch).
   const answer = async () => {
-    try {
-      const { status, body } = await check();
-      worker.postMessage({ status, body, at: Date.now() } satisfies HealthAnswer);
-    } catch (error) {
-      const body = JSON.stringify({ error: { code: 'unavailable', message: (error as Error).message } });
-      worker.postMessage({ status: 503, body, at: Date.now() } satisfies HealthAnswer);
-    }
+    const { status, body } = await check().catch((error: Error) => ({
+      status: 503,
+      body: JSON.stringify({ error: { code: 'unavailable', message: error.message } }),
+    }));
+    worker.postMessage({ status, body, at: Date.now() });
   };
   return new Promise((resolveListener, reject) => {
     worker.on('message', (message: 'check' | { listening?: number; error?: string }) => {

@@ -70,10 +70,13 @@ async function main(): Promise<void> {
   // The fleet's load (docs/autopilot.md): this router's ended minutes, written once each.
   const load = service.load;
   if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
-  server.once('error', async (error: NodeJS.ErrnoException) => {
-    console.error(describeListenError(error, settings.host, settings.port));
+  const exit = async (code: number) => {
     await data.close();
-    process.exit(1);
+    process.exit(code);
+  };
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    console.error(describeListenError(error, settings.host, settings.port));
+    void exit(1);
   });
 
   // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
@@ -81,15 +84,11 @@ async function main(): Promise<void> {
   // the rest.
   const stop = (): void => {
     void health?.close();
-    server.close(async () => {
-      await data.close();
-      process.exit(0);
-    });
+    server.close(() => void exit(0));
     (server as Server).closeIdleConnections();
-    setTimeout(async () => {
+    setTimeout(() => {
       (server as Server).closeAllConnections();
-      await data.close();
-      process.exit(0);
+      void exit(0);
     }, STOP_GRACE_MS).unref();
   };
   process.once('SIGINT', stop);
