@@ -64,7 +64,8 @@ function resolveCollection(
   const table = { ...defaults, ...spec.table };
   checkDistinctIndexes(name, table);
   const order = resolveOrder(spec);
-  const group = groupOf(spec.group);
+  const group: GroupSpec | undefined =
+    typeof spec.group === 'string' ? { field: spec.group, type: 'string' } : spec.group;
   const strategy = collectionStrategy(name, spec.strategy ?? DEFAULT_GROUP_STRATEGY, order, options);
   if (group && strategy.kind !== 'random') {
     throw new Error(
@@ -95,12 +96,6 @@ function resolveCollection(
 /** Each group starts on one shard: its listing is one Query. */
 const DEFAULT_GROUP_STRATEGY = { kind: 'random', shards: 1 } as StrategyConfig;
 
-function groupOf(group: ParsedConfig['collections'][string]['group']): GroupSpec | undefined {
-  if (group === undefined) return undefined;
-  const spec = typeof group === 'string' ? { field: group, type: 'string' as const } : group;
-  return spec;
-}
-
 /**
  * Collections on one table must not share shard keys: a prefix equal to another's, or
  * extending another's past its `#` (`a` and `a#b`: `a#b#3` begins with `a#`), would mix
@@ -124,7 +119,7 @@ function prefixClashes(collections: readonly CollectionSpec[]): string[] {
 }
 
 /** Boundaries are compared with normalized values: one that normalization would change can never be hit. */
-function checkNormalized(where: string, boundaries: readonly string[], normalization: Normalization): void {
+function checkNormalized(where: string, boundaries: string[], normalization: Normalization): string[] {
   const bad = boundaries.find((boundary) => normalize(boundary, normalization) !== boundary);
   if (bad !== undefined) {
     throw new Error(
@@ -132,6 +127,7 @@ function checkNormalized(where: string, boundaries: readonly string[], normaliza
         `normalized it is ${JSON.stringify(normalize(bad, normalization))}`,
     );
   }
+  return boundaries;
 }
 
 /** A `boundariesFile` is read here (relative to the config file) and must agree with the collection's normalization. */
@@ -164,9 +160,7 @@ function resolveBoundaries(
     throw new Error(`${where}: a ${kind} strategy needs exactly one of "boundaries" or "boundariesFile"`);
   }
   if (boundaries !== undefined) {
-    const inline = parseBoundariesFile({ boundaries }, where, order).boundaries;
-    checkNormalized(where, inline, normalization);
-    return inline;
+    return checkNormalized(where, parseBoundariesFile({ boundaries }, where, order).boundaries, normalization);
   }
   const path = String(file);
   if (!options.readBoundaries) throw new Error(`${where}: cannot read boundaries file ${path} here`);
@@ -176,8 +170,7 @@ function resolveBoundaries(
       `${where}: ${path} was computed with normalization ${parsed.normalization}, the collection uses ${normalization}`,
     );
   }
-  checkNormalized(`${where}: ${path}`, parsed.boundaries, normalization);
-  return parsed.boundaries;
+  return checkNormalized(`${where}: ${path}`, parsed.boundaries, normalization);
 }
 
 /** The two indexes a collection's maps take turns in must not share a name or an attribute. */
@@ -202,8 +195,7 @@ function checkDistinctIndexes(collection: string, table: ParsedConfig['table']):
  */
 function checkAutopilotShards(collection: string, strategy: ShardStrategy, autopilot: AutopilotConfig): void {
   const { minShards, maxShards } = autopilot;
-  if (strategy.kind === 'range') return;
-  if (strategy.shardCount < minShards || strategy.shardCount > maxShards) {
+  if (strategy.kind !== 'range' && (strategy.shardCount < minShards || strategy.shardCount > maxShards)) {
     throw new Error(
       `collections.${collection}.autopilot: the strategy's ${strategy.shardCount} shards are outside ` +
         `"minShards" ${minShards} to "maxShards" ${maxShards}`,

@@ -1,14 +1,6 @@
 import { type HeavyHitter, type SketchSummary, SpaceSaving } from '../core/space-saving';
 import type { RoutedCollection } from '../core/collection';
-import {
-  FIGURES,
-  type Figure,
-  GROUP_KEYS,
-  type GroupSketches,
-  type LoadRecord,
-  PARTITION_RCU,
-  PARTITION_WCU,
-} from './load-record';
+import { FIGURES, type Figure, GROUP_KEYS, type LoadRecord, PARTITION_RCU, PARTITION_WCU } from './load-record';
 
 /** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
 export interface ShardLoad {
@@ -80,31 +72,26 @@ export interface WindowOptions {
 export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions): FleetLoad {
   const start = options.now - options.minutes * options.minuteMs;
   const windowSeconds = (options.minutes * options.minuteMs) / 1000;
+  const kept = records.filter(
+    (record) =>
+      record.collection === options.collection &&
+      record.mapVersion === options.mapVersion &&
+      record.minute >= start &&
+      record.minute < options.now,
+  );
   const sums = Object.fromEntries(FIGURES.map((figure) => [figure, new Array<number>(options.shardCount).fill(0)]));
-  const written: SketchSummary[] = [];
-  const read: SketchSummary[] = [];
-  const routers = new Set<string>();
   const writeSamples = Array.from({ length: options.shardCount }, (): WriteSample[] => []);
-  const groups: GroupSketches[] = [];
-  let merged = 0;
-  for (const record of records) {
-    if (record.collection !== options.collection || record.mapVersion !== options.mapVersion) continue;
-    if (record.minute < start || record.minute >= options.now) continue;
-    merged++;
-    routers.add(record.router);
+  for (const record of kept) {
     for (const figure of FIGURES) {
       const into = sums[figure]!;
       record.figures[figure].forEach((value, shard) => {
         if (shard < into.length) into[shard]! += value;
       });
     }
-    written.push(record.written);
     record.writeSamples?.forEach((values, shard) => {
       const units = (record.figures.writeUnits[shard] ?? 0) / Math.max(1, values.length);
       for (const value of values) writeSamples[shard]?.push({ value, units });
     });
-    read.push(record.read);
-    if (record.groups) groups.push(record.groups);
   }
   const rate = (figure: Figure, shard: number) => sums[figure]![shard]! / windowSeconds;
   const shards = Array.from({ length: options.shardCount }, (_, shard): ShardLoad => {
@@ -121,28 +108,21 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       partitionShare: Math.max(writeUnitsPerSecond / PARTITION_WCU, readUnitsPerSecond / PARTITION_RCU),
     };
   });
+  const groupWrites = kept.flatMap((record) => record.groups?.writes ?? []);
+  const groupUnits = kept.flatMap((record) => record.groups?.writeUnits ?? []);
   return {
     collection: options.collection,
     mapVersion: options.mapVersion,
     windowSeconds,
-    routers: routers.size,
-    records: merged,
+    routers: new Set(kept.map((record) => record.router)).size,
+    records: kept.length,
     shards,
     imbalance: imbalanceOf(shards.map((s) => s.partitionShare)),
-    hotWrites: hotKeysOf(written),
-    hotReads: hotKeysOf(read),
+    hotWrites: hotKeysOf(kept.map((record) => record.written)),
+    hotReads: hotKeysOf(kept.map((record) => record.read)),
     writeSamples,
-    ...(groups.length > 0 && {
-      groups: {
-        writes: hotKeysOf(
-          groups.map((part) => part.writes),
-          GROUP_KEYS,
-        ),
-        writeUnits: hotKeysOf(
-          groups.map((part) => part.writeUnits),
-          GROUP_KEYS,
-        ),
-      },
+    ...(groupWrites.length > 0 && {
+      groups: { writes: hotKeysOf(groupWrites, GROUP_KEYS), writeUnits: hotKeysOf(groupUnits, GROUP_KEYS) },
     }),
   };
 }
