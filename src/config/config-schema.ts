@@ -6,9 +6,8 @@ import { autopilotSchema } from './autopilot-config';
 import { boundariesFileSchema } from './boundaries-file';
 import { orderSchema } from './order-config';
 
-// Checks across fields and files (prefixes, boundaries, indexes) are `resolveConfig`'s, in config.ts.
-// Every object is strict: a misspelt key ("autopliot") stops the start, naming it, rather than
-// being dropped without a word (and the collection running without what it meant to ask for).
+// Checks across fields and files are `resolveConfig`'s (config.ts). Every object is strict: a misspelt key
+// ("autopliot") stops the start, naming it, rather than being dropped without a word.
 
 const keyAttribute = z.strictObject({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
 
@@ -34,10 +33,7 @@ const tableSchema = z.strictObject({
     .default({ name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' }),
 });
 
-/**
- * Built from the registry, so a strategy registered in its own file is configurable without
- * touching this one. One that takes `boundaries` may name a `boundariesFile` instead.
- */
+/** Built from the registry; a strategy that takes `boundaries` may name a `boundariesFile` instead. */
 function strategySchema() {
   const options = strategyDefinitions().map(({ configSchema }) =>
     takesBoundaries(configSchema)

@@ -21,10 +21,8 @@ export interface ResolveOptions {
 }
 
 /**
- * Throws one Error listing what is wrong, one line a problem, each naming its file and field
- * (the service refuses to start rather than serve wrong shards): every problem the schema finds
- * (an unknown key anywhere included); past the schema, each collection's first problem (its
- * later checks build on the earlier ones) and every clash of prefixes.
+ * Throws one Error listing what is wrong, one line a problem naming its file and field: every problem the schema
+ * finds; past it, each collection's first problem (later checks build on earlier ones) and every prefix clash.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): CollectionSpec[] {
   const refuse = (lines: readonly string[]): never => {
@@ -96,11 +94,7 @@ function resolveCollection(
 /** Each group starts on one shard: its listing is one Query. */
 const DEFAULT_GROUP_STRATEGY = { kind: 'random', shards: 1 } as StrategyConfig;
 
-/**
- * Collections on one table must not share shard keys: a prefix equal to another's, or
- * extending another's past its `#` (`a` and `a#b`: `a#b#3` begins with `a#`), would mix
- * their items in the index and let each take the other's.
- */
+/** Collections on one table must not share shard keys: `a` and `a#b` would mix (`a#b#3` begins with `a#`). */
 function prefixClashes(collections: readonly CollectionSpec[]): string[] {
   const clashes: string[] = [];
   for (const [i, one] of collections.entries()) {
@@ -189,10 +183,7 @@ function checkDistinctIndexes(collection: string, table: ParsedConfig['table']):
   }
 }
 
-/**
- * The autopilot grows and shrinks hash and random maps within [minShards, maxShards]: a first
- * map outside them would have it shrink a collection it is told to keep large, or the reverse.
- */
+/** The autopilot keeps hash and random maps within [minShards, maxShards]: a first map must start there too. */
 function checkAutopilotShards(collection: string, strategy: ShardStrategy, autopilot: AutopilotConfig): void {
   const { minShards, maxShards } = autopilot;
   if (strategy.kind !== 'range' && (strategy.shardCount < minShards || strategy.shardCount > maxShards)) {

@@ -36,15 +36,9 @@ export interface FleetLoad {
   readonly imbalance: number | null;
   readonly hotWrites: HotKeys;
   readonly hotReads: HotKeys;
-  /**
-   * Per shard, the written values the routers sampled, each with the write units it stands
-   * for (its router's units that minute ÷ its sample's size): where in its range the writes land.
-   */
+  /** Per shard, the values sampled, each with the write units it stands for: where in its range writes land. */
   readonly writeSamples: WriteSample[][];
-  /**
-   * A grouped collection's groups, merged over the routers and minutes that counted them: the groups
-   * written most, by writes and by write units (absent when no record in the window had any).
-   */
+  /** A grouped collection's groups written most, by writes and by write units (absent when no record had any). */
   readonly groups?: { readonly writes: HotKeys; readonly writeUnits: HotKeys };
 }
 
@@ -64,10 +58,8 @@ export interface WindowOptions {
 }
 
 /**
- * Merges routers' minute records into the fleet's view of the window ending at `now`:
- * only whole minutes that began inside it, only records of the map in force (another
- * map's shard numbers mean other ranges). Rates are over the whole window, so a router
- * that reported one minute of ten counts for a tenth.
+ * Merges routers' minute records into the fleet's view of the window ending at `now`: whole minutes that began
+ * inside it, of the map in force (another map's shards mean other ranges). Rates are over the whole window.
  */
 export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions): FleetLoad {
   const start = options.now - options.minutes * options.minuteMs;
@@ -127,10 +119,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
   };
 }
 
-/**
- * Shards the load figures of `collection` are kept for: a grouped collection's in one (shard 0, the
- * whole collection), since shard `i` of one group is another partition than shard `i` of the next.
- */
+/** Shards the load figures are kept for: a grouped collection's in one, as shard `i` of each group differs. */
 export function loadShardCount(collection: RoutedCollection): number {
   return collection.group ? 1 : collection.map.strategy.shardCount;
 }

@@ -27,10 +27,8 @@ interface OpenMinute {
 }
 
 /**
- * One router's counts per collection for the minute under way (docs/autopilot.md). `take(now)`
- * hands over every minute that has ended as a LoadRecord, at most one per collection per
- * minute, and forgets it: what the router writes to the table. A new map version starts
- * the minute afresh, so a record's shard numbers are one map's.
+ * One router's counts per collection for the minute under way (docs/autopilot.md); `take(now)` hands over each
+ * ended minute as a LoadRecord. A new map version starts the minute afresh, so a record's shards are one map's.
  */
 export class LoadMeter {
   private readonly open = new Map<string, OpenMinute>();
@@ -41,10 +39,7 @@ export class LoadMeter {
     private readonly minuteMs: number,
   ) {}
 
-  /**
-   * One write; `group`: a grouped collection's, whose writes are counted per group. Its values are
-   * ordered within their group only, so no shard's range is sampled (no range re-cut reads them).
-   */
+  /** One write; `group`: a grouped collection's, counted per group and not sampled (no range re-cut reads them). */
   wrote(
     collection: string,
     mapVersion: number,

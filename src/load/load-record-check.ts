@@ -53,9 +53,8 @@ const schema = z
   );
 
 /**
- * The load record stored as `text` if it is one a router could have written for `expected`'s collection and
- * minute (every figure a finite count, sketches a router's size, lists within a map's shards), else what is
- * wrong with it: a forged or damaged record must never become a figure, a 500 or a crash of the autopilot.
+ * The load record stored as `text` if a router could have written it for `expected`'s collection and minute,
+ * else what is wrong with it: a forged or damaged record must never become a figure, a 500 or an autopilot crash.
  */
 export function checkLoadRecord(
   text: unknown,

@@ -3,10 +3,7 @@ import type { SketchSummary } from '../core/space-saving';
 export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queries', 'throttles'] as const;
 export type Figure = (typeof FIGURES)[number];
 
-/**
- * One router's load on one collection during one minute (docs/autopilot.md): what it writes to
- * the table once a minute, and what `GET /collections/{c}/load` merges over the fleet.
- */
+/** One router's load on one collection during one minute (docs/autopilot.md), as it writes it to the table. */
 export interface LoadRecord {
   readonly collection: string;
   /** The writing process's id, random per start: how many routers reported. */
@@ -24,15 +21,9 @@ export interface LoadRecord {
   /** Space-Saving sketches of the written and the read values (normalized). */
   readonly written: SketchSummary;
   readonly read: SketchSummary;
-  /**
-   * Per shard, a uniform sample of the values written there (reservoir sampling): where in
-   * its range a shard's writes land, which a re-cut by load needs when no one key is hot.
-   */
+  /** Per shard, a uniform sample of the values written: where writes land, for a re-cut when no one key is hot. */
   readonly writeSamples?: readonly (readonly string[])[];
-  /**
-   * A grouped collection's writes per group (older records have none): Space-Saving sketches of the
-   * groups written, one counting writes and one write units, each cut to fit GROUP_SKETCH_BYTES.
-   */
+  /** A grouped collection's writes and write units per group, each cut to GROUP_SKETCH_BYTES (older records: none). */
   readonly groups?: GroupSketches;
 }
 

@@ -16,11 +16,9 @@ export interface BundledServiceOptions {
 export type BundledService = ReturnType<typeof createBundledService>;
 
 /**
- * The service as the Worker and the Lambda function build it: settings from an environment
- * map, the config and boundaries from the build-time bundle. Throws on bad settings or config
- * (CURSOR_SECRET included), so a misconfigured deployment fails at its first request (Worker)
- * or at init (Lambda). Its app is served as it is: the app's own gates (src/http/gates.ts) answer
- * 503 until the tables are ready, the next request trying again, and write the fleet's load.
+ * The service as the Worker and the Lambda function build it: settings from an environment map, the config from
+ * the build-time bundle. Throws on bad settings or config (CURSOR_SECRET included), so a misconfigured deployment
+ * fails at its first request (Worker) or at init (Lambda).
  */
 export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions) {
   const settings = readSettings(env);

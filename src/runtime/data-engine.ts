@@ -22,11 +22,9 @@ export interface DataEngine {
 }
 
 /**
- * The data as the settings place it, opened the one way `npm start` and the tools share. With neither
- * DYNAMODB_ENDPOINT nor AWS_REGION it is the embedded engine over SHARDLINE_DATA_DIR, which only one process can
- * open: the `server` opens it and leaves its address there (the address only: the engine's key is in the data
- * dir's secret file, for those who may read it) while it runs; a `tool` (reshard, boundaries --collection) reaches
- * the data through that server's engine when one answers, else opens the engine itself.
+ * The data as the settings place it. The embedded engine's data dir only one process can open: the `server`
+ * leaves its engine's address there while it runs (its key is in the secret file, for whoever may read it);
+ * a `tool` (reshard, boundaries --collection) goes through that engine when it answers, else opens its own.
  */
 export async function openDataEngine(settings: Settings, user: 'server' | 'tool'): Promise<DataEngine> {
   if (!wantsEmbeddedEngine(settings)) {

@@ -2,11 +2,9 @@ import { autopilotStep, type StepRecord } from '../autopilot/step';
 import type { BundledService } from './bundled-service';
 
 /**
- * One autopilot step for every collection whose config has "autopilot", as a scheduled
- * invocation runs it (Lambda's `Schedule` event, a Worker's Cron Trigger). A reshard it
- * starts or resumes stops at a safe point once `budgetMs` has passed, with its scan
- * checkpointed and its lease released, and the next invocation's step goes on from there.
- * Every step is one JSON line; a failed step is logged and the other collections still run.
+ * One autopilot step per collection with "autopilot", in a scheduled invocation (Lambda's `Schedule` event, a
+ * Worker's Cron Trigger). A reshard stops at a safe point once `budgetMs` has passed; the next invocation goes on
+ * from there. Every step is one JSON line; a failed step is logged and the other collections still run.
  */
 export async function scheduledAutopilot(
   bundled: BundledService,

@@ -23,18 +23,11 @@ export interface Service {
   readonly maps: ShardMaps;
   /** This router's part of the fleet's load (SHARDLINE_LOAD_RECORDS): the runtime flushes it. */
   readonly load?: LoadRecorder;
-  /**
-   * Prepares the tables (prepareTables, as the settings allow) until it once succeeds; then resolves at once.
-   * No promise is shared between calls: a Worker may not await I/O that another request started.
-   */
+  /** prepareTables until it once succeeds; no promise is shared, as a Worker may not await another request's I/O. */
   readonly ready: () => Promise<void>;
 }
 
-/**
- * The config's collections (TABLE_NAME overriding their table) and the one door to their
- * table (store/table.ts), as every runtime and CLI opens them. `client` overrides the settings'
- * endpoint and region (the embedded engine's).
- */
+/** The config's collections and their table, as every runtime and CLI opens them; `client` overrides the settings'. */
 export function openTable(
   settings: Settings,
   config: unknown,

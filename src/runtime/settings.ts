@@ -4,10 +4,7 @@ import type { ApiKeyGrant } from '../http/middleware/auth';
 import { DEFAULT_AUTH_FAILURES_PER_SECOND } from '../http/middleware/rate-limit';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../http/read-body';
 
-/**
- * The service's settings from its environment (process.env on Node and Lambda,
- * vars and secrets on Workers), checked once at start so a typo fails loudly.
- */
+/** The settings from the environment (Workers: vars and secrets), checked at start so a typo fails loudly. */
 export type Settings = Readonly<ReturnType<typeof readSettings>>;
 
 export type EnvMap = Record<string, string | undefined>;
@@ -94,9 +91,8 @@ function metricsKey(env: EnvMap): string | undefined {
 export const MIN_CURSOR_SECRET_BYTES = 32;
 
 /**
- * The cursor secret where many instances serve one API (Workers, Lambda): required, and
- * at least 32 bytes. A random key per instance would make page 2 fail whenever it
- * lands on another instance than page 1, so a missing secret stops the start instead.
+ * The cursor secret where many instances serve one API (Workers, Lambda): required, as a random key per
+ * instance would fail page 2 whenever it lands on another instance than page 1.
  */
 export function requireCursorSecret(settings: Settings): string {
   const secret = settings.cursorSecret;
@@ -115,9 +111,8 @@ export function wantsEmbeddedEngine(settings: Settings): boolean {
 }
 
 /**
- * `API_KEYS` = `key:scope,key:scope`, scopes `read` or `write`. A key may itself hold
- * colons (the scope is what follows the last one). Errors name the entry by position,
- * never by its text, so a typo never prints key material into a log.
+ * `API_KEYS` = `key:scope,key:scope`, scopes `read` or `write`, the scope after a key's last colon. Errors name
+ * the entry by position, never by its text, so a typo never prints key material into a log.
  */
 export function parseApiKeys(raw: string | undefined): ApiKeyGrant[] {
   const text = nonEmpty(raw);

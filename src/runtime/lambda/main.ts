@@ -8,15 +8,12 @@ import { type InvocationContext, streamsHandler } from './lambda-streams';
 import { isScheduledEvent, scheduledAutopilot } from '../scheduled-autopilot';
 
 /**
- * AWS Lambda entry (bundled to dist/lambda/index.mjs), built once per execution environment at
- * init. One handler for API Gateway REST (v1), HTTP API (v2) and Function URL events, for the
- * table's DynamoDB Streams events (docs/other-writers.md), and for EventBridge's scheduled
- * events, each one autopilot step (docs/autopilot.md).
+ * AWS Lambda entry, built once per execution environment at init: one handler for API Gateway and Function URL
+ * events, the table's Streams events (docs/other-writers.md) and scheduled autopilot steps (docs/autopilot.md).
  */
 const bundled = createBundledService(process.env, bundle, {
   docsAssets: directoryDocsAssets(new URL('./docs-assets/', import.meta.url)),
   requireCredentials: false,
-  // CloudWatch Embedded Metric Format on stdout: CloudWatch Logs makes metrics of it.
   metrics: () => ({ recorder: emfRecorder() }),
 });
 

@@ -14,10 +14,8 @@ const FRESH_ENOUGH_MS = 5000;
 const WAIT_AT_MOST_MS = 500;
 
 /**
- * The health port's thread, as source: plain JavaScript run with `eval`, so it needs neither tsx nor a file
- * beside a bundle. It answers GET /healthz from the main thread's last answer and asks for a new one when that
- * is a second old; after a quiet spell, the fresh one if it comes within WAIT_AT_MOST_MS (FRESH_ENOUGH_MS). A
- * main thread silent for MAIN_THREAD_SILENT_MS is a 503.
+ * The health port's thread as plain JavaScript run with `eval`, so it needs neither tsx nor a file beside a bundle.
+ * It answers GET /healthz from the main thread's last answer, asking for a new one as the constants above say.
  */
 const WORKER_SOURCE = `
 const { createServer } = require('node:http');
