@@ -107,11 +107,9 @@ export class Follower {
     if (unknown.length === 0) return;
     const stored = await this.deps.checkpoints.read(unknown);
     for (const id of unknown) {
-      const checkpoint = stored.get(id);
-      const state = this.state(id);
-      state.done = checkpoint?.done ?? false;
-      if (checkpoint?.sequence !== undefined) state.sequence = checkpoint.sequence;
-      if (state.done) this.stats.shardsDone++;
+      const { done = false, sequence } = stored.get(id) ?? {};
+      this.shards.set(id, { done, ...(sequence !== undefined && { sequence }) });
+      if (done) this.stats.shardsDone++;
     }
   }
 

@@ -36,14 +36,15 @@ export async function openDataEngine(settings: Settings, user: 'server' | 'tool'
     };
   }
   const dataDir = resolve(settings.dataDir);
-  const where = `the embedded engine (data in ${dataDir})`;
-  if (user === 'tool') {
-    const running = await runningServerEngine(dataDir);
-    if (running) {
-      const client = { endpoint: running, credentials: engineCredentials(readEngineSecret(dataDir)) };
-      const theirs = `the running server's embedded engine (data in ${dataDir})`;
-      return { client, where: theirs, dataDir, close: async () => {} };
-    }
+  const running = user === 'tool' ? await runningServerEngine(dataDir) : undefined;
+  if (running) {
+    const client = { endpoint: running, credentials: engineCredentials(readEngineSecret(dataDir)) };
+    return {
+      client,
+      where: `the running server's embedded engine (data in ${dataDir})`,
+      dataDir,
+      close: async () => {},
+    };
   }
   const engine = await startEmbeddedEngine(dataDir).catch((error: Error) => {
     if (user === 'server') throw error;
@@ -56,7 +57,7 @@ export async function openDataEngine(settings: Settings, user: 'server' | 'tool'
   if (user === 'server') writeFileSync(endpointFile, `${engine.endpoint}\n`, { mode: 0o600 });
   return {
     client: { endpoint: engine.endpoint, credentials: engine.credentials },
-    where,
+    where: `the embedded engine (data in ${dataDir})`,
     dataDir,
     async close() {
       if (user === 'server') rmSync(endpointFile, { force: true });

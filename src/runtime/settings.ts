@@ -94,10 +94,10 @@ export const MIN_CURSOR_SECRET_BYTES = 32;
  * The cursor secret where many instances serve one API (Workers, Lambda): required, as a random key per
  * instance would fail page 2 whenever it lands on another instance than page 1.
  */
-export function requireCursorSecret(settings: Settings): string {
+export function requireCursorSecret(settings: Settings): void {
   const secret = settings.cursorSecret;
   const bytes = secret === undefined ? 0 : new TextEncoder().encode(secret).length;
-  if (secret !== undefined && bytes >= MIN_CURSOR_SECRET_BYTES) return secret;
+  if (bytes >= MIN_CURSOR_SECRET_BYTES) return;
   throw new Error(
     `CURSOR_SECRET must be set to at least ${MIN_CURSOR_SECRET_BYTES} bytes (it is ` +
       `${secret === undefined ? 'unset' : `${bytes} bytes`}): every instance must sign cursors with the same ` +
