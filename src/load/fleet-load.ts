@@ -1,6 +1,14 @@
 import { type HeavyHitter, type SketchSummary, SpaceSaving } from '../core/space-saving';
 import type { RoutedCollection } from '../core/collection';
-import { FIGURES, type Figure, GROUP_KEYS, type LoadRecord, PARTITION_RCU, PARTITION_WCU } from './load-record';
+import {
+  FIGURES,
+  type Figure,
+  GROUP_KEYS,
+  type LoadRecord,
+  PARTITION_RCU,
+  PARTITION_WCU,
+  perFigure,
+} from './load-record';
 
 /** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
 export interface ShardLoad {
@@ -71,11 +79,11 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       record.minute >= start &&
       record.minute < options.now,
   );
-  const sums = Object.fromEntries(FIGURES.map((figure) => [figure, new Array<number>(options.shardCount).fill(0)]));
+  const sums = perFigure(() => new Array<number>(options.shardCount).fill(0));
   const writeSamples = Array.from({ length: options.shardCount }, (): WriteSample[] => []);
   for (const record of kept) {
     for (const figure of FIGURES) {
-      const into = sums[figure]!;
+      const into = sums[figure];
       record.figures[figure].forEach((value, shard) => {
         if (shard < into.length) into[shard]! += value;
       });
@@ -85,7 +93,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       for (const value of values) writeSamples[shard]?.push({ value, units });
     });
   }
-  const rate = (figure: Figure, shard: number) => sums[figure]![shard]! / windowSeconds;
+  const rate = (figure: Figure, shard: number) => sums[figure][shard]! / windowSeconds;
   const shards = Array.from({ length: options.shardCount }, (_, shard): ShardLoad => {
     const writeUnitsPerSecond = rate('writeUnits', shard);
     const readUnitsPerSecond = rate('readUnits', shard);
@@ -96,7 +104,7 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       itemsReadPerSecond: rate('itemsRead', shard),
       readUnitsPerSecond,
       queriesPerSecond: rate('queries', shard),
-      throttles: sums.throttles![shard]!,
+      throttles: sums.throttles[shard]!,
       partitionShare: Math.max(writeUnitsPerSecond / PARTITION_WCU, readUnitsPerSecond / PARTITION_RCU),
     };
   });

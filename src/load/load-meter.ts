@@ -6,6 +6,7 @@ import {
   GROUP_KEYS,
   GROUP_SKETCH_BYTES,
   type LoadRecord,
+  perFigure,
   SAMPLES_PER_RECORD,
   SAMPLES_PER_SHARD,
 } from './load-record';
@@ -101,7 +102,7 @@ export class LoadMeter {
     const fresh: OpenMinute = {
       minute: start,
       mapVersion,
-      figures: Object.fromEntries(FIGURES.map((figure) => [figure, []])) as unknown as Record<Figure, number[]>,
+      figures: perFigure((): number[] => []),
       written: new SpaceSaving(HOT_KEYS),
       read: new SpaceSaving(HOT_KEYS),
       samples: [],
@@ -116,9 +117,7 @@ export class LoadMeter {
     // Many shards written share the record's budget: each keeps a uniform subset of its reservoir.
     const written = minute.samples.filter((sample) => sample.length > 0).length;
     const perShard = Math.max(1, Math.floor(SAMPLES_PER_RECORD / Math.max(1, written)));
-    const figures = Object.fromEntries(
-      FIGURES.map((figure) => [figure, Array.from({ length: shardCount }, (_, i) => minute.figures[figure][i] ?? 0)]),
-    ) as unknown as LoadRecord['figures'];
+    const figures = perFigure((figure) => Array.from({ length: shardCount }, (_, i) => minute.figures[figure][i] ?? 0));
     this.ended.push({
       collection,
       router: this.router,

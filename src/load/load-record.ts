@@ -3,6 +3,11 @@ import type { SketchSummary } from '../core/space-saving';
 export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queries', 'throttles'] as const;
 export type Figure = (typeof FIGURES)[number];
 
+/** One `make(figure)` per figure. */
+export function perFigure<T>(make: (figure: Figure) => T): Record<Figure, T> {
+  return Object.fromEntries(FIGURES.map((figure) => [figure, make(figure)])) as Record<Figure, T>;
+}
+
 /** One router's load on one collection during one minute (docs/autopilot.md), as it writes it to the table. */
 export interface LoadRecord {
   readonly collection: string;

@@ -27,12 +27,10 @@ export interface Service {
   readonly ready: () => Promise<void>;
 }
 
+type OpenOptions = Pick<ResolveOptions, 'readBoundaries' | 'source'> & { client?: ClientOptions };
+
 /** The config's collections and their table, as every runtime and CLI opens them; `client` overrides the settings'. */
-export function openTable(
-  settings: Settings,
-  config: unknown,
-  options: Pick<ResolveOptions, 'readBoundaries' | 'source'> & { client?: ClientOptions } = {},
-) {
+export function openTable(settings: Settings, config: unknown, options: OpenOptions = {}) {
   const collections = resolveConfig(config, {
     ...(options.readBoundaries && { readBoundaries: options.readBoundaries }),
     // Each problem's line names the file, as the operator gave it (SHARDLINE_CONFIG) or the default.
@@ -52,8 +50,7 @@ export function openTable(
 export function buildService(
   settings: Settings,
   config: unknown,
-  options: Pick<ResolveOptions, 'readBoundaries' | 'source'> & {
-    client?: ClientOptions;
+  options: OpenOptions & {
     /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
     metrics?: (stats: RouterMetrics) => RuntimeMetrics;
     /** Where writes get their random shards (tests pin it); Math.random otherwise. */
