@@ -9,8 +9,8 @@ import type { BundledService } from './bundled-service';
 export async function scheduledAutopilot(
   bundled: BundledService,
   budgetMs: number,
-  log: (line: string) => void = console.log,
 ): Promise<{ steps: StepRecord[]; failed: string[] }> {
+  const log = (fields: object) => console.log(JSON.stringify(fields));
   const { dynamo, maps, collections } = bundled.service;
   const steps: StepRecord[] = [];
   const failed: string[] = [];
@@ -19,9 +19,8 @@ export async function scheduledAutopilot(
   await bundled.service.ready();
   const table = { dynamo, maps, settings: bundled.settings };
   const stop = AbortSignal.timeout(budgetMs);
-  const report = (fields: object) => log(JSON.stringify({ msg: 'shardline.autopilot', ...fields }));
+  const report = (fields: object) => log({ msg: 'shardline.autopilot', ...fields });
   for (const collection of opted) {
-    const config = collection.autopilot!;
     if (stop.aborted) {
       // Out of time: starting a reshard now would only stop it at once. The next invocation comes.
       report({ collection: collection.name, skipped: 'out of time' });
@@ -29,8 +28,12 @@ export async function scheduledAutopilot(
     }
     try {
       const reshardLine = (line: string) =>
-        log(JSON.stringify({ msg: 'shardline.autopilot.reshard', collection: collection.name, line }));
-      const record = await autopilotStep(table, collection, config, { dryRun: false, stop, log: reshardLine });
+        log({ msg: 'shardline.autopilot.reshard', collection: collection.name, line });
+      const record = await autopilotStep(table, collection, collection.autopilot!, {
+        dryRun: false,
+        stop,
+        log: reshardLine,
+      });
       report(record);
       steps.push(record);
     } catch (error) {

@@ -42,19 +42,18 @@ const send = (response, status, body) => {
   });
   response.end(body);
 };
-const unavailable = (response, message) =>
-  send(response, 503, JSON.stringify({ error: { code: 'unavailable', message } }));
+const refuse = (response, status, code, message) =>
+  send(response, status, JSON.stringify({ error: { code, message } }));
 const server = createServer(async (request, response) => {
   if (request.url.split('?')[0] !== '/healthz') {
-    const message = 'this port answers GET /healthz only';
-    return send(response, 404, JSON.stringify({ error: { code: 'route_not_found', message } }));
+    return refuse(response, 404, 'route_not_found', 'this port answers GET /healthz only');
   }
   const now = Date.now();
   const quiet = now - probedAt > freshEnoughMs;
   probedAt = now;
   if (now - beatAt > silentMs) {
     const silentFor = Math.round((now - beatAt) / 1000);
-    return unavailable(response, 'the server has given no sign of life for ' + silentFor + ' s');
+    return refuse(response, 503, 'unavailable', 'the server has given no sign of life for ' + silentFor + ' s');
   }
   if ((!last || now - last.at >= askEveryMs) && now - askedAt >= askEveryMs) {
     askedAt = now;
@@ -63,7 +62,7 @@ const server = createServer(async (request, response) => {
   if (!last || (quiet && now - last.at > freshEnoughMs)) {
     await new Promise((wake) => { waiting.push(wake); setTimeout(wake, waitAtMostMs); });
   }
-  if (!last) return unavailable(response, 'the server is starting');
+  if (!last) return refuse(response, 503, 'unavailable', 'the server is starting');
   send(response, last.status, last.body);
 });
 server.on('error', (error) => parentPort.postMessage({ error: error.message }));
