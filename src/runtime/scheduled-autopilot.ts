@@ -27,13 +27,9 @@ export async function scheduledAutopilot(
       continue;
     }
     try {
-      const reshardLine = (line: string) =>
-        log({ msg: 'shardline.autopilot.reshard', collection: collection.name, line });
-      const record = await autopilotStep(table, collection, collection.autopilot!, {
-        dryRun: false,
-        stop,
-        log: reshardLine,
-      });
+      const reshard = { msg: 'shardline.autopilot.reshard', collection: collection.name };
+      const options = { dryRun: false, stop, log: (line: string) => log({ ...reshard, line }) };
+      const record = await autopilotStep(table, collection, collection.autopilot!, options);
       report(record);
       steps.push(record);
     } catch (error) {

@@ -1,7 +1,5 @@
 import { DeltaRecorder, type Deltas } from '../../service/metrics/deltas';
 
-const NAMESPACE = 'shardline';
-
 /**
  * Lambda's metrics: the figures of /metrics (by their Prometheus names) as CloudWatch Embedded
  * Metric Format lines on stdout, which CloudWatch Logs turns into metrics with no API call and
@@ -18,7 +16,7 @@ export function emfLines(deltas: Deltas, timestamp: number): string[] {
   const line = (dimensions: string[], unit: string, values: Record<string, string | number>) => {
     const metrics = Object.keys(values).filter((name) => !dimensions.includes(name));
     const directive = {
-      Namespace: NAMESPACE,
+      Namespace: 'shardline',
       Dimensions: [dimensions],
       Metrics: metrics.map((Name) => ({ Name, Unit: unit })),
     };
