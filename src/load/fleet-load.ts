@@ -137,10 +137,7 @@ function imbalanceOf(shares: readonly number[]): number | null {
   return total > 0 ? Math.max(...shares) / (total / shares.length) : null;
 }
 
-/**
- * Merged at the smallest capacity of the parts: the merge's bounds hold only when every
- * side's smallest counter bounds its absent keys, which a roomier sketch's would not.
- */
+/** Merged at the parts' smallest capacity: only there does each side's smallest counter bound its absent keys. */
 function hotKeysOf(parts: readonly SketchSummary[], most = 100): HotKeys {
   const capacity = Math.min(most, ...parts.map((part) => part.capacity));
   const merged = new SpaceSaving(capacity);

@@ -38,17 +38,13 @@ export interface GroupSketches {
 }
 
 /**
- * Groups each of a record's group sketches counts at most, whatever the number of groups written (a
- * group with more than 1/100 of the minute's writes is always among them), and the most bytes of group
- * values one sketch holds: a group value may be up to 2 KB, and the record must stay far from 400 KB.
+ * Groups a record's group sketch counts at most (one with over 1/100 of the minute's writes is always among
+ * them), and the most bytes of group values it holds: a value may be 2 KB, the record must stay far from 400 KB.
  */
 export const GROUP_KEYS = 100;
 export const GROUP_SKETCH_BYTES = 24_000;
 
-/**
- * Written values a router samples per shard and minute, and at most in one record (shared
- * among the shards written): up to ~40 KB of the 400 KB item, a hot shard sampled finely.
- */
+/** Written values sampled per shard and minute, and in one record at most (shared among the shards written). */
 export const SAMPLES_PER_SHARD = 256;
 export const SAMPLES_PER_RECORD = 4096;
 

@@ -1,9 +1,8 @@
 import { DeltaRecorder, type Deltas } from '../../service/metrics/deltas';
 
 /**
- * Lambda's metrics: the figures of /metrics (by their Prometheus names) as CloudWatch Embedded
- * Metric Format lines on stdout, which CloudWatch Logs turns into metrics with no API call and
- * no agent; written when the request ends.
+ * Lambda's metrics: the figures of /metrics (by their Prometheus names) as CloudWatch Embedded Metric Format
+ * lines on stdout when the request ends, which CloudWatch Logs turns into metrics with no API call.
  */
 export function emfRecorder(write: (line: string) => void = console.log, now: () => number = Date.now): DeltaRecorder {
   return new DeltaRecorder((deltas) => {

@@ -25,10 +25,7 @@ export const handler = (event: Parameters<typeof http>[0], context: Parameters<t
   return isStreamEvent(event) ? streams(event, context) : http(event, context);
 };
 
-/**
- * The step's time: the invocation's, less a margin for the reshard to reach a safe point
- * (a scan page, a checkpoint) and release its lease before Lambda ends the invocation.
- */
+/** The invocation's time, less a margin for the reshard to reach a safe point and release its lease. */
 function autopilotBudget(context: InvocationContext | undefined): number {
   const remaining = context?.getRemainingTimeInMillis?.() ?? 60_000;
   return Math.max(1000, remaining - Math.min(30_000, remaining / 4));

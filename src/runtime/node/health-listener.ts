@@ -6,9 +6,8 @@ const BEAT_EVERY_MS = 500;
 /** How often the health port asks the main thread for a fresh answer, at most (the check itself is cached too). */
 const ASK_EVERY_MS = 1000;
 /**
- * The first probe after this long without one, when the last answer is as old, waits for the fresh answer up to
- * WAIT_AT_MOST_MS (an answer from before a quiet spell says little); probes in a row never wait, so a main thread
- * slow to answer (a 16 MB batch being parsed) delays no probe.
+ * The first probe after a quiet spell this long, the last answer as old, waits up to WAIT_AT_MOST_MS for a fresh
+ * one; probes in a row never wait, so a main thread slow to answer delays no probe.
  */
 const FRESH_ENOUGH_MS = 5000;
 const WAIT_AT_MOST_MS = 500;
@@ -75,10 +74,8 @@ export interface HealthListener {
 }
 
 /**
- * `/healthz` on a port of its own (HEALTH_PORT), served by its own thread: a probe there is accepted and
- * answered however busy the main thread is (1,000 listing connections, a 16 MB batch being parsed), which
- * on the main port it cannot be — every new connection waits its turn on the main event loop. The answer is
- * the main port's own `/healthz` (`check`), run when asked and at most once a second.
+ * `/healthz` on a port (HEALTH_PORT) and thread of its own: a probe is answered however busy the main event loop
+ * is, where on the main port every new connection waits its turn. The answer is the main port's own (`check`).
  */
 export function startHealthListener(
   host: string,

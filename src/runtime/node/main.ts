@@ -15,11 +15,7 @@ import { readSettings, type Settings } from '../settings';
 /** How long requests under way may take to finish once the server is asked to stop. */
 const STOP_GRACE_MS = 5000;
 
-/**
- * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
- * set it runs over the embedded engine, keeping data (and, without CURSOR_SECRET,
- * the generated cursor secret) in ./data across restarts.
- */
+/** `npm start`: the service on Node, over the embedded engine unless DYNAMODB_ENDPOINT or AWS_REGION is set. */
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
   const { config, readBoundaries } = readConfigFiles(settings);
