@@ -76,12 +76,10 @@ export class Follower {
       // Shards whose parents are done hold independent items: read them side by side.
       const rounds = await Promise.all(ready.map((shard) => this.limit(() => this.readShard(shard))));
       if (this.stopped()) return;
-      const seen = rounds.reduce((sum, round) => sum + round.records, 0);
-      const finished = rounds.filter((round) => round.done).length;
       this.stats.lagMs = 0; // every shard read to its end or caught up
       this.deps.onProgress(this.stats);
       // A finished parent lets its children start at once; otherwise a round with nothing new is idle.
-      if (finished > 0 || seen > 0) continue;
+      if (rounds.some((round) => round.done || round.records > 0)) continue;
       if (this.deps.untilIdle) return;
       await sleep(this.deps.pollMs, this.deps.signal);
     }

@@ -53,8 +53,8 @@ async function main(): Promise<void> {
       console.log(`shardline listening on http://${settings.host}:${info.port} over ${data.where}`);
       void describeMaps(service).then((lines) => console.log(`collections (the shard maps in force):\n${lines}`));
     },
-  );
-  answerClientErrors(server as Server);
+  ) as Server;
+  answerClientErrors(server);
   let health: HealthListener | undefined;
   if (settings.healthPort !== undefined) {
     health = await startHealthListener(settings.host, settings.healthPort, async () => {
@@ -75,15 +75,14 @@ async function main(): Promise<void> {
     void exit(1);
   });
 
-  // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
-  // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace,
-  // the rest.
+  // SIGTERM (`npm start` execs this process, so the signal lands here) or SIGINT: requests under way finish,
+  // idle keep-alive connections close; after the grace, the rest.
   const stop = (): void => {
     void health?.close();
     server.close(() => void exit(0));
-    (server as Server).closeIdleConnections();
+    server.closeIdleConnections();
     setTimeout(() => {
-      (server as Server).closeAllConnections();
+      server.closeAllConnections();
       void exit(0);
     }, STOP_GRACE_MS).unref();
   };
