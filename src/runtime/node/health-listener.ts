@@ -103,9 +103,9 @@ export function startHealthListener(
       void answer();
       resolveListener({
         port: message.listening,
-        close: () => {
+        async close() {
           clearInterval(beat);
-          return worker.terminate().then(() => undefined);
+          await worker.terminate();
         },
       });
     });
