@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_ETAG_ATTRIBUTE } from '../core/collection';
-import { NORMALIZATIONS } from '../core/normalize';
 import { strategyDefinitions, type StrategyConfig, type StrategyConfigSchema } from '../core/strategies';
 import { autopilotSchema } from './autopilot-config';
 import { boundariesFileSchema } from './boundaries-file';
-import { orderSchema } from './order-config';
+import { normalizationSchema, orderSchema } from './order-config';
 
 // Checks across fields and files are `resolveConfig`'s (config.ts). Every object is strict: a misspelt key
 // ("autopliot") stops the start, naming it, rather than being dropped without a word.
@@ -62,7 +61,7 @@ const collectionSchema = () =>
       /** The short form of `order`: one string field, ascending. */
       field: z.string().min(1).optional(),
       order: orderSchema.optional(),
-      normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
+      normalization: normalizationSchema.default('nfkd-lower'),
       prefix: z.string().min(1).optional(),
       /** A grouped collection's is each group's default (random, 1 shard, when unset). */
       strategy: strategySchema().optional(),
