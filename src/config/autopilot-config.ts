@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import type { AutopilotConfig } from '../core/collection';
 
-/**
- * A collection's `"autopilot"` (docs/autopilot.md). What each field means is said once, on `AutopilotConfig`
- * in core; `satisfies` keeps this schema's output that type. Strict: a misspelt field is refused.
- */
+/** A collection's `"autopilot"` (docs/autopilot.md); each field's meaning is on `AutopilotConfig`. */
 export const autopilotSchema = z
   .strictObject({
     maxPartitionShare: z.number().gt(0).max(1).default(0.5),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { validateBoundaries } from '../core/strategies/range';
-import { NORMALIZATIONS } from '../core/normalize';
 import { encodeBoundary, orderOf } from '../core/order';
 import { schemaProblems } from './config-problems';
+import { normalizationSchema } from './order-config';
 
 /** Written by `npm run boundaries`: all but `boundaries` records what produced it, so a reshard can be reproduced. */
 const fileRecord = z.looseObject({
-  normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).optional(),
+  normalization: normalizationSchema.optional(),
   source: z.string().optional(),
   /** The collection whose live keys the boundaries were cut from (`--collection`). */
   collection: z.string().optional(),

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { DEFAULT_ETAG_ATTRIBUTE } from '../core/collection';
-import { NORMALIZATIONS } from '../core/normalize';
 import { strategyDefinitions, type StrategyConfig, type StrategyConfigSchema } from '../core/strategies';
 import { autopilotSchema } from './autopilot-config';
 import { boundariesFileSchema } from './boundaries-file';
-import { orderSchema } from './order-config';
+import { normalizationSchema, orderSchema } from './order-config';
 
-// Checks across fields and files (prefixes, boundaries, indexes) are `resolveConfig`'s, in config.ts.
-// Every object is strict: a misspelt key ("autopliot") stops the start, naming it, rather than
-// being dropped without a word (and the collection running without what it meant to ask for).
+// Checks across fields and files are `resolveConfig`'s (config.ts). Every object is strict: a misspelt key
+// ("autopliot") stops the start, naming it, rather than being dropped without a word.
 
 const keyAttribute = z.strictObject({ name: z.string().min(1), type: z.enum(['S', 'N']).default('S') });
 
@@ -34,10 +32,7 @@ const tableSchema = z.strictObject({
     .default({ name: 'GSI2', shardKeyAttribute: 'gsi2pk', indexKeyAttribute: 'gsi2sk' }),
 });
 
-/**
- * Built from the registry, so a strategy registered in its own file is configurable without
- * touching this one. One that takes `boundaries` may name a `boundariesFile` instead.
- */
+/** Built from the registry; a strategy that takes `boundaries` may name a `boundariesFile` instead. */
 function strategySchema() {
   const options = strategyDefinitions().map(({ configSchema }) =>
     takesBoundaries(configSchema)
@@ -66,7 +61,7 @@ const collectionSchema = () =>
       /** The short form of `order`: one string field, ascending. */
       field: z.string().min(1).optional(),
       order: orderSchema.optional(),
-      normalization: z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']).default('nfkd-lower'),
+      normalization: normalizationSchema.default('nfkd-lower'),
       prefix: z.string().min(1).optional(),
       /** A grouped collection's is each group's default (random, 1 shard, when unset). */
       strategy: strategySchema().optional(),

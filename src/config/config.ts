@@ -21,10 +21,8 @@ export interface ResolveOptions {
 }
 
 /**
- * Throws one Error listing what is wrong, one line a problem, each naming its file and field
- * (the service refuses to start rather than serve wrong shards): every problem the schema finds
- * (an unknown key anywhere included); past the schema, each collection's first problem (its
- * later checks build on the earlier ones) and every clash of prefixes.
+ * Throws one Error listing what is wrong, one line a problem naming its file and field: every problem the schema
+ * finds; past it, each collection's first problem (later checks build on earlier ones) and every prefix clash.
  */
 export function resolveConfig(raw: unknown, options: ResolveOptions = {}): CollectionSpec[] {
   const refuse = (lines: readonly string[]): never => {
@@ -64,7 +62,8 @@ function resolveCollection(
   const table = { ...defaults, ...spec.table };
   checkDistinctIndexes(name, table);
   const order = resolveOrder(spec);
-  const group = groupOf(spec.group);
+  const group: GroupSpec | undefined =
+    typeof spec.group === 'string' ? { field: spec.group, type: 'string' } : spec.group;
   const strategy = collectionStrategy(name, spec.strategy ?? DEFAULT_GROUP_STRATEGY, order, options);
   if (group && strategy.kind !== 'random') {
     throw new Error(
@@ -95,17 +94,7 @@ function resolveCollection(
 /** Each group starts on one shard: its listing is one Query. */
 const DEFAULT_GROUP_STRATEGY = { kind: 'random', shards: 1 } as StrategyConfig;
 
-function groupOf(group: ParsedConfig['collections'][string]['group']): GroupSpec | undefined {
-  if (group === undefined) return undefined;
-  const spec = typeof group === 'string' ? { field: group, type: 'string' as const } : group;
-  return spec;
-}
-
-/**
- * Collections on one table must not share shard keys: a prefix equal to another's, or
- * extending another's past its `#` (`a` and `a#b`: `a#b#3` begins with `a#`), would mix
- * their items in the index and let each take the other's.
- */
+/** Collections on one table must not share shard keys: `a` and `a#b` would mix (`a#b#3` begins with `a#`). */
 function prefixClashes(collections: readonly CollectionSpec[]): string[] {
   const clashes: string[] = [];
   for (const [i, one] of collections.entries()) {
@@ -124,7 +113,7 @@ function prefixClashes(collections: readonly CollectionSpec[]): string[] {
 }
 
 /** Boundaries are compared with normalized values: one that normalization would change can never be hit. */
-function checkNormalized(where: string, boundaries: readonly string[], normalization: Normalization): void {
+function checkNormalized(where: string, boundaries: string[], normalization: Normalization): string[] {
   const bad = boundaries.find((boundary) => normalize(boundary, normalization) !== boundary);
   if (bad !== undefined) {
     throw new Error(
@@ -132,6 +121,7 @@ function checkNormalized(where: string, boundaries: readonly string[], normaliza
         `normalized it is ${JSON.stringify(normalize(bad, normalization))}`,
     );
   }
+  return boundaries;
 }
 
 /** A `boundariesFile` is read here (relative to the config file) and must agree with the collection's normalization. */
@@ -164,9 +154,7 @@ function resolveBoundaries(
     throw new Error(`${where}: a ${kind} strategy needs exactly one of "boundaries" or "boundariesFile"`);
   }
   if (boundaries !== undefined) {
-    const inline = parseBoundariesFile({ boundaries }, where, order).boundaries;
-    checkNormalized(where, inline, normalization);
-    return inline;
+    return checkNormalized(where, parseBoundariesFile({ boundaries }, where, order).boundaries, normalization);
   }
   const path = String(file);
   if (!options.readBoundaries) throw new Error(`${where}: cannot read boundaries file ${path} here`);
@@ -176,8 +164,7 @@ function resolveBoundaries(
       `${where}: ${path} was computed with normalization ${parsed.normalization}, the collection uses ${normalization}`,
     );
   }
-  checkNormalized(`${where}: ${path}`, parsed.boundaries, normalization);
-  return parsed.boundaries;
+  return checkNormalized(`${where}: ${path}`, parsed.boundaries, normalization);
 }
 
 /** The two indexes a collection's maps take turns in must not share a name or an attribute. */
@@ -196,14 +183,10 @@ function checkDistinctIndexes(collection: string, table: ParsedConfig['table']):
   }
 }
 
-/**
- * The autopilot grows and shrinks hash and random maps within [minShards, maxShards]: a first
- * map outside them would have it shrink a collection it is told to keep large, or the reverse.
- */
+/** The autopilot keeps hash and random maps within [minShards, maxShards]: a first map must start there too. */
 function checkAutopilotShards(collection: string, strategy: ShardStrategy, autopilot: AutopilotConfig): void {
   const { minShards, maxShards } = autopilot;
-  if (strategy.kind === 'range') return;
-  if (strategy.shardCount < minShards || strategy.shardCount > maxShards) {
+  if (strategy.kind !== 'range' && (strategy.shardCount < minShards || strategy.shardCount > maxShards)) {
     throw new Error(
       `collections.${collection}.autopilot: the strategy's ${strategy.shardCount} shards are outside ` +
         `"minShards" ${minShards} to "maxShards" ${maxShards}`,

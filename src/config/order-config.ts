@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { NORMALIZATIONS, type Normalization } from '../core/normalize';
 import type { CollectionOrder } from '../core/order';
 
-const normalizationSchema = z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']);
+export const normalizationSchema = z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']);
 
 const orderFieldSchema = z
   .strictObject({

@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
 import type { JsonObject } from '../core/item';
 import type { ChangeIndexer, ChangeOutcome } from '../service/change-indexer';
-import type { ShardCheckpoint } from '../store/checkpoints';
+import type { CheckpointStore } from '../store/checkpoints';
 import { backoffDelay, sleep, type RetryPolicy } from '../store/retry';
-import type { RecordsPage, StreamShard } from '../store/stream-reader';
+import type { RecordsPage, StreamReader, StreamShard } from '../store/stream-reader';
 import { changeOfRecord, type TableChange } from '../store/stream-records';
 
 export interface FollowStats {
@@ -17,15 +17,8 @@ export interface FollowStats {
 
 export interface FollowerDeps {
   readonly table: string;
-  readonly reader: {
-    shards(): Promise<StreamShard[]>;
-    iterator(shard: string, after: string | undefined): Promise<string | 'trimmed'>;
-    read(iterator: string, limit: number): Promise<RecordsPage | 'expired'>;
-  };
-  readonly checkpoints: {
-    read(shards: readonly string[]): Promise<Map<string, ShardCheckpoint>>;
-    write(shard: string, checkpoint: ShardCheckpoint): Promise<void>;
-  };
+  readonly reader: Pick<StreamReader, 'shards' | 'iterator' | 'read'>;
+  readonly checkpoints: Pick<CheckpointStore, 'read' | 'write'>;
   readonly indexer: Pick<ChangeIndexer, 'applyBatch'>;
   /** A follower checkpoint's own change (a batch of only those writes no checkpoint, or it would never idle). */
   readonly isCheckpoint: (key: JsonObject) => boolean;
@@ -35,10 +28,7 @@ export interface FollowerDeps {
   readonly untilIdle: boolean;
   /** How long to wait, once caught up, before reading again. */
   readonly pollMs: number;
-  /**
-   * Aborted when the follower should stop: after the batch in hand, or at once while it waits (to
-   * read again, or to retry a batch that failed, which then stays for the next run to index).
-   */
+  /** Stops the follower after the batch in hand, or at once while it waits (a failed batch waits for the next run). */
   readonly signal: AbortSignal;
   /** The waits between attempts of a batch that failed; FOLLOW_RETRY unless a test shortens them. */
   readonly retry?: RetryPolicy;
@@ -46,11 +36,7 @@ export interface FollowerDeps {
   readonly log: (line: string) => void;
 }
 
-/**
- * The shared backoff (full jitter, capped): a failed batch waits up to 0.5, 1, 2 … 30 s, never
- * longer, before its next attempt. Attempts never run out: a change is never skipped, so the
- * follower tries until DynamoDB answers or it is stopped.
- */
+/** A failed batch waits up to 0.5, 1, 2 … 30 s (full jitter) between attempts that never run out. */
 export const FOLLOW_RETRY: RetryPolicy = {
   maxAttempts: Number.POSITIVE_INFINITY,
   baseDelayMs: 500,
@@ -65,13 +51,10 @@ interface ShardState {
 }
 
 /**
- * Follows one table's stream: every shard, a parent read to its end before its children
- * (so one item's changes are handled in order), each batch of records handed to the
- * indexer and then checkpointed. A batch that fails (DynamoDB unreachable) is retried,
- * with backoff (FOLLOW_RETRY), until it lands: changes are never skipped (stopped meanwhile,
- * the follower leaves the batch without a checkpoint, for its next run). Restarted, a follower resumes
- * after each shard's checkpoint; records handled again are harmless (every decision is
- * idempotent), so a crash between a batch and its checkpoint repeats at most one batch.
+ * Follows one table's stream: every shard, a parent read to its end before its children (so one item's
+ * changes are handled in order), each batch handed to the indexer until it lands (changes are never
+ * skipped), then checkpointed. Restarted, it resumes after each shard's checkpoint; records handled again
+ * are harmless (every decision is idempotent), so a crash between a batch and its checkpoint repeats one batch.
  */
 export class Follower {
   readonly stats: FollowStats = {
@@ -93,12 +76,10 @@ export class Follower {
       // Shards whose parents are done hold independent items: read them side by side.
       const rounds = await Promise.all(ready.map((shard) => this.limit(() => this.readShard(shard))));
       if (this.stopped()) return;
-      const seen = rounds.reduce((sum, round) => sum + round.records, 0);
-      const finished = rounds.filter((round) => round.done).length;
       this.stats.lagMs = 0; // every shard read to its end or caught up
       this.deps.onProgress(this.stats);
       // A finished parent lets its children start at once; otherwise a round with nothing new is idle.
-      if (finished > 0 || seen > 0) continue;
+      if (rounds.some((round) => round.done || round.records > 0)) continue;
       if (this.deps.untilIdle) return;
       await sleep(this.deps.pollMs, this.deps.signal);
     }
@@ -124,11 +105,9 @@ export class Follower {
     if (unknown.length === 0) return;
     const stored = await this.deps.checkpoints.read(unknown);
     for (const id of unknown) {
-      const checkpoint = stored.get(id);
-      const state = this.state(id);
-      state.done = checkpoint?.done ?? false;
-      if (checkpoint?.sequence !== undefined) state.sequence = checkpoint.sequence;
-      if (state.done) this.stats.shardsDone++;
+      const { done = false, sequence } = stored.get(id) ?? {};
+      this.shards.set(id, { done, ...(sequence !== undefined && { sequence }) });
+      if (done) this.stats.shardsDone++;
     }
   }
 

@@ -4,10 +4,10 @@ import {
   FIGURES,
   type Figure,
   GROUP_KEYS,
-  type GroupSketches,
   type LoadRecord,
   PARTITION_RCU,
   PARTITION_WCU,
+  perFigure,
 } from './load-record';
 
 /** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
@@ -44,15 +44,9 @@ export interface FleetLoad {
   readonly imbalance: number | null;
   readonly hotWrites: HotKeys;
   readonly hotReads: HotKeys;
-  /**
-   * Per shard, the written values the routers sampled, each with the write units it stands
-   * for (its router's units that minute ÷ its sample's size): where in its range the writes land.
-   */
+  /** Per shard, the values sampled, each with the write units it stands for: where in its range writes land. */
   readonly writeSamples: WriteSample[][];
-  /**
-   * A grouped collection's groups, merged over the routers and minutes that counted them: the groups
-   * written most, by writes and by write units (absent when no record in the window had any).
-   */
+  /** A grouped collection's groups written most, by writes and by write units (absent when no record had any). */
   readonly groups?: { readonly writes: HotKeys; readonly writeUnits: HotKeys };
 }
 
@@ -72,41 +66,34 @@ export interface WindowOptions {
 }
 
 /**
- * Merges routers' minute records into the fleet's view of the window ending at `now`:
- * only whole minutes that began inside it, only records of the map in force (another
- * map's shard numbers mean other ranges). Rates are over the whole window, so a router
- * that reported one minute of ten counts for a tenth.
+ * Merges routers' minute records into the fleet's view of the window ending at `now`: whole minutes that began
+ * inside it, of the map in force (another map's shards mean other ranges). Rates are over the whole window.
  */
 export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions): FleetLoad {
   const start = options.now - options.minutes * options.minuteMs;
   const windowSeconds = (options.minutes * options.minuteMs) / 1000;
-  const sums = Object.fromEntries(FIGURES.map((figure) => [figure, new Array<number>(options.shardCount).fill(0)]));
-  const written: SketchSummary[] = [];
-  const read: SketchSummary[] = [];
-  const routers = new Set<string>();
+  const kept = records.filter(
+    (record) =>
+      record.collection === options.collection &&
+      record.mapVersion === options.mapVersion &&
+      record.minute >= start &&
+      record.minute < options.now,
+  );
+  const sums = perFigure(() => new Array<number>(options.shardCount).fill(0));
   const writeSamples = Array.from({ length: options.shardCount }, (): WriteSample[] => []);
-  const groups: GroupSketches[] = [];
-  let merged = 0;
-  for (const record of records) {
-    if (record.collection !== options.collection || record.mapVersion !== options.mapVersion) continue;
-    if (record.minute < start || record.minute >= options.now) continue;
-    merged++;
-    routers.add(record.router);
+  for (const record of kept) {
     for (const figure of FIGURES) {
-      const into = sums[figure]!;
+      const into = sums[figure];
       record.figures[figure].forEach((value, shard) => {
         if (shard < into.length) into[shard]! += value;
       });
     }
-    written.push(record.written);
     record.writeSamples?.forEach((values, shard) => {
       const units = (record.figures.writeUnits[shard] ?? 0) / Math.max(1, values.length);
       for (const value of values) writeSamples[shard]?.push({ value, units });
     });
-    read.push(record.read);
-    if (record.groups) groups.push(record.groups);
   }
-  const rate = (figure: Figure, shard: number) => sums[figure]![shard]! / windowSeconds;
+  const rate = (figure: Figure, shard: number) => sums[figure][shard]! / windowSeconds;
   const shards = Array.from({ length: options.shardCount }, (_, shard): ShardLoad => {
     const writeUnitsPerSecond = rate('writeUnits', shard);
     const readUnitsPerSecond = rate('readUnits', shard);
@@ -117,40 +104,30 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       itemsReadPerSecond: rate('itemsRead', shard),
       readUnitsPerSecond,
       queriesPerSecond: rate('queries', shard),
-      throttles: sums.throttles![shard]!,
+      throttles: sums.throttles[shard]!,
       partitionShare: Math.max(writeUnitsPerSecond / PARTITION_WCU, readUnitsPerSecond / PARTITION_RCU),
     };
   });
+  const groupWrites = kept.flatMap((record) => record.groups?.writes ?? []);
+  const groupUnits = kept.flatMap((record) => record.groups?.writeUnits ?? []);
   return {
     collection: options.collection,
     mapVersion: options.mapVersion,
     windowSeconds,
-    routers: routers.size,
-    records: merged,
+    routers: new Set(kept.map((record) => record.router)).size,
+    records: kept.length,
     shards,
     imbalance: imbalanceOf(shards.map((s) => s.partitionShare)),
-    hotWrites: hotKeysOf(written),
-    hotReads: hotKeysOf(read),
+    hotWrites: hotKeysOf(kept.map((record) => record.written)),
+    hotReads: hotKeysOf(kept.map((record) => record.read)),
     writeSamples,
-    ...(groups.length > 0 && {
-      groups: {
-        writes: hotKeysOf(
-          groups.map((part) => part.writes),
-          GROUP_KEYS,
-        ),
-        writeUnits: hotKeysOf(
-          groups.map((part) => part.writeUnits),
-          GROUP_KEYS,
-        ),
-      },
+    ...(groupWrites.length > 0 && {
+      groups: { writes: hotKeysOf(groupWrites, GROUP_KEYS), writeUnits: hotKeysOf(groupUnits, GROUP_KEYS) },
     }),
   };
 }
 
-/**
- * Shards the load figures of `collection` are kept for: a grouped collection's in one (shard 0, the
- * whole collection), since shard `i` of one group is another partition than shard `i` of the next.
- */
+/** Shards the load figures are kept for: a grouped collection's in one, as shard `i` of each group differs. */
 export function loadShardCount(collection: RoutedCollection): number {
   return collection.group ? 1 : collection.map.strategy.shardCount;
 }
@@ -160,10 +137,7 @@ function imbalanceOf(shares: readonly number[]): number | null {
   return total > 0 ? Math.max(...shares) / (total / shares.length) : null;
 }
 
-/**
- * Merged at the smallest capacity of the parts: the merge's bounds hold only when every
- * side's smallest counter bounds its absent keys, which a roomier sketch's would not.
- */
+/** Merged at the parts' smallest capacity: only there does each side's smallest counter bound its absent keys. */
 function hotKeysOf(parts: readonly SketchSummary[], most = 100): HotKeys {
   const capacity = Math.min(most, ...parts.map((part) => part.capacity));
   const merged = new SpaceSaving(capacity);

@@ -6,10 +6,8 @@ import type { HotKeys } from './fleet-load';
 const COUNTER_OVERHEAD_BYTES = 48;
 
 /**
- * The sketch's largest counters whose keys fit in `maxBytes`, as a sketch of that many counters. The
- * cut keeps Space-Saving's bounds: a dropped key's count (an upper bound of its true count) is at most
- * the smallest kept one, which is what a full sketch charges an absent key, and every kept counter's
- * error stays what it was.
+ * The sketch's largest counters whose keys fit in `maxBytes`, as a sketch of that many counters. Space-Saving's
+ * bounds hold: a dropped key's count is at most the smallest kept one, what a full sketch charges an absent key.
  */
 export function cutToBytes(summary: SketchSummary, maxBytes: number): SketchSummary {
   const kept: HeavyHitter[] = [];

@@ -6,6 +6,7 @@ import {
   GROUP_KEYS,
   GROUP_SKETCH_BYTES,
   type LoadRecord,
+  perFigure,
   SAMPLES_PER_RECORD,
   SAMPLES_PER_SHARD,
 } from './load-record';
@@ -27,10 +28,8 @@ interface OpenMinute {
 }
 
 /**
- * One router's counts per collection for the minute under way (docs/autopilot.md). `take(now)`
- * hands over every minute that has ended as a LoadRecord, at most one per collection per
- * minute, and forgets it: what the router writes to the table. A new map version starts
- * the minute afresh, so a record's shard numbers are one map's.
+ * One router's counts per collection for the minute under way (docs/autopilot.md); `take(now)` hands over each
+ * ended minute as a LoadRecord. A new map version starts the minute afresh, so a record's shards are one map's.
  */
 export class LoadMeter {
   private readonly open = new Map<string, OpenMinute>();
@@ -41,10 +40,7 @@ export class LoadMeter {
     private readonly minuteMs: number,
   ) {}
 
-  /**
-   * One write; `group`: a grouped collection's, whose writes are counted per group. Its values are
-   * ordered within their group only, so no shard's range is sampled (no range re-cut reads them).
-   */
+  /** One write; `group`: a grouped collection's, counted per group and not sampled (no range re-cut reads them). */
   wrote(
     collection: string,
     mapVersion: number,
@@ -106,7 +102,7 @@ export class LoadMeter {
     const fresh: OpenMinute = {
       minute: start,
       mapVersion,
-      figures: Object.fromEntries(FIGURES.map((figure) => [figure, []])) as unknown as Record<Figure, number[]>,
+      figures: perFigure((): number[] => []),
       written: new SpaceSaving(HOT_KEYS),
       read: new SpaceSaving(HOT_KEYS),
       samples: [],
@@ -121,9 +117,7 @@ export class LoadMeter {
     // Many shards written share the record's budget: each keeps a uniform subset of its reservoir.
     const written = minute.samples.filter((sample) => sample.length > 0).length;
     const perShard = Math.max(1, Math.floor(SAMPLES_PER_RECORD / Math.max(1, written)));
-    const figures = Object.fromEntries(
-      FIGURES.map((figure) => [figure, Array.from({ length: shardCount }, (_, i) => minute.figures[figure][i] ?? 0)]),
-    ) as unknown as LoadRecord['figures'];
+    const figures = perFigure((figure) => Array.from({ length: shardCount }, (_, i) => minute.figures[figure][i] ?? 0));
     this.ended.push({
       collection,
       router: this.router,

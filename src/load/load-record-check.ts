@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { shardCountSchema } from '../core/strategies/registry';
-import {
-  type Figure,
-  FIGURES,
-  GROUP_KEYS,
-  type LoadRecord,
-  SAMPLES_PER_RECORD,
-  SAMPLES_PER_SHARD,
-} from './load-record';
+import { GROUP_KEYS, type LoadRecord, perFigure, SAMPLES_PER_RECORD, SAMPLES_PER_SHARD } from './load-record';
 
 /** A Space-Saving sketch no router writes more counters for (the meter keeps 100; room to grow). */
 const MAX_SKETCH_CAPACITY = 10_000;
@@ -27,11 +20,6 @@ const sketch = z
 /** A group sketch as a router writes it: at most GROUP_KEYS groups. */
 const groupSketch = sketch.refine((summary) => summary.capacity <= GROUP_KEYS, `more than ${GROUP_KEYS} groups`);
 
-const perShard = Object.fromEntries(FIGURES.map((figure) => [figure, z.array(count).max(shards)])) as Record<
-  Figure,
-  z.ZodArray<typeof count>
->;
-
 const schema = z
   .object({
     collection: z.string(),
@@ -40,7 +28,7 @@ const schema = z
     minuteMs: z.number().int().min(1).max(MAX_MINUTE_MS),
     mapVersion: z.number().int().min(1),
     shardCount: z.number().int().min(0).max(shards),
-    figures: z.object(perShard),
+    figures: z.object(perFigure(() => z.array(count).max(shards))),
     written: sketch,
     read: sketch,
     writeSamples: z.array(z.array(z.string()).max(SAMPLES_PER_SHARD)).max(shards).optional(),
@@ -53,9 +41,8 @@ const schema = z
   );
 
 /**
- * The load record stored as `text` if it is one a router could have written for `expected`'s collection and
- * minute (every figure a finite count, sketches a router's size, lists within a map's shards), else what is
- * wrong with it: a forged or damaged record must never become a figure, a 500 or a crash of the autopilot.
+ * The load record stored as `text` if a router could have written it for `expected`'s collection and minute,
+ * else what is wrong with it: a forged or damaged record must never become a figure, a 500 or an autopilot crash.
  */
 export function checkLoadRecord(
   text: unknown,

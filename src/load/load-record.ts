@@ -3,10 +3,12 @@ import type { SketchSummary } from '../core/space-saving';
 export const FIGURES = ['writes', 'writeUnits', 'itemsRead', 'readUnits', 'queries', 'throttles'] as const;
 export type Figure = (typeof FIGURES)[number];
 
-/**
- * One router's load on one collection during one minute (docs/autopilot.md): what it writes to
- * the table once a minute, and what `GET /collections/{c}/load` merges over the fleet.
- */
+/** One `make(figure)` per figure. */
+export function perFigure<T>(make: (figure: Figure) => T): Record<Figure, T> {
+  return Object.fromEntries(FIGURES.map((figure) => [figure, make(figure)])) as Record<Figure, T>;
+}
+
+/** One router's load on one collection during one minute (docs/autopilot.md), as it writes it to the table. */
 export interface LoadRecord {
   readonly collection: string;
   /** The writing process's id, random per start: how many routers reported. */
@@ -24,15 +26,9 @@ export interface LoadRecord {
   /** Space-Saving sketches of the written and the read values (normalized). */
   readonly written: SketchSummary;
   readonly read: SketchSummary;
-  /**
-   * Per shard, a uniform sample of the values written there (reservoir sampling): where in
-   * its range a shard's writes land, which a re-cut by load needs when no one key is hot.
-   */
+  /** Per shard, a uniform sample of the values written: where writes land, for a re-cut when no one key is hot. */
   readonly writeSamples?: readonly (readonly string[])[];
-  /**
-   * A grouped collection's writes per group (older records have none): Space-Saving sketches of the
-   * groups written, one counting writes and one write units, each cut to fit GROUP_SKETCH_BYTES.
-   */
+  /** A grouped collection's writes and write units per group, each cut to GROUP_SKETCH_BYTES (older records: none). */
   readonly groups?: GroupSketches;
 }
 
@@ -42,17 +38,13 @@ export interface GroupSketches {
 }
 
 /**
- * Groups each of a record's group sketches counts at most, whatever the number of groups written (a
- * group with more than 1/100 of the minute's writes is always among them), and the most bytes of group
- * values one sketch holds: a group value may be up to 2 KB, and the record must stay far from 400 KB.
+ * Groups a record's group sketch counts at most (one with over 1/100 of the minute's writes is always among
+ * them), and the most bytes of group values it holds: a value may be 2 KB, the record must stay far from 400 KB.
  */
 export const GROUP_KEYS = 100;
 export const GROUP_SKETCH_BYTES = 24_000;
 
-/**
- * Written values a router samples per shard and minute, and at most in one record (shared
- * among the shards written): up to ~40 KB of the 400 KB item, a hot shard sampled finely.
- */
+/** Written values sampled per shard and minute, and in one record at most (shared among the shards written). */
 export const SAMPLES_PER_SHARD = 256;
 export const SAMPLES_PER_RECORD = 4096;
 

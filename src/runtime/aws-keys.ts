@@ -7,17 +7,12 @@ export interface AwsKeys {
   readonly sessionToken?: string;
 }
 
-/**
- * What a router signs with for a DynamoDB-compatible engine that takes any key: one key for
- * every runtime, as DynamoDB Local keeps a database per access key (and region).
- */
+/** One key for every runtime on an engine that takes any: DynamoDB Local keeps a database per access key. */
 export const ANY_ENGINE_KEYS: AwsKeys = { accessKeyId: 'shardline', secretAccessKey: 'shardline' };
 
 /**
- * The keys a runtime hands the SDK: those given (the environment map need not be process.env);
- * without them, any for a DynamoDB-compatible endpoint (DynamoDB Local takes any key: every
- * runtime uses the same, so all see one database), and none for AWS itself, where the SDK's own
- * chain finds them (a Lambda's role) — except where `required`: on Workers the SDK finds nothing.
+ * The keys a runtime hands the SDK: those given; else ANY_ENGINE_KEYS for an endpoint, and none for AWS itself,
+ * where the SDK's own chain finds them (a Lambda's role) — except where `required`: on Workers it finds nothing.
  */
 export function clientKeys(settings: Settings, required = false): AwsKeys | undefined {
   if (settings.awsKeys) return settings.awsKeys;
@@ -28,9 +23,4 @@ export function clientKeys(settings: Settings, required = false): AwsKeys | unde
     );
   }
   return undefined;
-}
-
-/** Client options with `keys`, or none (the SDK's own chain). */
-export function credentialsOption(keys: AwsKeys | undefined): { client?: { credentials: AwsKeys } } {
-  return keys ? { client: { credentials: keys } } : {};
 }

@@ -2,7 +2,7 @@ import { mountDocsAssets, type DocsAssets } from '../http/docs/assets';
 import { bundledBoundaries, type ConfigBundle } from './config-bundle';
 import type { RouterMetrics } from '../service/metrics/router-metrics';
 import { buildService, type RuntimeMetrics } from './service';
-import { clientKeys, credentialsOption } from './aws-keys';
+import { clientKeys } from './aws-keys';
 import { readSettings, requireCursorSecret, type EnvMap } from './settings';
 
 export interface BundledServiceOptions {
@@ -16,23 +16,21 @@ export interface BundledServiceOptions {
 export type BundledService = ReturnType<typeof createBundledService>;
 
 /**
- * The service as the Worker and the Lambda function build it: settings from an environment
- * map, the config and boundaries from the build-time bundle. Throws on bad settings or config
- * (CURSOR_SECRET included), so a misconfigured deployment fails at its first request (Worker)
- * or at init (Lambda). Its app is served as it is: the app's own gates (src/http/gates.ts) answer
- * 503 until the tables are ready, the next request trying again, and write the fleet's load.
+ * The service as the Worker and the Lambda function build it: settings from an environment map, the config from
+ * the build-time bundle. Throws on bad settings or config (CURSOR_SECRET included), so a misconfigured deployment
+ * fails at its first request (Worker) or at init (Lambda).
  */
 export function createBundledService(env: EnvMap, bundle: ConfigBundle, options: BundledServiceOptions) {
   const settings = readSettings(env);
   requireCursorSecret(settings);
+  const credentials = clientKeys(settings, options.requireCredentials);
   const service = buildService(settings, bundle.config, {
     readBoundaries: bundledBoundaries(bundle),
     source: bundle.source,
     bundled: true,
     ...(options.metrics && { metrics: options.metrics }),
-    ...credentialsOption(clientKeys(settings, options.requireCredentials)),
+    ...(credentials && { client: { credentials } }),
   });
   mountDocsAssets(service.app, options.docsAssets);
-  // What work outside a request (a scheduled step, a stream batch) awaits first, as requests do.
-  return { service, settings, app: service.app, ready: service.ready };
+  return { service, settings, app: service.app };
 }

@@ -1,7 +1,4 @@
-/**
- * Resolved by the Worker and Lambda builds (wrangler.toml [alias], devtools/build-lambda.ts)
- * to dist/config/bundle.json.
- */
+/** Resolved by the Worker and Lambda builds (wrangler.toml [alias], devtools/build-lambda.ts) to its JSON. */
 declare module 'shardline:config-bundle' {
   const bundle: import('./config-bundle').ConfigBundle;
   export default bundle;

@@ -1,8 +1,6 @@
 /**
- * The collections config and every boundaries file it names, captured at build
- * time (devtools/build-config.ts) for runtimes that have no project files to read:
- * the Worker and the Lambda bundle import it as the module `shardline:config-bundle`
- * (an alias the builds point at dist/config/bundle.json).
+ * The config and every boundaries file it names, captured at build time (devtools/build-config.ts) for the
+ * Worker and Lambda, which have no project files to read: they import it as `shardline:config-bundle`.
  */
 export interface ConfigBundle {
   /** The config file as written (SHARDLINE_CONFIG at build time, or config/shardline.config.json). */

@@ -4,17 +4,13 @@ import { join } from 'node:path';
 import { MIN_CURSOR_SECRET_BYTES } from './settings';
 
 /**
- * Files in the embedded engine's data directory: the cursor secret made when CURSOR_SECRET
- * is unset (kept beside the data so cursors survive a restart as the data does), and the
- * only access key the engine accepts.
+ * Files in the embedded engine's data directory: the cursor secret made when CURSOR_SECRET is unset (so cursors
+ * survive a restart as the data does), and the only access key the engine accepts.
  */
 export const CURSOR_SECRET_FILE = 'cursor-secret';
 export const ENGINE_SECRET_FILE = 'engine-secret';
 
-/**
- * A secret kept in `dataDir` as `name`: 32 random bytes (base64url) made by the first caller,
- * file mode 0600 (only the directory's owner reads it), the same text for every later one.
- */
+/** A secret kept in `dataDir` as `name` (mode 0600): 32 random bytes made by the first caller, read by the rest. */
 export function persistedSecret(dataDir: string, name: string): string {
   const file = join(dataDir, name);
   try {

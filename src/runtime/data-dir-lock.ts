@@ -17,10 +17,9 @@ export interface DataDirLock {
 }
 
 /**
- * Takes the data directory for this process, or throws an Error naming the process that has
- * it. LevelDB allows one process per directory; without this, a second one fails deep inside
- * the engine with "Database is closed". A lock is taken over when its process is gone, a
- * zombie (right after `kill -9`), or its pid now names another process (another start time).
+ * Takes the data directory for this process, or throws naming the process that has it: LevelDB allows one, and
+ * a second fails deep inside with "Database is closed". A lock whose process is gone, a zombie, or another
+ * process under the same pid (another start time) is taken over.
  */
 export function lockDataDir(dataDir: string): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
@@ -83,10 +82,7 @@ function isRunning(holder: Holder): boolean {
   }
 }
 
-/**
- * A process's start time and whether it is a zombie, from /proc/<pid>/stat; null when /proc
- * has no such process, undefined where there is no /proc.
- */
+/** A process's start time and whether it is a zombie; null: /proc has no such process; undefined: no /proc. */
 function processStart(pid: number): { started: string; zombie: boolean } | null | undefined {
   let stat: string;
   try {

@@ -22,11 +22,9 @@ export interface DataEngine {
 }
 
 /**
- * The data as the settings place it, opened the one way `npm start` and the tools share. With neither
- * DYNAMODB_ENDPOINT nor AWS_REGION it is the embedded engine over SHARDLINE_DATA_DIR, which only one process can
- * open: the `server` opens it and leaves its address there (the address only: the engine's key is in the data
- * dir's secret file, for those who may read it) while it runs; a `tool` (reshard, boundaries --collection) reaches
- * the data through that server's engine when one answers, else opens the engine itself.
+ * The data as the settings place it. The embedded engine's data dir only one process can open: the `server`
+ * leaves its engine's address there while it runs (its key is in the secret file, for whoever may read it);
+ * a `tool` (reshard, boundaries --collection) goes through that engine when it answers, else opens its own.
  */
 export async function openDataEngine(settings: Settings, user: 'server' | 'tool'): Promise<DataEngine> {
   if (!wantsEmbeddedEngine(settings)) {
@@ -38,14 +36,15 @@ export async function openDataEngine(settings: Settings, user: 'server' | 'tool'
     };
   }
   const dataDir = resolve(settings.dataDir);
-  const where = `the embedded engine (data in ${dataDir})`;
-  if (user === 'tool') {
-    const running = await runningServerEngine(dataDir);
-    if (running) {
-      const client = { endpoint: running, credentials: engineCredentials(readEngineSecret(dataDir)) };
-      const theirs = `the running server's embedded engine (data in ${dataDir})`;
-      return { client, where: theirs, dataDir, close: async () => {} };
-    }
+  const running = user === 'tool' ? await runningServerEngine(dataDir) : undefined;
+  if (running) {
+    const client = { endpoint: running, credentials: engineCredentials(readEngineSecret(dataDir)) };
+    return {
+      client,
+      where: `the running server's embedded engine (data in ${dataDir})`,
+      dataDir,
+      close: async () => {},
+    };
   }
   const engine = await startEmbeddedEngine(dataDir).catch((error: Error) => {
     if (user === 'server') throw error;
@@ -58,7 +57,7 @@ export async function openDataEngine(settings: Settings, user: 'server' | 'tool'
   if (user === 'server') writeFileSync(endpointFile, `${engine.endpoint}\n`, { mode: 0o600 });
   return {
     client: { endpoint: engine.endpoint, credentials: engine.credentials },
-    where,
+    where: `the embedded engine (data in ${dataDir})`,
     dataDir,
     async close() {
       if (user === 'server') rmSync(endpointFile, { force: true });

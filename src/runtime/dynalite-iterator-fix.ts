@@ -6,12 +6,9 @@ interface Closable {
 }
 
 /**
- * dynalite 4 closes the LevelDB iterator behind a Query or Scan stream by calling
- * `iterator.return()`, which abstract-level 3 iterators do not have (they have
- * `close()`). So no iterator was ever closed: each stayed in the database's set of
- * open resources with its read-ahead cache, and the embedded engine's memory grew
- * with every query (how much: docs/performance.md). Giving the iterators a `return`
- * that closes them fixes it; idempotent, and a no-op once dynalite calls `close`.
+ * dynalite 4 closes the LevelDB iterator behind a Query or Scan by calling `iterator.return()`, which
+ * abstract-level 3 iterators lack (they have `close()`): each query would leak an open iterator and its
+ * read-ahead cache (docs/performance.md). A `return` that closes them; idempotent.
  */
 export function patchLevelIterators(): void {
   const require = createRequire(import.meta.url);

@@ -21,13 +21,10 @@ export function engineCredentials(secret: string): AwsKeys {
 }
 
 /**
- * dynalite, in this process, on a loopback port, keeping its LevelDB files in `dataDir` (in
- * memory when undefined). shardline avoids where dynalite differs from DynamoDB (see
- * src/store/shard-query.ts), so through the API it answers as DynamoDB Local does.
- *
- * A data directory's engine is closed to everyone else on the machine: the directory is mode
- * 0700, the umask owner-only (so LevelDB's files are 0600 too), and the engine answers only
- * requests signed with the directory's secret (ENGINE_SECRET_FILE) as access key.
+ * dynalite in this process on a loopback port, its LevelDB files in `dataDir` (in memory when undefined); shardline
+ * avoids where it differs from DynamoDB (src/store/shard-query.ts).
+ * A data directory's engine is closed to everyone else on the machine: the directory is mode 0700, the umask
+ * owner-only (so LevelDB's files are 0600 too), and only requests signed with the directory's secret pass.
  */
 export async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
   // dynalite is CommonJS and only needed here: loaded lazily, never bundled for Workers or Lambda.

@@ -9,12 +9,9 @@ const STORAGE_FAILURES = new Set(['LEVEL_IO_ERROR', 'LEVEL_CORRUPTION']);
 const guarded = new WeakSet<object>();
 
 /**
- * dynalite throws any error without an HTTP status out of its request callback
- * (`if (err) throw err`), so one failed LevelDB write — a full disk's `LEVEL_IO_ERROR` —
- * killed the whole process, reads and all. Here the database's writes turn such an
- * error into an API error dynalite answers: a 503 `StorageUnavailableException` for that
- * write, while reads go on. LevelDB itself takes writes again once space returns.
- * Patched on the LevelDB class dynalite resolves, once; a no-op for dynalite's in-memory store.
+ * dynalite throws an error without an HTTP status out of its request callback, so one failed LevelDB write (a
+ * full disk) would kill the process. Here such a write fails as a 503 `StorageUnavailableException` and reads
+ * go on; LevelDB takes writes again once space returns. A no-op for dynalite's in-memory store.
  */
 export function guardEngineStorage(): void {
   const fromDynalite = createRequire(createRequire(import.meta.url).resolve('dynalite'));

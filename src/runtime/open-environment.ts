@@ -1,19 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openTable, shardMapsOf } from './service';
+import { ShardMaps } from '../service/shard-maps';
+import { openTable } from './service';
 import { openDataEngine } from './data-engine';
 import { readSettings, type EnvMap, type Settings } from './settings';
 
 /** What a Node tool (reshard, boundaries --collection) works with, opened as the server opens it. */
 export type OpenEnvironment = Awaited<ReturnType<typeof openEnvironment>>;
 
-/**
- * Opens the config and the table exactly as `npm start` does. The embedded engine's data is
- * reached through the running server's engine when one has it open (only one process can open
- * it; its key is read from the data dir, so only who may read that reaches it), else opened here
- * (data-engine.ts).
- */
+/** Opens the config and the table as `npm start` does; the embedded engine's data as a `tool` (data-engine.ts). */
 export async function openEnvironment(env: EnvMap) {
   const settings = readSettings(env);
   const { config, readBoundaries } = readConfigFiles(settings);
@@ -24,7 +20,7 @@ export async function openEnvironment(env: EnvMap) {
     collections,
     dynamo,
     /** The shard maps as a router sees them; a tool acting on a map reads it with `current`. */
-    maps: shardMapsOf(dynamo, collections, settings),
+    maps: new ShardMaps(dynamo.mapStore, collections, { ttlMs: settings.mapTtlMs }),
     /** Where the data is, for reports. */
     where: data.where,
     async close() {

@@ -9,10 +9,9 @@ import { fanOut, type MetricsRecorder } from '../service/metrics/recorder';
 import { RouterMetrics } from '../service/metrics/router-metrics';
 import type { ClientOptions } from '../store/client';
 import { keepsLoadRecords } from '../store/load-store';
-import type { RetryObserver } from '../store/retry';
 import { DynamoTable } from '../store/table';
 import { LoadRecorder } from '../service/metrics/load-recorder';
-import { ShardMaps, type ShardMapsOptions } from '../service/shard-maps';
+import { ShardMaps } from '../service/shard-maps';
 import { createShardline } from '../service/shardline';
 import type { Settings } from './settings';
 
@@ -24,23 +23,14 @@ export interface Service {
   readonly maps: ShardMaps;
   /** This router's part of the fleet's load (SHARDLINE_LOAD_RECORDS): the runtime flushes it. */
   readonly load?: LoadRecorder;
-  /**
-   * Prepares the tables (prepareTables, as the settings allow) until it once succeeds; then resolves at once.
-   * No promise is shared between calls: a Worker may not await I/O that another request started.
-   */
+  /** prepareTables until it once succeeds; no promise is shared, as a Worker may not await another request's I/O. */
   readonly ready: () => Promise<void>;
 }
 
-/**
- * The config's collections (TABLE_NAME overriding their table) and the one door to their
- * table (store/table.ts), as every runtime and CLI opens them. `client` overrides the settings'
- * endpoint and region (the embedded engine's).
- */
-export function openTable(
-  settings: Settings,
-  config: unknown,
-  options: Pick<ResolveOptions, 'readBoundaries' | 'source'> & { client?: ClientOptions } = {},
-) {
+type OpenOptions = Pick<ResolveOptions, 'readBoundaries' | 'source'> & { client?: ClientOptions };
+
+/** The config's collections and their table, as every runtime and CLI opens them; `client` overrides the settings'. */
+export function openTable(settings: Settings, config: unknown, options: OpenOptions = {}) {
   const collections = resolveConfig(config, {
     ...(options.readBoundaries && { readBoundaries: options.readBoundaries }),
     // Each problem's line names the file, as the operator gave it (SHARDLINE_CONFIG) or the default.
@@ -56,25 +46,11 @@ export function openTable(
   return { collections, dynamo };
 }
 
-/**
- * The routers' view of the shard maps over `dynamo`, built here for every runtime and tool: the
- * settings' TTL, and `more` (a runtime's clock, metrics and log).
- */
-export function shardMapsOf(
-  dynamo: DynamoTable,
-  collections: readonly CollectionSpec[],
-  settings: Pick<Settings, 'mapTtlMs'>,
-  more: Omit<ShardMapsOptions, 'ttlMs'> = {},
-): ShardMaps {
-  return new ShardMaps(dynamo.mapStore, collections, { ttlMs: settings.mapTtlMs, ...more });
-}
-
 /** Everything a runtime needs: runtimes differ only in where the settings, config and endpoint come from. */
 export function buildService(
   settings: Settings,
   config: unknown,
-  options: Pick<ResolveOptions, 'readBoundaries' | 'source'> & {
-    client?: ClientOptions;
+  options: OpenOptions & {
     /** This runtime's metrics sink over the router's statistics (Prometheus, EMF, Analytics Engine). */
     metrics?: (stats: RouterMetrics) => RuntimeMetrics;
     /** Where writes get their random shards (tests pin it); Math.random otherwise. */
@@ -91,12 +67,17 @@ export function buildService(
   } = {},
 ): Service {
   const { collections, dynamo } = openTable(settings, config, options);
-  // The load records' writes retry like any call: their retries reach the metrics the requests' do.
-  const load = loadRecorderOf(settings, collections, dynamo, options.now, {
-    retried: (operation, reason) => observability.recorder.retried(operation, reason),
-  });
+  const recorded = settings.loadRecords === false ? [] : collections.filter(keepsLoadRecords);
+  const load =
+    recorded.length === 0
+      ? undefined
+      : new LoadRecorder(dynamo.loadStore(settings.loadTtlHours * 3600), recorded, settings.loadMinuteMs, options.now, {
+          // The load records' writes retry like any call: their retries reach the metrics the requests' do.
+          retried: (operation, reason) => observability.recorder.retried(operation, reason),
+        });
   const observability = observabilityOf(settings, options.metrics, load?.recorder);
-  const maps = shardMapsOf(dynamo, collections, settings, {
+  const maps = new ShardMaps(dynamo.mapStore, collections, {
+    ttlMs: settings.mapTtlMs,
     ...(options.now && { now: options.now }),
     onReadVersion: (collection, version) => observability.recorder.mapVersion(collection, version),
     log: (message) => console.warn(message),
@@ -160,44 +141,17 @@ function observabilityOf(
   load: MetricsRecorder | undefined,
 ): ObservabilityOptions {
   const requestLog = { level: settings.logLevel, write: (line: string) => console.log(line) };
-  const loadOnly = load ? [load] : [];
-  if (!settings.metrics) return { recorder: fanOut(loadOnly), requestLog };
+  if (!settings.metrics) return { recorder: fanOut(load ? [load] : []), requestLog };
   const stats = new RouterMetrics({ hotKeys: settings.hotKeys });
-  const extra = runtime?.(stats) ?? {};
-  return {
-    recorder: fanOut([stats, ...(extra.recorder ? [extra.recorder] : []), ...loadOnly]),
-    stats,
-    ...(extra.exposition && { exposition: extra.exposition }),
-    requestLog,
-  };
-}
-
-/** The fleet load recorder, where records are on and some collection's table can hold them. */
-function loadRecorderOf(
-  settings: Settings,
-  collections: readonly CollectionSpec[],
-  dynamo: DynamoTable,
-  now: (() => number) | undefined,
-  retries: RetryObserver,
-) {
-  if (settings.loadRecords === false) return undefined;
-  const recorded = collections.filter(keepsLoadRecords);
-  if (recorded.length === 0) return undefined;
-  return new LoadRecorder(
-    dynamo.loadStore(settings.loadTtlHours * 3600),
-    recorded,
-    settings.loadMinuteMs,
-    now,
-    retries,
-  );
+  const { recorder, exposition } = runtime?.(stats) ?? {};
+  const recorders = [stats, recorder, load].filter((one): one is MetricsRecorder => one !== undefined);
+  return { recorder: fanOut(recorders), stats, ...(exposition && { exposition }), requestLog };
 }
 
 /** Creates the collections' tables (when allowed), waits until they are ACTIVE, and writes first shard maps. */
 export async function prepareTables(service: Service, create: boolean, stream = true): Promise<void> {
-  const seen = new Set<string>();
-  for (const collection of service.collections) {
-    if (seen.has(collection.table)) continue;
-    seen.add(collection.table);
+  const firstOfTable = service.collections.filter((one, i, all) => all.findIndex((o) => o.table === one.table) === i);
+  for (const collection of firstOfTable) {
     // TTL only where this router writes load records: they are what expires.
     await service.dynamo.ensure(collection, create, stream, service.load !== undefined);
   }

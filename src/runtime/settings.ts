@@ -4,10 +4,7 @@ import type { ApiKeyGrant } from '../http/middleware/auth';
 import { DEFAULT_AUTH_FAILURES_PER_SECOND } from '../http/middleware/rate-limit';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../http/read-body';
 
-/**
- * The service's settings from its environment (process.env on Node and Lambda,
- * vars and secrets on Workers), checked once at start so a typo fails loudly.
- */
+/** The settings from the environment (Workers: vars and secrets), checked at start so a typo fails loudly. */
 export type Settings = Readonly<ReturnType<typeof readSettings>>;
 
 export type EnvMap = Record<string, string | undefined>;
@@ -38,13 +35,7 @@ export function readSettings(env: EnvMap) {
     maxItemBodyBytes: integer(env, 'MAX_ITEM_BODY_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     maxBatchBodyBytes: integer(env, 'MAX_BATCH_BODY_BYTES', 16 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     /** How long a request's headers, and then its body, may take to arrive whole before a 408. */
-    bodyTimeoutMs: integer(
-      renamed(env, 'BODY_IDLE_TIMEOUT_MS', 'BODY_TIMEOUT_MS'),
-      'BODY_TIMEOUT_MS',
-      DEFAULT_BODY_TIMEOUT_MS,
-      1,
-      3_600_000,
-    ),
+    bodyTimeoutMs: integer(refuseOldBodyTimeout(env), 'BODY_TIMEOUT_MS', DEFAULT_BODY_TIMEOUT_MS, 1, 3_600_000),
     /** Per caller (API key); undefined: no limit. */
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', undefined, 1, 1_000_000),
     /** Per client address. */
@@ -100,14 +91,13 @@ function metricsKey(env: EnvMap): string | undefined {
 export const MIN_CURSOR_SECRET_BYTES = 32;
 
 /**
- * The cursor secret where many instances serve one API (Workers, Lambda): required, and
- * at least 32 bytes. A random key per instance would make page 2 fail whenever it
- * lands on another instance than page 1, so a missing secret stops the start instead.
+ * The cursor secret where many instances serve one API (Workers, Lambda): required, as a random key per
+ * instance would fail page 2 whenever it lands on another instance than page 1.
  */
-export function requireCursorSecret(settings: Settings): string {
+export function requireCursorSecret(settings: Settings): void {
   const secret = settings.cursorSecret;
   const bytes = secret === undefined ? 0 : new TextEncoder().encode(secret).length;
-  if (secret !== undefined && bytes >= MIN_CURSOR_SECRET_BYTES) return secret;
+  if (bytes >= MIN_CURSOR_SECRET_BYTES) return;
   throw new Error(
     `CURSOR_SECRET must be set to at least ${MIN_CURSOR_SECRET_BYTES} bytes (it is ` +
       `${secret === undefined ? 'unset' : `${bytes} bytes`}): every instance must sign cursors with the same ` +
@@ -121,9 +111,8 @@ export function wantsEmbeddedEngine(settings: Settings): boolean {
 }
 
 /**
- * `API_KEYS` = `key:scope,key:scope`, scopes `read` or `write`. A key may itself hold
- * colons (the scope is what follows the last one). Errors name the entry by position,
- * never by its text, so a typo never prints key material into a log.
+ * `API_KEYS` = `key:scope,key:scope`, scopes `read` or `write`, the scope after a key's last colon. Errors name
+ * the entry by position, never by its text, so a typo never prints key material into a log.
  */
 export function parseApiKeys(raw: string | undefined): ApiKeyGrant[] {
   const text = nonEmpty(raw);
@@ -150,12 +139,8 @@ export function parseApiKeys(raw: string | undefined): ApiKeyGrant[] {
 export function parseOrigins(raw: string | undefined): string[] {
   const text = nonEmpty(raw);
   if (text === undefined) return [];
-  const origins = text
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter((origin) => origin !== '');
-  for (const origin of origins) {
-    if (origin === '*') continue;
+  const origins = text.split(',').flatMap((origin) => nonEmpty(origin) ?? []);
+  for (const origin of origins.filter((one) => one !== '*')) {
     if (!URL.canParse(origin)) {
       throw new Error(`CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin like https://app.example.com`);
     }
@@ -167,12 +152,12 @@ export function parseOrigins(raw: string | undefined): string[] {
   return origins.map((origin) => origin.replace(/\/$/, ''));
 }
 
-/** `env`, refusing a setting by its old name (it would otherwise be ignored without a word). */
-function renamed(env: EnvMap, old: string, now: string): EnvMap {
-  if (nonEmpty(env[old]) !== undefined) {
-    throw new Error(`${old} is now ${now}: the bound on the whole body's arrival, not on a pause in it`);
-  }
-  return env;
+/** `env`, refusing BODY_TIMEOUT_MS by its old name (it would otherwise be ignored without a word). */
+function refuseOldBodyTimeout(env: EnvMap): EnvMap {
+  if (nonEmpty(env.BODY_IDLE_TIMEOUT_MS) === undefined) return env;
+  throw new Error(
+    "BODY_IDLE_TIMEOUT_MS is now BODY_TIMEOUT_MS: the bound on the whole body's arrival, not on a pause in it",
+  );
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

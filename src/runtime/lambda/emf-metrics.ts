@@ -1,11 +1,8 @@
 import { DeltaRecorder, type Deltas } from '../../service/metrics/deltas';
 
-const NAMESPACE = 'shardline';
-
 /**
- * Lambda's metrics: the figures of /metrics (by their Prometheus names) as CloudWatch Embedded
- * Metric Format lines on stdout, which CloudWatch Logs turns into metrics with no API call and
- * no agent; written when the request ends.
+ * Lambda's metrics: the figures of /metrics (by their Prometheus names) as CloudWatch Embedded Metric Format
+ * lines on stdout when the request ends, which CloudWatch Logs turns into metrics with no API call.
  */
 export function emfRecorder(write: (line: string) => void = console.log, now: () => number = Date.now): DeltaRecorder {
   return new DeltaRecorder((deltas) => {
@@ -18,7 +15,7 @@ export function emfLines(deltas: Deltas, timestamp: number): string[] {
   const line = (dimensions: string[], unit: string, values: Record<string, string | number>) => {
     const metrics = Object.keys(values).filter((name) => !dimensions.includes(name));
     const directive = {
-      Namespace: NAMESPACE,
+      Namespace: 'shardline',
       Dimensions: [dimensions],
       Metrics: metrics.map((Name) => ({ Name, Unit: unit })),
     };

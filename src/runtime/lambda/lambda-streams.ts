@@ -17,11 +17,9 @@ export interface InvocationContext {
 const ANSWER_MARGIN_MS = 2000;
 
 /**
- * The Lambda function's DynamoDB Streams handler: indexes what other applications wrote
- * (the same indexer as `npm run follow`) and reports as batch item failures only the
- * records that failed transiently (Lambda retries from the first of them). Members that
- * cannot be indexed, and records that are not Streams records, are logged and never
- * fail the batch: one bad item must not block its shard of the stream.
+ * The DynamoDB Streams handler: indexes what other applications wrote (as `npm run follow` does) and reports as
+ * batch item failures only records that failed transiently. Unindexable members and records that are not Streams
+ * records are logged and never fail the batch: one bad item must not block its shard of the stream.
  */
 export function streamsHandler({ service, settings }: BundledService) {
   const indexer = new ChangeIndexer({

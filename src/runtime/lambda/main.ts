@@ -8,15 +8,12 @@ import { type InvocationContext, streamsHandler } from './lambda-streams';
 import { isScheduledEvent, scheduledAutopilot } from '../scheduled-autopilot';
 
 /**
- * AWS Lambda entry (bundled to dist/lambda/index.mjs), built once per execution environment at
- * init. One handler for API Gateway REST (v1), HTTP API (v2) and Function URL events, for the
- * table's DynamoDB Streams events (docs/other-writers.md), and for EventBridge's scheduled
- * events, each one autopilot step (docs/autopilot.md).
+ * AWS Lambda entry, built once per execution environment at init: one handler for API Gateway and Function URL
+ * events, the table's Streams events (docs/other-writers.md) and scheduled autopilot steps (docs/autopilot.md).
  */
 const bundled = createBundledService(process.env, bundle, {
   docsAssets: directoryDocsAssets(new URL('./docs-assets/', import.meta.url)),
   requireCredentials: false,
-  // CloudWatch Embedded Metric Format on stdout: CloudWatch Logs makes metrics of it.
   metrics: () => ({ recorder: emfRecorder() }),
 });
 
@@ -28,10 +25,7 @@ export const handler = (event: Parameters<typeof http>[0], context: Parameters<t
   return isStreamEvent(event) ? streams(event, context) : http(event, context);
 };
 
-/**
- * The step's time: the invocation's, less a margin for the reshard to reach a safe point
- * (a scan page, a checkpoint) and release its lease before Lambda ends the invocation.
- */
+/** The invocation's time, less a margin for the reshard to reach a safe point and release its lease. */
 function autopilotBudget(context: InvocationContext | undefined): number {
   const remaining = context?.getRemainingTimeInMillis?.() ?? 60_000;
   return Math.max(1000, remaining - Math.min(30_000, remaining / 4));

@@ -6,30 +6,22 @@ const BEAT_EVERY_MS = 500;
 /** How often the health port asks the main thread for a fresh answer, at most (the check itself is cached too). */
 const ASK_EVERY_MS = 1000;
 /**
- * The first probe after this long without one, when the last answer is as old, waits for the fresh answer up to
- * WAIT_AT_MOST_MS (an answer from before a quiet spell says little); probes in a row never wait, so a main thread
- * slow to answer (a 16 MB batch being parsed) delays no probe.
+ * The first probe after a quiet spell this long, the last answer as old, waits up to WAIT_AT_MOST_MS for a fresh
+ * one; probes in a row never wait, so a main thread slow to answer delays no probe.
  */
 const FRESH_ENOUGH_MS = 5000;
 const WAIT_AT_MOST_MS = 500;
 
-/** One health answer as the app gave it, and when (ms since the epoch). */
-interface HealthAnswer {
-  readonly status: number;
-  readonly body: string;
-  readonly at: number;
-}
-
 /**
- * The health port's thread, as source: plain JavaScript run with `eval`, so it needs neither tsx nor a file
- * beside a bundle. It answers GET /healthz from the main thread's last answer and asks for a new one when that
- * is a second old; after a quiet spell, the fresh one if it comes within WAIT_AT_MOST_MS (FRESH_ENOUGH_MS). A
- * main thread silent for MAIN_THREAD_SILENT_MS is a 503.
+ * The health port's thread as plain JavaScript run with `eval`, so it needs neither tsx nor a file beside a bundle.
+ * It answers GET /healthz from the main thread's last answer, asking for a new one as the constants above say.
  */
 const WORKER_SOURCE = `
 const { createServer } = require('node:http');
 const { parentPort, workerData } = require('node:worker_threads');
-const { host, port, silentMs, askEveryMs, freshEnoughMs, waitAtMostMs } = workerData;
+const { host, port } = workerData;
+const [silentMs, askEveryMs, freshEnoughMs, waitAtMostMs] =
+  [${MAIN_THREAD_SILENT_MS}, ${ASK_EVERY_MS}, ${FRESH_ENOUGH_MS}, ${WAIT_AT_MOST_MS}];
 let last;
 let beatAt = Date.now();
 let askedAt = 0;
@@ -49,19 +41,18 @@ const send = (response, status, body) => {
   });
   response.end(body);
 };
-const unavailable = (response, message) =>
-  send(response, 503, JSON.stringify({ error: { code: 'unavailable', message } }));
+const refuse = (response, status, code, message) =>
+  send(response, status, JSON.stringify({ error: { code, message } }));
 const server = createServer(async (request, response) => {
   if (request.url.split('?')[0] !== '/healthz') {
-    const message = 'this port answers GET /healthz only';
-    return send(response, 404, JSON.stringify({ error: { code: 'route_not_found', message } }));
+    return refuse(response, 404, 'route_not_found', 'this port answers GET /healthz only');
   }
   const now = Date.now();
   const quiet = now - probedAt > freshEnoughMs;
   probedAt = now;
   if (now - beatAt > silentMs) {
     const silentFor = Math.round((now - beatAt) / 1000);
-    return unavailable(response, 'the server has given no sign of life for ' + silentFor + ' s');
+    return refuse(response, 503, 'unavailable', 'the server has given no sign of life for ' + silentFor + ' s');
   }
   if ((!last || now - last.at >= askEveryMs) && now - askedAt >= askEveryMs) {
     askedAt = now;
@@ -70,7 +61,7 @@ const server = createServer(async (request, response) => {
   if (!last || (quiet && now - last.at > freshEnoughMs)) {
     await new Promise((wake) => { waiting.push(wake); setTimeout(wake, waitAtMostMs); });
   }
-  if (!last) return unavailable(response, 'the server is starting');
+  if (!last) return refuse(response, 503, 'unavailable', 'the server is starting');
   send(response, last.status, last.body);
 });
 server.on('error', (error) => parentPort.postMessage({ error: error.message }));
@@ -83,39 +74,26 @@ export interface HealthListener {
 }
 
 /**
- * `/healthz` on a port of its own (HEALTH_PORT), served by its own thread: a probe there is accepted and
- * answered however busy the main thread is (1,000 listing connections, a 16 MB batch being parsed), which
- * on the main port it cannot be — every new connection waits its turn on the main event loop. The answer is
- * the main port's own `/healthz` (`check`), run when asked and at most once a second.
+ * `/healthz` on a port (HEALTH_PORT) and thread of its own: a probe is answered however busy the main event loop
+ * is, where on the main port every new connection waits its turn. The answer is the main port's own (`check`).
  */
 export function startHealthListener(
   host: string,
   port: number,
   check: () => Promise<{ status: number; body: string }>,
 ): Promise<HealthListener> {
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: {
-      host,
-      port,
-      silentMs: MAIN_THREAD_SILENT_MS,
-      askEveryMs: ASK_EVERY_MS,
-      freshEnoughMs: FRESH_ENOUGH_MS,
-      waitAtMostMs: WAIT_AT_MOST_MS,
-    },
-  });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { host, port } });
   worker.unref();
   // A sign of life with no I/O: a main thread stuck (a blocked event loop) stops it, an idle one does not.
   const beat = setInterval(() => worker.postMessage('beat'), BEAT_EVERY_MS);
   beat.unref();
+  // The app's answer as it gave it, and when (ms since the epoch).
   const answer = async () => {
-    try {
-      const { status, body } = await check();
-      worker.postMessage({ status, body, at: Date.now() } satisfies HealthAnswer);
-    } catch (error) {
-      const body = JSON.stringify({ error: { code: 'unavailable', message: (error as Error).message } });
-      worker.postMessage({ status: 503, body, at: Date.now() } satisfies HealthAnswer);
-    }
+    const { status, body } = await check().catch((error: Error) => ({
+      status: 503,
+      body: JSON.stringify({ error: { code: 'unavailable', message: error.message } }),
+    }));
+    worker.postMessage({ status, body, at: Date.now() });
   };
   return new Promise((resolveListener, reject) => {
     worker.on('message', (message: 'check' | { listening?: number; error?: string }) => {
@@ -125,9 +103,9 @@ export function startHealthListener(
       void answer();
       resolveListener({
         port: message.listening,
-        close: () => {
+        async close() {
           clearInterval(beat);
-          return worker.terminate().then(() => undefined);
+          await worker.terminate();
         },
       });
     });

@@ -15,11 +15,7 @@ import { readSettings, type Settings } from '../settings';
 /** How long requests under way may take to finish once the server is asked to stop. */
 const STOP_GRACE_MS = 5000;
 
-/**
- * `npm start`: the service on Node. With neither DYNAMODB_ENDPOINT nor AWS_REGION
- * set it runs over the embedded engine, keeping data (and, without CURSOR_SECRET,
- * the generated cursor secret) in ./data across restarts.
- */
+/** `npm start`: the service on Node, over the embedded engine unless DYNAMODB_ENDPOINT or AWS_REGION is set. */
 async function main(): Promise<void> {
   const settings = readSettings(process.env);
   const { config, readBoundaries } = readConfigFiles(settings);
@@ -57,8 +53,8 @@ async function main(): Promise<void> {
       console.log(`shardline listening on http://${settings.host}:${info.port} over ${data.where}`);
       void describeMaps(service).then((lines) => console.log(`collections (the shard maps in force):\n${lines}`));
     },
-  );
-  answerClientErrors(server as Server);
+  ) as Server;
+  answerClientErrors(server);
   let health: HealthListener | undefined;
   if (settings.healthPort !== undefined) {
     health = await startHealthListener(settings.host, settings.healthPort, async () => {
@@ -70,26 +66,24 @@ async function main(): Promise<void> {
   // The fleet's load (docs/autopilot.md): this router's ended minutes, written once each.
   const load = service.load;
   if (load) setInterval(() => void (load.due() && load.flush()), Math.min(load.minuteMs, 5000)).unref();
-  server.once('error', async (error: NodeJS.ErrnoException) => {
-    console.error(describeListenError(error, settings.host, settings.port));
+  const exit = async (code: number) => {
     await data.close();
-    process.exit(1);
+    process.exit(code);
+  };
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    console.error(describeListenError(error, settings.host, settings.port));
+    void exit(1);
   });
 
-  // SIGTERM (a supervisor, or `kill` of `npm start`: its script execs this process, so the signal lands here) or
-  // SIGINT: no new connections, requests under way finish, idle keep-alive connections close; after the grace,
-  // the rest.
+  // SIGTERM (`npm start` execs this process, so the signal lands here) or SIGINT: requests under way finish,
+  // idle keep-alive connections close; after the grace, the rest.
   const stop = (): void => {
     void health?.close();
-    server.close(async () => {
-      await data.close();
-      process.exit(0);
-    });
-    (server as Server).closeIdleConnections();
-    setTimeout(async () => {
-      (server as Server).closeAllConnections();
-      await data.close();
-      process.exit(0);
+    server.close(() => void exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => {
+      server.closeAllConnections();
+      void exit(0);
     }, STOP_GRACE_MS).unref();
   };
   process.once('SIGINT', stop);

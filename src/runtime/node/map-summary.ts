@@ -1,10 +1,7 @@
 import { isConfigured } from '../../core/collection';
 import type { Service } from '../service';
 
-/**
- * One line per collection for the server's startup message: the shard map it routes by now, and
- * where the config's strategy differs (fine after a reshard: the config only makes a first map).
- */
+/** A startup line per collection: the map it routes by, and where the config differs (as after a reshard). */
 export async function describeMaps(service: Pick<Service, 'collections' | 'maps'>): Promise<string> {
   const lines = await Promise.all(
     service.collections.map(async (collection) => {

@@ -3,18 +3,13 @@ import { ShardlineError } from '../../core/errors';
 import { errorBodyText, errorStatus } from '../../http/errors';
 import type { Socket } from 'node:net';
 
-/**
- * What Node's HTTP parser accepts for the request line and headers together: above the app's own
- * limits (src/http/middleware/request-size.ts), so a request over those gets the app's JSON 414
- * or 431 on a connection that stays open.
- */
+/** Node's limit on the request line and headers: above the app's own, whose JSON 414 or 431 keeps the connection. */
 export const NODE_MAX_HEADER_BYTES = 64 * 1024;
 
 /**
- * Node's own bounds on a request's arrival, from BODY_TIMEOUT_MS: its headers, and the whole request with its body,
- * must arrive within `timeoutMs` of its first byte, or the server answers 408 itself (answerClientErrors) and
- * closes. Node checks them every `connectionsCheckingInterval` (30 s by default, which let headers be held 86 s
- * against a 60 s bound); a quarter of the bound, at most a second, keeps the overrun small for a cheap scan.
+ * Node's own bounds from BODY_TIMEOUT_MS: the headers, and the whole request, arrive within `timeoutMs` of the first
+ * byte, or Node answers 408 (answerClientErrors) and closes. It checks every `connectionsCheckingInterval` (30 s by
+ * default, far past the bound): a quarter of the bound, at most a second, keeps the overrun small.
  */
 export function arrivalBounds(timeoutMs: number) {
   return {
@@ -25,8 +20,7 @@ export function arrivalBounds(timeoutMs: number) {
 }
 
 /**
- * Requests Node's parser refuses before the app sees them (over NODE_MAX_HEADER_BYTES,
- * malformed HTTP, a header timeout) get a JSON error like every other answer, with
+ * Requests Node's parser refuses before the app sees them get a JSON error like every other answer, with
  * `Connection: close`: the parser cannot find where the next request would start.
  */
 export function answerClientErrors(server: Server): void {

@@ -7,9 +7,8 @@ import type { RuntimeMetrics } from '../service';
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * The Node server's /metrics with prom-client (imported from node.ts alone, to stay out of the Worker
- * and Lambda bundles). Counters are read from `stats` at scrape time, so the serving path pays
- * nothing for them; only the latency histogram is observed per request.
+ * The Node server's /metrics with prom-client (kept out of the Worker and Lambda bundles). Counters are read from
+ * `stats` at scrape time, so requests pay only for the latency histogram.
  */
 export function prometheusExporter(stats: RouterMetrics): Required<RuntimeMetrics> {
   const registry = new Registry();

@@ -28,10 +28,7 @@ function runtimeOf(env: WorkerEnv): BundledService {
   return runtime;
 }
 
-/**
- * Cloudflare Worker entry. The docs page's assets are Workers static assets (wrangler.toml
- * [assets]), served before the Worker runs; the ASSETS binding answers should a request reach it.
- */
+/** Cloudflare Worker entry. The docs page's assets are served before it runs (wrangler.toml [assets]). */
 export default {
   async fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response> {
     let built: BundledService;
