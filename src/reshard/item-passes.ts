@@ -15,20 +15,14 @@ export interface ItemWriter {
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome>;
 }
 
-type Change = Omit<AttributeUpdate, 'table' | 'key'>;
-
-export interface PassCounters {
-  /** Write units DynamoDB reported for this run's updates (indexes included). */
-  writeUnits: number;
-}
-
 /**
  * The per-item work of each migration scan, as `PassSpec`s for `runScanPass`. Every
  * update is conditional on what the scan read, so a concurrent application write
  * always wins (it sets everything the running phase needs by itself).
  */
 export class ItemPasses {
-  readonly counters: PassCounters = { writeUnits: 0 };
+  /** Write units DynamoDB reported for this run's updates (indexes included). */
+  writeUnits = 0;
 
   constructor(
     private readonly writer: ItemWriter,
@@ -81,13 +75,9 @@ export class ItemPasses {
   }
 
   /**
-   * Checks every item of the collection — listed in `listed`'s index, or matched by the
-   * members rule — against the entry its ordered fields give, the follower's decision:
-   * those that disagree (a field changed behind shardline's back, an entry on a shard the
-   * map would not pick) are counted, and with `repair` rewritten under the same conditions.
-   * In a grouped collection an entry is right when its shard key is the item's group's, on one of
-   * the shards the group map gives that group: another group's entry (a group changed behind
-   * shardline's back) is rewritten into the item's group.
+   * Checks every item listed in `listed`'s index or matched by the members rule against the entry
+   * the follower's decision gives it (in a grouped collection: its group's shard key, on a shard
+   * the group map gives that group); those that disagree are counted, and with `repair` rewritten.
    */
   check(listed: RoutedCollection, repair: boolean): PassSpec {
     const anyOf = [...this.listedIn(listed), ...this.ruleConditions()];
@@ -102,8 +92,7 @@ export class ItemPasses {
       if (decision.kind === 'invalid') return 'invalid';
       if (decision.kind === 'current') return 'ok';
       if (done === 'stale') return 'stale';
-      const { set, when } = decision;
-      return this.update(item, { set, when }, done);
+      return this.update(item, { set: decision.set, when: decision.when }, done);
     });
   }
 
@@ -117,12 +106,14 @@ export class ItemPasses {
     return this.update(item, { remove: [shardKeyAttribute, indexKeyAttribute], when }, done);
   }
 
-  private async update(item: JsonObject, change: Change, done: ItemOutcome): Promise<ItemOutcome> {
-    const outcome = await this.writer.updateAttributes(
-      { table: this.base.table, key: this.keyOf(item), ...change },
-      {},
-    );
-    this.counters.writeUnits += outcome.writeUnits ?? 0;
+  private async update(
+    item: JsonObject,
+    change: Omit<AttributeUpdate, 'table' | 'key'>,
+    done: ItemOutcome,
+  ): Promise<ItemOutcome> {
+    const key = Object.fromEntries(this.base.primaryKey.map(({ name }) => [name, item[name]]));
+    const outcome = await this.writer.updateAttributes({ table: this.base.table, key, ...change }, {});
+    this.writeUnits += outcome.writeUnits ?? 0;
     return outcome.applied ? done : 'conflict';
   }
 
@@ -148,10 +139,6 @@ export class ItemPasses {
 
   /** shardline's own items (shard maps) are never members, whatever the rule says. */
   private readonly isReserved = (item: JsonObject): boolean => isReservedItem(this.base, item);
-
-  private keyOf(item: JsonObject): JsonObject {
-    return Object.fromEntries(this.base.primaryKey.map(({ name }) => [name, item[name]]));
-  }
 }
 
 function ruleCondition(rule: MembersRule): Condition {

@@ -7,13 +7,14 @@ import {
   startMigration,
   type MapPointer,
 } from '../core/shard-map';
+import type { RoutedCollection } from '../core/collection';
 import { refused } from '../core/errors';
 import { sameStrategy, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
-import { ScanGroups } from './scan-groups';
 import type { PointerKeeper } from './pointer-keeper';
+import { ScanGroups } from './scan-groups';
+import type { PassSpec } from './scan-pass';
 import {
-  describe,
   MigrationSteps,
   stopped,
   stoppedHoldingLease,
@@ -22,7 +23,11 @@ import {
   type ReshardOutcome,
 } from './steps';
 
-export { describe, type ReshardDeps, type ReshardOutcome };
+export type { ReshardDeps, ReshardOutcome };
+
+export function describe(strategy: ShardStrategy): string {
+  return `${strategy.kind}, ${strategy.shardCount} shards`;
+}
 
 /**
  * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one to a
@@ -120,14 +125,8 @@ export class Reshard {
     if (!this.deps.collection.members) {
       throw refused(`collection "${this.deps.collection.name}" has no "members" rule in the config`);
     }
-    const pointer = await this.steps.pointer();
-    if (pointer.phase !== 'stable') {
-      throw refused(`a reshard is under way (phase ${pointer.phase}); its backfill adopts members too`);
-    }
-    const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
-    const listed = await this.steps.view(pointer.read);
-    await this.releasedIfStopped(keeper, () => this.steps.scanWith(keeper, this.passes.adopt(listed)));
-    return this.outcome(await keeper.release(withoutScan));
+    const [outcome] = await this.scanStable('its backfill adopts members too', (listed) => this.passes.adopt(listed));
+    return outcome;
   }
 
   /**
@@ -136,17 +135,21 @@ export class Reshard {
    * Rate-limited and resumable like every scan; never during a migration.
    */
   async checkEntries(repair: boolean): Promise<ReshardOutcome> {
+    const [outcome, result] = await this.scanStable('its verify pass does this', (listed) =>
+      this.passes.check(listed, repair),
+    );
+    return { ...outcome, checked: { members: result.members, stale: result.repaired ?? 0 } };
+  }
+
+  /** One scan of a stable collection's read map under the lease (`duringMigration`: why not now). */
+  private async scanStable(duringMigration: string, pass: (listed: RoutedCollection) => PassSpec) {
     const pointer = await this.steps.pointer();
-    if (pointer.phase !== 'stable') {
-      throw refused(`a reshard is under way (phase ${pointer.phase}); its verify pass does this`);
-    }
+    if (pointer.phase !== 'stable')
+      throw refused(`a reshard is under way (phase ${pointer.phase}); ${duringMigration}`);
     const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
-    const result = await this.releasedIfStopped(keeper, () =>
-      this.steps.scanWith(keeper, this.passes.check(listed, repair)),
-    );
-    const outcome = this.outcome(await keeper.release(withoutScan));
-    return { ...outcome, checked: { members: result.members, stale: result.repaired ?? 0 } };
+    const result = await this.releasedIfStopped(keeper, () => this.steps.scanWith(keeper, pass(listed)));
+    return [this.outcome(await keeper.release(withoutScan)), result] as const;
   }
 
   /** Drives a migration from its current phase to `stable`. */
@@ -180,7 +183,6 @@ export class Reshard {
             await this.steps.settle(pointer);
             await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(source)));
             const done = await keeper.release((p) => finished(p, Date.now()));
-            this.deps.onPointer?.(done);
             this.deps.log(`stable on v${target.version}: the old map's entries are gone`);
             return this.outcome(done);
           }
@@ -201,7 +203,6 @@ export class Reshard {
     } catch (error) {
       if (!stoppedHoldingLease(error)) throw error;
       const left = await keeper.release((p) => p);
-      this.deps.onPointer?.(left);
       throw stopped(`stopped in phase ${left.phase}; the lease is released`, true);
     } finally {
       keeper.stop();
@@ -219,13 +220,12 @@ export class Reshard {
       await this.steps.settle(keeper.current);
       await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(target)));
       const done = await keeper.release((p) => backToSource(p, Date.now()));
-      this.deps.onPointer?.(done);
       this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
       return this.outcome(done);
     });
   }
 
   private outcome(pointer: MapPointer): ReshardOutcome {
-    return { pointer, writeUnits: this.passes.counters.writeUnits, moved: this.steps.moved };
+    return { pointer, writeUnits: this.passes.writeUnits, moved: this.steps.moved };
   }
 }

@@ -89,8 +89,7 @@ export class MigrationSteps {
   }
 
   async enter(keeper: PointerKeeper, phase: Phase): Promise<void> {
-    const pointer = await keeper.update((p) => enterPhase(p, phase, Date.now()));
-    this.deps.onPointer?.(pointer);
+    await keeper.update((p) => enterPhase(p, phase, Date.now()));
     this.deps.log(`phase ${phase}`);
   }
 
@@ -103,19 +102,18 @@ export class MigrationSteps {
     let segmentsDone = -1;
     let reached: ScanCheckpoint | undefined;
     const save = async (progress: MigrationProgress, checkpoint: ScanCheckpoint) => {
-      // Not inside `onPointer?.(…)`: an optional call skips evaluating its arguments.
-      const pointer = await keeper.update((p) => ({ ...p, progress, checkpoint }));
-      this.deps.onPointer?.(pointer);
+      await keeper.update((p) => ({ ...p, progress, checkpoint }));
       savedAt = Date.now();
       segmentsDone = progress.segmentsDone;
     };
+    const { rate, scanPage, stop } = this.deps;
     const result = await runScanPass(spec, {
       ...this.deps.scan,
-      ...(this.deps.rate !== undefined && { rate: this.deps.rate }),
-      ...(keeper.current.checkpoint && { resumeFrom: keeper.current.checkpoint }),
-      ...(keeper.current.progress && { resumeCounts: keeper.current.progress }),
-      scanPage: this.deps.scanPage,
-      ...(this.deps.stop && { stop: this.deps.stop }),
+      rate,
+      scanPage,
+      stop,
+      resumeFrom: keeper.current.checkpoint,
+      resumeCounts: keeper.current.progress,
       onPage: async (progress, checkpoint) => {
         reached = checkpoint;
         this.deps.onProgress?.(progress);
@@ -155,8 +153,8 @@ export class MigrationSteps {
   }
 
   acquire(pointer: MapPointer, force: boolean, change?: (p: MapPointer) => MapPointer) {
-    const { mapStore, collection, leaseMs } = this.deps;
-    return PointerKeeper.acquire(mapStore, collection, pointer, { leaseMs, force }, change);
+    const { mapStore, collection, leaseMs, onPointer } = this.deps;
+    return PointerKeeper.acquire(mapStore, collection, pointer, { leaseMs, force, onWrite: onPointer }, change);
   }
 
   /**
@@ -228,8 +226,4 @@ const MAX_VERIFY_PASSES = 5;
 export function withoutScan(pointer: MapPointer): MapPointer {
   const { progress: _progress, checkpoint: _checkpoint, ...rest } = pointer;
   return rest;
-}
-
-export function describe(strategy: ShardStrategy): string {
-  return `${strategy.kind}, ${strategy.shardCount} shards`;
 }
