@@ -19,17 +19,9 @@ export interface NewestEndStream {
 }
 
 /**
- * Writes at the newest end of a range (docs/autopilot.md): a time-ordered key such as
- * [customerId, orderDate] puts each of a customer's writes above all of that customer's
- * earlier ones, so a re-cut among the values written so far leaves every later write on the
- * shard that holds the newest end. The test reads the routers' samples minute by minute: a
- * minute's samples that fall, many together, into one gap between the values sampled on
- * their shard in the window's earlier minutes (none equal to an earlier value) are a stream
- * past the earlier writes. Spread writes interleave with the earlier values (a gap gets about
- * as many as there are new samples per earlier one); a repeated hot key equals earlier values;
- * a hotspot new in the window forms a run in its first minute only, then interleaves. Per
- * shard, each minute's largest run, weighted by units, over those minutes' units; the shard
- * whose stream takes the most of a partition is returned, none when no minute had a run.
+ * Writes at the newest end of a range (time-ordered keys: docs/autopilot.md tells the rule and what it
+ * tells apart), which no re-cut spreads: the shard whose stream takes the most of a partition, none
+ * when no minute had a run.
  */
 export function newestEndStream(window: FleetLoad, minutes: readonly FleetLoad[]): NewestEndStream | undefined {
   let found: NewestEndStream | undefined;
@@ -42,10 +34,7 @@ export function newestEndStream(window: FleetLoad, minutes: readonly FleetLoad[]
   return found;
 }
 
-/**
- * Of one shard's sampled write units in the minutes after its first sampled one, the share in
- * each minute's largest run past the earlier minutes' values (0 when there is none).
- */
+/** Of one shard's sampled write units after its first sampled minute, the share in each minute's largest run. */
 export function streamShare(minutes: readonly (readonly WriteSample[])[]): number {
   let earlier: string[] = [];
   let inRuns = 0;

@@ -3,16 +3,22 @@ import type { AutopilotConfig, CollectionSpec, RoutedCollection } from '../core/
 import { orderOf, roundedBoundaries } from '../core/order';
 import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
-import { exitCodeOf, finishedLine, openReshard, type ReshardRun, type ReshardTable } from '../reshard/run-reshard';
-import { scanCollectionKeys } from '../service/collection-keys';
-import type { ShardMaps } from '../service/shard-maps';
 import { EMPTY_GROUP_MAP } from '../core/group-map';
-import { settleMsOf } from '../reshard/run-reshard';
+import {
+  exitCodeOf,
+  finishedLine,
+  openReshard,
+  type ReshardRun,
+  type ReshardTable,
+  settleMsOf,
+} from '../reshard/run-reshard';
+import { scanCollectionKeys } from '../service/collection-keys';
+import { recordedLoad } from '../service/recorded-load';
+import type { ShardMaps } from '../service/shard-maps';
 import { type Decision, decide, type Target } from './decide';
 import { decideGroups } from './decide-groups';
 import { lastResizes, resizeGroups } from './group-step';
 import { loadWeightedCounts } from './load-weights';
-import { recordedLoad } from '../service/recorded-load';
 import { reshardStreak, streakAfterStep } from './rising-bar';
 import { keptAfterResume, resumeReason, settled } from './step-log';
 
@@ -34,11 +40,7 @@ export interface StepOptions {
 
 /** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
 export interface ReshardResult {
-  /**
-   * 0 done; 1 failed; 3 refused, nothing changed (another run holds the lease); 130 stopped, to
-   * resume. null in the log while it runs: a step killed meanwhile leaves it so, and the step
-   * that resumes the reshard writes 130 there.
-   */
+  /** null in the log while it runs: a step killed meanwhile leaves it so, and the step that resumes it writes 130. */
   readonly code: number | null;
   readonly last: string;
 }
@@ -83,7 +85,7 @@ export async function autopilotStep(
   const { window } = recorded;
   const minutes = recorded.perMinute();
   const log = table.dynamo.decisions;
-  const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
+  const say = options.log ?? (() => {});
   // A grouped collection's dry run reads it too: its groups' cooldowns are in it.
   const kept = options.dryRun && !collection.group ? [] : await log.read(collection);
   const streak = reshardStreak(kept);
@@ -108,7 +110,7 @@ export async function autopilotStep(
           window,
           minutes,
           resharding: pointer.phase !== 'stable',
-          lastReshardAt,
+          lastReshardAt: pointer.read.version > 1 ? pointer.changedAt : undefined,
           now,
           minuteMs,
           streak,
@@ -131,8 +133,8 @@ export async function autopilotStep(
     segments: 8,
     rate: config.rate,
     waitForLease,
-    log: options.log ?? (() => {}),
-    ...(options.stop && { stop: options.stop }),
+    log: say,
+    stop: options.stop,
   });
   if (pointer.phase !== 'stable' && target) {
     // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
@@ -143,7 +145,7 @@ export async function autopilotStep(
     return resumed;
   }
   // A grouped collection's groups resize on their own: its map is never resharded.
-  if (decision.groups) return resizeGroups(table, collection, read, record, log, options.log ?? (() => {}));
+  if (decision.groups) return resizeGroups(table, collection, read, record, log, say);
   if (decision.action !== 'reshard' || !decision.target) {
     await log.append(collection, { ...record });
     return record;
@@ -159,11 +161,7 @@ export async function autopilotStep(
   return done;
 }
 
-/**
- * Runs (or resumes) the reshard of `collection` to `target` with the same orchestrator
- * as `npm run reshard`, to its end or to a safe point when `stop` fires: the checkpoint
- * and the pointer's phase are where the next step picks it up.
- */
+/** Runs (or resumes) the reshard of `collection` to `target`, to its end or to a safe point when `stop` fires. */
 async function reshardTo(
   table: AutopilotTable,
   collection: CollectionSpec,
