@@ -117,8 +117,10 @@ export class CollectionClient {
   }
 
   /** Up to 100 items by key: those found, in key order, and the keys the collection lacks. */
-  batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
-    return this.post('/items/batch-get', { keys, ...(options.fields && { fields: options.fields }) });
+  async batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
+    const body = { keys, ...(options.fields && { fields: options.fields }) };
+    return (await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-get`, body }))
+      .body as BatchGetResult;
   }
 
   /** Every key deleted or in `failed`; after a dropped connection, a key the repeat finds gone counts as deleted. */
@@ -198,10 +200,6 @@ export class CollectionClient {
   private patchCall(key: PrimaryKey, patch: Item) {
     const path = `${this.path}/item`;
     return { method: 'PATCH', path, query: keyQuery(key), body: patch, contentType: 'application/merge-patch+json' };
-  }
-
-  private async post<T>(path: string, body: unknown): Promise<T> {
-    return (await this.transport.send({ method: 'POST', path: `${this.path}${path}`, body })).body as T;
   }
 }
 

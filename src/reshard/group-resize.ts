@@ -17,7 +17,7 @@ export interface GroupResizeDeps {
   readonly updateAttributes: (update: AttributeUpdate, context: CallContext) => Promise<UpdateOutcome>;
   /** The collection as its read map sees it (the index its groups' entries are in). */
   readonly collection: RoutedCollection;
-  /** How long after a change every router has seen it (STALE_AFTER_TTLS map TTLs plus a request deadline). */
+  /** How long after a change every router has seen it (settleMsOf). */
   readonly settleMs: number;
   readonly log?: (line: string) => void;
 }
@@ -33,11 +33,8 @@ export interface GroupResizeOutcome {
 }
 
 /**
- * Sets `group` to `shards` shards (docs/groups.md), online. A grow widens what routers read,
- * waits until every router has seen that, then lets them write to the new shards: no item moves.
- * A shrink narrows what they write, waits the same, moves the items on the dropped shards onto
- * the kept ones (each conditional on its entry being unchanged), then drops the shards from what
- * is read. A run stopped half way is finished by the next run for the same size.
+ * Sets `group` to `shards` shards online, in two steps with a settle time between them (docs/groups.md,
+ * growing and shrinking a group). A run stopped half way is finished by the next run for the same size.
  */
 export async function resizeGroup(
   deps: GroupResizeDeps,

@@ -1,6 +1,5 @@
 import type { CollectionSpec, RoutedCollection } from '../core/collection';
 import type { JsonObject } from '../core/item';
-import type { MembersRule } from '../core/members';
 import { shardKeyPrefix } from '../core/index-key';
 import { decideIndexing } from '../core/member-indexing';
 import { orderOf } from '../core/order';
@@ -9,6 +8,7 @@ import type { Condition } from '../store/conditions';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
 import { isReservedItem } from '../store/reserved-keys';
 import type { CallContext } from '../store/retry';
+import type { ScanGroups } from './scan-groups';
 import type { ItemOutcome, PassSpec } from './scan-pass';
 
 export interface ItemWriter {
@@ -16,9 +16,8 @@ export interface ItemWriter {
 }
 
 /**
- * The per-item work of each migration scan, as `PassSpec`s for `runScanPass`. Every
- * update is conditional on what the scan read, so a concurrent application write
- * always wins (it sets everything the running phase needs by itself).
+ * The per-item work of each migration scan. Every update is conditional on what the scan read, so a
+ * concurrent application write always wins (it sets everything the running phase needs by itself).
  */
 export class ItemPasses {
   /** Write units DynamoDB reported for this run's updates (indexes included). */
@@ -26,10 +25,9 @@ export class ItemPasses {
 
   constructor(
     private readonly writer: ItemWriter,
-    /** The collection from the config: its table, primary key, field, indexes and members rule. */
+    /** The collection from the config. */
     private readonly base: CollectionSpec,
-    /** A grouped collection's views with its group map in force attached (scan-groups.ts); others as they are. */
-    private readonly withGroups: (view: RoutedCollection) => Promise<RoutedCollection> = async (view) => view,
+    private readonly groups: ScanGroups,
   ) {}
 
   /**
@@ -87,7 +85,7 @@ export class ItemPasses {
   /** Applies `decideIndexing` to each item; a wrong entry is rewritten and counted as `done`, or left if 'stale'. */
   private reindex(listed: RoutedCollection, pass: PassSpec['pass'], anyOf: Condition[], done: ItemOutcome): PassSpec {
     return this.spec(pass, anyOf, async (item) => {
-      const decision = decideIndexing([await this.withGroups(listed)], item, this.isReserved, Math.random);
+      const decision = decideIndexing([await this.groups.attach(listed)], item, this.isReserved, Math.random);
       if (decision.kind === 'not-member') return 'skip';
       if (decision.kind === 'invalid') return 'invalid';
       if (decision.kind === 'current') return 'ok';
@@ -122,7 +120,11 @@ export class ItemPasses {
   }
 
   private ruleConditions(): Condition[] {
-    return this.base.members ? [ruleCondition(this.base.members)] : [];
+    const rule = this.base.members;
+    if (!rule) return [];
+    return 'beginsWith' in rule
+      ? [{ kind: 'beginsWith', attribute: rule.attribute, prefix: rule.beginsWith }]
+      : [{ kind: 'equals', attribute: rule.attribute, value: rule.equals }];
   }
 
   private attributes(): string[] {
@@ -139,10 +141,4 @@ export class ItemPasses {
 
   /** shardline's own items (shard maps) are never members, whatever the rule says. */
   private readonly isReserved = (item: JsonObject): boolean => isReservedItem(this.base, item);
-}
-
-function ruleCondition(rule: MembersRule): Condition {
-  return 'beginsWith' in rule
-    ? { kind: 'beginsWith', attribute: rule.attribute, prefix: rule.beginsWith }
-    : { kind: 'equals', attribute: rule.attribute, value: rule.equals };
 }

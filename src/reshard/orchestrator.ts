@@ -4,6 +4,7 @@ import {
   canRollback,
   finished,
   migrationRefs,
+  PHASES,
   startMigration,
   type MapPointer,
 } from '../core/shard-map';
@@ -30,11 +31,9 @@ export function describe(strategy: ShardStrategy): string {
 }
 
 /**
- * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one to a
- * target strategy, abort, roll back, adopt. Each phase is entered only once every
- * router must have seen the previous one (`settleMs` after the pointer changed), and
- * each scan is checkpointed in the pointer, so running the same command after a crash
- * picks up where it stopped.
+ * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one, abort, roll back,
+ * adopt, check. Each phase is entered once every router has seen the previous one, and each scan is
+ * checkpointed in the pointer, so the same command after a crash picks up where it stopped.
  */
 export class Reshard {
   private readonly passes: ItemPasses;
@@ -42,7 +41,7 @@ export class Reshard {
 
   constructor(private readonly deps: ReshardDeps) {
     const groups = new ScanGroups(deps.mapStore, deps.collection, deps.groupMapTtlMs);
-    this.passes = new ItemPasses(deps.writer, deps.collection, (view) => groups.attach(view));
+    this.passes = new ItemPasses(deps.writer, deps.collection, groups);
     this.steps = new MigrationSteps(deps);
   }
 
@@ -99,8 +98,7 @@ export class Reshard {
 
   /** Abandons the migration before reads switched (or finishes an abort under way). */
   async abort(): Promise<ReshardOutcome> {
-    const pointer = await this.steps.pointer();
-    if (pointer.phase === 'stable') throw refused('no reshard is under way: nothing to abort');
+    const pointer = await this.underWay('abort');
     if (!canAbort(pointer.phase)) {
       throw refused(
         `reads already use the new map (phase ${pointer.phase}): ` +
@@ -112,12 +110,17 @@ export class Reshard {
 
   /** Moves reads back to the old map and abandons the migration (any time before finalize). */
   async rollback(): Promise<ReshardOutcome> {
-    const pointer = await this.steps.pointer();
-    if (pointer.phase === 'stable') throw refused('no reshard is under way: nothing to roll back');
+    const pointer = await this.underWay('roll back');
     if (!canRollback(pointer.phase)) {
       throw refused('finalize has begun (writes set only the new map): let the reshard finish');
     }
     return this.unwind(await this.steps.acquire(pointer, true));
+  }
+
+  private async underWay(verb: string): Promise<MapPointer> {
+    const pointer = await this.steps.pointer();
+    if (pointer.phase === 'stable') throw refused(`no reshard is under way: nothing to ${verb}`);
+    return pointer;
   }
 
   /** Indexes the members rule's items that are not in the read map's index yet. */
@@ -161,23 +164,17 @@ export class Reshard {
         const { source, target } = migrationRefs(pointer);
         switch (pointer.phase) {
           case 'dual-write':
+          case 'switch-reads':
             await this.steps.settle(pointer);
-            await this.steps.enter(keeper, 'backfill');
             break;
           case 'backfill':
             await this.steps.scanWith(
               keeper,
               this.passes.build(await this.steps.view(source), await this.steps.view(target), 'backfill'),
             );
-            await this.steps.enter(keeper, 'verify');
             break;
           case 'verify':
             await this.steps.verifyUntilClean(keeper, this.passes, source, target);
-            await this.steps.enter(keeper, 'switch-reads');
-            break;
-          case 'switch-reads':
-            await this.steps.settle(pointer);
-            await this.steps.enter(keeper, 'finalize');
             break;
           case 'finalize': {
             await this.steps.settle(pointer);
@@ -189,14 +186,13 @@ export class Reshard {
           default:
             return this.unwind(keeper);
         }
+        // On to the next phase of PHASES: backfill, verify, switch-reads, finalize.
+        await this.steps.enter(keeper, PHASES[PHASES.indexOf(pointer.phase) + 1]!);
       }
     });
   }
 
-  /**
-   * Runs `work` holding the lease; when the run is asked to stop (`stopped`, at a safe
-   * point), releases the lease with the pointer as it is, so the same command resumes at once.
-   */
+  /** Runs `work` holding the lease; stopped at a safe point, releases it as it is so the same command resumes at once. */
   private async releasedIfStopped<T>(keeper: PointerKeeper, work: () => Promise<T>): Promise<T> {
     try {
       return await work();

@@ -45,7 +45,7 @@ export interface PassOptions {
   /** Where an interrupted run of the same pass stopped, and its counts. */
   readonly resumeFrom?: ScanCheckpoint;
   readonly resumeCounts?: MigrationProgress;
-  /** Called after every page, with counts and where each segment is (persist both to resume). */
+  /** After every page: the counts and where each segment is (persist both to resume). */
   readonly onPage: (progress: MigrationProgress, checkpoint: ScanCheckpoint) => Promise<void>;
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
   /** Once aborted, no segment starts another page: the pass returns after the pages in flight. */
@@ -53,9 +53,8 @@ export interface PassOptions {
 }
 
 /**
- * One parallel scan of the table: `segments` segments, `concurrency` at a time, each
- * page's items handled (updates in parallel) before the segment's checkpoint moves past
- * it. A crash loses at most the pages in flight, which a resumed pass does again.
+ * One parallel scan of the table, `concurrency` segments at a time, each page's items handled before the
+ * segment's checkpoint moves past it: a crash loses at most the pages in flight, which a resumed pass redoes.
  */
 export async function runScanPass(spec: PassSpec, options: PassOptions): Promise<MigrationProgress> {
   const resumable = options.resumeFrom?.pass === spec.pass && options.resumeFrom.segments.length === options.segments;
