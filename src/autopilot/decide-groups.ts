@@ -13,7 +13,7 @@ export interface GroupStepInputs {
   readonly groups: GroupMap;
   /** The collection's default: a group not in the map has this many shards, and never fewer. */
   readonly defaultShards: number;
-  /** When the autopilot last resized each group (its decision log): a group back on its default has left the map. */
+  /** When the autopilot last resized each group (a group back on its default has left the map). */
   readonly lastResizedAt: ReadonlyMap<string, number>;
   readonly now: number;
   readonly minuteMs: number;
@@ -21,20 +21,17 @@ export interface GroupStepInputs {
   readonly settleMs: number;
 }
 
-/**
- * One group the step resizes (or finishes resizing), or a hot group it leaves as it is, and why. A type,
- * not an interface: the decision log's reader (any further field allowed) takes it as it is.
- */
+/** One group the step resizes (or finishes resizing), or a hot one it holds, and why. A type: the log's reader takes it. */
 export type GroupChange = {
   readonly group: string;
   readonly action: 'grow' | 'shrink' | 'resume' | 'hold';
-  /** Its write units a second over the window: at most this (the merged sketches' count). */
+  /** Its write units a second over the window, at most. */
   readonly writeUnitsPerSecond: number;
-  /** Its shards before, and after the change (the same for a hold). */
+  /** Its shards before, and after the change. */
   readonly shards: number;
   readonly to: number;
   readonly why: string;
-  /** What the resize did, once run: finished (`done`) or not, in one line. */
+  /** Once run: finished or not, and what it did in one line. */
   readonly done?: boolean;
   readonly outcome?: string;
 };

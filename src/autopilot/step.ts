@@ -24,7 +24,7 @@ import { keptAfterResume, resumeReason, settled } from './step-log';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
 export interface AutopilotTable extends ReshardTable {
-  /** The routers' view of the maps: a step reads the current one (`current`), whatever its TTL. */
+  /** A step reads the current map (`current`), whatever its TTL. */
   readonly maps: ShardMaps;
   readonly settings: ReshardTable['settings'] & { readonly loadMinuteMs: number };
 }
@@ -34,7 +34,7 @@ export interface StepOptions {
   readonly now?: number;
   /** Stops a reshard under way at its next safe point (Lambda's time limit): the next step resumes it. */
   readonly stop?: AbortSignal;
-  /** The reshard's own lines: phases and waits. */
+  /** The reshard's own lines. */
   readonly log?: (line: string) => void;
 }
 
@@ -54,19 +54,16 @@ export interface StepRecord extends Decision {
   readonly routers: number;
   /** A dry run's decision is printed, never kept: the log holds what the autopilot did. */
   readonly dryRun: boolean;
-  /** The autopilot's reshards in a row after this step (rising-bar.ts). */
+  /** The reshards in a row after this step, and since when its calm has lasted (rising-bar.ts). */
   readonly streak: number;
-  /** When the run of calm steps this one ends began (rising-bar.ts: a whole window of them ends the streak). */
   readonly calmSince?: string;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
   readonly reshard?: ReshardResult;
 }
 
 /**
- * One autopilot step for one collection (docs/autopilot.md): the fleet's load over the last
- * window, the decision, and — unless `dryRun` — the reshard it calls for, run by the same
- * orchestrator as `npm run reshard` (its lease keeps two steps from racing; stopped or
- * killed, it resumes at the next step). Every step but a dry run is kept in the table's
+ * One autopilot step for one collection (docs/autopilot.md): the window's load, the decision and, unless
+ * `dryRun`, the reshard it calls for under the reshard's lease. Every step but a dry run is kept in the
  * decision log, a reshard's before it runs (so a killed step's is there too).
  */
 export async function autopilotStep(

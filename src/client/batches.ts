@@ -32,8 +32,7 @@ export async function batchPut(
     } catch (error) {
       // The transport throws nothing else (network and timeout included).
       const { code, message } = error as ShardlineClientError;
-      const reason = { code, message };
-      for (let i = 0; i < chunk.length; i++) failed.push({ index: start + i, error: reason });
+      failed.push(...chunk.map((_, i) => ({ index: start + i, error: { code, message } })));
     }
   }
   return { written, failed };
@@ -45,18 +44,15 @@ function* chunks(
   items: readonly Record<string, unknown>[],
 ): Generator<[number, Record<string, unknown>[]]> {
   let start = 0;
-  let chunk: Record<string, unknown>[] = [];
   let bytes = 0;
   for (let i = 0; i < items.length; i++) {
     const size = transport.json.stringify(items[i]).length + 1;
-    if (chunk.length > 0 && (chunk.length === MAX_BATCH_ITEMS || bytes + size > MAX_BATCH_BYTES)) {
-      yield [start, chunk];
+    if (i > start && (i - start === MAX_BATCH_ITEMS || bytes + size > MAX_BATCH_BYTES)) {
+      yield [start, items.slice(start, i)];
       start = i;
-      chunk = [];
       bytes = 0;
     }
-    chunk.push(items[i]!);
     bytes += size;
   }
-  if (chunk.length > 0) yield [start, chunk];
+  if (items.length > start) yield [start, items.slice(start)];
 }

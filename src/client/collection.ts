@@ -5,13 +5,12 @@ import { GroupClient, type GroupValue } from './group.js';
 import { listingPages } from './listing.js';
 import { type Answer, type Call, errorOf, type Transport } from './transport.js';
 
-type Schemas = components['schemas'];
 /** The JSON body an operation answers with `Status`. */
 export type JsonOf<Op extends keyof operations, Status extends number> =
   operations[Op]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
 /** An item as shardline stores and returns it: primary key, ordered field(s), any attributes. */
-export type Item = Schemas['Item'];
+export type Item = components['schemas']['Item'];
 /** A primary key: the table's key attribute names to their values (`{pk: "…", sk: "…"}`). */
 export type PrimaryKey = Record<string, string | number | bigint | { toString(): string }>;
 /** The filters, order and projection of a listing (`cursor` and `limit` are the iterator's). */
@@ -101,8 +100,13 @@ export class CollectionClient {
 
   async delete(key: PrimaryKey, conditions: Pick<Conditions, 'ifMatch'> = {}): Promise<void> {
     const headers = conditionHeaders(conditions);
-    const path = `${this.path}/item`;
-    const call = { method: 'DELETE', path, query: keyQuery(key), headers, acceptAfterDrop: [404, 412] };
+    const call = {
+      method: 'DELETE',
+      path: `${this.path}/item`,
+      query: keyQuery(key),
+      headers,
+      acceptAfterDrop: [404, 412],
+    };
     const answer = await this.transport.send(call);
     // The repeat's 404, or no item behind its 412: gone, as asked.
     if (answer.status === 404 && itemMissing(answer, call)) return;

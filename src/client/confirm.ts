@@ -2,12 +2,8 @@ import { ExactNumber } from '../core/exact-number.js';
 import { canonical } from './json.js';
 import { type Answer, type Call, errorOf, ShardlineClientError } from './transport.js';
 
-/**
- * What a write that was retried after a dropped connection left behind. A repeat of a
- * conditional write meets its own first attempt (412: the ETag it names is gone, or the key
- * it would create is taken; 404: the item it deletes is gone), so the client reads the item
- * and compares it with the change it asked for instead of reporting a failure.
- */
+// A conditional write repeated after a dropped connection may meet its own first attempt (412, 404):
+// the client reads the item and compares it with the change it asked for instead of reporting a failure.
 
 /** The one-key objects of the API's typed values (docs/api.md, values). */
 const MARKERS = new Set(['$set', '$binary', '$map']);

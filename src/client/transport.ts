@@ -64,16 +64,10 @@ const RETRIED = new Set([429, 503]);
 export class Transport {
   readonly json: JsonCodec;
   private readonly base: string;
-  private readonly fetch: typeof fetch;
-  private readonly budgetMs: number;
-  private readonly attemptTimeoutMs: number;
 
   constructor(private readonly options: ClientOptions) {
     this.json = options.lossless ? losslessJson : plainJson;
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.budgetMs = options.retryBudgetMs ?? 30_000;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
   }
 
   async send(call: Call): Promise<Answer> {
@@ -89,14 +83,15 @@ export class Transport {
       },
       ...(call.body !== undefined && { body: this.json.stringify(call.body) }),
     };
-    const giveUpAt = Date.now() + this.budgetMs;
+    const { fetch = globalThis.fetch, retryBudgetMs = 30_000, attemptTimeoutMs = 15_000 } = this.options;
+    const giveUpAt = Date.now() + retryBudgetMs;
     let afterDrop = false;
     for (let attempt = 0; ; attempt++) {
-      const signal = AbortSignal.timeout(Math.max(1, Math.min(this.attemptTimeoutMs, giveUpAt - Date.now())));
+      const signal = AbortSignal.timeout(Math.max(1, Math.min(attemptTimeoutMs, giveUpAt - Date.now())));
       let response: Response;
       let text: string;
       try {
-        response = await this.fetch(url, { ...init, signal });
+        response = await fetch(url, { ...init, signal });
         if (RETRIED.has(response.status)) {
           const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt);
           if (Date.now() + wait < giveUpAt) {
