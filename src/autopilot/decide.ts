@@ -46,10 +46,7 @@ export interface Decision {
   readonly heldBack?: boolean;
   /** A whole window of the map's own load, and nothing to do: the end of a streak of reshards. */
   readonly calm?: boolean;
-  /**
-   * Range only: the shard whose writes keep landing at the newest end of its range, and the share of
-   * them that do (time-ordered keys), where that stream bounds what a re-cut can reach.
-   */
+  /** Range only: a shard whose writes keep landing at the newest end of its range, where that bounds a re-cut. */
   readonly newestEnd?: { readonly shard: number; readonly share: number };
   /** A grouped collection's: the groups it resizes or resumes, and hot ones it holds back, each with why. */
   readonly groups?: readonly GroupChange[];

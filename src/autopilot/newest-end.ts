@@ -2,11 +2,7 @@ import { bisectLeft, compareKeys } from '../core/collation';
 import type { FleetLoad, WriteSample } from '../load/fleet-load';
 import { PARTITION_WCU } from '../load/load-record';
 
-/**
- * Samples of one minute that must fall together into one gap between the earlier minutes'
- * values before they count as a stream: with as many earlier values as new ones, spread writes
- * put a run of 8 into one gap about once in 256 gaps, a stream of a shard's writes hundreds.
- */
+/** A stream's least run of one minute's samples in one gap: spread writes put 8 in one gap about once in 256 gaps. */
 const MIN_RUN = 8;
 
 /** The largest stream of writes on one shard that kept landing past every earlier write around it. */
@@ -18,11 +14,7 @@ export interface NewestEndStream {
   readonly partitionShare: number;
 }
 
-/**
- * Writes at the newest end of a range (time-ordered keys: docs/autopilot.md tells the rule and what it
- * tells apart), which no re-cut spreads: the shard whose stream takes the most of a partition, none
- * when no minute had a run.
- */
+/** Writes at the newest end of a range (docs/autopilot.md, time-ordered keys): the stream that takes the most. */
 export function newestEndStream(window: FleetLoad, minutes: readonly FleetLoad[]): NewestEndStream | undefined {
   let found: NewestEndStream | undefined;
   window.shards.forEach((shard, index) => {
@@ -51,9 +43,8 @@ export function streamShare(minutes: readonly (readonly WriteSample[])[]): numbe
 }
 
 /**
- * The units of the largest run of `samples` in one gap of the sorted distinct `earlier` values.
- * A run must be MIN_RUN long, and longer in proportion where there are more new samples than
- * earlier values (a sparse past leaves wide gaps that spread writes fill by chance).
+ * The units of the largest run of `samples` in one gap of the sorted distinct `earlier` values, at least
+ * MIN_RUN long, longer where a sparse past leaves wide gaps that spread writes fill by chance.
  */
 function largestRun(earlier: readonly string[], samples: readonly WriteSample[]): number {
   const needed = Math.max(MIN_RUN, Math.ceil((MIN_RUN * samples.length) / earlier.length));

@@ -134,8 +134,7 @@ export async function autopilotStep(
     stop: options.stop,
   });
   if (pointer.phase !== 'stable' && target) {
-    // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
-    // end; one whose run is alive holds its lease, and this step leaves it be.
+    // A reshard whose run died goes on here to its end; a live run holds its lease and is left be.
     const reshard = await reshardTo(table, collection, target.map.strategy.config, run(false));
     const resumed = { ...record, reason: resumeReason(reshard, pointer.target?.version), reshard };
     await log.change(collection, (kept) => keptAfterResume(kept, resumed));

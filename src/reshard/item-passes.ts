@@ -31,9 +31,8 @@ export class ItemPasses {
   ) {}
 
   /**
-   * Gives every member of `source` (and every item its members rule matches) an entry in
-   * `target`'s index, with the same index sort key and a shard `target`'s map picks.
-   * In `verify`, also removes `target` entries of items that are no members.
+   * Gives every member of `source` (and every item the members rule matches) its entry in `target`'s index;
+   * in `verify`, also removes `target` entries of items that are no members.
    */
   build(source: RoutedCollection, target: RoutedCollection, pass: 'backfill' | 'verify'): PassSpec {
     const anyOf = [...this.listedIn(source), ...this.listedIn(target), ...this.ruleConditions()];
@@ -63,11 +62,7 @@ export class ItemPasses {
     });
   }
 
-  /**
-   * Gives the members rule's items the entry in `listed` (the read map) their ordered
-   * field gives: those with none yet, and those whose field changed behind shardline's
-   * back. The same decision as the change followers' (`decideIndexing`).
-   */
+  /** Gives the members rule's items the entry in `listed` (the read map) the followers' decision gives them. */
   adopt(listed: RoutedCollection): PassSpec {
     return this.reindex(listed, 'backfill', this.ruleConditions(), 'moved');
   }

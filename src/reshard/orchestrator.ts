@@ -132,11 +132,7 @@ export class Reshard {
     return outcome;
   }
 
-  /**
-   * Checks every member's entry in the read map's index against its ordered fields (any
-   * collection, with or without a members rule); `repair` rewrites those that disagree.
-   * Rate-limited and resumable like every scan; never during a migration.
-   */
+  /** Checks every member's entry in the read map's index (never during a migration); `repair` rewrites wrong ones. */
   async checkEntries(repair: boolean): Promise<ReshardOutcome> {
     const [outcome, result] = await this.scanStable('its verify pass does this', (listed) =>
       this.passes.check(listed, repair),

@@ -5,10 +5,8 @@ import type { MapPointer } from '../core/shard-map';
 import type { MapStore } from '../store/map-store';
 
 /**
- * The one writer of a collection's pointer during a migration. It holds a lease in the pointer
- * (renewed by heartbeats), and every change it makes is conditional on the revision it last wrote:
- * if anyone else changed the pointer (another run, an abort) the next change fails with `conflict`
- * and this run stops.
+ * The one writer of a collection's pointer during a migration, under a lease renewed by heartbeats. Each
+ * change is conditional on the revision it last wrote: anyone else's change makes the next one a `conflict`.
  */
 interface KeeperOptions {
   /** How long a lease lasts without a heartbeat. */
