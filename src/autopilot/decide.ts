@@ -54,6 +54,7 @@ export interface Decision {
 
 /** A shard far below its share this long (a whole window) lets the collection shrink. */
 const IDLE_FRACTION = 1 / 8;
+const GROUP_IT = 'group the collection by its entity field ("group") and let hot groups grow';
 /** Imbalance within this many standard deviations of chance (Poisson counts) is noise, not a hotspot. */
 const NOISE_SIGMAS = 3;
 
@@ -124,7 +125,9 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     const worth = (g: number) => (relief && g > 0) || (g >= config.minGain && !chanceExplains(window));
     if (pinned && worth(gainOf(spread)) && gain < config.minGain) {
       // What the bare load promised, a time-ordered stream takes back: say so, and what helps.
-      const reason = `${relief ? `${why}, but ` : ''}${newestEndReason(pinned)}`;
+      const reason =
+        `${relief ? `${why}, but ` : ''}writes land at the newest end of the range (time-ordered keys: ` +
+        `${streamNote(pinned)}); no re-cut spreads them: ${GROUP_IT}`;
       const predicted = { predictedLargestShare: predictedLargest, predictedImbalance: predictedLargest / mean };
       return { ...none(reason), ...predicted, newestEnd: newestEndOf(pinned) };
     }
@@ -184,13 +187,6 @@ function chanceExplains(window: FleetLoad): boolean {
   const mean = events.reduce((a, b) => a + b, 0) / Math.max(1, events.length);
   const largest = Math.max(0, ...events);
   return largest - mean <= NOISE_SIGMAS * Math.sqrt(Math.max(mean, 1));
-}
-
-function newestEndReason(stream: NewestEndStream): string {
-  return (
-    `writes land at the newest end of the range (time-ordered keys: ${streamNote(stream)}); ` +
-    'no re-cut spreads them: group the collection by its entity field ("group") and let hot groups grow'
-  );
 }
 
 function streamNote(stream: NewestEndStream): string {

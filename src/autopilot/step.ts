@@ -86,30 +86,26 @@ export async function autopilotStep(
   // A grouped collection's dry run reads it too: its groups' cooldowns are in it.
   const kept = options.dryRun && !collection.group ? [] : await log.read(collection);
   const streak = reshardStreak(kept);
+  const { shardCount } = read.map.strategy;
+  const load = { window, minutes, now, minuteMs };
   const decision = read.group
     ? decideGroups(
         {
-          window,
-          minutes,
+          ...load,
           groups: read.groups ?? EMPTY_GROUP_MAP,
-          defaultShards: read.map.strategy.shardCount,
+          defaultShards: shardCount,
           lastResizedAt: lastResizes(kept),
-          now,
-          minuteMs,
           settleMs: settleMsOf(table.settings),
         },
         config,
       )
     : decide(
         {
+          ...load,
           strategy: read.map.strategy.kind,
-          shardCount: read.map.strategy.shardCount,
-          window,
-          minutes,
+          shardCount,
           resharding: pointer.phase !== 'stable',
           lastReshardAt: pointer.read.version > 1 ? pointer.changedAt : undefined,
-          now,
-          minuteMs,
           streak,
         },
         config,
@@ -119,7 +115,7 @@ export async function autopilotStep(
     collection: collection.name,
     at: new Date(now).toISOString(),
     mapVersion: pointer.read.version,
-    shardCount: read.map.strategy.shardCount,
+    shardCount,
     routers: window.routers,
     dryRun: options.dryRun,
     ...streakAfterStep(kept, decision.calm === true, now, config.windowMinutes * minuteMs),

@@ -100,13 +100,8 @@ export class CollectionClient {
 
   async delete(key: PrimaryKey, conditions: Pick<Conditions, 'ifMatch'> = {}): Promise<void> {
     const headers = conditionHeaders(conditions);
-    const call = {
-      method: 'DELETE',
-      path: `${this.path}/item`,
-      query: keyQuery(key),
-      headers,
-      acceptAfterDrop: [404, 412],
-    };
+    const path = `${this.path}/item`;
+    const call = { method: 'DELETE', path, query: keyQuery(key), headers, acceptAfterDrop: [404, 412] };
     const answer = await this.transport.send(call);
     // The repeat's 404, or no item behind its 412: gone, as asked.
     if (answer.status === 404 && itemMissing(answer, call)) return;
@@ -123,17 +118,14 @@ export class CollectionClient {
   /** Up to 100 items by key: those found, in key order, and the keys the collection lacks. */
   async batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
     const body = { keys, ...(options.fields && { fields: options.fields }) };
-    return (await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-get`, body }))
-      .body as BatchGetResult;
+    const answer = await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-get`, body });
+    return answer.body as BatchGetResult;
   }
 
   /** Every key deleted or in `failed`; after a dropped connection, a key the repeat finds gone counts as deleted. */
   async batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
-    const answer = await this.transport.send({
-      method: 'POST',
-      path: `${this.path}/items/batch-delete`,
-      body: { keys },
-    });
+    const path = `${this.path}/items/batch-delete`;
+    const answer = await this.transport.send({ method: 'POST', path, body: { keys } });
     const result = answer.body as BatchDeleteResult;
     if (!answer.afterDrop) return result;
     const failed = result.failed.filter((failure) => failure.error.code !== 'item_not_found');
