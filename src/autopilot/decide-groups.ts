@@ -134,24 +134,20 @@ function decision(
     bar: config.minGain,
     ...(groups.length > 0 && { groups }),
   };
+  const [first] = held;
   if (started.length === 0) {
-    const reason = held.length > 0 ? holdsReason(held) : quiet;
-    return { action: 'none', reason, ...base, ...(held.length === 0 && { calm: true }) };
+    const more = held.length > 1 ? ` (and ${held.length - 1} more)` : '';
+    const left = first && `group ${JSON.stringify(first.group)} left on ${first.shards} shard(s): ${first.why}${more}`;
+    return { action: 'none', reason: left || quiet, ...base, ...(!first && { calm: true }) };
   }
   const listed = started.slice(0, 3).map((c) => `${JSON.stringify(c.group)} ${c.shards} → ${c.to} (${c.why})`);
   const more = started.length > 3 ? `, and ${started.length - 3} more` : '';
-  const waiting = held.length > 0 ? `; ${held.length} group(s) held` : '';
+  const waiting = first ? `; ${held.length} group(s) held` : '';
   return {
     action: 'resize',
     reason: `${started.length} group(s) resized: ${listed.join('; ')}${more}${waiting}`,
     ...base,
   };
-}
-
-function holdsReason(holds: readonly GroupChange[]): string {
-  const [first] = holds;
-  const more = holds.length > 1 ? ` (and ${holds.length - 1} more)` : '';
-  return `group ${JSON.stringify(first!.group)} left on ${first!.shards} shard(s): ${first!.why}${more}`;
 }
 
 /** The hottest group's share of a partition per shard it has (at most): the largest shard of the collection. */

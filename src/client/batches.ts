@@ -11,11 +11,7 @@ export interface BatchWriteResult {
   readonly failed: { index: number; error: { code: string; message: string } }[];
 }
 
-/**
- * Writes the items in requests of at most 1,000 items and 4 MiB, one after another. An
- * item is in `failed` when the service reported it, or when its whole request failed
- * after retries (with that request's error): the caller learns the fate of every item.
- */
+/** Writes the items in requests one after another; an item of a request that failed is in `failed` with its error. */
 export async function batchPut(
   transport: Transport,
   path: string,

@@ -44,10 +44,8 @@ export interface Consumed {
 }
 
 /**
- * Every call of one collection. Errors are ShardlineClientError; 429, 503 and dropped
- * connections are retried first. A conditional write or delete whose repeat (after a dropped
- * connection) meets 412 or 404 reads the item: the change it asked for there is a success,
- * else `outcome_unknown` — never a failure for a change that was made.
+ * Every call of one collection; errors are ShardlineClientError. A conditional write or delete whose repeat after
+ * a dropped connection meets 412 or 404 reads the item: never a failure for a change that was made.
  */
 export class CollectionClient {
   private readonly path: string;
@@ -148,18 +146,12 @@ export class CollectionClient {
     for await (const page of this.pages(query, options)) yield* page.items;
   }
 
-  /**
-   * One group of a grouped collection (docs/groups.md): its listing and its shards. A number
-   * group may be given as a number, a bigint or an ExactNumber; every value is sent encoded.
-   */
+  /** One group of a grouped collection (docs/groups.md): its listing and its shards. */
   group(value: GroupValue): GroupClient {
     return new GroupClient(this.transport, this.path, this.name, value);
   }
 
-  /**
-   * A refused repeat's result when `read` finds the change made (undefined: not found); else
-   * `outcome_unknown`, also when the item cannot be read (no error of the read stands for the write's).
-   */
+  /** A refused repeat's result when `read` finds the change made; else `outcome_unknown`, also when it cannot read. */
   private async confirm<T>(
     answer: Answer,
     call: Pick<Call, 'method' | 'path'>,
@@ -176,10 +168,7 @@ export class CollectionClient {
     return result;
   }
 
-  /**
-   * The item now, with its shard and ETag, or undefined when there is none: an empty merge
-   * patch, which writes nothing and reads strongly consistent (a GET may read a stale copy).
-   */
+  /** The item now, or undefined: an empty merge patch writes nothing and reads strongly consistent (a GET may not). */
   private async current(key: PrimaryKey): Promise<Tagged<WriteResult> | undefined> {
     const call = { ...this.patchCall(key, {}), accept: [404] };
     const answer = await this.transport.send(call);

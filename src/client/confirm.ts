@@ -29,10 +29,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   );
 }
 
-/**
- * The item holds every change of a JSON merge patch (RFC 7396): each `null` member absent,
- * each object merged in the same way, every other value equal.
- */
+/** The item holds every change of a JSON merge patch (RFC 7396): `null` members absent, the rest merged or equal. */
 export function holdsPatch(item: unknown, patch: unknown): boolean {
   if (!isRecord(patch) || markerOf(patch) !== undefined) return sameValue(item, patch);
   if (!isRecord(item) || markerOf(item) !== undefined) return false;

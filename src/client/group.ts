@@ -12,11 +12,7 @@ export type GroupListPage = JsonOf<'listGroupItems', 200>;
 /** The group's shards, write shards and phase, as the router that answered routes by them. */
 export type GroupInfo = JsonOf<'getGroup', 200>;
 
-/**
- * One group of a grouped collection: `orders.group('c123').list()`. Its listing takes what the
- * collection's does (filters, order, fields) within the group, one Query a page for a group on
- * one shard. Errors, retries and exact numbers as for the collection.
- */
+/** One group of a grouped collection: `orders.group('c123').list()`, listed as the collection is, within the group. */
 export class GroupClient {
   /** The group's text (sent encoded). */
   readonly value: string;
