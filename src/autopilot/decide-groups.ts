@@ -21,7 +21,7 @@ export interface GroupStepInputs {
   readonly settleMs: number;
 }
 
-/** One group the step resizes (or finishes resizing), or a hot one it holds, and why. A type: the log's reader takes it. */
+/** One group the step resizes (or finishes resizing), or a hot one it holds, and why (a type: the log takes it). */
 export type GroupChange = {
   readonly group: string;
   readonly action: 'grow' | 'shrink' | 'resume' | 'hold';

@@ -188,7 +188,7 @@ export class Reshard {
     });
   }
 
-  /** Runs `work` holding the lease; stopped at a safe point, releases it as it is so the same command resumes at once. */
+  /** Runs `work` holding the lease; stopped at a safe point, releases it so the same command resumes at once. */
   private async releasedIfStopped<T>(keeper: PointerKeeper, work: () => Promise<T>): Promise<T> {
     try {
       return await work();

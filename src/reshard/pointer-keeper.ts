@@ -29,7 +29,7 @@ export class PointerKeeper {
     private readonly options: KeeperOptions,
   ) {}
 
-  /** Takes the lease on `pointer` (as read) with `change` applied; refuses while another run's is live, unless `force`. */
+  /** Takes the lease on `pointer` with `change` applied; refuses while another run's is live, unless `force`. */
   static async acquire(
     mapStore: MapStore,
     collection: CollectionSpec,

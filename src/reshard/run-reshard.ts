@@ -48,7 +48,7 @@ export function groupResizeDeps(
   };
 }
 
-/** How long after a map change every router has seen it: a router may route by a map STALE_AFTER_TTLS old, for a deadline. */
+/** How long after a map change every router has seen it: a router routes by a map up to STALE_AFTER_TTLS old. */
 export function settleMsOf(settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number }): number {
   return STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000;
 }
