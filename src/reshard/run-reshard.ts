@@ -48,7 +48,7 @@ export function groupResizeDeps(
   };
 }
 
-/** How long after a map change every router has seen it: a router routes by a map up to STALE_AFTER_TTLS old. */
+/** How long after a map change every router has seen it: maps STALE_AFTER_TTLS old, and a request's deadline. */
 export function settleMsOf(settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number }): number {
   return STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000;
 }
