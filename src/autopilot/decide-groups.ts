@@ -13,7 +13,7 @@ export interface GroupStepInputs {
   readonly groups: GroupMap;
   /** The collection's default: a group not in the map has this many shards, and never fewer. */
   readonly defaultShards: number;
-  /** When the autopilot last resized each group (its decision log): a group back on its default has left the map. */
+  /** When the autopilot last resized each group (a group back on its default has left the map). */
   readonly lastResizedAt: ReadonlyMap<string, number>;
   readonly now: number;
   readonly minuteMs: number;
@@ -21,20 +21,17 @@ export interface GroupStepInputs {
   readonly settleMs: number;
 }
 
-/**
- * One group the step resizes (or finishes resizing), or a hot group it leaves as it is, and why. A type,
- * not an interface: the decision log's reader (any further field allowed) takes it as it is.
- */
+/** One group the step resizes (or finishes resizing), or a hot one it holds, and why (a type: the log takes it). */
 export type GroupChange = {
   readonly group: string;
   readonly action: 'grow' | 'shrink' | 'resume' | 'hold';
-  /** Its write units a second over the window: at most this (the merged sketches' count). */
+  /** Its write units a second over the window, at most. */
   readonly writeUnitsPerSecond: number;
-  /** Its shards before, and after the change (the same for a hold). */
+  /** Its shards before, and after the change. */
   readonly shards: number;
   readonly to: number;
   readonly why: string;
-  /** What the resize did, once run: finished (`done`) or not, in one line. */
+  /** Once run: finished or not, and what it did in one line. */
   readonly done?: boolean;
   readonly outcome?: string;
 };
@@ -45,18 +42,13 @@ export const MAX_GROUP_RESIZES = 8;
 const COLD_FRACTION = 1 / 4;
 
 /**
- * One step's choice for a grouped collection (docs/autopilot.md), pure. A group whose write units over
- * the window are, even at their lower bound, over `maxPartitionShare` of a partition's write limit per
- * shard it has grows ×2 (at most `maxShards`); a grown group whose write units stayed, even at their upper
- * bound, under a quarter of that per shard it would keep in every minute of the window shrinks ÷2 (never
- * below the default); a group resized less than `cooldownMinutes` ago is left alone, and a change whose
- * run died is finished. Hot groups it cannot grow are listed as held, with why.
+ * One step's choice for a grouped collection (docs/autopilot.md, the group rule), pure: hot groups
+ * grow, cold grown ones shrink, cooling ones are left alone, a change whose run died is finished.
  */
 export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): Decision {
   const { window, groups: map, defaultShards, now } = inputs;
   const bar = config.maxPartitionShare * PARTITION_WCU;
   const hot = window.groups?.writeUnits;
-  const atMost = (group: string) => (hot ? groupRate(hot, group, window.windowSeconds).atMost : 0);
   const cooling = (group: string, entry: GroupShards) => {
     const last = Math.max(map.groups.has(group) ? entry.changedAt : 0, inputs.lastResizedAt.get(group) ?? 0);
     return last > 0 && now - last < config.cooldownMinutes * inputs.minuteMs;
@@ -70,7 +62,7 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
     from: number,
     to: number,
     why: string,
-  ) => into.push({ group, action, writeUnitsPerSecond: round(atMost(group)), shards: from, to, why });
+  ) => into.push({ group, action, writeUnitsPerSecond: round(atMost(window, group)), shards: from, to, why });
 
   // A change whose run died (a killed step, a killed CLI) is finished first: the group is half way.
   for (const [group, entry] of map.groups) {
@@ -90,21 +82,19 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
     const atLeast = (counter.count - counter.error) / window.windowSeconds;
     if (entry.phase !== 'stable' || atLeast <= bar * entry.shards) continue;
     const heat = `hot: at least ${round(atLeast)} write units/s, over ${round(bar)} a shard on ${entry.shards}`;
-    if (entry.shards >= config.maxShards) {
-      add(holds, counter.key, 'hold', entry.shards, entry.shards, `${heat}; at the most shards allowed`);
-    } else if (cooling(counter.key, entry)) {
-      const why = `${heat}; cooling down after its last resize (${config.cooldownMinutes} min)`;
-      add(holds, counter.key, 'hold', entry.shards, entry.shards, why);
-    } else {
-      add(resizes, counter.key, 'grow', entry.shards, Math.min(config.maxShards, entry.shards * 2), heat);
-    }
+    const held =
+      entry.shards >= config.maxShards
+        ? 'at the most shards allowed'
+        : cooling(counter.key, entry) && `cooling down after its last resize (${config.cooldownMinutes} min)`;
+    if (held) add(holds, counter.key, 'hold', entry.shards, entry.shards, `${heat}; ${held}`);
+    else add(resizes, counter.key, 'grow', entry.shards, Math.min(config.maxShards, entry.shards * 2), heat);
   }
   // Cold: even its upper bound under a quarter of the bar for every shard it would keep, in every minute.
   for (const [group, entry] of map.groups) {
     if (entry.phase !== 'stable' || entry.shards <= defaultShards || cooling(group, entry)) continue;
     const to = Math.max(defaultShards, Math.floor(entry.shards / 2));
     const under = bar * COLD_FRACTION * to;
-    const most = Math.max(0, ...inputs.minutes.map((minute) => minuteRate(minute, group)));
+    const most = Math.max(0, ...inputs.minutes.map((minute) => atMost(minute, group)));
     if (most >= under) continue;
     const why = `cold a whole window: at most ${round(most)} write units/s a minute, under ${round(under)} on ${to}`;
     add(resizes, group, 'shrink', entry.shards, to, why);
@@ -112,10 +102,10 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
   return decision(resizes, holds, 'no group hot or cold enough to resize', inputs, config);
 }
 
-/** The group's most write units a second one minute can have had (a minute without groups: none). */
-function minuteRate(minute: FleetLoad, group: string): number {
-  const hot = minute.groups?.writeUnits;
-  return hot ? groupRate(hot, group, minute.windowSeconds).atMost : 0;
+/** The group's most write units a second `load` can have had (load without groups: none). */
+function atMost(load: FleetLoad, group: string): number {
+  const hot = load.groups?.writeUnits;
+  return hot ? groupRate(hot, group, load.windowSeconds).atMost : 0;
 }
 
 /** The decision: the first MAX_GROUP_RESIZES resizes, the rest held for the next step, holds listed after. */
@@ -144,24 +134,20 @@ function decision(
     bar: config.minGain,
     ...(groups.length > 0 && { groups }),
   };
+  const [first] = held;
   if (started.length === 0) {
-    const reason = held.length > 0 ? holdsReason(held) : quiet;
-    return { action: 'none', reason, ...base, ...(held.length === 0 && { calm: true }) };
+    const more = held.length > 1 ? ` (and ${held.length - 1} more)` : '';
+    const left = first && `group ${JSON.stringify(first.group)} left on ${first.shards} shard(s): ${first.why}${more}`;
+    return { action: 'none', reason: left || quiet, ...base, ...(!first && { calm: true }) };
   }
   const listed = started.slice(0, 3).map((c) => `${JSON.stringify(c.group)} ${c.shards} → ${c.to} (${c.why})`);
   const more = started.length > 3 ? `, and ${started.length - 3} more` : '';
-  const waiting = held.length > 0 ? `; ${held.length} group(s) held` : '';
+  const waiting = first ? `; ${held.length} group(s) held` : '';
   return {
     action: 'resize',
     reason: `${started.length} group(s) resized: ${listed.join('; ')}${more}${waiting}`,
     ...base,
   };
-}
-
-function holdsReason(holds: readonly GroupChange[]): string {
-  const [first] = holds;
-  const more = holds.length > 1 ? ` (and ${holds.length - 1} more)` : '';
-  return `group ${JSON.stringify(first!.group)} left on ${first!.shards} shard(s): ${first!.why}${more}`;
 }
 
 /** The hottest group's share of a partition per shard it has (at most): the largest shard of the collection. */

@@ -46,10 +46,7 @@ export interface Decision {
   readonly heldBack?: boolean;
   /** A whole window of the map's own load, and nothing to do: the end of a streak of reshards. */
   readonly calm?: boolean;
-  /**
-   * Range only: the shard whose writes keep landing at the newest end of its range, and the share of
-   * them that do (time-ordered keys), where that stream bounds what a re-cut can reach.
-   */
+  /** Range only: a shard whose writes keep landing at the newest end of its range, where that bounds a re-cut. */
   readonly newestEnd?: { readonly shard: number; readonly share: number };
   /** A grouped collection's: the groups it resizes or resumes, and hot ones it holds back, each with why. */
   readonly groups?: readonly GroupChange[];
@@ -57,20 +54,14 @@ export interface Decision {
 
 /** A shard far below its share this long (a whole window) lets the collection shrink. */
 const IDLE_FRACTION = 1 / 8;
+const GROUP_IT = 'group the collection by its entity field ("group") and let hot groups grow';
 /** Imbalance within this many standard deviations of chance (Poisson counts) is noise, not a hotspot. */
 const NOISE_SIGMAS = 3;
 
 /**
- * One autopilot step's choice (docs/autopilot.md), pure: inputs in, decision out. Never during a
- * reshard or its cooldown, nor before the map in force has a whole window of its own load. A
- * shard over `maxPartitionShare` in every minute of the window, or throttled, asks for relief;
- * so does an imbalance a new map would cut by `minGain` (predicted) — range re-cuts its
- * boundaries by load (a key hotter than a shard spread over a run of shards; writes that keep
- * landing at the newest end of a range, time-ordered keys, on one shard whatever the cut: when they
- * take the gain away, no re-cut, and the decision says to group the collection), hash and random
- * grow. After reshards in a row the gain needed rises (a hotspot that moves is not chased). A
- * collection idle for a whole window shrinks. Load that only chance makes uneven is left alone,
- * so steady load never reshards twice.
+ * One autopilot step's choice for a collection's map (docs/autopilot.md, steps 2 to 5 and the rising
+ * bar), pure: inputs in, decision out. Load that only chance makes uneven is left alone, so steady
+ * load never reshards twice.
  */
 export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   const { window, minuteMs } = inputs;
@@ -79,12 +70,13 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   const bar = gainBar(config.minGain, inputs.streak);
   const base = { imbalance: window.imbalance, largestShare, bar };
   const none = (reason: string): Decision => ({ action: 'none', reason, ...base });
+  const gainOf = (largest: number) => (largestShare > 0 ? 1 - largest / largestShare : 0);
   const reshard = (reason: string, target: Target, predictedLargest: number, newMean: number): Decision => {
     const predicted = {
       predictedLargestShare: predictedLargest,
       predictedImbalance: newMean > 0 ? predictedLargest / newMean : 1,
     };
-    const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
+    const gain = gainOf(predictedLargest);
     if (inputs.streak > 0 && gain < bar) {
       const why =
         `held back: after ${inputs.streak} reshard(s) in a row a reshard needs a predicted gain of ` +
@@ -106,9 +98,8 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   if (inputs.minutes.length < config.windowMinutes) {
     return none(`not a whole window of load records yet (${inputs.minutes.length} of ${config.windowMinutes} min)`);
   }
-  // No router reported: records are off (SHARDLINE_LOAD_RECORDS) or nothing ran. Not "idle": unknown.
+  // No router reported (records off, or nothing ran): not "idle", unknown.
   if (window.records === 0) {
-    // The usual cause on a first try: the embedded engine's `npm start` keeps none by default.
     return none('no load records in the window: do the routers run with SHARDLINE_LOAD_RECORDS on?');
   }
   const mean = shares.reduce((a, b) => a + b, 0) / Math.max(1, shares.length);
@@ -123,7 +114,6 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     const why = throttled
       ? 'DynamoDB throttled a shard'
       : `a shard stayed over ${config.maxPartitionShare} of a partition`;
-    const gainOf = (largest: number) => (largestShare > 0 ? 1 - largest / largestShare : 0);
     // Load-cut boundaries: each shard near the mean; a key hotter than the mean spread over a run.
     const spread = Math.max(mean, hotKey / Math.max(1, Math.ceil(hotKey / Math.max(mean, 1e-12))));
     // Writes that keep landing at the newest end of a range stay on one shard whatever the cut.
@@ -135,7 +125,9 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     const worth = (g: number) => (relief && g > 0) || (g >= config.minGain && !chanceExplains(window));
     if (pinned && worth(gainOf(spread)) && gain < config.minGain) {
       // What the bare load promised, a time-ordered stream takes back: say so, and what helps.
-      const reason = `${relief ? `${why}, but ` : ''}${newestEndReason(pinned)}`;
+      const reason =
+        `${relief ? `${why}, but ` : ''}writes land at the newest end of the range (time-ordered keys: ` +
+        `${streamNote(pinned)}); no re-cut spreads them: ${GROUP_IT}`;
       const predicted = { predictedLargestShare: predictedLargest, predictedImbalance: predictedLargest / mean };
       return { ...none(reason), ...predicted, newestEnd: newestEndOf(pinned) };
     }
@@ -155,8 +147,7 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
     );
     const newMean = (mean * inputs.shardCount) / shards;
     const predictedLargest = inputs.strategy === 'hash' ? Math.max(newMean, hotKey) : newMean;
-    const gain = largestShare > 0 ? 1 - predictedLargest / largestShare : 0;
-    if (shards > inputs.shardCount && gain >= config.minGain) {
+    if (shards > inputs.shardCount && gainOf(predictedLargest) >= config.minGain) {
       const reason = `a shard stayed over ${config.maxPartitionShare} of a partition: ${shards} shards`;
       return reshard(reason, { kind: inputs.strategy, shards }, predictedLargest, newMean);
     }
@@ -172,16 +163,9 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   if (idle && inputs.strategy !== 'range' && inputs.shardCount > config.minShards) {
     // Fewer shards gain nothing in load (the bar is not theirs): they save queries on a quiet collection.
     const shards = Math.max(config.minShards, Math.floor(inputs.shardCount / 2));
-    const newMean = (mean * inputs.shardCount) / shards;
     const target = { kind: inputs.strategy, shards };
-    return {
-      action: 'reshard',
-      reason: `idle a whole window: ${shards} shards`,
-      target,
-      ...base,
-      predictedLargestShare: newMean,
-      predictedImbalance: 1,
-    };
+    const predicted = { predictedLargestShare: (mean * inputs.shardCount) / shards, predictedImbalance: 1 };
+    return { action: 'reshard', reason: `idle a whole window: ${shards} shards`, target, ...base, ...predicted };
   }
   return { ...none('balanced enough'), calm: true };
 }
@@ -203,14 +187,6 @@ function chanceExplains(window: FleetLoad): boolean {
   const mean = events.reduce((a, b) => a + b, 0) / Math.max(1, events.length);
   const largest = Math.max(0, ...events);
   return largest - mean <= NOISE_SIGMAS * Math.sqrt(Math.max(mean, 1));
-}
-
-/** Why a range re-cut would not help, in the words the decision log keeps for an operator. */
-function newestEndReason(stream: NewestEndStream): string {
-  return (
-    `writes land at the newest end of the range (time-ordered keys: ${streamNote(stream)}); ` +
-    'no re-cut spreads them: group the collection by its entity field ("group") and let hot groups grow'
-  );
 }
 
 function streamNote(stream: NewestEndStream): string {

@@ -5,10 +5,7 @@ import type { DecisionLog, KeptDecision } from '../store/decision-log';
 import type { GroupChange } from './decide-groups';
 import type { AutopilotTable, StepRecord } from './step';
 
-/**
- * When the autopilot last resized each group, by its kept decisions (dry runs and holds are not
- * resizes): the cooldown of a group shrunk back to its default, which has left the group map.
- */
+/** When the autopilot last resized each group (the cooldown of a group shrunk back out of the group map). */
 export function lastResizes(kept: readonly KeptDecision[]): Map<string, number> {
   const last = new Map<string, number>();
   for (const entry of kept) {
@@ -22,10 +19,8 @@ export function lastResizes(kept: readonly KeptDecision[]): Map<string, number> 
 }
 
 /**
- * Runs the step's group resizes (decide-groups.ts) with the same code and settle time as
- * `npm run reshard -- --group`, all at once (each waits out one settle time; their group map writes
- * retry on each other's), then keeps the decision with what each did. A step killed meanwhile leaves
- * its groups growing or shrinking, and a later step finishes them (`resume`).
+ * Runs the step's group resizes as `npm run reshard -- --group` does, all at once (their group map writes
+ * retry on each other's), then keeps the decision with what each did; a later step resumes a killed one's.
  */
 export async function resizeGroups(
   table: AutopilotTable,

@@ -7,20 +7,14 @@ import { PARTITION_RCU, PARTITION_WCU } from '../load/load-record';
 const SCALE = 1_000_000;
 
 /**
- * Sampled writes a shard needs before they carry half its write load; the rest is spread
- * over its live items. A window's tail can hold a few dozen samples of a hot shard, and a
- * cut made from those alone lands between two far-apart samples: ["", "me", "mh", "mq", …]
- * put 43 of 120 new keys on one of six shards. A router samples 256 a shard and minute.
+ * Sampled writes a shard needs before they carry half its write load; the rest is spread over its
+ * live items. A cut made from a window tail's few dozen samples alone lands between far-apart samples.
  */
 const EVIDENCE_SAMPLES = 64;
 
 /**
- * The keys to cut from, weighted by observed load instead of item counts (docs/autopilot.md):
- * a shard's writes go where the routers saw them land (their sampled written values, new
- * keys included: a range of new releases is hot though it holds few items yet), its reads
- * over its live keys in proportion to their items. Both in shares of a partition's limits,
- * so cutting these weights evenly evens the load. Every live key keeps a weight of at
- * least 1: a key with no load still has to live somewhere.
+ * The keys to cut from, weighted by observed load instead of item counts (docs/autopilot.md, step 4),
+ * in shares of a partition's limits, so cutting these weights evenly evens the load.
  */
 export function loadWeightedCounts(
   counts: ReadonlyMap<string, number>,
@@ -42,8 +36,7 @@ export function loadWeightedCounts(
     const writeShare = shard.writeUnitsPerSecond / PARTITION_WCU;
     const readShare = shard.readUnitsPerSecond / PARTITION_RCU;
     const sampledUnits = samples.reduce((sum, sample) => sum + sample.units, 0);
-    // Writes where they landed, as far as the samples are evidence; the rest (all of it
-    // without samples: older routers) spread like the reads.
+    // Writes where they landed, as far as the samples are evidence; the rest spread like the reads.
     const evidence =
       sampledUnits === 0 ? 0 : itemsIn[i] === 0 ? 1 : samples.length / (samples.length + EVIDENCE_SAMPLES);
     for (const sample of samples) add(sample.value, (writeShare * evidence * sample.units) / sampledUnits);
@@ -52,8 +45,7 @@ export function loadWeightedCounts(
   });
   for (const [value, count] of counts) {
     const shards = shardsOf.get(value)!;
-    let weight = 0;
-    for (const shard of shards) weight += ((perItem[shard] ?? 0) * count) / shards.length;
+    const weight = shards.reduce((sum, shard) => sum + ((perItem[shard] ?? 0) * count) / shards.length, 0);
     if (weight > 0) add(value, weight);
   }
   const total = [...weights.values()].reduce((a, b) => a + b, 0);

@@ -2,11 +2,7 @@ import { bisectLeft, compareKeys } from '../core/collation';
 import type { FleetLoad, WriteSample } from '../load/fleet-load';
 import { PARTITION_WCU } from '../load/load-record';
 
-/**
- * Samples of one minute that must fall together into one gap between the earlier minutes'
- * values before they count as a stream: with as many earlier values as new ones, spread writes
- * put a run of 8 into one gap about once in 256 gaps, a stream of a shard's writes hundreds.
- */
+/** A stream's least run of one minute's samples in one gap: spread writes put 8 in one gap about once in 256 gaps. */
 const MIN_RUN = 8;
 
 /** The largest stream of writes on one shard that kept landing past every earlier write around it. */
@@ -18,19 +14,7 @@ export interface NewestEndStream {
   readonly partitionShare: number;
 }
 
-/**
- * Writes at the newest end of a range (docs/autopilot.md): a time-ordered key such as
- * [customerId, orderDate] puts each of a customer's writes above all of that customer's
- * earlier ones, so a re-cut among the values written so far leaves every later write on the
- * shard that holds the newest end. The test reads the routers' samples minute by minute: a
- * minute's samples that fall, many together, into one gap between the values sampled on
- * their shard in the window's earlier minutes (none equal to an earlier value) are a stream
- * past the earlier writes. Spread writes interleave with the earlier values (a gap gets about
- * as many as there are new samples per earlier one); a repeated hot key equals earlier values;
- * a hotspot new in the window forms a run in its first minute only, then interleaves. Per
- * shard, each minute's largest run, weighted by units, over those minutes' units; the shard
- * whose stream takes the most of a partition is returned, none when no minute had a run.
- */
+/** Writes at the newest end of a range (docs/autopilot.md, time-ordered keys): the stream that takes the most. */
 export function newestEndStream(window: FleetLoad, minutes: readonly FleetLoad[]): NewestEndStream | undefined {
   let found: NewestEndStream | undefined;
   window.shards.forEach((shard, index) => {
@@ -42,10 +26,7 @@ export function newestEndStream(window: FleetLoad, minutes: readonly FleetLoad[]
   return found;
 }
 
-/**
- * Of one shard's sampled write units in the minutes after its first sampled one, the share in
- * each minute's largest run past the earlier minutes' values (0 when there is none).
- */
+/** Of one shard's sampled write units after its first sampled minute, the share in each minute's largest run. */
 export function streamShare(minutes: readonly (readonly WriteSample[])[]): number {
   let earlier: string[] = [];
   let inRuns = 0;
@@ -62,9 +43,8 @@ export function streamShare(minutes: readonly (readonly WriteSample[])[]): numbe
 }
 
 /**
- * The units of the largest run of `samples` in one gap of the sorted distinct `earlier` values.
- * A run must be MIN_RUN long, and longer in proportion where there are more new samples than
- * earlier values (a sparse past leaves wide gaps that spread writes fill by chance).
+ * The units of the largest run of `samples` in one gap of the sorted distinct `earlier` values, at least
+ * MIN_RUN long, longer where a sparse past leaves wide gaps that spread writes fill by chance.
  */
 function largestRun(earlier: readonly string[], samples: readonly WriteSample[]): number {
   const needed = Math.max(MIN_RUN, Math.ceil((MIN_RUN * samples.length) / earlier.length));

@@ -12,11 +12,9 @@ export function settled(kept: Kept, done: StepRecord): readonly object[] {
 }
 
 /**
- * The log after a step that went on with a reshard under way. A refusal (another run holds its
- * lease: a second autopilot, or a reshard run by hand) is kept once, counted (`repeats`,
- * `lastAt`), rather than an entry every step crowding out the decisions. A resumed reshard
- * ran under the lease, so the run before it is dead: a decision still marked running is that
- * killed step's, and now says so.
+ * The log after a step that went on with a reshard under way. A refusal (another run holds the lease) is
+ * kept once and counted, not an entry every step; a resumed reshard ran under the lease, so a decision still
+ * marked running is a killed step's, and now says so.
  */
 export function keptAfterResume(kept: Kept, resumed: StepRecord): readonly object[] {
   const last = kept.at(-1);

@@ -3,22 +3,28 @@ import type { AutopilotConfig, CollectionSpec, RoutedCollection } from '../core/
 import { orderOf, roundedBoundaries } from '../core/order';
 import type { StrategyConfig } from '../core/strategies';
 import type { FleetLoad } from '../load/fleet-load';
-import { exitCodeOf, finishedLine, openReshard, type ReshardRun, type ReshardTable } from '../reshard/run-reshard';
-import { scanCollectionKeys } from '../service/collection-keys';
-import type { ShardMaps } from '../service/shard-maps';
 import { EMPTY_GROUP_MAP } from '../core/group-map';
-import { settleMsOf } from '../reshard/run-reshard';
+import {
+  exitCodeOf,
+  finishedLine,
+  openReshard,
+  type ReshardRun,
+  type ReshardTable,
+  settleMsOf,
+} from '../reshard/run-reshard';
+import { scanCollectionKeys } from '../service/collection-keys';
+import { recordedLoad } from '../service/recorded-load';
+import type { ShardMaps } from '../service/shard-maps';
 import { type Decision, decide, type Target } from './decide';
 import { decideGroups } from './decide-groups';
 import { lastResizes, resizeGroups } from './group-step';
 import { loadWeightedCounts } from './load-weights';
-import { recordedLoad } from '../service/recorded-load';
 import { reshardStreak, streakAfterStep } from './rising-bar';
 import { keptAfterResume, resumeReason, settled } from './step-log';
 
 /** What a step works on, from a CLI's environment or a scheduled function's service alike. */
 export interface AutopilotTable extends ReshardTable {
-  /** The routers' view of the maps: a step reads the current one (`current`), whatever its TTL. */
+  /** A step reads the current map (`current`), whatever its TTL. */
   readonly maps: ShardMaps;
   readonly settings: ReshardTable['settings'] & { readonly loadMinuteMs: number };
 }
@@ -28,17 +34,13 @@ export interface StepOptions {
   readonly now?: number;
   /** Stops a reshard under way at its next safe point (Lambda's time limit): the next step resumes it. */
   readonly stop?: AbortSignal;
-  /** The reshard's own lines: phases and waits. */
+  /** The reshard's own lines. */
   readonly log?: (line: string) => void;
 }
 
 /** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
 export interface ReshardResult {
-  /**
-   * 0 done; 1 failed; 3 refused, nothing changed (another run holds the lease); 130 stopped, to
-   * resume. null in the log while it runs: a step killed meanwhile leaves it so, and the step
-   * that resumes the reshard writes 130 there.
-   */
+  /** null in the log while it runs: a step killed meanwhile leaves it so, and the step that resumes it writes 130. */
   readonly code: number | null;
   readonly last: string;
 }
@@ -52,19 +54,16 @@ export interface StepRecord extends Decision {
   readonly routers: number;
   /** A dry run's decision is printed, never kept: the log holds what the autopilot did. */
   readonly dryRun: boolean;
-  /** The autopilot's reshards in a row after this step (rising-bar.ts). */
+  /** The reshards in a row after this step, and since when its calm has lasted (rising-bar.ts). */
   readonly streak: number;
-  /** When the run of calm steps this one ends began (rising-bar.ts: a whole window of them ends the streak). */
   readonly calmSince?: string;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
   readonly reshard?: ReshardResult;
 }
 
 /**
- * One autopilot step for one collection (docs/autopilot.md): the fleet's load over the last
- * window, the decision, and — unless `dryRun` — the reshard it calls for, run by the same
- * orchestrator as `npm run reshard` (its lease keeps two steps from racing; stopped or
- * killed, it resumes at the next step). Every step but a dry run is kept in the table's
+ * One autopilot step for one collection (docs/autopilot.md): the window's load, the decision and, unless
+ * `dryRun`, the reshard it calls for under the reshard's lease. Every step but a dry run is kept in the
  * decision log, a reshard's before it runs (so a killed step's is there too).
  */
 export async function autopilotStep(
@@ -83,34 +82,30 @@ export async function autopilotStep(
   const { window } = recorded;
   const minutes = recorded.perMinute();
   const log = table.dynamo.decisions;
-  const lastReshardAt = pointer.read.version > 1 ? pointer.changedAt : undefined;
+  const say = options.log ?? (() => {});
   // A grouped collection's dry run reads it too: its groups' cooldowns are in it.
   const kept = options.dryRun && !collection.group ? [] : await log.read(collection);
   const streak = reshardStreak(kept);
+  const { shardCount } = read.map.strategy;
+  const load = { window, minutes, now, minuteMs };
   const decision = read.group
     ? decideGroups(
         {
-          window,
-          minutes,
+          ...load,
           groups: read.groups ?? EMPTY_GROUP_MAP,
-          defaultShards: read.map.strategy.shardCount,
+          defaultShards: shardCount,
           lastResizedAt: lastResizes(kept),
-          now,
-          minuteMs,
           settleMs: settleMsOf(table.settings),
         },
         config,
       )
     : decide(
         {
+          ...load,
           strategy: read.map.strategy.kind,
-          shardCount: read.map.strategy.shardCount,
-          window,
-          minutes,
+          shardCount,
           resharding: pointer.phase !== 'stable',
-          lastReshardAt,
-          now,
-          minuteMs,
+          lastReshardAt: pointer.read.version > 1 ? pointer.changedAt : undefined,
           streak,
         },
         config,
@@ -120,7 +115,7 @@ export async function autopilotStep(
     collection: collection.name,
     at: new Date(now).toISOString(),
     mapVersion: pointer.read.version,
-    shardCount: read.map.strategy.shardCount,
+    shardCount,
     routers: window.routers,
     dryRun: options.dryRun,
     ...streakAfterStep(kept, decision.calm === true, now, config.windowMinutes * minuteMs),
@@ -131,19 +126,18 @@ export async function autopilotStep(
     segments: 8,
     rate: config.rate,
     waitForLease,
-    log: options.log ?? (() => {}),
-    ...(options.stop && { stop: options.stop }),
+    log: say,
+    stop: options.stop,
   });
   if (pointer.phase !== 'stable' && target) {
-    // A reshard whose run died (a killed process, Lambda's time limit) goes on here to its
-    // end; one whose run is alive holds its lease, and this step leaves it be.
+    // A reshard whose run died goes on here to its end; a live run holds its lease and is left be.
     const reshard = await reshardTo(table, collection, target.map.strategy.config, run(false));
     const resumed = { ...record, reason: resumeReason(reshard, pointer.target?.version), reshard };
     await log.change(collection, (kept) => keptAfterResume(kept, resumed));
     return resumed;
   }
   // A grouped collection's groups resize on their own: its map is never resharded.
-  if (decision.groups) return resizeGroups(table, collection, read, record, log, options.log ?? (() => {}));
+  if (decision.groups) return resizeGroups(table, collection, read, record, log, say);
   if (decision.action !== 'reshard' || !decision.target) {
     await log.append(collection, { ...record });
     return record;
@@ -159,11 +153,7 @@ export async function autopilotStep(
   return done;
 }
 
-/**
- * Runs (or resumes) the reshard of `collection` to `target` with the same orchestrator
- * as `npm run reshard`, to its end or to a safe point when `stop` fires: the checkpoint
- * and the pointer's phase are where the next step picks it up.
- */
+/** Runs (or resumes) the reshard of `collection` to `target`, to its end or to a safe point when `stop` fires. */
 async function reshardTo(
   table: AutopilotTable,
   collection: CollectionSpec,

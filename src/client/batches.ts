@@ -11,11 +11,7 @@ export interface BatchWriteResult {
   readonly failed: { index: number; error: { code: string; message: string } }[];
 }
 
-/**
- * Writes the items in requests of at most 1,000 items and 4 MiB, one after another. An
- * item is in `failed` when the service reported it, or when its whole request failed
- * after retries (with that request's error): the caller learns the fate of every item.
- */
+/** Writes the items in requests one after another; an item of a request that failed is in `failed` with its error. */
 export async function batchPut(
   transport: Transport,
   path: string,
@@ -32,8 +28,7 @@ export async function batchPut(
     } catch (error) {
       // The transport throws nothing else (network and timeout included).
       const { code, message } = error as ShardlineClientError;
-      const reason = { code, message };
-      for (let i = 0; i < chunk.length; i++) failed.push({ index: start + i, error: reason });
+      failed.push(...chunk.map((_, i) => ({ index: start + i, error: { code, message } })));
     }
   }
   return { written, failed };
@@ -45,18 +40,15 @@ function* chunks(
   items: readonly Record<string, unknown>[],
 ): Generator<[number, Record<string, unknown>[]]> {
   let start = 0;
-  let chunk: Record<string, unknown>[] = [];
   let bytes = 0;
   for (let i = 0; i < items.length; i++) {
     const size = transport.json.stringify(items[i]).length + 1;
-    if (chunk.length > 0 && (chunk.length === MAX_BATCH_ITEMS || bytes + size > MAX_BATCH_BYTES)) {
-      yield [start, chunk];
+    if (i > start && (i - start === MAX_BATCH_ITEMS || bytes + size > MAX_BATCH_BYTES)) {
+      yield [start, items.slice(start, i)];
       start = i;
-      chunk = [];
       bytes = 0;
     }
-    chunk.push(items[i]!);
     bytes += size;
   }
-  if (chunk.length > 0) yield [start, chunk];
+  if (items.length > start) yield [start, items.slice(start)];
 }

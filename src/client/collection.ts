@@ -5,13 +5,12 @@ import { GroupClient, type GroupValue } from './group.js';
 import { listingPages } from './listing.js';
 import { type Answer, type Call, errorOf, type Transport } from './transport.js';
 
-type Schemas = components['schemas'];
 /** The JSON body an operation answers with `Status`. */
 export type JsonOf<Op extends keyof operations, Status extends number> =
   operations[Op]['responses'] extends Record<Status, { content: { 'application/json': infer Body } }> ? Body : never;
 
 /** An item as shardline stores and returns it: primary key, ordered field(s), any attributes. */
-export type Item = Schemas['Item'];
+export type Item = components['schemas']['Item'];
 /** A primary key: the table's key attribute names to their values (`{pk: "…", sk: "…"}`). */
 export type PrimaryKey = Record<string, string | number | bigint | { toString(): string }>;
 /** The filters, order and projection of a listing (`cursor` and `limit` are the iterator's). */
@@ -45,10 +44,8 @@ export interface Consumed {
 }
 
 /**
- * Every call of one collection. Errors are ShardlineClientError; 429, 503 and dropped
- * connections are retried first. A conditional write or delete whose repeat (after a dropped
- * connection) meets 412 or 404 reads the item: the change it asked for there is a success,
- * else `outcome_unknown` — never a failure for a change that was made.
+ * Every call of one collection; errors are ShardlineClientError. A conditional write or delete whose repeat after
+ * a dropped connection meets 412 or 404 reads the item: never a failure for a change that was made.
  */
 export class CollectionClient {
   private readonly path: string;
@@ -117,17 +114,16 @@ export class CollectionClient {
   }
 
   /** Up to 100 items by key: those found, in key order, and the keys the collection lacks. */
-  batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
-    return this.post('/items/batch-get', { keys, ...(options.fields && { fields: options.fields }) });
+  async batchGet(keys: readonly PrimaryKey[], options: { fields?: readonly string[] } = {}): Promise<BatchGetResult> {
+    const body = { keys, ...(options.fields && { fields: options.fields }) };
+    const answer = await this.transport.send({ method: 'POST', path: `${this.path}/items/batch-get`, body });
+    return answer.body as BatchGetResult;
   }
 
   /** Every key deleted or in `failed`; after a dropped connection, a key the repeat finds gone counts as deleted. */
   async batchDelete(keys: readonly PrimaryKey[]): Promise<BatchDeleteResult> {
-    const answer = await this.transport.send({
-      method: 'POST',
-      path: `${this.path}/items/batch-delete`,
-      body: { keys },
-    });
+    const path = `${this.path}/items/batch-delete`;
+    const answer = await this.transport.send({ method: 'POST', path, body: { keys } });
     const result = answer.body as BatchDeleteResult;
     if (!answer.afterDrop) return result;
     const failed = result.failed.filter((failure) => failure.error.code !== 'item_not_found');
@@ -150,18 +146,12 @@ export class CollectionClient {
     for await (const page of this.pages(query, options)) yield* page.items;
   }
 
-  /**
-   * One group of a grouped collection (docs/groups.md): its listing and its shards. A number
-   * group may be given as a number, a bigint or an ExactNumber; every value is sent encoded.
-   */
+  /** One group of a grouped collection (docs/groups.md): its listing and its shards. */
   group(value: GroupValue): GroupClient {
     return new GroupClient(this.transport, this.path, this.name, value);
   }
 
-  /**
-   * A refused repeat's result when `read` finds the change made (undefined: not found); else
-   * `outcome_unknown`, also when the item cannot be read (no error of the read stands for the write's).
-   */
+  /** A refused repeat's result when `read` finds the change made; else `outcome_unknown`, also when it cannot read. */
   private async confirm<T>(
     answer: Answer,
     call: Pick<Call, 'method' | 'path'>,
@@ -178,10 +168,7 @@ export class CollectionClient {
     return result;
   }
 
-  /**
-   * The item now, with its shard and ETag, or undefined when there is none: an empty merge
-   * patch, which writes nothing and reads strongly consistent (a GET may read a stale copy).
-   */
+  /** The item now, or undefined: an empty merge patch writes nothing and reads strongly consistent (a GET may not). */
   private async current(key: PrimaryKey): Promise<Tagged<WriteResult> | undefined> {
     const call = { ...this.patchCall(key, {}), accept: [404] };
     const answer = await this.transport.send(call);
@@ -198,10 +185,6 @@ export class CollectionClient {
   private patchCall(key: PrimaryKey, patch: Item) {
     const path = `${this.path}/item`;
     return { method: 'PATCH', path, query: keyQuery(key), body: patch, contentType: 'application/merge-patch+json' };
-  }
-
-  private async post<T>(path: string, body: unknown): Promise<T> {
-    return (await this.transport.send({ method: 'POST', path: `${this.path}${path}`, body })).body as T;
   }
 }
 

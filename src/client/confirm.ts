@@ -2,12 +2,8 @@ import { ExactNumber } from '../core/exact-number.js';
 import { canonical } from './json.js';
 import { type Answer, type Call, errorOf, ShardlineClientError } from './transport.js';
 
-/**
- * What a write that was retried after a dropped connection left behind. A repeat of a
- * conditional write meets its own first attempt (412: the ETag it names is gone, or the key
- * it would create is taken; 404: the item it deletes is gone), so the client reads the item
- * and compares it with the change it asked for instead of reporting a failure.
- */
+// A conditional write repeated after a dropped connection may meet its own first attempt (412, 404):
+// the client reads the item and compares it with the change it asked for instead of reporting a failure.
 
 /** The one-key objects of the API's typed values (docs/api.md, values). */
 const MARKERS = new Set(['$set', '$binary', '$map']);
@@ -33,10 +29,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   );
 }
 
-/**
- * The item holds every change of a JSON merge patch (RFC 7396): each `null` member absent,
- * each object merged in the same way, every other value equal.
- */
+/** The item holds every change of a JSON merge patch (RFC 7396): `null` members absent, the rest merged or equal. */
 export function holdsPatch(item: unknown, patch: unknown): boolean {
   if (!isRecord(patch) || markerOf(patch) !== undefined) return sameValue(item, patch);
   if (!isRecord(item) || markerOf(item) !== undefined) return false;

@@ -12,13 +12,9 @@ export type GroupListPage = JsonOf<'listGroupItems', 200>;
 /** The group's shards, write shards and phase, as the router that answered routes by them. */
 export type GroupInfo = JsonOf<'getGroup', 200>;
 
-/**
- * One group of a grouped collection: `orders.group('c123').list()`. Its listing takes what the
- * collection's does (filters, order, fields) within the group, one Query a page for a group on
- * one shard. Errors, retries and exact numbers as for the collection.
- */
+/** One group of a grouped collection: `orders.group('c123').list()`, listed as the collection is, within the group. */
 export class GroupClient {
-  /** The group as it travels in the path: its text, encoded. */
+  /** The group's text (sent encoded). */
   readonly value: string;
   private readonly path: string;
 
@@ -54,10 +50,8 @@ export class GroupClient {
 }
 
 /**
- * The group as one path segment: every character a path gives meaning to (`/`, `#`, `?`, `%`,
- * spaces) and every non-ASCII one percent-encoded as UTF-8. A URL resolves `.` and `..` (also
- * encoded) as steps through the path, so they would name another route: refused, as is the empty
- * value and a lone surrogate, before any request.
+ * The group as one path segment, percent-encoded as UTF-8. A URL resolves `.` and `..` (even encoded) as
+ * steps through the path, so they would name another route: refused before any request.
  */
 function groupSegment(text: string): string {
   const refuse = (why: string) =>

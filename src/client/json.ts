@@ -1,11 +1,7 @@
 import { ExactNumber } from '../core/exact-number.js';
 import { parseExactJson } from '../core/exact-json.js';
 
-/**
- * JSON as the client sends and reads it. Plain mode is `JSON.parse`/`JSON.stringify`.
- * Lossless mode keeps every number a double would change (past 2^53, more than 17
- * digits, 1E+400) as an `ExactNumber` of its digits, both ways; the rest stay numbers.
- */
+/** JSON as the client sends and reads it; lossless, every number a double would change is an `ExactNumber`. */
 export interface JsonCodec {
   parse(text: string): unknown;
   stringify(value: unknown): string;

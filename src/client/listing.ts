@@ -1,15 +1,10 @@
 import type { Transport } from './transport.js';
 
-/** What every listing route answers: a page of items and where the next one starts (`null`: the end). */
-interface Page {
-  readonly nextCursor: string | null;
-}
-
 /**
- * Every page of the listing at `path` in order, following `nextCursor` until the end. A collection's
+ * Every page of the listing at `path` in order, following `nextCursor` until the end (`null`). A collection's
  * listing and a group's take the same query and answer the same pages: both are read here.
  */
-export async function* listingPages<Answer extends Page>(
+export async function* listingPages<Answer extends { readonly nextCursor: string | null }>(
   transport: Transport,
   path: string,
   query: object,

@@ -9,20 +9,16 @@ export interface ClientOptions {
   readonly lossless?: boolean;
   /** How long one call may take, its retries of 429, 503 and dropped connections included (default 30 s). */
   readonly retryBudgetMs?: number;
-  /**
-   * How long one attempt may wait for its whole answer (default 15 s, past the service's own
-   * 10 s deadline); never past what is left of `retryBudgetMs`.
-   */
+  /** How long one attempt may wait for its whole answer (default 15 s, past the service's 10 s deadline). */
   readonly attemptTimeoutMs?: number;
-  /** Another fetch (a test's, a proxy agent's); default the global one. */
+  /** Default: the global fetch. */
   readonly fetch?: typeof fetch;
   readonly headers?: Record<string, string>;
 }
 
 /**
- * Every failed call: the service's JSON error (`code`, `message`, `requestId`, details) and the
- * HTTP status; or, with no status, the client's own `network` (no answer), `timeout` (no answer
- * in time) or `outcome_unknown` (a retried write whose effect the client could not confirm).
+ * Every failed call: the service's JSON error and the HTTP status; or, with no status, the client's own
+ * `network`, `timeout` or `outcome_unknown` (a retried write whose effect the client could not confirm).
  */
 export class ShardlineClientError extends Error {
   override readonly name = 'ShardlineClientError';
@@ -55,9 +51,8 @@ export interface Call {
   readonly query?: Record<string, string | undefined>;
   readonly body?: unknown;
   readonly headers?: Record<string, string>;
-  /** Statuses answered as they are rather than thrown (404 of a GET, 304). */
+  /** Statuses answered rather than thrown (a GET's 404), and those only after a cut-off attempt (a conditional 412). */
   readonly accept?: readonly number[];
-  /** Statuses answered rather than thrown when an earlier attempt was cut off (a conditional write's 412). */
   readonly acceptAfterDrop?: readonly number[];
   readonly contentType?: string;
 }
@@ -69,16 +64,10 @@ const RETRIED = new Set([429, 503]);
 export class Transport {
   readonly json: JsonCodec;
   private readonly base: string;
-  private readonly fetch: typeof fetch;
-  private readonly budgetMs: number;
-  private readonly attemptTimeoutMs: number;
 
   constructor(private readonly options: ClientOptions) {
     this.json = options.lossless ? losslessJson : plainJson;
     this.base = options.baseUrl.replace(/\/+$/, '');
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.budgetMs = options.retryBudgetMs ?? 30_000;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
   }
 
   async send(call: Call): Promise<Answer> {
@@ -94,14 +83,15 @@ export class Transport {
       },
       ...(call.body !== undefined && { body: this.json.stringify(call.body) }),
     };
-    const giveUpAt = Date.now() + this.budgetMs;
+    const { fetch = globalThis.fetch, retryBudgetMs = 30_000, attemptTimeoutMs = 15_000 } = this.options;
+    const giveUpAt = Date.now() + retryBudgetMs;
     let afterDrop = false;
     for (let attempt = 0; ; attempt++) {
-      const signal = AbortSignal.timeout(Math.max(1, Math.min(this.attemptTimeoutMs, giveUpAt - Date.now())));
+      const signal = AbortSignal.timeout(Math.max(1, Math.min(attemptTimeoutMs, giveUpAt - Date.now())));
       let response: Response;
       let text: string;
       try {
-        response = await this.fetch(url, { ...init, signal });
+        response = await fetch(url, { ...init, signal });
         if (RETRIED.has(response.status)) {
           const wait = retryAfterMs(response.headers.get('retry-after')) ?? backoff(attempt);
           if (Date.now() + wait < giveUpAt) {
@@ -112,9 +102,8 @@ export class Transport {
         }
         text = await response.text();
       } catch (error) {
-        // Cut off in transit (before, during or after the service acted): every shardline call
-        // is safe to repeat (whole puts, merge patches, deletes); the callers of conditional
-        // writes check what a repeat's 412 or 404 means (`afterDrop`).
+        // Cut off in transit, perhaps after the service acted: every shardline call is safe to repeat;
+        // the callers of conditional writes check what a repeat's 412 or 404 means (`afterDrop`).
         afterDrop = true;
         const wait = backoff(attempt);
         if (Date.now() + wait >= giveUpAt) throw inTransit(call, error, signal.aborted);
@@ -126,9 +115,10 @@ export class Transport {
   }
 
   private url(call: Call): string {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) query.append(name, value);
-    const search = query.toString();
+    const defined = Object.entries(call.query ?? {}).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
+    const search = new URLSearchParams(defined).toString();
     return `${this.base}${call.path}${search ? `?${search}` : ''}`;
   }
 
@@ -182,10 +172,5 @@ function retryAfterMs(header: string | null): number | undefined {
 }
 
 /** Full jitter over 100 ms × 2^attempt, at most 5 s. */
-function backoff(attempt: number): number {
-  return Math.random() * Math.min(5000, 100 * 2 ** attempt);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+const backoff = (attempt: number) => Math.random() * Math.min(5000, 100 * 2 ** attempt);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

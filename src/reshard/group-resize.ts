@@ -6,7 +6,7 @@ import { shardKey } from '../core/index-key';
 import type { JsonObject } from '../core/item';
 import type { GroupMapStore } from '../store/map-store';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
-import type { CallContext } from '../store/retry';
+import { type CallContext, sleep } from '../store/retry';
 import type { ShardPage } from '../store/store';
 import type { ShardQuery } from '../store/shard-query';
 
@@ -17,12 +17,9 @@ export interface GroupResizeDeps {
   readonly updateAttributes: (update: AttributeUpdate, context: CallContext) => Promise<UpdateOutcome>;
   /** The collection as its read map sees it (the index its groups' entries are in). */
   readonly collection: RoutedCollection;
-  /** How long after a change every router has seen it (STALE_AFTER_TTLS map TTLs plus a request deadline). */
+  /** How long after a change every router has seen it (settleMsOf). */
   readonly settleMs: number;
-  readonly now?: () => number;
-  readonly sleep?: (ms: number) => Promise<void>;
   readonly log?: (line: string) => void;
-  readonly random?: () => number;
 }
 
 /** What a resize did: the group map changes it made, and what moving items cost (a shrink only). */
@@ -36,11 +33,8 @@ export interface GroupResizeOutcome {
 }
 
 /**
- * Sets `group` to `shards` shards (docs/groups.md), online. A grow widens what routers read,
- * waits until every router has seen that, then lets them write to the new shards: no item moves.
- * A shrink narrows what they write, waits the same, moves the items on the dropped shards onto
- * the kept ones (each conditional on its entry being unchanged), then drops the shards from what
- * is read. A run stopped half way is finished by the next run for the same size.
+ * Sets `group` to `shards` shards online, in two steps with a settle time between them (docs/groups.md,
+ * growing and shrinking a group). A run stopped half way is finished by the next run for the same size.
  */
 export async function resizeGroup(
   deps: GroupResizeDeps,
@@ -48,8 +42,6 @@ export async function resizeGroup(
   shards: number,
   context: CallContext = {},
 ): Promise<GroupResizeOutcome> {
-  const now = deps.now ?? Date.now;
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const defaultShards = deps.collection.map.strategy.shardCount;
   let mapWrites = 0;
   const change = async (next: (map: GroupMap) => GroupMap): Promise<GroupMap> => {
@@ -63,8 +55,7 @@ export async function resizeGroup(
   };
   let map = await readMap(deps, context);
   const before = shardsOf(map, group, defaultShards);
-  const from =
-    before.phase === 'shrinking' ? before.shards : before.phase === 'growing' ? before.writeShards : before.shards;
+  const from = before.phase === 'growing' ? before.writeShards : before.shards;
   const target = before.phase === 'stable' ? shards : before.phase === 'growing' ? before.shards : before.writeShards;
   if (target !== shards) {
     throw new ShardlineError(
@@ -72,25 +63,19 @@ export async function resizeGroup(
       `group ${JSON.stringify(group)} is ${before.phase} to ${target} shards; run that size again to finish it`,
     );
   }
+  const noMoves = { queries: 0, moved: 0, writeUnits: 0 };
   if (before.phase === 'stable') {
-    if (before.shards === shards) return { from, to: shards, mapWrites, queries: 0, moved: 0, writeUnits: 0 };
-    map = await change((m) => resize(m, group, shards, defaultShards, now(), deps.settleMs));
+    if (before.shards === shards) return { from, to: shards, mapWrites, ...noMoves };
+    map = await change((m) => resize(m, group, shards, defaultShards, Date.now(), deps.settleMs));
     deps.log?.(`group ${JSON.stringify(group)}: ${from} → ${shards} shards; waiting for every router to see it`);
   }
   const entry = shardsOf(map, group, defaultShards);
-  if (!isSettled(entry, now())) await sleep(entry.changedAt + entry.settleMs - now());
+  if (!isSettled(entry, Date.now())) await sleep(entry.changedAt + entry.settleMs - Date.now());
   const moves =
-    entry.phase === 'shrinking' ? await moveOff(deps, group, entry.writeShards, entry.shards, context) : undefined;
-  await change((m) => settle(m, group, defaultShards, now()));
+    entry.phase === 'shrinking' ? await moveOff(deps, group, entry.writeShards, entry.shards, context) : noMoves;
+  await change((m) => settle(m, group, defaultShards, Date.now()));
   deps.log?.(`group ${JSON.stringify(group)}: stable on ${shards} shards`);
-  return {
-    from,
-    to: shards,
-    mapWrites,
-    queries: moves?.queries ?? 0,
-    moved: moves?.moved ?? 0,
-    writeUnits: moves?.writeUnits ?? 0,
-  };
+  return { from, to: shards, mapWrites, ...moves };
 }
 
 async function readMap(deps: GroupResizeDeps, context: CallContext): Promise<GroupMap> {
@@ -103,7 +88,6 @@ async function readMap(deps: GroupResizeDeps, context: CallContext): Promise<Gro
 async function moveOff(deps: GroupResizeDeps, group: string, keep: number, shards: number, context: CallContext) {
   const view = groupView(deps.collection, group);
   const { index } = view.map;
-  const random = deps.random ?? Math.random;
   const keys = view.primaryKey.map((key) => key.name);
   let queries = 0;
   let moved = 0;
@@ -128,7 +112,7 @@ async function moveOff(deps: GroupResizeDeps, group: string, keep: number, shard
       );
       queries++;
       for (const item of page.items) {
-        const to = shardKey(view.prefix, Math.floor(random() * keep));
+        const to = shardKey(view.prefix, Math.floor(Math.random() * keep));
         const key: JsonObject = Object.fromEntries(keys.map((name) => [name, item[name]]));
         const outcome = await deps.updateAttributes(
           {

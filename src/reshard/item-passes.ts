@@ -1,6 +1,5 @@
 import type { CollectionSpec, RoutedCollection } from '../core/collection';
 import type { JsonObject } from '../core/item';
-import type { MembersRule } from '../core/members';
 import { shardKeyPrefix } from '../core/index-key';
 import { decideIndexing } from '../core/member-indexing';
 import { orderOf } from '../core/order';
@@ -9,39 +8,31 @@ import type { Condition } from '../store/conditions';
 import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
 import { isReservedItem } from '../store/reserved-keys';
 import type { CallContext } from '../store/retry';
+import type { ScanGroups } from './scan-groups';
 import type { ItemOutcome, PassSpec } from './scan-pass';
 
 export interface ItemWriter {
   updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome>;
 }
 
-type Change = Omit<AttributeUpdate, 'table' | 'key'>;
-
-export interface PassCounters {
-  /** Write units DynamoDB reported for this run's updates (indexes included). */
-  writeUnits: number;
-}
-
 /**
- * The per-item work of each migration scan, as `PassSpec`s for `runScanPass`. Every
- * update is conditional on what the scan read, so a concurrent application write
- * always wins (it sets everything the running phase needs by itself).
+ * The per-item work of each migration scan. Every update is conditional on what the scan read, so a
+ * concurrent application write always wins (it sets everything the running phase needs by itself).
  */
 export class ItemPasses {
-  readonly counters: PassCounters = { writeUnits: 0 };
+  /** Write units DynamoDB reported for this run's updates (indexes included). */
+  writeUnits = 0;
 
   constructor(
     private readonly writer: ItemWriter,
-    /** The collection from the config: its table, primary key, field, indexes and members rule. */
+    /** The collection from the config. */
     private readonly base: CollectionSpec,
-    /** A grouped collection's views with its group map in force attached (scan-groups.ts); others as they are. */
-    private readonly withGroups: (view: RoutedCollection) => Promise<RoutedCollection> = async (view) => view,
+    private readonly groups: ScanGroups,
   ) {}
 
   /**
-   * Gives every member of `source` (and every item its members rule matches) an entry in
-   * `target`'s index, with the same index sort key and a shard `target`'s map picks.
-   * In `verify`, also removes `target` entries of items that are no members.
+   * Gives every member of `source` (and every item the members rule matches) its entry in `target`'s index;
+   * in `verify`, also removes `target` entries of items that are no members.
    */
   build(source: RoutedCollection, target: RoutedCollection, pass: 'backfill' | 'verify'): PassSpec {
     const anyOf = [...this.listedIn(source), ...this.listedIn(target), ...this.ruleConditions()];
@@ -71,23 +62,15 @@ export class ItemPasses {
     });
   }
 
-  /**
-   * Gives the members rule's items the entry in `listed` (the read map) their ordered
-   * field gives: those with none yet, and those whose field changed behind shardline's
-   * back. The same decision as the change followers' (`decideIndexing`).
-   */
+  /** Gives the members rule's items the entry in `listed` (the read map) the followers' decision gives them. */
   adopt(listed: RoutedCollection): PassSpec {
     return this.reindex(listed, 'backfill', this.ruleConditions(), 'moved');
   }
 
   /**
-   * Checks every item of the collection — listed in `listed`'s index, or matched by the
-   * members rule — against the entry its ordered fields give, the follower's decision:
-   * those that disagree (a field changed behind shardline's back, an entry on a shard the
-   * map would not pick) are counted, and with `repair` rewritten under the same conditions.
-   * In a grouped collection an entry is right when its shard key is the item's group's, on one of
-   * the shards the group map gives that group: another group's entry (a group changed behind
-   * shardline's back) is rewritten into the item's group.
+   * Checks every item listed in `listed`'s index or matched by the members rule against the entry
+   * the follower's decision gives it (in a grouped collection: its group's shard key, on a shard
+   * the group map gives that group); those that disagree are counted, and with `repair` rewritten.
    */
   check(listed: RoutedCollection, repair: boolean): PassSpec {
     const anyOf = [...this.listedIn(listed), ...this.ruleConditions()];
@@ -97,13 +80,12 @@ export class ItemPasses {
   /** Applies `decideIndexing` to each item; a wrong entry is rewritten and counted as `done`, or left if 'stale'. */
   private reindex(listed: RoutedCollection, pass: PassSpec['pass'], anyOf: Condition[], done: ItemOutcome): PassSpec {
     return this.spec(pass, anyOf, async (item) => {
-      const decision = decideIndexing([await this.withGroups(listed)], item, this.isReserved, Math.random);
+      const decision = decideIndexing([await this.groups.attach(listed)], item, this.isReserved, Math.random);
       if (decision.kind === 'not-member') return 'skip';
       if (decision.kind === 'invalid') return 'invalid';
       if (decision.kind === 'current') return 'ok';
       if (done === 'stale') return 'stale';
-      const { set, when } = decision;
-      return this.update(item, { set, when }, done);
+      return this.update(item, { set: decision.set, when: decision.when }, done);
     });
   }
 
@@ -117,12 +99,14 @@ export class ItemPasses {
     return this.update(item, { remove: [shardKeyAttribute, indexKeyAttribute], when }, done);
   }
 
-  private async update(item: JsonObject, change: Change, done: ItemOutcome): Promise<ItemOutcome> {
-    const outcome = await this.writer.updateAttributes(
-      { table: this.base.table, key: this.keyOf(item), ...change },
-      {},
-    );
-    this.counters.writeUnits += outcome.writeUnits ?? 0;
+  private async update(
+    item: JsonObject,
+    change: Omit<AttributeUpdate, 'table' | 'key'>,
+    done: ItemOutcome,
+  ): Promise<ItemOutcome> {
+    const key = Object.fromEntries(this.base.primaryKey.map(({ name }) => [name, item[name]]));
+    const outcome = await this.writer.updateAttributes({ table: this.base.table, key, ...change }, {});
+    this.writeUnits += outcome.writeUnits ?? 0;
     return outcome.applied ? done : 'conflict';
   }
 
@@ -131,7 +115,11 @@ export class ItemPasses {
   }
 
   private ruleConditions(): Condition[] {
-    return this.base.members ? [ruleCondition(this.base.members)] : [];
+    const rule = this.base.members;
+    if (!rule) return [];
+    return 'beginsWith' in rule
+      ? [{ kind: 'beginsWith', attribute: rule.attribute, prefix: rule.beginsWith }]
+      : [{ kind: 'equals', attribute: rule.attribute, value: rule.equals }];
   }
 
   private attributes(): string[] {
@@ -148,14 +136,4 @@ export class ItemPasses {
 
   /** shardline's own items (shard maps) are never members, whatever the rule says. */
   private readonly isReserved = (item: JsonObject): boolean => isReservedItem(this.base, item);
-
-  private keyOf(item: JsonObject): JsonObject {
-    return Object.fromEntries(this.base.primaryKey.map(({ name }) => [name, item[name]]));
-  }
-}
-
-function ruleCondition(rule: MembersRule): Condition {
-  return 'beginsWith' in rule
-    ? { kind: 'beginsWith', attribute: rule.attribute, prefix: rule.beginsWith }
-    : { kind: 'equals', attribute: rule.attribute, value: rule.equals };
 }

@@ -4,16 +4,18 @@ import {
   canRollback,
   finished,
   migrationRefs,
+  PHASES,
   startMigration,
   type MapPointer,
 } from '../core/shard-map';
+import type { RoutedCollection } from '../core/collection';
 import { refused } from '../core/errors';
 import { sameStrategy, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { ItemPasses } from './item-passes';
-import { ScanGroups } from './scan-groups';
 import type { PointerKeeper } from './pointer-keeper';
+import { ScanGroups } from './scan-groups';
+import type { PassSpec } from './scan-pass';
 import {
-  describe,
   MigrationSteps,
   stopped,
   stoppedHoldingLease,
@@ -22,14 +24,16 @@ import {
   type ReshardOutcome,
 } from './steps';
 
-export { describe, type ReshardDeps, type ReshardOutcome };
+export type { ReshardDeps, ReshardOutcome };
+
+export function describe(strategy: ShardStrategy): string {
+  return `${strategy.kind}, ${strategy.shardCount} shards`;
+}
 
 /**
- * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one to a
- * target strategy, abort, roll back, adopt. Each phase is entered only once every
- * router must have seen the previous one (`settleMs` after the pointer changed), and
- * each scan is checkpointed in the pointer, so running the same command after a crash
- * picks up where it stopped.
+ * Runs a collection's shard-map migrations (docs/resharding.md): start or resume one, abort, roll back,
+ * adopt, check. Each phase is entered once every router has seen the previous one, and each scan is
+ * checkpointed in the pointer, so the same command after a crash picks up where it stopped.
  */
 export class Reshard {
   private readonly passes: ItemPasses;
@@ -37,7 +41,7 @@ export class Reshard {
 
   constructor(private readonly deps: ReshardDeps) {
     const groups = new ScanGroups(deps.mapStore, deps.collection, deps.groupMapTtlMs);
-    this.passes = new ItemPasses(deps.writer, deps.collection, (view) => groups.attach(view));
+    this.passes = new ItemPasses(deps.writer, deps.collection, groups);
     this.steps = new MigrationSteps(deps);
   }
 
@@ -94,8 +98,7 @@ export class Reshard {
 
   /** Abandons the migration before reads switched (or finishes an abort under way). */
   async abort(): Promise<ReshardOutcome> {
-    const pointer = await this.steps.pointer();
-    if (pointer.phase === 'stable') throw refused('no reshard is under way: nothing to abort');
+    const pointer = await this.underWay('abort');
     if (!canAbort(pointer.phase)) {
       throw refused(
         `reads already use the new map (phase ${pointer.phase}): ` +
@@ -107,12 +110,17 @@ export class Reshard {
 
   /** Moves reads back to the old map and abandons the migration (any time before finalize). */
   async rollback(): Promise<ReshardOutcome> {
-    const pointer = await this.steps.pointer();
-    if (pointer.phase === 'stable') throw refused('no reshard is under way: nothing to roll back');
+    const pointer = await this.underWay('roll back');
     if (!canRollback(pointer.phase)) {
       throw refused('finalize has begun (writes set only the new map): let the reshard finish');
     }
     return this.unwind(await this.steps.acquire(pointer, true));
+  }
+
+  private async underWay(verb: string): Promise<MapPointer> {
+    const pointer = await this.steps.pointer();
+    if (pointer.phase === 'stable') throw refused(`no reshard is under way: nothing to ${verb}`);
+    return pointer;
   }
 
   /** Indexes the members rule's items that are not in the read map's index yet. */
@@ -120,33 +128,27 @@ export class Reshard {
     if (!this.deps.collection.members) {
       throw refused(`collection "${this.deps.collection.name}" has no "members" rule in the config`);
     }
-    const pointer = await this.steps.pointer();
-    if (pointer.phase !== 'stable') {
-      throw refused(`a reshard is under way (phase ${pointer.phase}); its backfill adopts members too`);
-    }
-    const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
-    const listed = await this.steps.view(pointer.read);
-    await this.releasedIfStopped(keeper, () => this.steps.scanWith(keeper, this.passes.adopt(listed)));
-    return this.outcome(await keeper.release(withoutScan));
+    const [outcome] = await this.scanStable('its backfill adopts members too', (listed) => this.passes.adopt(listed));
+    return outcome;
   }
 
-  /**
-   * Checks every member's entry in the read map's index against its ordered fields (any
-   * collection, with or without a members rule); `repair` rewrites those that disagree.
-   * Rate-limited and resumable like every scan; never during a migration.
-   */
+  /** Checks every member's entry in the read map's index (never during a migration); `repair` rewrites wrong ones. */
   async checkEntries(repair: boolean): Promise<ReshardOutcome> {
+    const [outcome, result] = await this.scanStable('its verify pass does this', (listed) =>
+      this.passes.check(listed, repair),
+    );
+    return { ...outcome, checked: { members: result.members, stale: result.repaired ?? 0 } };
+  }
+
+  /** One scan of a stable collection's read map under the lease (`duringMigration`: why not now). */
+  private async scanStable(duringMigration: string, pass: (listed: RoutedCollection) => PassSpec) {
     const pointer = await this.steps.pointer();
-    if (pointer.phase !== 'stable') {
-      throw refused(`a reshard is under way (phase ${pointer.phase}); its verify pass does this`);
-    }
+    if (pointer.phase !== 'stable')
+      throw refused(`a reshard is under way (phase ${pointer.phase}); ${duringMigration}`);
     const keeper = await this.steps.acquire(await this.steps.waitOutLease(pointer), false);
     const listed = await this.steps.view(pointer.read);
-    const result = await this.releasedIfStopped(keeper, () =>
-      this.steps.scanWith(keeper, this.passes.check(listed, repair)),
-    );
-    const outcome = this.outcome(await keeper.release(withoutScan));
-    return { ...outcome, checked: { members: result.members, stale: result.repaired ?? 0 } };
+    const result = await this.releasedIfStopped(keeper, () => this.steps.scanWith(keeper, pass(listed)));
+    return [this.outcome(await keeper.release(withoutScan)), result] as const;
   }
 
   /** Drives a migration from its current phase to `stable`. */
@@ -158,50 +160,41 @@ export class Reshard {
         const { source, target } = migrationRefs(pointer);
         switch (pointer.phase) {
           case 'dual-write':
+          case 'switch-reads':
             await this.steps.settle(pointer);
-            await this.steps.enter(keeper, 'backfill');
             break;
           case 'backfill':
             await this.steps.scanWith(
               keeper,
               this.passes.build(await this.steps.view(source), await this.steps.view(target), 'backfill'),
             );
-            await this.steps.enter(keeper, 'verify');
             break;
           case 'verify':
             await this.steps.verifyUntilClean(keeper, this.passes, source, target);
-            await this.steps.enter(keeper, 'switch-reads');
-            break;
-          case 'switch-reads':
-            await this.steps.settle(pointer);
-            await this.steps.enter(keeper, 'finalize');
             break;
           case 'finalize': {
             await this.steps.settle(pointer);
             await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(source)));
             const done = await keeper.release((p) => finished(p, Date.now()));
-            this.deps.onPointer?.(done);
             this.deps.log(`stable on v${target.version}: the old map's entries are gone`);
             return this.outcome(done);
           }
           default:
             return this.unwind(keeper);
         }
+        // On to the next phase of PHASES: backfill, verify, switch-reads, finalize.
+        await this.steps.enter(keeper, PHASES[PHASES.indexOf(pointer.phase) + 1]!);
       }
     });
   }
 
-  /**
-   * Runs `work` holding the lease; when the run is asked to stop (`stopped`, at a safe
-   * point), releases the lease with the pointer as it is, so the same command resumes at once.
-   */
+  /** Runs `work` holding the lease; stopped at a safe point, releases it so the same command resumes at once. */
   private async releasedIfStopped<T>(keeper: PointerKeeper, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
       if (!stoppedHoldingLease(error)) throw error;
       const left = await keeper.release((p) => p);
-      this.deps.onPointer?.(left);
       throw stopped(`stopped in phase ${left.phase}; the lease is released`, true);
     } finally {
       keeper.stop();
@@ -219,13 +212,12 @@ export class Reshard {
       await this.steps.settle(keeper.current);
       await this.steps.scanWith(keeper, this.passes.cleanup(await this.steps.view(target)));
       const done = await keeper.release((p) => backToSource(p, Date.now()));
-      this.deps.onPointer?.(done);
       this.deps.log(`stable on v${source.version} again: the new map's entries are gone`);
       return this.outcome(done);
     });
   }
 
   private outcome(pointer: MapPointer): ReshardOutcome {
-    return { pointer, writeUnits: this.passes.counters.writeUnits, moved: this.steps.moved };
+    return { pointer, writeUnits: this.passes.writeUnits, moved: this.steps.moved };
   }
 }

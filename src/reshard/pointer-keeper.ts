@@ -5,12 +5,18 @@ import type { MapPointer } from '../core/shard-map';
 import type { MapStore } from '../store/map-store';
 
 /**
- * The one writer of a collection's pointer during a migration. It holds a lease in the
- * pointer (renewed by heartbeats), and every change it makes is conditional on the
- * revision it last wrote: if anyone else changed the pointer — another run, an abort —
- * the next change fails with `conflict` (the lease is lost) and this run stops. Another live run's
- * lease refuses the run (`refused`).
+ * The one writer of a collection's pointer during a migration, under a lease renewed by heartbeats. Each
+ * change is conditional on the revision it last wrote: anyone else's change makes the next one a `conflict`.
  */
+interface KeeperOptions {
+  /** How long a lease lasts without a heartbeat. */
+  readonly leaseMs: number;
+  /** An operator's abort or rollback takes the lease over from a live run. */
+  readonly force?: boolean;
+  /** Every pointer written. */
+  readonly onWrite?: (pointer: MapPointer) => void;
+}
+
 export class PointerKeeper {
   readonly owner = randomUUID();
   private queue: Promise<unknown> = Promise.resolve();
@@ -20,19 +26,15 @@ export class PointerKeeper {
     private readonly mapStore: MapStore,
     private readonly collection: CollectionSpec,
     private pointer: MapPointer,
-    /** How long a lease lasts without a heartbeat. */
-    private readonly leaseMs: number,
+    private readonly options: KeeperOptions,
   ) {}
 
-  /**
-   * Takes the lease on `pointer` (as read) with `change` applied. Refuses while another
-   * run's lease is live, unless `force` (an operator's abort or rollback takes over).
-   */
+  /** Takes the lease on `pointer` with `change` applied; refuses while another run's is live, unless `force`. */
   static async acquire(
     mapStore: MapStore,
     collection: CollectionSpec,
     pointer: MapPointer,
-    options: { readonly leaseMs: number; readonly force?: boolean },
+    options: KeeperOptions,
     change: (pointer: MapPointer) => MapPointer = (p) => p,
   ): Promise<PointerKeeper> {
     const now = Date.now();
@@ -44,7 +46,7 @@ export class PointerKeeper {
           'to stop it, stop its process (Ctrl-C releases the lease) or --abort / --rollback it',
       );
     }
-    let keeper = new PointerKeeper(mapStore, collection, pointer, options.leaseMs);
+    let keeper = new PointerKeeper(mapStore, collection, pointer, options);
     // A run being taken over may write its next heartbeat first: read again and retry.
     for (let attempt = 1; ; attempt++) {
       try {
@@ -54,7 +56,7 @@ export class PointerKeeper {
         if (!hasCode(error, 'conflict') || !options.force || attempt >= 10) throw error;
         const [fresh] = await mapStore.readPointers([collection], {});
         if (!fresh) throw error;
-        keeper = new PointerKeeper(mapStore, collection, fresh, options.leaseMs);
+        keeper = new PointerKeeper(mapStore, collection, fresh, options);
       }
     }
     // The next real change reports the lost lease; a missed beat alone is not fatal.
@@ -71,7 +73,7 @@ export class PointerKeeper {
   update(change: (pointer: MapPointer) => MapPointer): Promise<MapPointer> {
     return this.write(() => {
       const now = Date.now();
-      return { ...change(this.pointer), lease: { owner: this.owner, beat: now, until: now + this.leaseMs } };
+      return { ...change(this.pointer), lease: { owner: this.owner, beat: now, until: now + this.options.leaseMs } };
     }, ' (an abort, a rollback, or a run that took over): this one stops');
   }
 
@@ -96,6 +98,7 @@ export class PointerKeeper {
         );
       }
       this.pointer = pointer;
+      this.options.onWrite?.(pointer);
       return pointer;
     });
     this.queue = written.catch(() => undefined);

@@ -5,21 +5,18 @@ import type { DynamoTable } from '../store/table';
 import type { GroupResizeDeps } from './group-resize';
 import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
 
-/** What a reshard runs against, opened by whoever runs it: a CLI, the autopilot, a scheduled function. */
+/** What a reshard runs against, opened by whoever runs it (a CLI, the autopilot, a scheduled function). */
 export interface ReshardTable {
   readonly dynamo: DynamoTable;
   /** The routers' timing (SHARDLINE_MAP_TTL_MS, REQUEST_TIMEOUT_MS); the run's lease (SHARDLINE_RESHARD_LEASE_MS). */
   readonly settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number; readonly reshardLeaseMs: number };
 }
 
-/** How this run goes: its scan's parallelism and rate, its log, whether it waits out another run's lease. */
 export type ReshardRun = Pick<ReshardDeps, 'waitForLease' | 'stop' | 'rate' | 'log' | 'onProgress'> & {
   readonly segments: number;
 };
 
-/** The orchestrator over a table, wired the same way for every caller. */
 export function openReshard(table: ReshardTable, collection: CollectionSpec, run: ReshardRun): Reshard {
-  const { reshardLeaseMs } = table.settings;
   return new Reshard({
     ...run,
     mapStore: table.dynamo.mapStore,
@@ -29,20 +26,20 @@ export function openReshard(table: ReshardTable, collection: CollectionSpec, run
     collection,
     settleMs: settleMsOf(table.settings),
     groupMapTtlMs: table.settings.mapTtlMs,
-    leaseMs: reshardLeaseMs,
+    leaseMs: table.settings.reshardLeaseMs,
     scan: { segments: run.segments, concurrency: Math.min(run.segments, 4), pageSize: 500 },
   });
 }
 
-/** What a group's resize runs against, wired the same way for `npm run reshard -- --group` and the autopilot. */
+/** What a group's resize runs against, for `npm run reshard -- --group` and the autopilot alike. */
 export function groupResizeDeps(
   table: ReshardTable,
   read: RoutedCollection,
   log: (line: string) => void,
 ): GroupResizeDeps {
-  const { items } = table.dynamo;
+  const { items, mapStore } = table.dynamo;
   return {
-    mapStore: table.dynamo.mapStore,
+    mapStore,
     queryShard: (query, context) => items.queryShard(query, context),
     updateAttributes: (update, context) => items.updateAttributes(update, context),
     collection: read,
@@ -51,10 +48,7 @@ export function groupResizeDeps(
   };
 }
 
-/**
- * How long after a map change (a pointer's, a group map's) every router has seen it: a router may route
- * by a map up to 3 TTLs old, and a request it routed may last a deadline.
- */
+/** How long after a map change every router has seen it: maps STALE_AFTER_TTLS old, and a request's deadline. */
 export function settleMsOf(settings: { readonly mapTtlMs: number; readonly requestTimeoutMs: number }): number {
   return STALE_AFTER_TTLS * settings.mapTtlMs + settings.requestTimeoutMs + 1000;
 }
@@ -68,11 +62,7 @@ export function finishedLine(collection: string, outcome: ReshardOutcome, second
   );
 }
 
-/**
- * `npm run reshard`'s exit code for how a run ended, shared by everything that runs one:
- * 130 stopped at a safe point (the same run resumes it), 3 refused with nothing changed
- * (bad input or state, another run's lease), 1 failed.
- */
+/** `npm run reshard`'s exit code: 130 stopped at a safe point, 3 refused with nothing changed, 1 failed. */
 export function exitCodeOf(error: unknown): 130 | 3 | 1 {
   if (hasCode(error, 'stopped')) return 130;
   return hasCode(error, 'refused') ? 3 : 1;

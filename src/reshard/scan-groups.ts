@@ -4,11 +4,9 @@ import { withGroupMap } from '../core/group-view';
 import type { GroupMapStore, MapStore } from '../store/map-store';
 
 /**
- * A grouped collection's group map for a scan's decisions (adopt, verify, repair): which shards each
- * group reads and writes. Read again once it is `ttlMs` old, as routers read theirs, so a group resized
- * while a long scan runs is judged by its new shards within a map TTL; a resize waits several TTLs
- * (its settle time) before it moves anything, so no decision outlives the map it was made by.
- * An ungrouped collection's views pass through untouched: no read, nothing attached.
+ * A grouped collection's group map for a scan's decisions (adopt, verify, repair), read again once it is
+ * `ttlMs` old as routers read theirs: a resize waits several TTLs before it moves anything, so no decision
+ * outlives the map it was made by. An ungrouped collection's views pass through untouched.
  */
 export class ScanGroups {
   private read: { readonly map: GroupMap; readonly at: number } | undefined;

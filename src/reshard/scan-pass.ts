@@ -5,14 +5,25 @@ import type { Condition } from '../store/conditions';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
 import { type CallContext, sleep } from '../store/retry';
 
+const COUNTED = ['scanned', 'members', 'moved', 'invalid', 'conflicts', 'repaired'] as const;
+type Counts = Record<(typeof COUNTED)[number], number>;
+
 /**
- * What one item's handler did, for the counts: `skip` (not of the collection), `ok`
- * (a member already as it should be), `moved` (a member updated), `repaired` (a member
- * found wrong by verify and put right), `conflict` (a concurrent write came first and
- * did what was needed), `invalid` (a member whose value cannot be indexed), `stale` (a member
- * found wrong and left so: a check that only reports).
+ * What one item's handler did, and the counts it adds to: `skip` not of the collection, `ok` a member
+ * already right, `moved` a member updated, `conflict` a concurrent write came first and did what was
+ * needed, `invalid` a value that cannot be indexed, `repaired` found wrong by verify and put right,
+ * `stale` found wrong and left so (a check that only reports).
  */
-export type ItemOutcome = 'skip' | 'ok' | 'moved' | 'conflict' | 'invalid' | 'repaired' | 'stale';
+const COUNTS_OF = {
+  skip: [],
+  ok: ['members'],
+  moved: ['members', 'moved'],
+  conflict: ['members', 'conflicts'],
+  invalid: ['invalid'],
+  repaired: ['members', 'moved', 'repaired'],
+  stale: ['members', 'repaired'],
+} as const satisfies Record<string, readonly (keyof Counts)[]>;
+export type ItemOutcome = keyof typeof COUNTS_OF;
 
 export interface PassSpec {
   readonly pass: MigrationProgress['pass'];
@@ -28,28 +39,22 @@ export interface PassOptions {
   readonly segments: number;
   /** Segments scanned at once. */
   readonly concurrency: number;
-  /** Items evaluated per scan page. */
   readonly pageSize: number;
   /** Most items scanned per second (undefined: no limit). */
   readonly rate?: number;
-  /** Where an interrupted run of the same pass stopped. */
+  /** Where an interrupted run of the same pass stopped, and its counts. */
   readonly resumeFrom?: ScanCheckpoint;
-  /** Counts carried over from the interrupted run. */
   readonly resumeCounts?: MigrationProgress;
-  /** Called after every page, with counts and where each segment is (persist both to resume). */
+  /** After every page: the counts and where each segment is (persist both to resume). */
   readonly onPage: (progress: MigrationProgress, checkpoint: ScanCheckpoint) => Promise<void>;
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
   /** Once aborted, no segment starts another page: the pass returns after the pages in flight. */
   readonly stop?: AbortSignal;
 }
 
-const COUNTED = ['scanned', 'members', 'moved', 'invalid', 'conflicts', 'repaired'] as const;
-type Counts = Record<(typeof COUNTED)[number], number>;
-
 /**
- * One parallel scan of the table: `segments` segments, `concurrency` at a time, each
- * page's items handled (updates in parallel) before the segment's checkpoint moves past
- * it. A crash loses at most the pages in flight, which a resumed pass does again.
+ * One parallel scan of the table, `concurrency` segments at a time, each page's items handled before the
+ * segment's checkpoint moves past it: a crash loses at most the pages in flight, which a resumed pass redoes.
  */
 export async function runScanPass(spec: PassSpec, options: PassOptions): Promise<MigrationProgress> {
   const resumable = options.resumeFrom?.pass === spec.pass && options.resumeFrom.segments.length === options.segments;
@@ -85,18 +90,7 @@ export async function runScanPass(spec: PassSpec, options: PassOptions): Promise
       const page = await options.scanPage({ ...request, attributes: spec.attributes, ...(after && { after }) }, {});
       const outcomes = await Promise.all(page.items.map((item) => updates(() => spec.handle(item))));
       counts.scanned += page.scanned;
-      for (const outcome of outcomes) {
-        if (outcome === 'skip') continue;
-        if (outcome === 'invalid') counts.invalid++;
-        else counts.members++;
-        if (outcome === 'moved') counts.moved++;
-        if (outcome === 'stale') counts.repaired++;
-        if (outcome === 'repaired') {
-          counts.moved++;
-          counts.repaired++;
-        }
-        if (outcome === 'conflict') counts.conflicts++;
-      }
+      for (const outcome of outcomes) for (const name of COUNTS_OF[outcome]) counts[name]++;
       positions[segment] = page.next ?? 'done';
       await report();
     }

@@ -22,9 +22,8 @@ export interface ReshardDeps {
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
   /** Makes sure an index exists and is ACTIVE (adding it when the table lacks it). */
   readonly ensureIndex: (index: IndexSpec) => Promise<void>;
-  /** The collection as the config has it (table, field, indexes, members rule). */
   readonly collection: CollectionSpec;
-  /** How long after a pointer change every router must have seen it: 3 × map TTL + request deadline. */
+  /** How long after a pointer change every router has seen it (settleMsOf). */
   readonly settleMs: number;
   /** How old a grouped collection's group map may get in a scan's decisions (the routers' map TTL). */
   readonly groupMapTtlMs: number;
@@ -36,9 +35,7 @@ export interface ReshardDeps {
   readonly scan: { readonly segments: number; readonly concurrency: number; readonly pageSize: number };
   /** Items scanned per second at most. */
   readonly rate?: number;
-  /** Phase changes and waits, one line each. */
   readonly log: (line: string) => void;
-  /** Every pointer this run writes. */
   readonly onPointer?: (pointer: MapPointer) => void;
   /** Every scanned page's counts (progress bars). */
   readonly onProgress?: (progress: MigrationProgress) => void;
@@ -54,10 +51,7 @@ export interface ReshardOutcome {
   readonly checked?: { readonly members: number; readonly stale: number };
 }
 
-/**
- * The run stopped when asked, at a safe point: its scan checkpointed. `released`: its lease is released
- * already (the pointer's phase is where a rerun resumes).
- */
+/** The run stopped when asked, at a safe point; `released`: its lease is released already. */
 export function stopped(message: string, released = false): ShardlineError {
   return new ShardlineError('stopped', message, released ? { released } : undefined);
 }
@@ -69,7 +63,7 @@ export function stoppedHoldingLease(error: unknown): boolean {
 
 /** The moves a migration is made of, each safe to repeat; the orchestrator (orchestrator.ts) decides their order. */
 export class MigrationSteps {
-  /** Items the scans moved, counts carried over from interrupted runs included. */
+  /** Items the scans moved, interrupted runs included. */
   moved = 0;
 
   constructor(readonly deps: ReshardDeps) {}
@@ -89,8 +83,7 @@ export class MigrationSteps {
   }
 
   async enter(keeper: PointerKeeper, phase: Phase): Promise<void> {
-    const pointer = await keeper.update((p) => enterPhase(p, phase, Date.now()));
-    this.deps.onPointer?.(pointer);
+    await keeper.update((p) => enterPhase(p, phase, Date.now()));
     this.deps.log(`phase ${phase}`);
   }
 
@@ -103,19 +96,18 @@ export class MigrationSteps {
     let segmentsDone = -1;
     let reached: ScanCheckpoint | undefined;
     const save = async (progress: MigrationProgress, checkpoint: ScanCheckpoint) => {
-      // Not inside `onPointer?.(…)`: an optional call skips evaluating its arguments.
-      const pointer = await keeper.update((p) => ({ ...p, progress, checkpoint }));
-      this.deps.onPointer?.(pointer);
+      await keeper.update((p) => ({ ...p, progress, checkpoint }));
       savedAt = Date.now();
       segmentsDone = progress.segmentsDone;
     };
+    const { rate, scanPage, stop } = this.deps;
     const result = await runScanPass(spec, {
       ...this.deps.scan,
-      ...(this.deps.rate !== undefined && { rate: this.deps.rate }),
-      ...(keeper.current.checkpoint && { resumeFrom: keeper.current.checkpoint }),
-      ...(keeper.current.progress && { resumeCounts: keeper.current.progress }),
-      scanPage: this.deps.scanPage,
-      ...(this.deps.stop && { stop: this.deps.stop }),
+      rate,
+      scanPage,
+      stop,
+      resumeFrom: keeper.current.checkpoint,
+      resumeCounts: keeper.current.progress,
       onPage: async (progress, checkpoint) => {
         reached = checkpoint;
         this.deps.onProgress?.(progress);
@@ -155,15 +147,13 @@ export class MigrationSteps {
   }
 
   acquire(pointer: MapPointer, force: boolean, change?: (p: MapPointer) => MapPointer) {
-    const { mapStore, collection, leaseMs } = this.deps;
-    return PointerKeeper.acquire(mapStore, collection, pointer, { leaseMs, force }, change);
+    const { mapStore, collection, leaseMs, onPointer } = this.deps;
+    return PointerKeeper.acquire(mapStore, collection, pointer, { leaseMs, force, onWrite: onPointer }, change);
   }
 
   /**
-   * Another run's lease: a live run renews it every quarter lease, a dead one never again. Once renewed,
-   * the pointer is returned and taking the lease refuses; once expired unrenewed, this run goes on, so the
-   * same command after a crash resumes without the operator timing the lease. `waitForLease: false`
-   * returns at once.
+   * Waits while another run's lease holds unrenewed: renewed, the run is alive (taking the lease then
+   * refuses); expired, it died, and the same command after a crash resumes without the operator timing it.
    */
   async waitOutLease(pointer: MapPointer): Promise<MapPointer> {
     const seen = pointer.lease?.beat;
@@ -186,10 +176,7 @@ export class MigrationSteps {
     }
   }
 
-  /**
-   * The verify phase: passes over every member until one finds nothing to repair (a pass
-   * that repaired is checked by another), each logged with what it found.
-   */
+  /** The verify phase: passes over every member until one finds nothing to repair (a repair is checked again). */
   async verifyUntilClean(keeper: PointerKeeper, passes: ItemPasses, source: MapRef, target: MapRef): Promise<void> {
     for (let round = 1; ; round++) {
       const result = await this.scanWith(
@@ -219,17 +206,11 @@ export class MigrationSteps {
   }
 }
 
-/** How often the wait for a lease says how long is left. */
 const LEASE_COUNTDOWN_MS = 5000;
-
 /** Verify passes a migration runs at most before it suspects another writer of index attributes. */
 const MAX_VERIFY_PASSES = 5;
 
 export function withoutScan(pointer: MapPointer): MapPointer {
   const { progress: _progress, checkpoint: _checkpoint, ...rest } = pointer;
   return rest;
-}
-
-export function describe(strategy: ShardStrategy): string {
-  return `${strategy.kind}, ${strategy.shardCount} shards`;
 }
