@@ -85,7 +85,7 @@ export function createShardline(deps: ShardlineDeps) {
 
   const readiness = new Readiness(store, maps, deps.collections);
 
-  const service = {
+  return {
     collections: deps.collections,
     collection,
     /** Answers once every table the collections use answers and the service can route (the health check). */
@@ -177,7 +177,6 @@ export function createShardline(deps: ShardlineDeps) {
       return { group, ...groupShards(read, group), revision: read.groups?.revision ?? 0 };
     },
   };
-  return service;
 
   /** The collection, which must be grouped, and the group a path names, read as its field's type. */
   function groupOf(name: string, groupText: string) {
@@ -197,8 +196,6 @@ export function createShardline(deps: ShardlineDeps) {
     /** A shrinking group's: the shards it keeps (its others are being emptied onto them). */
     shrinkingTo?: number,
   ): Promise<Page> {
-    const cursorAfter = (next: string | undefined, hint: Listing['nextHint']) =>
-      next === undefined ? null : encodeCursor(next, scope, cursorSecret, hint);
     // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
     const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
     const scope = { collection: scopeName, direction: request.direction, filter: filterScope };
@@ -227,11 +224,10 @@ export function createShardline(deps: ShardlineDeps) {
             request.limit,
           );
     const next = listing.nextPosition;
-    if (spec.parts && request.fields) {
-      const records = await withListedParts(store, spec, listing.records, request.fields, context);
-      return { listing: { ...listing, records }, nextCursor: cursorAfter(next, listing.nextHint) };
-    }
-    return { listing, nextCursor: cursorAfter(next, listing.nextHint) };
+    const nextCursor = next === undefined ? null : encodeCursor(next, scope, cursorSecret, listing.nextHint);
+    if (!(spec.parts && request.fields)) return { listing, nextCursor };
+    const records = await withListedParts(store, spec, listing.records, request.fields, context);
+    return { listing: { ...listing, records }, nextCursor };
   }
 }
 

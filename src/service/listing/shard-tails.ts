@@ -17,13 +17,11 @@ interface Tail {
 }
 
 /**
- * The shard tails of one collection (or group) under one map: what listings keep across requests
- * to size their reads, the last keys of each shard in read order (per direction), as seen the last
- * time a listing read a shard to its end. A page that starts near the end of its shard is known to
- * cross into the next, so that shard's query can go out in the same round trip. Never a source of
- * results: stale or lost tails (a new instance, another map version) cost one wasted or late query,
- * never items. Only listings unbounded on the side they read towards use them (elsewhere a read ends
- * at the range's end, not the shard's). Owned by whoever serves the listings and passed to each one.
+ * The shard tails of one collection (or group) under one map, kept across requests: the last keys of each
+ * shard in read order (per direction), as seen the last time a listing read a shard to its end. A page that
+ * starts near its shard's end is known to cross into the next, whose query then goes out in the same round
+ * trip. Never a source of results: stale or lost tails cost one wasted or late query, never items. Only
+ * listings unbounded on the side they read towards use them (elsewhere a read ends at the range's end).
  */
 export class ShardTails {
   private readonly tails = new Map<string, Tail>();
@@ -64,10 +62,7 @@ function towardsShardEnd(plan: PlanShape): boolean {
   return plan.direction === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
 }
 
-/**
- * One ShardTails per name (a collection's or a group's, with its map version), for a service instance
- * to own: tails describe one collection's shards under one map.
- */
+/** One ShardTails per name (a collection's or a group's, with its map version), for a service instance to own. */
 export class ShardTailsByCollection {
   private readonly byName = new Map<string, ShardTails>();
 

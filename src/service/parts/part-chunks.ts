@@ -123,6 +123,13 @@ export function assembleParts(
   return entity;
 }
 
+/** The attributes of `records` in one record, later ones over earlier (own properties only, `__proto__` too). */
+export function merged(...records: JsonObject[]): JsonObject {
+  const out = emptyRecord();
+  for (const record of records) for (const [name, value] of Object.entries(record)) setOwn(out, name, value);
+  return out;
+}
+
 /** A part's attributes from its chunks; chunks that are no part shardline wrote are a malformed record (503). */
 function readPart(part: string, ref: PartRef, chunks: readonly Uint8Array[]): JsonObject {
   try {

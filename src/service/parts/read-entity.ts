@@ -2,13 +2,11 @@ import type { CollectionSpec } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import type { JsonObject } from '../../core/item';
 import { PARTS_ATTRIBUTE, type PartRef, partOfAttribute, partRefs } from '../../core/parts';
-import { emptyRecord, setOwn } from '../../core/values';
 import type { CallContext } from '../../store/retry';
 import type { Store } from '../../store/store';
-import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from '../guards';
+import { belongsTo, guardAsRead, notFound, type Preconditions, readOwned, refusedAfterRead } from '../guards';
 import { projectionFor } from '../read-item';
-import { asRead } from './commit-entity';
-import { assembleParts, entityKey, readParts, removeParts } from './part-chunks';
+import { assembleParts, entityKey, merged, readParts, removeParts } from './part-chunks';
 
 /** Reads of a root and its parts: a part version gone means the root moved on; the last attempt reads strongly. */
 const READ_ATTEMPTS = 3;
@@ -30,14 +28,6 @@ function refsFor(root: JsonObject, wanted: ReadonlySet<string> | undefined): Map
   return wanted ? new Map([...refs].filter(([part]) => wanted.has(part))) : refs;
 }
 
-function withAttributes(root: JsonObject, attributes: JsonObject): JsonObject {
-  const out = emptyRecord();
-  for (const record of [root, attributes]) {
-    for (const [name, value] of Object.entries(record)) setOwn(out, name, value);
-  }
-  return out;
-}
-
 /**
  * One entity: its root, then the chunks of the parts it names (only those `fields` needs; none when
  * `fields` names root attributes only) in one round of batch reads. A reader sees one version: the
@@ -52,8 +42,7 @@ export async function getEntity(
 ): Promise<JsonObject> {
   if (!fields) return wholeEntity(store, collection, key, context);
   const { wanted, attributes } = plan(collection, fields);
-  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const consistent = attempt === READ_ATTEMPTS - 1;
+  return readAgreeing(async (consistent) => {
     const root = await store.getItem(collection.table, key, context, {
       ...(attributes && { attributes }),
       ...(consistent && { consistent }),
@@ -62,35 +51,34 @@ export async function getEntity(
     const refs = refsFor(root, wanted);
     if (refs.size === 0) return root;
     const parts = await readParts(store, collection, entityKey(collection, key), refs, context, consistent);
-    if (parts) return withAttributes(root, parts);
-  }
-  throw new ShardlineError('conflict', 'the entity kept changing while it was read; try again');
+    return parts && merged(root, parts);
+  });
 }
 
 /**
  * The whole entity by one Query of its partition, from the root's sort key to the last of its chunks
  * (`<root sk>\u0000…` sorts between the root and `<root sk>\u0001`): the root and the chunks of every
- * version present, of which the root's are kept. A version gone since (a writer's cleanup between the
- * pages) sends it back to query again.
+ * version present, of which the root's are kept.
  */
-async function wholeEntity(store: Store, collection: CollectionSpec, key: JsonObject, context: CallContext) {
+function wholeEntity(store: Store, collection: CollectionSpec, key: JsonObject, context: CallContext) {
   const entity = entityKey(collection, key);
   const [sortName, rootSortKey] = entity.sort;
-  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const consistent = attempt === READ_ATTEMPTS - 1;
-    const items = await store.queryKeyRange(
-      {
-        table: collection.table,
-        partition: entity.partition,
-        sort: [sortName, rootSortKey, `${rootSortKey}\u0001`],
-        ...(consistent && { consistent }),
-      },
-      context,
-    );
+  return readAgreeing(async (consistent) => {
+    const sort = [sortName, rootSortKey, `${rootSortKey}\u0001`] as const;
+    const range = { table: collection.table, partition: entity.partition, sort, ...(consistent && { consistent }) };
+    const items = await store.queryKeyRange(range, context);
     const root = items.find((item) => item[sortName] === rootSortKey);
     if (!root || !belongsTo(collection, root)) throw notFound(collection);
     const parts = assembleParts(entity, partRefs(root), items);
-    if (parts) return withAttributes(root, parts);
+    return parts && merged(root, parts);
+  });
+}
+
+/** `read` until the root and the parts it names agree (undefined: a part version went since); the last reads strongly. */
+async function readAgreeing(read: (consistent: boolean) => Promise<JsonObject | undefined>): Promise<JsonObject> {
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    const entity = await read(attempt === READ_ATTEMPTS - 1);
+    if (entity) return entity;
   }
   throw new ShardlineError('conflict', 'the entity kept changing while it was read; try again');
 }
@@ -104,20 +92,14 @@ export async function deleteEntity(
   preconditions: Preconditions = {},
 ): Promise<void> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const current = await store.getItem(collection.table, key, context, { consistent: true });
-    const reason = refusalReason(collection, current, 'must', preconditions);
-    if (reason) throw reason;
-    if (!current || !belongsTo(collection, current)) throw notFound(collection);
-    const guard = { ...writeGuard(collection, 'must'), etag: asRead(collection, current) };
-    const outcome = await store.deleteItem(collection.table, key, context, guard);
+    const current = await readOwned(store, collection, key, context, preconditions);
+    const outcome = await store.deleteItem(collection.table, key, context, guardAsRead(collection, 'must', current));
     if (outcome.applied) {
       // A crash before this leaves chunks no root names: the sweep's.
       await removeParts(store, collection, entityKey(collection, key), partRefs(current), context);
       return;
     }
-    const why = refusalReason(collection, outcome.current, 'must', preconditions);
-    if (why) throw why;
-    if (preconditions.ifMatch !== undefined) throw new ShardlineError('precondition_failed', 'the item changed');
+    refusedAfterRead(collection, outcome.current, preconditions, 'the item changed');
   }
   throw new ShardlineError('conflict', 'the item kept changing while it was deleted; try again');
 }
@@ -146,7 +128,7 @@ export async function withListedParts(
       if (refs.size === 0) return root;
       const key = Object.fromEntries(collection.primaryKey.map(({ name }) => [name, root[name]]));
       const parts = await readParts(store, collection, entityKey(collection, key), refs, context, false);
-      return parts ? withAttributes(root, parts) : getEntity(store, collection, key, context, fields);
+      return parts ? merged(root, parts) : getEntity(store, collection, key, context, fields);
     }),
   );
 }
