@@ -8,7 +8,7 @@ import { orderOf } from '../core/order';
 import { type FilterQuery, listingFilter } from '../core/order-filter';
 import type { OrderDirection } from '../core/order-encoding';
 import type { Store } from '../store/store';
-import { batchDelete, batchGet, withKeyFields } from './batch-items';
+import { batchDelete, batchGet } from './batch-items';
 import { deleteEntities, getEntities, putEntities } from './parts/entity-batches';
 import { deleteEntity, getEntity, listingProjection, withListedParts } from './parts/read-entity';
 import { patchEntity, putEntity } from './parts/write-entity';
@@ -101,15 +101,10 @@ export function createShardline(deps: ShardlineDeps) {
       return { read, load: (await recordedLoad(load.records, read, minutes, load, context)).window };
     },
 
-    put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>
-      (inParts(name) ? putEntity : putItem)(
-        store,
-        await writeMaps(name, [item], context),
-        item,
-        context,
-        random,
-        preconditions,
-      ),
+    put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) => {
+      const writes = await writeMaps(name, [item], context);
+      return (inParts(name) ? putEntity : putItem)(store, writes, item, context, random, preconditions);
+    },
     putBatch: async (name: string, items: readonly unknown[], context: RequestContext) =>
       (inParts(name) ? putEntities : putBatch)(store, await writeMaps(name, items, context), items, context, random),
     patch: async (
@@ -118,24 +113,16 @@ export function createShardline(deps: ShardlineDeps) {
       patch: unknown,
       context: RequestContext,
       preconditions?: Preconditions,
-    ) =>
-      (inParts(name) ? patchEntity : patchItem)(
-        store,
-        await writeMaps(name, [key], context),
-        key,
-        patch,
-        context,
-        random,
-        preconditions,
-      ),
+    ) => {
+      const writes = await writeMaps(name, [key], context);
+      return (inParts(name) ? patchEntity : patchItem)(store, writes, key, patch, context, random, preconditions);
+    },
     get: (name: string, key: JsonObject, context: RequestContext, fields?: readonly string[]) =>
       (inParts(name) ? getEntity : getItem)(store, itemsOf(name, [key]), key, context, fields),
     delete: (name: string, key: JsonObject, context: RequestContext, preconditions?: Preconditions) =>
       (inParts(name) ? deleteEntity : deleteItem)(store, itemsOf(name, [key]), key, context, preconditions),
     batchGet: (name: string, keys: readonly JsonObject[], context: RequestContext, fields?: readonly string[]) =>
-      inParts(name)
-        ? getEntities(store, itemsOf(name, keys), keys, context, fields && withKeyFields(collection(name), fields))
-        : batchGet(store, itemsOf(name, keys), keys, context, fields),
+      (inParts(name) ? getEntities : batchGet)(store, itemsOf(name, keys), keys, context, fields),
     batchDelete: (name: string, keys: readonly JsonObject[], context: RequestContext) =>
       (inParts(name) ? deleteEntities : batchDelete)(store, itemsOf(name, keys), keys, context),
 

@@ -4,7 +4,7 @@ import type { JsonObject } from '../../core/item';
 import type { CallContext } from '../../store/retry';
 import type { RequestContext } from '../metrics/request-tally';
 import type { BatchOutcome, Store } from '../../store/store';
-import { foundOrMissing } from '../batch-items';
+import { foundOrMissing, withKeyFields } from '../batch-items';
 import { settleEach } from '../item-failure';
 import { deleteEntity, getEntity } from './read-entity';
 import { putEntity } from './write-entity';
@@ -28,9 +28,10 @@ export async function getEntities(
   context: CallContext,
   fields?: readonly string[],
 ): Promise<{ records: JsonObject[]; missing: JsonObject[] }> {
+  const withKeys = fields && withKeyFields(collection, fields);
   const found = await Promise.all(
     keys.map((key) =>
-      getEntity(store, collection, key, context, fields).catch((error: unknown) => {
+      getEntity(store, collection, key, context, withKeys).catch((error: unknown) => {
         if (error instanceof ShardlineError && error.code === 'item_not_found') return undefined;
         throw error;
       }),
