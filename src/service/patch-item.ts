@@ -41,7 +41,6 @@ export async function patchItem(
     const guard = guardAsRead(collection, 'must', current);
     const { set, remove } = changes(current, prepared.record);
     const result = writeResult(prepared);
-    // A patch that changes nothing (every value as it was) writes nothing.
     if (Object.keys(set).length === 0 && remove.length === 0) return result;
     const outcome =
       Object.keys(set).length + remove.length > MAX_UPDATED_ATTRIBUTES

@@ -62,7 +62,6 @@ export function createShardline(deps: ShardlineDeps) {
   const { store, maps, cursorSecret } = deps;
   const random = deps.random ?? Math.random;
   const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
-  // Per collection and shard map: where listings found each shard's end.
   const tailsByCollection = new ShardTailsByCollection();
 
   const collection = (name: string): CollectionSpec => {

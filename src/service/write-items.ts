@@ -62,8 +62,7 @@ export async function putBatch(
       repeated: (first) => `same primary key as item ${first}; a batch writes each item once`,
     },
   );
-  // Each item with its own conditional PutItem: BatchWriteItem takes no conditions, so it cannot refuse
-  // another collection's item.
+  // Each item with its own conditional PutItem: BatchWriteItem cannot refuse another collection's item.
   const { done, failed } = await settleEach(
     prepared,
     (item) => putPrepared(store, collection, item, context),

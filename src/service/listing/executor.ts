@@ -132,7 +132,7 @@ class ListingExecutor {
       const group = plan.groups[index];
       if (group?.length !== 1 || plan.groups[index + 1]?.length !== 1) return undefined;
       // The first group starts at the cursor (or the range's start); later ones at their shard's start.
-      return inputs.tails.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined, compareKeys);
+      return inputs.tails.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined);
     };
     for (const { group, limit } of this.policy.prefetch(this.want, held)) ahead.prefetch(group, limit);
     return ahead;

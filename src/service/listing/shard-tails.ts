@@ -1,13 +1,11 @@
-import type { OrderDirection } from '../../core/order-encoding';
+import { compareKeys } from '../../core/collation';
 import { partitionPoint } from '../../core/partition-point';
+import type { ReadPlan } from '../../core/plan';
 
 /** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
 const TAIL_KEYS = 256;
 
-interface PlanShape {
-  readonly direction: OrderDirection;
-  readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
-}
+type PlanShape = Pick<ReadPlan, 'direction' | 'keyRange'>;
 
 interface Tail {
   /** The shard's last keys, in read order. */
@@ -41,20 +39,15 @@ export class ShardTails {
   }
 
   /** How many keys the shard holds after `position` (undefined: from its start), if its known tail reaches back. */
-  remainingAfter(
-    plan: PlanShape,
-    shard: number,
-    position: string | undefined,
-    compare: (a: string, b: string) => number,
-  ): number | undefined {
+  remainingAfter(plan: PlanShape, shard: number, position: string | undefined): number | undefined {
     if (!towardsShardEnd(plan)) return undefined;
     const tail = this.tails.get(`${plan.direction}#${shard}`);
     if (!tail) return undefined;
     const sign = plan.direction === 'asc' ? 1 : -1;
     if (position === undefined) return tail.after === undefined ? tail.keys.length : undefined;
-    if (tail.after !== undefined && sign * compare(position, tail.after) < 0) return undefined;
+    if (tail.after !== undefined && sign * compareKeys(position, tail.after) < 0) return undefined;
     const keys = tail.keys;
-    return keys.length - partitionPoint(0, keys.length, (i) => sign * compare(keys[i]!, position) <= 0);
+    return keys.length - partitionPoint(0, keys.length, (i) => sign * compareKeys(keys[i]!, position) <= 0);
   }
 }
 
