@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { compareKeys } from '../../core/collation';
 import type { RoutedCollection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
