@@ -11,9 +11,8 @@ import { assembleParts, entityKey, merged, readParts, removeParts } from './part
 /** Reads of a root and its parts: a part version gone means the root moved on; the last attempt reads strongly. */
 const READ_ATTEMPTS = 3;
 
-/** The parts `fields` needs (all when unset), and what of the root to read. */
-function plan(collection: CollectionSpec, fields: readonly string[] | undefined) {
-  if (!fields) return { wanted: undefined, attributes: undefined };
+/** The parts `fields` needs, and what of the root to read. */
+function plan(collection: CollectionSpec, fields: readonly string[]) {
   const owner = partOfAttribute(collection.parts ?? {});
   const wanted = new Set(fields.flatMap((name) => owner.get(name) ?? []));
   const rootFields = fields.filter((name) => !owner.has(name));
@@ -23,9 +22,8 @@ function plan(collection: CollectionSpec, fields: readonly string[] | undefined)
   return { wanted, attributes };
 }
 
-function refsFor(root: JsonObject, wanted: ReadonlySet<string> | undefined): Map<string, PartRef> {
-  const refs = partRefs(root);
-  return wanted ? new Map([...refs].filter(([part]) => wanted.has(part))) : refs;
+function refsFor(root: JsonObject, wanted: ReadonlySet<string>): Map<string, PartRef> {
+  return new Map([...partRefs(root)].filter(([part]) => wanted.has(part)));
 }
 
 /**
@@ -43,10 +41,7 @@ export async function getEntity(
   if (!fields) return wholeEntity(store, collection, key, context);
   const { wanted, attributes } = plan(collection, fields);
   return readAgreeing(async (consistent) => {
-    const root = await store.getItem(collection.table, key, context, {
-      ...(attributes && { attributes }),
-      ...(consistent && { consistent }),
-    });
+    const root = await store.getItem(collection.table, key, context, { attributes, ...(consistent && { consistent }) });
     if (!root || !belongsTo(collection, root)) throw notFound(collection);
     const refs = refsFor(root, wanted);
     if (refs.size === 0) return root;
@@ -106,7 +101,7 @@ export async function deleteEntity(
 
 /** What a listing reads of each root: its projection, and the part references when `fields` names part attributes. */
 export function listingProjection(collection: CollectionSpec, fields: readonly string[]): string[] {
-  return plan(collection, fields).attributes ?? [];
+  return plan(collection, fields).attributes;
 }
 
 /**
@@ -121,7 +116,7 @@ export async function withListedParts(
   context: CallContext,
 ): Promise<JsonObject[]> {
   const { wanted } = plan(collection, fields);
-  if (!wanted || wanted.size === 0) return [...records];
+  if (wanted.size === 0) return [...records];
   return Promise.all(
     records.map(async (root) => {
       const refs = refsFor(root, wanted);
