@@ -1,4 +1,4 @@
-import { type CollectionSpec, type RoutedCollection, etagAttributeOf } from '../../core/collection';
+import type { CollectionSpec, RoutedCollection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { checkAttributes, type JsonObject, managedAttributes, prepareItem } from '../../core/item';
 import { applyMergePatch } from '../../core/merge-patch';
@@ -121,7 +121,7 @@ function encodedParts(split: ReadonlyMap<string, JsonObject>, names: readonly st
 
 /** The root's attributes as the client wrote them: shardline's own left out. */
 function clientAttributes(collection: CollectionSpec, root: JsonObject): JsonObject {
-  const own = new Set([...managedAttributes(collection), PARTS_ATTRIBUTE, etagAttributeOf(collection)]);
+  const own = new Set([...managedAttributes(collection), PARTS_ATTRIBUTE]);
   return merged(Object.fromEntries(Object.entries(root).filter(([name]) => !own.has(name))));
 }
 
