@@ -145,7 +145,7 @@ export async function readOwned(
   return current;
 }
 
-/** The guard of a write over `current` as read: its ETag must still be the one read, so nothing written since is lost. */
+/** The guard of a write over `current` as read: its ETag must still be the one read, so nothing since is lost. */
 export function guardAsRead(
   collection: CollectionSpec,
   presence: WriteGuard['presence'],

@@ -88,8 +88,8 @@ export async function removeParts(
 }
 
 /**
- * The attributes of the named parts at the versions `refs` gives, in one round of batch reads (100 keys
- * a call, the calls at once); undefined when a chunk is missing (the root moved on and its old parts went: read the root again).
+ * The attributes of the named parts at the versions `refs` gives, in one round of batch reads (100 keys a
+ * call); undefined when a chunk is missing (the root moved on and its old parts went: read the root again).
  */
 export async function readParts(
   store: Store,

@@ -69,7 +69,7 @@ function wholeEntity(store: Store, collection: CollectionSpec, key: JsonObject, 
   });
 }
 
-/** `read` until the root and the parts it names agree (undefined: a part version went since); the last reads strongly. */
+/** `read` until a root and the parts it names agree (undefined: a part version went); the last reads strongly. */
 async function readAgreeing(read: (consistent: boolean) => Promise<JsonObject | undefined>): Promise<JsonObject> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const entity = await read(attempt === READ_ATTEMPTS - 1);
