@@ -6,7 +6,7 @@ import type { CallContext } from '../store/retry';
 import type { BatchOutcome, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { belongsTo, refusalReason, writeGuard } from './guards';
-import { itemFailure } from './item-failure';
+import { settleEach } from './item-failure';
 import { primaryKeyFrom, projectionFor } from './read-item';
 
 /** DynamoDB's BatchGetItem takes at most 100 keys: one batch-get is one call (plus retries). */
@@ -78,23 +78,11 @@ export async function batchDelete(
   context: CallContext,
 ): Promise<{ deleted: number; failed: BatchOutcome['failed'] }> {
   const guard = writeGuard(collection, 'must');
-  const failed: BatchOutcome['failed'] = [];
-  let deleted = 0;
-  const fail = (index: number, error: unknown) => failed.push({ index, error: itemFailure(error) });
-  await Promise.all(
-    keys.map(async (key, index) => {
-      try {
-        const outcome = await store.deleteItem(collection.table, key, context, guard);
-        if (outcome.applied) deleted++;
-        else {
-          const changed = new ShardlineError('conflict', 'the item changed while it was deleted; try again');
-          fail(index, refusalReason(collection, outcome.current, 'must') ?? changed);
-        }
-      } catch (error) {
-        fail(index, error);
-      }
-    }),
-  );
-  failed.sort((a, b) => a.index - b.index);
-  return { deleted, failed };
+  const { done, failed } = await settleEach(keys, async (key) => {
+    const outcome = await store.deleteItem(collection.table, key, context, guard);
+    if (outcome.applied) return;
+    const changed = new ShardlineError('conflict', 'the item changed while it was deleted; try again');
+    throw refusalReason(collection, outcome.current, 'must') ?? changed;
+  });
+  return { deleted: done.length, failed };
 }

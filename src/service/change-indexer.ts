@@ -55,11 +55,10 @@ export interface ChangeIndexerDeps {
 const RANK: Record<ChangeOutcome, number> = { skipped: 0, current: 1, poison: 2, indexed: 3 };
 
 /**
- * Carries out `decideIndexing` for a batch of stream changes (the Lambda's Streams handler,
- * `npm run follow`), for every collection of each change's table, against the maps writes
- * use now. Only an item's last change in a batch matters (each decision reads the whole new
- * image and its update is conditional on it): earlier ones are counted, not applied. Failing
- * to reach DynamoDB fails the change (to be retried); a member that cannot be indexed never does.
+ * Carries out `decideIndexing` for a batch of stream changes, for every collection of each change's
+ * table, against the maps writes use now. Only an item's last change in a batch matters (each decision
+ * reads the whole new image, its update conditional on it): earlier ones are counted, not applied.
+ * Failing to reach DynamoDB fails the change (to be retried); a member that cannot be indexed never does.
  */
 export class ChangeIndexer {
   /** Items updated at once. */

@@ -20,10 +20,9 @@ export interface KeyScanResult {
 }
 
 /**
- * Counts the normalized values (the index sort keys hold them) a live collection holds, by a
- * parallel Scan of the index keys its read map (`view`) lives in. The index is sparse and may
- * be shared, so a filter keeps shard keys starting `<prefix>#`, checked again here: another
- * collection's prefix may extend this one's (`albums`, `albums-hash`), but never `albums#`.
+ * Counts the normalized values a live collection holds, by a parallel Scan of the index its read map
+ * (`view`) lives in. The index is sparse and may be shared, so only shard keys starting `<prefix>#` count:
+ * another collection's prefix may extend this one's (`albums`, `albums-hash`), but never `albums#`.
  */
 export async function scanCollectionKeys(
   scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>,

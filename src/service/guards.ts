@@ -4,7 +4,8 @@ import { isShardKeyOf, shardKeyPrefix } from '../core/index-key';
 import type { JsonObject } from '../core/item';
 import { isPlainObject } from '../core/values';
 import { isReservedItem, reservedKeySpace } from '../store/reserved-keys';
-import type { WriteGuard, WriteOutcome } from '../store/store';
+import type { CallContext } from '../store/retry';
+import type { Store, WriteGuard, WriteOutcome } from '../store/store';
 
 /** A request's conditions on the stored item (`If-Match`, `If-None-Match`), parsed. */
 export interface Preconditions {
@@ -15,9 +16,8 @@ export interface Preconditions {
 }
 
 /**
- * Refuses, before any DynamoDB call, keys (or items) in shardline's own key space (its shard maps, load records,
- * checkpoints: src/store/reserved-keys.ts): a 403 `reserved_key` naming the space. Every item route passes its keys
- * here (src/service/shardline.ts); one reserved key refuses a whole batch, its indexes listed, nothing written.
+ * Refuses, before any DynamoDB call, keys (or items) in shardline's own key space (src/store/reserved-keys.ts):
+ * a 403 `reserved_key` naming the space. One reserved key refuses a whole batch, its indexes listed.
  */
 export function refuseReservedKeys(collection: CollectionSpec, sources: readonly unknown[]): void {
   const reserved = sources.flatMap((source, index) =>
@@ -67,9 +67,9 @@ export function writeGuard(
 }
 
 /**
- * Why a guarded write was refused, from the item as it stood right after: 409 for another
- * collection's item, 412 for a failed precondition, 404 for none of this collection; undefined
- * when the item now satisfies the guard (it changed in between: the caller may try again).
+ * Why a guarded write was refused, from the item as it stood right after (409: another collection's,
+ * 412: a failed precondition, 404: none of this collection); undefined when the item now satisfies the
+ * guard (it changed in between: the caller may try again).
  */
 export function refusalReason(
   collection: CollectionSpec,
@@ -128,4 +128,45 @@ export async function writeGuarded(
     if (reason) throw reason;
   }
   throw new ShardlineError('conflict', 'the item kept changing while it was written; try again');
+}
+
+/** A read-modify-write's start: the item read strongly, this collection's and meeting the preconditions. */
+export async function readOwned(
+  store: Store,
+  collection: CollectionSpec,
+  key: JsonObject,
+  context: CallContext,
+  preconditions: Preconditions,
+): Promise<JsonObject> {
+  const current = await store.getItem(collection.table, key, context, { consistent: true });
+  const reason = refusalReason(collection, current, 'must', preconditions);
+  if (reason) throw reason;
+  if (!current) throw notFound(collection);
+  return current;
+}
+
+/** The guard of a write over `current` as read: its ETag must still be the one read, so nothing since is lost. */
+export function guardAsRead(
+  collection: CollectionSpec,
+  presence: WriteGuard['presence'],
+  current: JsonObject | undefined,
+): WriteGuard {
+  const etag = current?.[etagAttributeOf(collection)];
+  const oneOf = typeof etag === 'string' ? [etag] : ('absent' as const);
+  return { ...writeGuard(collection, presence), etag: { attribute: etagAttributeOf(collection), oneOf } };
+}
+
+/**
+ * A read-modify-write refused, `current` the item right after: throws why (404, 409, 412), or with If-Match
+ * a 412 `changed`; returns when the caller may read again and retry.
+ */
+export function refusedAfterRead(
+  collection: CollectionSpec,
+  current: JsonObject | undefined,
+  preconditions: Preconditions,
+  changed: string,
+): void {
+  const why = refusalReason(collection, current, 'must', preconditions);
+  if (why) throw why;
+  if (preconditions.ifMatch !== undefined) throw new ShardlineError('precondition_failed', changed);
 }

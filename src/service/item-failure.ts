@@ -1,5 +1,5 @@
 import { ShardlineError } from '../core/errors';
-import type { ItemFailure } from '../store/store';
+import type { BatchOutcome, ItemFailure } from '../store/store';
 
 /**
  * One item's failure in a batch, by its ShardlineError. One with no code of its own (`internal`: a DynamoDB
@@ -10,4 +10,27 @@ export function itemFailure(error: unknown): ItemFailure {
   if (error instanceof ShardlineError && error.code !== 'internal') return { code: error.code, message: error.message };
   const told = error instanceof ShardlineError ? (error.cause ?? error) : error;
   return { code: 'unavailable', message: String(told) };
+}
+
+/** Runs `run` on every input at once: each ends up done or failed (as `failure` reports it), both by index. */
+export async function settleEach<T>(
+  inputs: readonly T[],
+  run: (input: T) => Promise<unknown>,
+  failure: (error: unknown) => ItemFailure = itemFailure,
+): Promise<{ done: number[]; failed: BatchOutcome['failed'] }> {
+  const done: number[] = [];
+  const failed: BatchOutcome['failed'] = [];
+  await Promise.all(
+    inputs.map(async (input, index) => {
+      try {
+        await run(input);
+        done.push(index);
+      } catch (error) {
+        failed.push({ index, error: failure(error) });
+      }
+    }),
+  );
+  done.sort((a, b) => a - b);
+  failed.sort((a, b) => a.index - b.index);
+  return { done, failed };
 }

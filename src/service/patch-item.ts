@@ -1,4 +1,4 @@
-import { etagAttributeOf, type RoutedCollection } from '../core/collection';
+import type { RoutedCollection } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { groupShards } from '../core/group-view';
 import { parseShardKey } from '../core/index-key';
@@ -6,25 +6,23 @@ import { managedAttributes, prepareItem, type JsonObject, type PreparedItem } fr
 import { applyMergePatch } from '../core/merge-patch';
 import { canonicalText, isPlainObject } from '../core/values';
 import type { Store } from '../store/store';
-import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from './guards';
+import { guardAsRead, type Preconditions, readOwned, refusedAfterRead } from './guards';
 import type { RequestContext } from './metrics/request-tally';
 import { countWrite, type WriteResult, writeResult } from './write-items';
 
 /** Attempts of a patch whose item changed between its read and its write (no If-Match given). */
 const PATCH_ATTEMPTS = 3;
 /**
- * At most this many attributes set or removed by one UpdateItem: its expression (`SET #a7 = :v7, …`)
- * stays far inside DynamoDB's 4 KB (300 passed it). A patch that changes more is written whole, by
- * PutItem under the same guard: the item it leaves is the same.
+ * At most this many attributes set or removed by one UpdateItem, so its expression stays inside DynamoDB's
+ * 4 KB; a patch that changes more is written whole, by PutItem under the same guard (the same item results).
  */
 const MAX_UPDATED_ATTRIBUTES = 100;
 
 /**
- * Applies a JSON merge patch (RFC 7396) to one item: read, patched and checked like a PUT, then
- * one UpdateItem sets what changed (every write map's index attributes too: a new ordered value
- * moves the item in the same write; past MAX_UPDATED_ATTRIBUTES one PutItem of the whole item) on
- * condition of the ETag it was read with. A concurrent
- * write in between is a 412 with `If-Match`; without it the patch is applied to the new item.
+ * Applies a JSON merge patch (RFC 7396) to one item: read, patched and checked like a PUT, then one
+ * UpdateItem sets what changed (every write map's index attributes too: a new ordered value moves the
+ * item in the same write) on condition of the ETag it was read with. A concurrent write in between is
+ * a 412 with `If-Match`; without it the patch is applied to the new item.
  */
 export async function patchItem(
   store: Store,
@@ -38,20 +36,11 @@ export async function patchItem(
   const [collection] = maps as [RoutedCollection, ...RoutedCollection[]];
   if (!isPlainObject(patch)) throw new ShardlineError('invalid_item', 'a merge patch of an item must be a JSON object');
   for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
-    const current = await store.getItem(collection.table, key, context, { consistent: true });
-    const reason = refusalReason(collection, current, 'must', preconditions);
-    if (reason) throw reason;
-    if (!current || !belongsTo(collection, current)) throw notFound(collection);
+    const current = await readOwned(store, collection, key, context, preconditions);
     const prepared = patched(maps, current, patch, random);
-    const etagAttribute = etagAttributeOf(collection);
-    const readEtag = current[etagAttribute];
-    const guard = {
-      ...writeGuard(collection, 'must'),
-      etag: { attribute: etagAttribute, oneOf: typeof readEtag === 'string' ? [readEtag] : ('absent' as const) },
-    };
+    const guard = guardAsRead(collection, 'must', current);
     const { set, remove } = changes(current, prepared.record);
     const result = writeResult(prepared);
-    // A patch that changes nothing (every value as it was) writes nothing.
     if (Object.keys(set).length === 0 && remove.length === 0) return result;
     const outcome =
       Object.keys(set).length + remove.length > MAX_UPDATED_ATTRIBUTES
@@ -62,12 +51,7 @@ export async function patchItem(
       countWrite(context, collection, prepared);
       return result;
     }
-    // Refused: someone wrote the item in between. With If-Match, that is the precondition failing.
-    const why = refusalReason(collection, outcome.current, 'must', preconditions);
-    if (why) throw why;
-    if (preconditions.ifMatch !== undefined) {
-      throw new ShardlineError('precondition_failed', 'the item changed during the patch');
-    }
+    refusedAfterRead(collection, outcome.current, preconditions, 'the item changed during the patch');
   }
   throw new ShardlineError('conflict', 'the item kept changing while it was patched; try again');
 }
@@ -85,7 +69,6 @@ function patched(maps: readonly RoutedCollection[], current: JsonObject, patch: 
 export function keepShards(maps: readonly RoutedCollection[], current: JsonObject, prepared: PreparedItem) {
   const [collection] = maps as [RoutedCollection, ...RoutedCollection[]];
   const record = { ...prepared.record };
-  // The same value under the same map lands on the same shard: no reason to move it.
   for (const view of maps) {
     const { shardKeyAttribute, indexKeyAttribute } = view.map.index;
     if (

@@ -16,10 +16,9 @@ interface Answer {
 
 /**
  * Whether the service can serve (`/healthz`): every table answers, and some collection's shard maps can be
- * routed by — with every one stale each request is a 503 `map_stale`, and so is the probe. One check a
- * second at most, whatever the probe rate: a probe within a second of the last answer gets that answer, and
- * one arriving while a check runs gets the last answer (up to 10 s old) rather than waiting behind it, so an
- * overloaded DynamoDB slows the checks, not the probes. Only answers are shared between requests, never the
+ * routed by (with every one stale each request is a 503 `map_stale`, and so is the probe). One check a second
+ * at most: a probe arriving while a check runs gets the last answer (up to 10 s old) rather than waiting, so
+ * an overloaded DynamoDB slows the checks, not the probes. Only answers are shared between requests, never the
  * check's promise (on workerd a request may not wait on I/O another request started).
  */
 export class Readiness {

@@ -34,16 +34,10 @@ interface Cached {
 
 /**
  * The routers' view of the shard maps: every collection's pointer, cached for at most `ttlMs`
- * (all refreshed by one read), and the immutable versions it names.
- *
- * A router that cannot refresh keeps routing by what it has for up to 3 × TTL, then answers
- * 503 `map_stale` rather than route by a map it can no longer trust: the orchestrator waits
- * that long (plus a request deadline) after each change, so by then every request routed by
- * an older pointer has finished.
- *
- * Only values are shared between requests, never a promise: on workerd a request may not wait
- * on I/O another request started (that request's end cancels it and the waiter hangs), and a
- * pointer read is one small GetItem per TTL per request in flight: not worth coalescing.
+ * (all refreshed by one read), and the immutable versions it names. A router that cannot refresh
+ * keeps routing by what it has for up to 3 × TTL, then answers 503 `map_stale` (docs/resharding.md).
+ * Only values are shared between requests, never a promise: on workerd a request may not wait on
+ * I/O another request started (that request's end cancels it and the waiter hangs).
  */
 export class ShardMaps implements MapSource {
   private cached: Cached | undefined;
@@ -72,12 +66,11 @@ export class ShardMaps implements MapSource {
    * reported, never applied (`npm run reshard` changes maps).
    */
   async initialize(context: CallContext): Promise<void> {
-    const readAt = this.now();
-    const { pointers, groups } = await this.readRouting(context);
+    const { pointers, groups, readAt } = await this.load(context);
     const known = new Map<string, MapPointer>();
-    for (const [i, collection] of this.collections.entries()) {
+    for (const collection of this.collections) {
       try {
-        await this.initializeOne(collection, pointers[i], known, context);
+        await this.initializeOne(collection, pointers.get(collection.name), known, context);
       } catch (error) {
         // A collection whose stored map cannot be read answers 503; the others serve, and the router starts.
         if (!(error instanceof ShardlineError && error.code === 'unavailable')) throw error;
@@ -87,24 +80,6 @@ export class ShardMaps implements MapSource {
     }
     // What was just read (or written) is as fresh as a refresh: the first requests need not read again.
     this.cached = { pointers: known, groups, readAt };
-  }
-
-  /**
-   * Every collection's pointer and every grouped one's group map, in one read where the store keeps
-   * group maps (a test's store may not: then no group map, every group on the default).
-   */
-  private async readRouting(context: CallContext) {
-    const mapStore = this.mapStore as MapStore & Partial<GroupMapStore>;
-    const grouped = this.collections.some((collection) => collection.group);
-    const read =
-      grouped && mapStore.readRouting
-        ? await mapStore.readRouting(this.collections, context)
-        : { pointers: await mapStore.readPointers(this.collections, context), groups: [] };
-    const groups = new Map<string, GroupMap>();
-    read.groups.forEach((map, i) => {
-      if (map) groups.set(this.collections[i]!.name, map);
-    });
-    return { pointers: read.pointers, groups };
   }
 
   private async initializeOne(
@@ -205,13 +180,24 @@ export class ShardMaps implements MapSource {
     }
   }
 
+  /**
+   * Every collection's pointer and every grouped one's group map, in one read where the store keeps
+   * group maps (a test's store may not: then no group map, every group on the default).
+   */
   private async load(context: CallContext): Promise<Cached> {
     const readAt = this.now();
-    const { pointers: list, groups } = await this.readRouting(context);
+    const mapStore = this.mapStore as MapStore & Partial<GroupMapStore>;
+    const read =
+      this.collections.some((collection) => collection.group) && mapStore.readRouting
+        ? await mapStore.readRouting(this.collections, context)
+        : { pointers: await mapStore.readPointers(this.collections, context), groups: [] };
     const pointers = new Map<string, MapPointer>();
-    list.forEach((pointer, i) => {
-      if (pointer) pointers.set(this.collections[i]!.name, pointer);
-    });
+    const groups = new Map<string, GroupMap>();
+    for (const [i, { name }] of this.collections.entries()) {
+      const [pointer, group] = [read.pointers[i], read.groups[i]];
+      if (pointer) pointers.set(name, pointer);
+      if (group) groups.set(name, group);
+    }
     const loaded = { pointers, groups, readAt };
     // Two refreshes may cross: keep the one read later.
     if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;
@@ -230,7 +216,7 @@ export class ShardMaps implements MapSource {
   }
 
   /** A version's strategy; versions never change, so each is kept once read. */
-  async strategyOf(collection: CollectionSpec, version: number, context: CallContext): Promise<ShardStrategy> {
+  private async strategyOf(collection: CollectionSpec, version: number, context: CallContext): Promise<ShardStrategy> {
     const key = `${collection.name}/${version}`;
     const known = this.strategies.get(key);
     if (known) return known;

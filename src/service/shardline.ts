@@ -8,7 +8,7 @@ import { orderOf } from '../core/order';
 import { type FilterQuery, listingFilter } from '../core/order-filter';
 import type { OrderDirection } from '../core/order-encoding';
 import type { Store } from '../store/store';
-import { batchDelete, batchGet, withKeyFields } from './batch-items';
+import { batchDelete, batchGet } from './batch-items';
 import { deleteEntities, getEntities, putEntities } from './parts/entity-batches';
 import { deleteEntity, getEntity, listingProjection, withListedParts } from './parts/read-entity';
 import { patchEntity, putEntity } from './parts/write-entity';
@@ -62,7 +62,6 @@ export function createShardline(deps: ShardlineDeps) {
   const { store, maps, cursorSecret } = deps;
   const random = deps.random ?? Math.random;
   const byName = new Map(deps.collections.map((collection) => [collection.name, collection]));
-  // Per collection and shard map: where listings found each shard's end.
   const tailsByCollection = new ShardTailsByCollection();
 
   const collection = (name: string): CollectionSpec => {
@@ -85,7 +84,7 @@ export function createShardline(deps: ShardlineDeps) {
 
   const readiness = new Readiness(store, maps, deps.collections);
 
-  const service = {
+  return {
     collections: deps.collections,
     collection,
     /** Answers once every table the collections use answers and the service can route (the health check). */
@@ -101,15 +100,10 @@ export function createShardline(deps: ShardlineDeps) {
       return { read, load: (await recordedLoad(load.records, read, minutes, load, context)).window };
     },
 
-    put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) =>
-      (inParts(name) ? putEntity : putItem)(
-        store,
-        await writeMaps(name, [item], context),
-        item,
-        context,
-        random,
-        preconditions,
-      ),
+    put: async (name: string, item: unknown, context: RequestContext, preconditions?: Preconditions) => {
+      const writes = await writeMaps(name, [item], context);
+      return (inParts(name) ? putEntity : putItem)(store, writes, item, context, random, preconditions);
+    },
     putBatch: async (name: string, items: readonly unknown[], context: RequestContext) =>
       (inParts(name) ? putEntities : putBatch)(store, await writeMaps(name, items, context), items, context, random),
     patch: async (
@@ -118,24 +112,16 @@ export function createShardline(deps: ShardlineDeps) {
       patch: unknown,
       context: RequestContext,
       preconditions?: Preconditions,
-    ) =>
-      (inParts(name) ? patchEntity : patchItem)(
-        store,
-        await writeMaps(name, [key], context),
-        key,
-        patch,
-        context,
-        random,
-        preconditions,
-      ),
+    ) => {
+      const writes = await writeMaps(name, [key], context);
+      return (inParts(name) ? patchEntity : patchItem)(store, writes, key, patch, context, random, preconditions);
+    },
     get: (name: string, key: JsonObject, context: RequestContext, fields?: readonly string[]) =>
       (inParts(name) ? getEntity : getItem)(store, itemsOf(name, [key]), key, context, fields),
     delete: (name: string, key: JsonObject, context: RequestContext, preconditions?: Preconditions) =>
       (inParts(name) ? deleteEntity : deleteItem)(store, itemsOf(name, [key]), key, context, preconditions),
     batchGet: (name: string, keys: readonly JsonObject[], context: RequestContext, fields?: readonly string[]) =>
-      inParts(name)
-        ? getEntities(store, itemsOf(name, keys), keys, context, fields && withKeyFields(collection(name), fields))
-        : batchGet(store, itemsOf(name, keys), keys, context, fields),
+      (inParts(name) ? getEntities : batchGet)(store, itemsOf(name, keys), keys, context, fields),
     batchDelete: (name: string, keys: readonly JsonObject[], context: RequestContext) =>
       (inParts(name) ? deleteEntities : batchDelete)(store, itemsOf(name, keys), keys, context),
 
@@ -177,7 +163,6 @@ export function createShardline(deps: ShardlineDeps) {
       return { group, ...groupShards(read, group), revision: read.groups?.revision ?? 0 };
     },
   };
-  return service;
 
   /** The collection, which must be grouped, and the group a path names, read as its field's type. */
   function groupOf(name: string, groupText: string) {
@@ -197,8 +182,6 @@ export function createShardline(deps: ShardlineDeps) {
     /** A shrinking group's: the shards it keeps (its others are being emptied onto them). */
     shrinkingTo?: number,
   ): Promise<Page> {
-    const cursorAfter = (next: string | undefined, hint: Listing['nextHint']) =>
-      next === undefined ? null : encodeCursor(next, scope, cursorSecret, hint);
     // Filter values read by the order's field types, strings normalized (core/order-filter.ts).
     const { filter, scope: filterScope } = listingFilter(orderOf(spec), request);
     const scope = { collection: scopeName, direction: request.direction, filter: filterScope };
@@ -227,11 +210,10 @@ export function createShardline(deps: ShardlineDeps) {
             request.limit,
           );
     const next = listing.nextPosition;
-    if (spec.parts && request.fields) {
-      const records = await withListedParts(store, spec, listing.records, request.fields, context);
-      return { listing: { ...listing, records }, nextCursor: cursorAfter(next, listing.nextHint) };
-    }
-    return { listing, nextCursor: cursorAfter(next, listing.nextHint) };
+    const nextCursor = next === undefined ? null : encodeCursor(next, scope, cursorSecret, listing.nextHint);
+    if (!(spec.parts && request.fields)) return { listing, nextCursor };
+    const records = await withListedParts(store, spec, listing.records, request.fields, context);
+    return { listing: { ...listing, records }, nextCursor };
   }
 }
 

@@ -5,7 +5,7 @@ import { prepareItem, type PreparedItem } from '../core/item';
 import type { BatchOutcome, ItemFailure, Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { writeGuarded, type Preconditions } from './guards';
-import { itemFailure } from './item-failure';
+import { itemFailure, settleEach } from './item-failure';
 import { type RequestContext, shardObserver } from './metrics/request-tally';
 
 /** docs/api.md: a batch carries at most 1000 items. */
@@ -62,37 +62,17 @@ export async function putBatch(
       repeated: (first) => `same primary key as item ${first}; a batch writes each item once`,
     },
   );
-  return putGuarded(store, collection, prepared, context);
+  // Each item with its own conditional PutItem: BatchWriteItem cannot refuse another collection's item.
+  const { done, failed } = await settleEach(
+    prepared,
+    (item) => putPrepared(store, collection, item, context),
+    batchFailure,
+  );
+  return { written: done, failed };
 }
 
 /** A put the deadline stopped may have been sent already: DynamoDB may still apply it. */
 const CUT_OFF = 'the request deadline cut off the write; it may or may not have been written';
-
-/**
- * Each item with its own conditional PutItem, in parallel under the store's bound on calls in
- * flight: BatchWriteItem takes no conditions, so it cannot refuse another collection's item.
- */
-async function putGuarded(
-  store: Store,
-  collection: RoutedCollection,
-  prepared: readonly PreparedItem[],
-  context: RequestContext,
-): Promise<BatchOutcome> {
-  const outcome: BatchOutcome = { written: [], failed: [] };
-  await Promise.all(
-    prepared.map(async (item, index) => {
-      try {
-        await putPrepared(store, collection, item, context);
-        outcome.written.push(index);
-      } catch (error) {
-        outcome.failed.push({ index, error: batchFailure(error) });
-      }
-    }),
-  );
-  outcome.written.sort((a, b) => a - b);
-  outcome.failed.sort((a, b) => a.index - b.index);
-  return outcome;
-}
 
 /**
  * Why one item of a batch was not written. Every item passed the collection's checks before any was sent,

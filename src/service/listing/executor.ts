@@ -1,5 +1,4 @@
 import { setMaxListeners } from 'node:events';
-import { compareKeys } from '../../core/collation';
 import type { RoutedCollection } from '../../core/collection';
 import type { JsonObject } from '../../core/item';
 import { type ListRequest, planListing, type ReadPlan } from '../../core/plan';
@@ -32,11 +31,10 @@ export function listPage(inputs: ListingInputs, request: ListRequest, limit: num
 }
 
 /**
- * Reads one page of a sorted listing; built per request, used once. Plans the shard groups,
- * then for each in order runs a lazy k-way merge whose shard queries go out in parallel
- * waves sized by the read policy. One item beyond the page is read (usually buffered
- * already) so that the last page is known to be the last. If any shard query fails, the
- * others are aborted and the error propagates: a page is complete or not returned.
+ * Reads one page of a sorted listing (built per request, used once): plans the shard groups, then for
+ * each in order runs a lazy k-way merge fed by parallel waves of shard queries. One item beyond the page
+ * is read so that the last page is known to be the last. If any shard query fails, the others are
+ * aborted and the error propagates: a page is complete or not returned.
  */
 class ListingExecutor {
   readonly stats: ListingStats = {
@@ -63,9 +61,7 @@ class ListingExecutor {
     this.plan = planListing(inputs.collection.map.strategy, request);
     this.policy = inputs.policy ?? ADAPTIVE_READS;
     this.want = limit + 1;
-    // Every shard query listens on this one signal; dozens in flight are expected, not a leak.
-    // (Not a signal per query from AbortSignal.any: on Node 20 each costs a WeakRef and a
-    // FinalizationRegistry entry, a cost docs/performance.md gives per page.)
+    // Every shard query listens on this one signal (AbortSignal.any per query costs: docs/performance.md).
     setMaxListeners(0, this.controller.signal);
   }
 
@@ -135,7 +131,7 @@ class ListingExecutor {
       const group = plan.groups[index];
       if (group?.length !== 1 || plan.groups[index + 1]?.length !== 1) return undefined;
       // The first group starts at the cursor (or the range's start); later ones at their shard's start.
-      return inputs.tails.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined, compareKeys);
+      return inputs.tails.remainingAfter(plan, group[0]!, index === 0 ? this.request.after : undefined);
     };
     for (const { group, limit } of this.policy.prefetch(this.want, held)) ahead.prefetch(group, limit);
     return ahead;
@@ -231,12 +227,12 @@ class ListingExecutor {
     stats.itemsRead += page.itemsRead;
     if (page.consumedCapacity !== undefined)
       stats.consumedCapacity = (stats.consumedCapacity ?? 0) + page.consumedCapacity;
-    const { collection } = this.inputs;
     const { tally } = this.inputs.context;
     if (!tally) return;
     tally.shardQueries++;
     tally.itemsRead += page.itemsRead;
-    const first = page.items[0]?.[collection.map.index.indexKeyAttribute];
-    tally.recorder.shardQueried(collection.name, shard, page.itemsRead, typeof first === 'string' ? first : undefined);
+    const first = page.items[0]?.[this.key()];
+    const name = this.inputs.collection.name;
+    tally.recorder.shardQueried(name, shard, page.itemsRead, typeof first === 'string' ? first : undefined);
   }
 }

@@ -3,11 +3,10 @@ import type { ShardPage } from '../../store/store';
 import type { ReadPolicy } from './read-policy';
 
 /**
- * The first queries of a range listing's one-shard groups, sent before the page reaches them:
- * by the shard tails listings keep (`prefetch`), and, once a shard has run out short of the
- * page, several of the groups after it in one wave (`before`), as wide as the read policy says.
- * Each asks for all the page still needs, so a group is read exactly as if it had been read in
- * its turn; an answer the page does not reach costs reads, never items.
+ * The first queries of a range listing's one-shard groups, sent before the page reaches them: by the
+ * shard tails (`prefetch`), and, once a shard has run out short of the page, several groups after it in
+ * one wave (`before`). Each asks for all the page still needs, so a group is read exactly as in its
+ * turn; an answer the page does not reach costs reads, never items.
  */
 export class ReadAhead {
   private readonly pages = new Map<number, Promise<ShardPage>>();

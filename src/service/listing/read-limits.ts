@@ -94,11 +94,8 @@ function sizeWave(
   margins: RefillMargins,
   grow: (source: number, limit: number) => number = (_, limit) => limit,
 ): ShardRead[] {
-  if (keyShards.length === 0)
-    return evenWave(
-      shards.map(({ hasMore }) => hasMore),
-      target,
-    );
+  const hasMore = shards.map((shard) => shard.hasMore);
+  if (keyShards.length === 0) return evenWave(hasMore, target);
   const shortfall = expectedShortfall(shards, keyShards, target + Math.ceil(margins.end * Math.sqrt(target)));
   const reads: ShardRead[] = [];
   shards.forEach((shard, source) => {
@@ -199,13 +196,9 @@ function withMargin(expected: number, deviations: number): number {
 }
 
 /*
- * Margins, in standard deviations, tuned with scripts/bench/sim-listing.ts (21 shards, pages
- * of 100) for one round trip: a page waits for its slowest shard, so a second wave costs a
- * whole round trip while a few more items per shard cost almost nothing. A first read of
- * share + 1½ σ, and a hinted first wave that places the page's end 1½ σ late and adds 1½ σ
- * to each shard's shortfall, finish most hash and random pages in one wave within the read
- * budget of 1.8 items read an item returned (docs/performance.md). Refills are rare and
- * short: smaller margins.
+ * Margins, in standard deviations, tuned with scripts/bench/sim-listing.ts (docs/performance.md) for
+ * one round trip: a page waits for its slowest shard, so a second wave costs a whole round trip while
+ * a few more items per shard cost almost nothing. Refills are rare and short: smaller margins.
  */
 const FIRST_MARGIN = 1.5;
 interface RefillMargins {

@@ -51,7 +51,7 @@ export interface ShardsEnded {
   readonly items: number;
 }
 
-/** How much wider each read-ahead wave may be than the one before: 1, 4, 16 shards cover 21 in three round trips. */
+/** How much wider each read-ahead wave may be than the one before (1, 4, 16 shards: 21 in three round trips). */
 const READ_AHEAD_GROWTH = 4;
 /** Queries of one read-ahead wave at most (a hash page sends 21 at once). */
 const MAX_READ_AHEAD = 64;
@@ -82,10 +82,9 @@ export const ADAPTIVE_READS: ReadPolicy = {
     // Only the cursor's shard has ended, with items: a dense shard's tail, and the next shard
     // most likely fills the page alone (reading more at each crossing would cost a page's reads).
     if (ended.shards === 0) return 1;
-    // As many shards as, at the rate seen so far, hold the items the page needs (a shard holds
-    // a few items or none), with a margin that narrows as more shards with items are seen (one
-    // of one item said "two shards" where the next 19 were empty); widening geometrically at
-    // most, so a guess from a few empty shards costs at most a few times the reads it needs.
+    // As many shards as, at the rate seen so far, hold the items the page needs, with a margin that
+    // narrows as more shards with items are seen; widening geometrically at most, so a guess from a
+    // few empty shards costs at most a few times the reads it needs.
     const { shards, holding, items } = ended;
     const margin = 1 + 1 / holding;
     const enough =

@@ -1,13 +1,11 @@
-import type { OrderDirection } from '../../core/order-encoding';
+import { compareKeys } from '../../core/collation';
 import { partitionPoint } from '../../core/partition-point';
+import type { ReadPlan } from '../../core/plan';
 
 /** Keys kept per shard end: enough to foresee crossings for pages up to this size. */
 const TAIL_KEYS = 256;
 
-interface PlanShape {
-  readonly direction: OrderDirection;
-  readonly keyRange: { readonly lower?: unknown; readonly upper?: unknown };
-}
+type PlanShape = Pick<ReadPlan, 'direction' | 'keyRange'>;
 
 interface Tail {
   /** The shard's last keys, in read order. */
@@ -17,13 +15,11 @@ interface Tail {
 }
 
 /**
- * The shard tails of one collection (or group) under one map: what listings keep across requests
- * to size their reads, the last keys of each shard in read order (per direction), as seen the last
- * time a listing read a shard to its end. A page that starts near the end of its shard is known to
- * cross into the next, so that shard's query can go out in the same round trip. Never a source of
- * results: stale or lost tails (a new instance, another map version) cost one wasted or late query,
- * never items. Only listings unbounded on the side they read towards use them (elsewhere a read ends
- * at the range's end, not the shard's). Owned by whoever serves the listings and passed to each one.
+ * The shard tails of one collection (or group) under one map, kept across requests: the last keys of each
+ * shard in read order (per direction), as seen the last time a listing read a shard to its end. A page that
+ * starts near its shard's end is known to cross into the next, whose query then goes out in the same round
+ * trip. Never a source of results: stale or lost tails cost one wasted or late query, never items. Only
+ * listings unbounded on the side they read towards use them (elsewhere a read ends at the range's end).
  */
 export class ShardTails {
   private readonly tails = new Map<string, Tail>();
@@ -43,20 +39,15 @@ export class ShardTails {
   }
 
   /** How many keys the shard holds after `position` (undefined: from its start), if its known tail reaches back. */
-  remainingAfter(
-    plan: PlanShape,
-    shard: number,
-    position: string | undefined,
-    compare: (a: string, b: string) => number,
-  ): number | undefined {
+  remainingAfter(plan: PlanShape, shard: number, position: string | undefined): number | undefined {
     if (!towardsShardEnd(plan)) return undefined;
     const tail = this.tails.get(`${plan.direction}#${shard}`);
     if (!tail) return undefined;
     const sign = plan.direction === 'asc' ? 1 : -1;
     if (position === undefined) return tail.after === undefined ? tail.keys.length : undefined;
-    if (tail.after !== undefined && sign * compare(position, tail.after) < 0) return undefined;
+    if (tail.after !== undefined && sign * compareKeys(position, tail.after) < 0) return undefined;
     const keys = tail.keys;
-    return keys.length - partitionPoint(0, keys.length, (i) => sign * compare(keys[i]!, position) <= 0);
+    return keys.length - partitionPoint(0, keys.length, (i) => sign * compareKeys(keys[i]!, position) <= 0);
   }
 }
 
@@ -64,10 +55,7 @@ function towardsShardEnd(plan: PlanShape): boolean {
   return plan.direction === 'asc' ? plan.keyRange.upper === undefined : plan.keyRange.lower === undefined;
 }
 
-/**
- * One ShardTails per name (a collection's or a group's, with its map version), for a service instance
- * to own: tails describe one collection's shards under one map.
- */
+/** One ShardTails per name (a collection's or a group's, with its map version), for a service instance to own. */
 export class ShardTailsByCollection {
   private readonly byName = new Map<string, ShardTails>();
 

@@ -1,6 +1,5 @@
 import { compareKeys } from '../../core/collation';
 import type { RoutedCollection } from '../../core/collection';
-import type { JsonObject } from '../../core/item';
 import type { OrderDirection } from '../../core/order-encoding';
 import type { ShardStrategy } from '../../core/strategies/strategy';
 import type { Listing } from './listing';
@@ -25,16 +24,9 @@ export async function listShrinkingGroup(
   const kept = await list(onShards(view, range(0, keep)));
   const key = view.map.index.indexKeyAttribute;
   const sign = direction === 'asc' ? 1 : -1;
-  const merged: JsonObject[] = [];
-  let [i, j] = [0, 0];
-  while (i < dropped.records.length || j < kept.records.length) {
-    const a = dropped.records[i];
-    const b = kept.records[j];
-    const cmp = a && b ? sign * compareKeys(a[key] as string, b[key] as string) : a ? -1 : 1;
-    merged.push(cmp <= 0 ? a! : b!);
-    if (cmp <= 0) i++;
-    if (cmp >= 0) j++;
-  }
+  // An item read on both sides is kept once, as its dropped shard held it.
+  const byKey = new Map([...kept.records, ...dropped.records].map((record) => [record[key] as string, record]));
+  const merged = [...byKey.values()].sort((a, b) => sign * compareKeys(a[key] as string, b[key] as string));
   const more = merged.length > limit || dropped.nextPosition !== undefined || kept.nextPosition !== undefined;
   const records = merged.slice(0, limit);
   const stats = { ...dropped.stats };

@@ -1,4 +1,3 @@
-import type { RetryOperation, RetryReason } from '../../store/retry';
 import { CallCounts, type HedgeCount, type MetricsRecorder, type RequestRecord, type RetryCount } from './recorder';
 
 /** One collection and shard's counts since the last flush. */
@@ -25,14 +24,15 @@ export interface Deltas {
  * handed to `flush` when a request ends, one flush however many shards it touched. With requests
  * side by side (a Worker isolate) one flush may carry another's counts: the sums stay right.
  */
-export class DeltaRecorder implements MetricsRecorder {
+export class DeltaRecorder extends CallCounts implements MetricsRecorder {
   readonly enabled = true;
   private shards = new Map<string, ShardDelta>();
-  private calls = new CallCounts();
   private versions = new Map<string, number>();
   private readonly flushed = new Map<string, number>();
 
-  constructor(private readonly flush: (deltas: Deltas) => void) {}
+  constructor(private readonly flush: (deltas: Deltas) => void) {
+    super();
+  }
 
   shardQueried(collection: string, shard: number, itemsRead: number): void {
     const delta = this.of(collection, shard);
@@ -48,14 +48,6 @@ export class DeltaRecorder implements MetricsRecorder {
     this.of(collection, shard).throttles++;
   }
 
-  retried(operation: RetryOperation, reason: RetryReason): void {
-    this.calls.retried(operation, reason);
-  }
-
-  hedged(collection: string, won: boolean): void {
-    this.calls.hedged(collection, won);
-  }
-
   mapVersion(collection: string, version: number): void {
     // Only a change is news: the version is re-learned on every map refresh.
     if (this.flushed.get(collection) !== version) this.versions.set(collection, version);
@@ -64,14 +56,14 @@ export class DeltaRecorder implements MetricsRecorder {
   requestDone(request: RequestRecord): void {
     const deltas: Deltas = {
       shards: [...this.shards.values()],
-      retries: this.calls.retries(),
-      hedges: this.calls.hedges(),
+      retries: this.retries(),
+      hedges: this.hedges(),
       mapVersions: [...this.versions].map(([collection, version]) => ({ collection, version })),
       request,
     };
     for (const { collection, version } of deltas.mapVersions) this.flushed.set(collection, version);
     this.shards = new Map();
-    this.calls = new CallCounts();
+    this.clear();
     this.versions = new Map();
     try {
       this.flush(deltas);

@@ -46,9 +46,7 @@ export class LoadRecorder {
     enabled: true,
     shardQueried: (collection, shard, itemsRead, firstKey) =>
       this.meter.queried(
-        collection,
-        this.version(collection),
-        this.shardOf(collection, shard),
+        ...this.where(collection, shard),
         itemsRead,
         Math.max(0.5, itemsRead / ITEMS_PER_READ_UNIT),
         // A query counts once, at the value where it began reading: a key listed again and again is hot.
@@ -56,17 +54,8 @@ export class LoadRecorder {
         this.now(),
       ),
     shardWritten: (collection, shard, value, group) =>
-      this.meter.wrote(
-        collection,
-        this.version(collection),
-        this.shardOf(collection, shard),
-        value,
-        UNITS_PER_WRITE,
-        this.now(),
-        group,
-      ),
-    shardThrottled: (collection, shard) =>
-      this.meter.throttled(collection, this.version(collection), this.shardOf(collection, shard), this.now()),
+      this.meter.wrote(...this.where(collection, shard), value, UNITS_PER_WRITE, this.now(), group),
+    shardThrottled: (collection, shard) => this.meter.throttled(...this.where(collection, shard), this.now()),
     mapVersion: (collection, version) => void this.versions.set(collection, version),
   };
 
@@ -94,14 +83,10 @@ export class LoadRecorder {
   }
 
   /**
-   * A grouped collection's shard numbers are within a group: shard 1 of one group and of another are two
-   * partitions, so adding them up would say nothing. Its figures are the whole collection's, in shard 0.
+   * The collection, map version and shard a count goes to. A grouped collection's shard numbers are within
+   * a group (shard 1 of two groups is two partitions), so its figures are the whole collection's, in shard 0.
    */
-  private shardOf(collection: string, shard: number): number {
-    return this.grouped.has(collection) ? 0 : shard;
-  }
-
-  private version(collection: string): number {
-    return this.versions.get(collection) ?? 1;
+  private where(collection: string, shard: number): [string, number, number] {
+    return [collection, this.versions.get(collection) ?? 1, this.grouped.has(collection) ? 0 : shard];
   }
 }

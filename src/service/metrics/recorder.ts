@@ -110,4 +110,9 @@ export class CallCounts {
   hedges(): HedgeCount[] {
     return [...this.hedgeCounts.values()];
   }
+
+  protected clear(): void {
+    this.retryCounts.clear();
+    this.hedgeCounts.clear();
+  }
 }

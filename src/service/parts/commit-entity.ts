@@ -20,18 +20,11 @@ export interface EntityVersion {
   readonly parts: ReadonlyMap<string, Uint8Array | null>;
 }
 
-/** The stored item's ETag condition: the one read, so nothing written since is overwritten. */
-export function asRead(collection: CollectionSpec, current: JsonObject | undefined): WriteGuard['etag'] {
-  const etag = current?.[etagAttributeOf(collection)];
-  return { attribute: etagAttributeOf(collection), oneOf: typeof etag === 'string' ? [etag] : 'absent' };
-}
-
 /**
- * Writes `next` over `current` (the root as read) so that a reader sees the whole old entity or the
- * whole new one, whenever the writer stops: the changed parts first, each as a new version nothing
- * names yet; then the root, naming them, in one conditional PutItem (`guard`: the root as read); then
- * the replaced versions are removed. A part whose digest is the current one is not written. A crash
- * leaves only chunks no root names, which `sweepParts` removes; a refused root removes its staged chunks.
+ * Writes `next` over `current` (the root as read) so that a reader sees the whole old entity or the whole
+ * new one, whenever the writer stops: the changed parts (digest not the current one) first, each as a new
+ * version nothing names yet; then the root naming them, in one conditional PutItem (`guard`); then the
+ * replaced versions are removed. A crash leaves only chunks no root names, which `sweepParts` removes.
  */
 export async function commitEntity(
   store: Store,

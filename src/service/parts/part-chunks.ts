@@ -88,8 +88,8 @@ export async function removeParts(
 }
 
 /**
- * The attributes of the named parts at the versions `refs` gives, in one round of batch reads;
- * undefined when a chunk is missing (the root moved on and its old parts went: read the root again).
+ * The attributes of the named parts at the versions `refs` gives, in one round of batch reads (100 keys a
+ * call); undefined when a chunk is missing (the root moved on and its old parts went: read the root again).
  */
 export async function readParts(
   store: Store,
@@ -100,7 +100,12 @@ export async function readParts(
   consistent: boolean,
 ): Promise<JsonObject | undefined> {
   const wanted = [...refs].flatMap(([part, ref]) => chunkKeys(key, part, ref));
-  return assembleParts(key, refs, await batchGetAll(store, collection, wanted, context, consistent));
+  const reads: Promise<JsonObject[]>[] = [];
+  for (let at = 0; at < wanted.length; at += KEYS_PER_BATCH) {
+    const keys = wanted.slice(at, at + KEYS_PER_BATCH);
+    reads.push(store.batchGet(collection.table, keys, context, consistent ? { consistent } : {}));
+  }
+  return assembleParts(key, refs, (await Promise.all(reads)).flat());
 }
 
 /** The attributes of the parts at the versions `refs` gives, from the chunk items `found`; undefined when one lacks. */
@@ -123,6 +128,13 @@ export function assembleParts(
   return entity;
 }
 
+/** The attributes of `records` in one record, later ones over earlier (own properties only, `__proto__` too). */
+export function merged(...records: JsonObject[]): JsonObject {
+  const out = emptyRecord();
+  for (const record of records) for (const [name, value] of Object.entries(record)) setOwn(out, name, value);
+  return out;
+}
+
 /** A part's attributes from its chunks; chunks that are no part shardline wrote are a malformed record (503). */
 function readPart(part: string, ref: PartRef, chunks: readonly Uint8Array[]): JsonObject {
   try {
@@ -131,20 +143,4 @@ function readPart(part: string, ref: PartRef, chunks: readonly Uint8Array[]): Js
     const problem = String((error as Error).message).slice(0, 200);
     throw malformedRecord(`the stored part "${part}" (version ${ref.version}) cannot be read: ${problem}`);
   }
-}
-
-/** Every key read, 100 a call, the calls at once. */
-export async function batchGetAll(
-  store: Store,
-  collection: CollectionSpec,
-  keys: readonly JsonObject[],
-  context: CallContext,
-  consistent: boolean,
-): Promise<JsonObject[]> {
-  const groups: JsonObject[][] = [];
-  for (let at = 0; at < keys.length; at += KEYS_PER_BATCH) groups.push(keys.slice(at, at + KEYS_PER_BATCH));
-  const read = await Promise.all(
-    groups.map((group) => store.batchGet(collection.table, group, context, consistent ? { consistent } : {})),
-  );
-  return read.flat();
 }

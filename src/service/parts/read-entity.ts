@@ -2,20 +2,17 @@ import type { CollectionSpec } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import type { JsonObject } from '../../core/item';
 import { PARTS_ATTRIBUTE, type PartRef, partOfAttribute, partRefs } from '../../core/parts';
-import { emptyRecord, setOwn } from '../../core/values';
 import type { CallContext } from '../../store/retry';
 import type { Store } from '../../store/store';
-import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from '../guards';
+import { belongsTo, guardAsRead, notFound, type Preconditions, readOwned, refusedAfterRead } from '../guards';
 import { projectionFor } from '../read-item';
-import { asRead } from './commit-entity';
-import { assembleParts, entityKey, readParts, removeParts } from './part-chunks';
+import { assembleParts, entityKey, merged, readParts, removeParts } from './part-chunks';
 
 /** Reads of a root and its parts: a part version gone means the root moved on; the last attempt reads strongly. */
 const READ_ATTEMPTS = 3;
 
-/** The parts `fields` needs (all when unset), and what of the root to read. */
-function plan(collection: CollectionSpec, fields: readonly string[] | undefined) {
-  if (!fields) return { wanted: undefined, attributes: undefined };
+/** The parts `fields` needs, and what of the root to read. */
+function plan(collection: CollectionSpec, fields: readonly string[]) {
   const owner = partOfAttribute(collection.parts ?? {});
   const wanted = new Set(fields.flatMap((name) => owner.get(name) ?? []));
   const rootFields = fields.filter((name) => !owner.has(name));
@@ -25,17 +22,8 @@ function plan(collection: CollectionSpec, fields: readonly string[] | undefined)
   return { wanted, attributes };
 }
 
-function refsFor(root: JsonObject, wanted: ReadonlySet<string> | undefined): Map<string, PartRef> {
-  const refs = partRefs(root);
-  return wanted ? new Map([...refs].filter(([part]) => wanted.has(part))) : refs;
-}
-
-function withAttributes(root: JsonObject, attributes: JsonObject): JsonObject {
-  const out = emptyRecord();
-  for (const record of [root, attributes]) {
-    for (const [name, value] of Object.entries(record)) setOwn(out, name, value);
-  }
-  return out;
+function refsFor(root: JsonObject, wanted: ReadonlySet<string>): Map<string, PartRef> {
+  return new Map([...partRefs(root)].filter(([part]) => wanted.has(part)));
 }
 
 /**
@@ -52,45 +40,40 @@ export async function getEntity(
 ): Promise<JsonObject> {
   if (!fields) return wholeEntity(store, collection, key, context);
   const { wanted, attributes } = plan(collection, fields);
-  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const consistent = attempt === READ_ATTEMPTS - 1;
-    const root = await store.getItem(collection.table, key, context, {
-      ...(attributes && { attributes }),
-      ...(consistent && { consistent }),
-    });
+  return readAgreeing(async (consistent) => {
+    const root = await store.getItem(collection.table, key, context, { attributes, ...(consistent && { consistent }) });
     if (!root || !belongsTo(collection, root)) throw notFound(collection);
     const refs = refsFor(root, wanted);
     if (refs.size === 0) return root;
     const parts = await readParts(store, collection, entityKey(collection, key), refs, context, consistent);
-    if (parts) return withAttributes(root, parts);
-  }
-  throw new ShardlineError('conflict', 'the entity kept changing while it was read; try again');
+    return parts && merged(root, parts);
+  });
 }
 
 /**
  * The whole entity by one Query of its partition, from the root's sort key to the last of its chunks
  * (`<root sk>\u0000…` sorts between the root and `<root sk>\u0001`): the root and the chunks of every
- * version present, of which the root's are kept. A version gone since (a writer's cleanup between the
- * pages) sends it back to query again.
+ * version present, of which the root's are kept.
  */
-async function wholeEntity(store: Store, collection: CollectionSpec, key: JsonObject, context: CallContext) {
+function wholeEntity(store: Store, collection: CollectionSpec, key: JsonObject, context: CallContext) {
   const entity = entityKey(collection, key);
   const [sortName, rootSortKey] = entity.sort;
-  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const consistent = attempt === READ_ATTEMPTS - 1;
-    const items = await store.queryKeyRange(
-      {
-        table: collection.table,
-        partition: entity.partition,
-        sort: [sortName, rootSortKey, `${rootSortKey}\u0001`],
-        ...(consistent && { consistent }),
-      },
-      context,
-    );
+  return readAgreeing(async (consistent) => {
+    const sort = [sortName, rootSortKey, `${rootSortKey}\u0001`] as const;
+    const range = { table: collection.table, partition: entity.partition, sort, ...(consistent && { consistent }) };
+    const items = await store.queryKeyRange(range, context);
     const root = items.find((item) => item[sortName] === rootSortKey);
     if (!root || !belongsTo(collection, root)) throw notFound(collection);
     const parts = assembleParts(entity, partRefs(root), items);
-    if (parts) return withAttributes(root, parts);
+    return parts && merged(root, parts);
+  });
+}
+
+/** `read` until a root and the parts it names agree (undefined: a part version went); the last reads strongly. */
+async function readAgreeing(read: (consistent: boolean) => Promise<JsonObject | undefined>): Promise<JsonObject> {
+  for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+    const entity = await read(attempt === READ_ATTEMPTS - 1);
+    if (entity) return entity;
   }
   throw new ShardlineError('conflict', 'the entity kept changing while it was read; try again');
 }
@@ -104,27 +87,21 @@ export async function deleteEntity(
   preconditions: Preconditions = {},
 ): Promise<void> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
-    const current = await store.getItem(collection.table, key, context, { consistent: true });
-    const reason = refusalReason(collection, current, 'must', preconditions);
-    if (reason) throw reason;
-    if (!current || !belongsTo(collection, current)) throw notFound(collection);
-    const guard = { ...writeGuard(collection, 'must'), etag: asRead(collection, current) };
-    const outcome = await store.deleteItem(collection.table, key, context, guard);
+    const current = await readOwned(store, collection, key, context, preconditions);
+    const outcome = await store.deleteItem(collection.table, key, context, guardAsRead(collection, 'must', current));
     if (outcome.applied) {
       // A crash before this leaves chunks no root names: the sweep's.
       await removeParts(store, collection, entityKey(collection, key), partRefs(current), context);
       return;
     }
-    const why = refusalReason(collection, outcome.current, 'must', preconditions);
-    if (why) throw why;
-    if (preconditions.ifMatch !== undefined) throw new ShardlineError('precondition_failed', 'the item changed');
+    refusedAfterRead(collection, outcome.current, preconditions, 'the item changed');
   }
   throw new ShardlineError('conflict', 'the item kept changing while it was deleted; try again');
 }
 
 /** What a listing reads of each root: its projection, and the part references when `fields` names part attributes. */
 export function listingProjection(collection: CollectionSpec, fields: readonly string[]): string[] {
-  return plan(collection, fields).attributes ?? [];
+  return plan(collection, fields).attributes;
 }
 
 /**
@@ -139,14 +116,14 @@ export async function withListedParts(
   context: CallContext,
 ): Promise<JsonObject[]> {
   const { wanted } = plan(collection, fields);
-  if (!wanted || wanted.size === 0) return [...records];
+  if (wanted.size === 0) return [...records];
   return Promise.all(
     records.map(async (root) => {
       const refs = refsFor(root, wanted);
       if (refs.size === 0) return root;
       const key = Object.fromEntries(collection.primaryKey.map(({ name }) => [name, root[name]]));
       const parts = await readParts(store, collection, entityKey(collection, key), refs, context, false);
-      return parts ? withAttributes(root, parts) : getEntity(store, collection, key, context, fields);
+      return parts ? merged(root, parts) : getEntity(store, collection, key, context, fields);
     }),
   );
 }

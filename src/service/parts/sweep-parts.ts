@@ -22,11 +22,9 @@ export interface SweepReport {
 }
 
 /**
- * Removes the chunks of entities in parts that no root names: what a writer killed between staging
- * a version and switching its root, or between the switch and removing the old version, leaves.
- * Scans the collection's table; a chunk is kept while its root names its part's version, or while
- * it is younger than `graceMs` (a write may be in flight). Any collection in parts of the table
- * serves: a chunk's root tells whether it is named, whoever's it is.
+ * Removes the chunks of entities in parts that no root names (what a writer killed mid-commit leaves),
+ * scanning the collection's table: a chunk is kept while its root names its part's version, or while it
+ * is younger than `graceMs` (a write may be in flight). Any collection in parts of the table serves.
  */
 export async function sweepParts(
   scanner: PartsScanner,

@@ -1,4 +1,4 @@
-import { type CollectionSpec, type RoutedCollection, etagAttributeOf } from '../../core/collection';
+import type { CollectionSpec, RoutedCollection } from '../../core/collection';
 import { ShardlineError } from '../../core/errors';
 import { checkAttributes, type JsonObject, managedAttributes, prepareItem } from '../../core/item';
 import { applyMergePatch } from '../../core/merge-patch';
@@ -11,15 +11,15 @@ import {
   SEPARATOR,
   splitEntity,
 } from '../../core/parts';
-import { emptyRecord, isPlainObject, setOwn } from '../../core/values';
+import { isPlainObject } from '../../core/values';
 import type { CallContext } from '../../store/retry';
 import type { Store } from '../../store/store';
-import { belongsTo, notFound, type Preconditions, refusalReason, writeGuard } from '../guards';
+import { guardAsRead, type Preconditions, readOwned, refusalReason, refusedAfterRead } from '../guards';
 import { keepShards, refuseKeyPatch } from '../patch-item';
 import type { RequestContext } from '../metrics/request-tally';
 import { countWrite, type WriteResult } from '../write-items';
-import { asRead, commitEntity } from './commit-entity';
-import { entityKey, readParts } from './part-chunks';
+import { commitEntity } from './commit-entity';
+import { entityKey, merged, readParts } from './part-chunks';
 
 /** Attempts of a write whose root changed between its read and its write (no If-Match given). */
 const ATTEMPTS = 3;
@@ -40,24 +40,18 @@ export async function putEntity(
   const [collection, ...also] = maps as [RoutedCollection, ...RoutedCollection[]];
   if (!isPlainObject(input)) throw new ShardlineError('invalid_item', 'the item must be a JSON object');
   refuseOwnAttributes(input);
-  const split = splitEntity(collection.parts ?? {}, input);
-  for (const attributes of split.parts.values()) checkAttributes(attributes);
+  const split = checkedSplit(collection, input);
   const root = prepareItem(collection, split.root, random, also);
   const key = entityKey(collection, root.primaryKey);
   if (key.sort[1].includes(SEPARATOR)) {
     throw new ShardlineError('invalid_item', 'a collection in parts takes no U+0000 in its sort key');
   }
-  const parts = new Map(
-    Object.keys(collection.parts ?? {}).map((part) => {
-      const attributes = split.parts.get(part);
-      return [part, attributes ? encodePart(attributes) : null] as const;
-    }),
-  );
+  const parts = encodedParts(split.parts, Object.keys(collection.parts ?? {}));
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await store.getItem(collection.table, root.primaryKey, context, { consistent: true });
     const reason = refusalReason(collection, current, 'may', preconditions);
     if (reason) throw reason;
-    const guard = { ...writeGuard(collection, 'may'), etag: asRead(collection, current) };
+    const guard = guardAsRead(collection, 'may', current);
     const outcome = await commitEntity(store, collection, key, current, { root, parts }, guard, context);
     if (outcome.applied) {
       // Counted as one write, as a plain put is: the root carries the index entry (and the group).
@@ -90,54 +84,45 @@ export async function patchEntity(
   refuseKeyPatch(collection, patch);
   refuseOwnAttributes(patch);
   const owner = partOfAttribute(collection.parts ?? {});
-  const touched = new Set(Object.keys(patch).flatMap((name) => owner.get(name) ?? []));
+  const touched = [...new Set(Object.keys(patch).flatMap((name) => owner.get(name) ?? []))];
   const key = entityKey(collection, primaryKey);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const current = await store.getItem(collection.table, primaryKey, context, { consistent: true });
-    const reason = refusalReason(collection, current, 'must', preconditions);
-    if (reason) throw reason;
-    if (!current || !belongsTo(collection, current)) throw notFound(collection);
-    const refs = new Map([...partRefs(current)].filter(([part]) => touched.has(part)));
+    const current = await readOwned(store, collection, primaryKey, context, preconditions);
+    const refs = new Map([...partRefs(current)].filter(([part]) => touched.includes(part)));
     const partAttributes = await readParts(store, collection, key, refs, context, true);
     // A touched part's version went: the root moved on since it was read.
     if (!partAttributes) continue;
     const after = applyMergePatch(merged(clientAttributes(collection, current), partAttributes), patch) as JsonObject;
-    const split = splitEntity(collection.parts ?? {}, after);
-    for (const attributes of split.parts.values()) checkAttributes(attributes);
+    const split = checkedSplit(collection, after);
     const root = keepShards(maps, current, prepareItem(collection, split.root, random, also));
-    const parts = new Map(
-      [...touched].map((part) => {
-        const attributes = split.parts.get(part);
-        return [part, attributes ? encodePart(attributes) : null] as const;
-      }),
-    );
-    const guard = { ...writeGuard(collection, 'must'), etag: asRead(collection, current) };
+    const parts = encodedParts(split.parts, touched);
+    const guard = guardAsRead(collection, 'must', current);
     const outcome = await commitEntity(store, collection, key, current, { root, parts }, guard, context);
     if (outcome.applied) {
-      const item = merged(root.item, ...[...touched].map((part) => split.parts.get(part) ?? {}));
+      const item = merged(root.item, ...touched.map((part) => split.parts.get(part) ?? {}));
       return { shard: root.shard, shardKey: root.shardKey, item, etag: outcome.etag! };
     }
-    const why = refusalReason(collection, outcome.current, 'must', preconditions);
-    if (why) throw why;
-    if (preconditions.ifMatch !== undefined) {
-      throw new ShardlineError('precondition_failed', 'the item changed during the patch');
-    }
+    refusedAfterRead(collection, outcome.current, preconditions, 'the item changed during the patch');
   }
   throw new ShardlineError('conflict', 'the item kept changing while it was patched; try again');
 }
 
-/** The root's attributes as the client wrote them: shardline's own left out. */
-export function clientAttributes(collection: CollectionSpec, root: JsonObject): JsonObject {
-  const own = new Set([...managedAttributes(collection), PARTS_ATTRIBUTE, etagAttributeOf(collection)]);
-  const out = emptyRecord();
-  for (const [name, value] of Object.entries(root)) if (!own.has(name)) setOwn(out, name, value);
-  return out;
+/** The entity's root and parts, each part's attributes checked as an item's are. */
+function checkedSplit(collection: CollectionSpec, entity: JsonObject) {
+  const split = splitEntity(collection.parts ?? {}, entity);
+  for (const attributes of split.parts.values()) checkAttributes(attributes);
+  return split;
 }
 
-function merged(...records: JsonObject[]): JsonObject {
-  const out = emptyRecord();
-  for (const record of records) for (const [name, value] of Object.entries(record)) setOwn(out, name, value);
-  return out;
+/** The named parts' new bytes: null for a part the entity no longer has. */
+function encodedParts(split: ReadonlyMap<string, JsonObject>, names: readonly string[]) {
+  return new Map(names.map((part) => [part, split.has(part) ? encodePart(split.get(part)!) : null] as const));
+}
+
+/** The root's attributes as the client wrote them: shardline's own left out. */
+function clientAttributes(collection: CollectionSpec, root: JsonObject): JsonObject {
+  const own = new Set([...managedAttributes(collection), PARTS_ATTRIBUTE]);
+  return merged(Object.fromEntries(Object.entries(root).filter(([name]) => !own.has(name))));
 }
 
 function refuseOwnAttributes(input: JsonObject): void {

@@ -129,20 +129,20 @@ describe('ShardTails', () => {
   it('counts the keys a shard holds after a position inside its known tail', () => {
     const tails = new ShardTails();
     tails.record(plan, 3, items, 'gsi1sk', key(9));
-    expect(tails.remainingAfter(plan, 3, key(10), compareKeys)).toBe(2);
-    expect(tails.remainingAfter(plan, 3, key(12), compareKeys)).toBe(0);
-    expect(tails.remainingAfter(plan, 3, key(99), compareKeys)).toBe(0);
+    expect(tails.remainingAfter(plan, 3, key(10))).toBe(2);
+    expect(tails.remainingAfter(plan, 3, key(12))).toBe(0);
+    expect(tails.remainingAfter(plan, 3, key(99))).toBe(0);
   });
 
   it('knows nothing before the tail, of other shards, or of listings bounded on the far side', () => {
     const tails = new ShardTails();
     tails.record(plan, 3, items, 'gsi1sk', key(9));
-    expect(tails.remainingAfter(plan, 3, key(9), compareKeys)).toBe(3);
-    expect(tails.remainingAfter(plan, 3, key(8), compareKeys)).toBeUndefined();
-    expect(tails.remainingAfter(plan, 3, undefined, compareKeys)).toBeUndefined();
-    expect(tails.remainingAfter(plan, 4, key(11), compareKeys)).toBeUndefined();
+    expect(tails.remainingAfter(plan, 3, key(9))).toBe(3);
+    expect(tails.remainingAfter(plan, 3, key(8))).toBeUndefined();
+    expect(tails.remainingAfter(plan, 3, undefined)).toBeUndefined();
+    expect(tails.remainingAfter(plan, 4, key(11))).toBeUndefined();
     const bounded = { direction: 'asc' as const, keyRange: { upper: { key: key(50), inclusive: false } } };
-    expect(tails.remainingAfter(bounded, 3, key(11), compareKeys)).toBeUndefined();
+    expect(tails.remainingAfter(bounded, 3, key(11))).toBeUndefined();
   });
 
   it('keeps descending tails apart, in descending order', () => {
@@ -155,9 +155,9 @@ describe('ShardTails', () => {
       'gsi1sk',
       undefined,
     );
-    expect(tails.remainingAfter(desc, 3, key(2), compareKeys)).toBe(2);
-    expect(tails.remainingAfter(desc, 3, undefined, compareKeys)).toBe(3);
-    expect(tails.remainingAfter(plan, 3, key(2), compareKeys)).toBeUndefined();
+    expect(tails.remainingAfter(desc, 3, key(2))).toBe(2);
+    expect(tails.remainingAfter(desc, 3, undefined)).toBe(3);
+    expect(tails.remainingAfter(plan, 3, key(2))).toBeUndefined();
   });
 });
 
@@ -166,9 +166,9 @@ describe('ShardTailsByCollection', () => {
     const tailsByCollection = new ShardTailsByCollection();
     const plan = { direction: 'asc' as const, keyRange: {} };
     tailsByCollection.of('albums').record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
-    expect(tailsByCollection.of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
-    expect(tailsByCollection.of('tracks').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
-    expect(new ShardTailsByCollection().of('albums').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+    expect(tailsByCollection.of('albums').remainingAfter(plan, 0, undefined)).toBe(1);
+    expect(tailsByCollection.of('tracks').remainingAfter(plan, 0, undefined)).toBeUndefined();
+    expect(new ShardTailsByCollection().of('albums').remainingAfter(plan, 0, undefined)).toBeUndefined();
   });
 
   it('forgets the least recently used ShardTails past its limit, never the ones in use', () => {
@@ -178,7 +178,7 @@ describe('ShardTailsByCollection', () => {
       tailsByCollection.of(name).record(plan, 0, [{ gsi1sk: key(1) }], 'gsi1sk', undefined);
     tailsByCollection.of('a');
     tailsByCollection.of('c');
-    expect(tailsByCollection.of('a').remainingAfter(plan, 0, undefined, compareKeys)).toBe(1);
-    expect(tailsByCollection.of('b').remainingAfter(plan, 0, undefined, compareKeys)).toBeUndefined();
+    expect(tailsByCollection.of('a').remainingAfter(plan, 0, undefined)).toBe(1);
+    expect(tailsByCollection.of('b').remainingAfter(plan, 0, undefined)).toBeUndefined();
   });
 });
