@@ -42,7 +42,8 @@ export function withSharedResponses<T>(document: T): T {
     }
   }
   const shared = (Object.keys(ERROR_ANSWERS) as Name[]).filter((name) => used.has(name));
-  const components = ((document as Document).components ??= {});
+  (document as Document).components ??= {};
+  const components = (document as Document).components!;
   components.responses = {
     ...(components.responses as object | undefined),
     ...Object.fromEntries(shared.map((name) => [name, answer(name)])),
