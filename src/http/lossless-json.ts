@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import { ShardlineError } from '../core/errors';
+import { hasCode, ShardlineError } from '../core/errors';
 import { parseExactJson } from '../core/exact-json';
 import { PROTO, protoNameIn } from '../core/values';
 import type { AppEnv } from './env';
@@ -43,14 +43,15 @@ export function exactJson<T, S extends ContentfulStatusCode>(
 /**
  * Route middleware (after the body guards): parses the body losslessly and hands it to the route's zod validator
  * as `c.req.json()`, so the schema never sees a rounded number. A body not whole within `timeoutMs`, or by the
- * request's deadline (past it only a failure could come), is a 408 with `Connection: close`: the rest is never read.
+ * request's deadline (past it only a failure could come), is a 408, and a chunked one over `maxBytes` a 413, both
+ * with `Connection: close`: the rest is never read.
  */
-export function losslessBody(timeoutMs: number): MiddlewareHandler<AppEnv> {
+export function losslessBody(timeoutMs: number, maxBytes: number): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deadline = c.get('call')?.deadline;
     const within = deadline === undefined ? timeoutMs : Math.max(1, Math.min(timeoutMs, deadline - Date.now()));
-    const bytes = await readBody(c.req.raw, within).catch((error) => {
-      if (error instanceof ShardlineError && error.code === 'request_timeout') c.header('Connection', 'close');
+    const bytes = await readBody(c.req.raw, within, maxBytes).catch((error) => {
+      if (hasCode(error, 'request_timeout') || hasCode(error, 'payload_too_large')) c.header('Connection', 'close');
       throw error;
     });
     const parsed = parseJsonBody(bytes);

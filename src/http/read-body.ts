@@ -5,19 +5,22 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /**
  * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline, not an idle timer
- * a dribbling client could restart forever. A body of a declared length is read whole by `arrayBuffer()`, which
+ * a dribbling client could restart forever. A body of no declared length (chunked) is counted as it streams in: a
+ * 413 once over `maxBytes` (a declared length is held to it before the body is opened, by the body guards). A body of a declared length is read whole by `arrayBuffer()`, which
  * @hono/node-server reads straight from the socket, not through a web stream (docs/performance.md); past the
  * deadline it is left to the connection's close (the 408 closes it).
  */
-export async function readBody(request: Request, timeoutMs: number): Promise<Uint8Array> {
+export async function readBody(request: Request, timeoutMs: number, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.has('content-length') && !request.headers.has('transfer-encoding');
   const reader = declared ? undefined : request.body?.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reader?.cancel().catch(() => undefined);
       const message = `the request body did not arrive whole within ${timeoutMs} ms`;
       reject(new ShardlineError('request_timeout', message, { timeoutMs }));
+      // After the rejection: cancelling ends the pending read as done, which would otherwise win the race
+      // and hand the part read so far to the parser.
+      reader?.cancel().catch(() => undefined);
     }, timeoutMs);
   });
   try {
@@ -29,13 +32,25 @@ export async function readBody(request: Request, timeoutMs: number): Promise<Uin
     }
     if (!reader) return new Uint8Array(0);
     const chunks: Uint8Array[] = [];
+    let size = 0;
     for (;;) {
       const { done, value } = await Promise.race([reader.read(), late]);
       if (done) break;
+      size += value.length;
+      if (size > maxBytes) {
+        reader.cancel().catch(() => undefined);
+        throw bodyTooLarge(maxBytes);
+      }
       chunks.push(value);
     }
     return chunks.length === 1 ? (chunks[0] as Uint8Array) : new Uint8Array(await new Blob(chunks).arrayBuffer());
   } finally {
     clearTimeout(timer);
   }
+}
+
+export function bodyTooLarge(maxBytes: number): ShardlineError {
+  return new ShardlineError('payload_too_large', `the request body is over ${maxBytes} bytes`, {
+    limitBytes: maxBytes,
+  });
 }

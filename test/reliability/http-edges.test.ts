@@ -216,18 +216,22 @@ describe('a body still arriving at the request deadline, on the Node server', ()
   });
   afterAll(async () => server && (await stopChild(server.child)));
 
-  it('is a 408 at the deadline with Connection: close, not a failure after the dribbler finishes', async () => {
-    // 60 bytes a byte every 200 ms: 12 s to arrive, far past the deadline and inside BODY_TIMEOUT_MS.
-    const body = JSON.stringify({ pk: 'slow', sk: 'body', title: 'x'.repeat(20) }).padEnd(60, ' ');
-    const head =
-      'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
-      `Content-Length: ${body.length}\r\n\r\n`;
-    const { answer, elapsedMs, closed } = await dribbled(port, head, body);
-    expectJsonError(answer, 408, 'request_timeout');
-    expect(answer?.headers.connection).toBe('close');
-    expect(elapsedMs).toBeLessThan(SHORT_DEADLINE_MS + 3000);
-    expect(closed).toBe(true);
-  });
+  // 60 bytes a byte every 200 ms: 12 s to arrive, far past the deadline and inside BODY_TIMEOUT_MS.
+  const body = JSON.stringify({ pk: 'slow', sk: 'body', title: 'x'.repeat(20) }).padEnd(60, ' ');
+  const put = 'PUT /collections/albums/items HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+  it.each([
+    ['of a declared length', `${put}Content-Length: ${body.length}\r\n\r\n`, body],
+    ['chunked', `${put}Transfer-Encoding: chunked\r\n\r\n`, `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`],
+  ])(
+    'a body %s is a 408 at the deadline with Connection: close, not after the dribbler finishes',
+    async (_, head, sent) => {
+      const { answer, elapsedMs, closed } = await dribbled(port, head, sent);
+      expectJsonError(answer, 408, 'request_timeout');
+      expect(answer?.headers.connection).toBe('close');
+      expect(elapsedMs).toBeLessThan(SHORT_DEADLINE_MS + 3000);
+      expect(closed).toBe(true);
+    },
+  );
 });
 
 /** Every route of the OpenAPI document, as (method, path with `albums` for its parameters). */

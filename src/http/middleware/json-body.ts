@@ -1,10 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { every } from 'hono/combine';
 import { ShardlineError } from '../../core/errors';
 import type { AppEnv } from '../env';
 import { losslessBody } from '../lossless-json';
-import { DEFAULT_BODY_TIMEOUT_MS } from '../read-body';
+import { bodyTooLarge, DEFAULT_BODY_TIMEOUT_MS } from '../read-body';
 
 export interface BodyLimits {
   /** A single item (PUT): DynamoDB's 400 KB item, with room for JSON escaping. */
@@ -37,38 +36,12 @@ export function jsonBodyGuards(maxBytes: number, timeoutMs = DEFAULT_BODY_TIMEOU
       const declared = Number(c.req.header('content-length') ?? Number.NaN);
       if (declared > maxBytes && !c.req.header('transfer-encoding')) {
         if (declared > MAX_DRAINED_BYTES) c.header('Connection', 'close');
-        throw tooLarge(maxBytes);
+        throw bodyTooLarge(maxBytes);
       }
       await next();
     },
-    countedBody(maxBytes),
-    losslessBody(timeoutMs),
+    losslessBody(timeoutMs, maxBytes),
   ];
-}
-
-/**
- * Hono's body limit for a body of no declared length (chunked), counted as it streams in. A declared length is held
- * to `maxBytes` above: hono's limit would only open the body as a web stream to learn nothing more.
- */
-function countedBody(maxBytes: number): MiddlewareHandler<AppEnv> {
-  const counted = bodyLimit({
-    maxSize: maxBytes,
-    onError: (c) => {
-      // The rest of a streamed body is left unread: the connection cannot carry another request.
-      c.header('Connection', 'close');
-      throw tooLarge(maxBytes);
-    },
-  });
-  return (c, next) =>
-    c.req.header('content-length') !== undefined && c.req.header('transfer-encoding') === undefined
-      ? next()
-      : counted(c, next);
-}
-
-function tooLarge(maxBytes: number): ShardlineError {
-  return new ShardlineError('payload_too_large', `the request body is over ${maxBytes} bytes`, {
-    limitBytes: maxBytes,
-  });
 }
 
 /** A PUT or PATCH body of a collection in parts: a 16 MiB entity, with room for JSON escaping. */
