@@ -26,9 +26,15 @@ export const MAP_MARKER = '$map';
 const MARKERS = new Set([BINARY_MARKER, SET_MARKER, MAP_MARKER]);
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** The marker of a one-key object whose key is a marker: stops at a second key, as items hold many. */
 export function markerOf(value: object): string | undefined {
-  const keys = Object.keys(value);
-  return keys.length === 1 && MARKERS.has(keys[0]!) ? keys[0] : undefined;
+  let only: string | undefined;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (only !== undefined) return undefined;
+    only = key;
+  }
+  return only !== undefined && MARKERS.has(only) ? only : undefined;
 }
 
 /** A map, not a number, binary or set. */
