@@ -7,7 +7,9 @@ import type { KeyBound } from './key-range';
 /**
  * The one module that knows how keys are spelled (docs/architecture.md, "Index keys"): the shard key and the
  * index sort key, value + SEPARATOR + the primary key as JSON (which escapes U+0000). SEPARATOR sorts below
- * every character, so one value's items are one run, and an exact-value lookup is the prefix `value + SEPARATOR`.
+ * every character, so `value < value2` implies `key(value) < key(value2)`, one value's items are one run, and an
+ * exact-value lookup is the prefix `value + SEPARATOR`. The primary key makes every entry unique: a cursor is one
+ * exact position.
  */
 export const SEPARATOR = '\u0000';
 /** The next character up from SEPARATOR: `value + VALUE_END` is above every key of that value. */
