@@ -66,7 +66,7 @@ export class ShardMaps implements MapSource {
    * reported, never applied (`npm run reshard` changes maps).
    */
   async initialize(context: CallContext): Promise<void> {
-    const { pointers, groups, readAt } = await this.load(context);
+    const { pointers, groups, readAt } = await this.read(context);
     const known = new Map<string, MapPointer>();
     for (const collection of this.collections) {
       try {
@@ -184,7 +184,7 @@ export class ShardMaps implements MapSource {
    * Every collection's pointer and every grouped one's group map, in one read where the store keeps
    * group maps (a test's store may not: then no group map, every group on the default).
    */
-  private async load(context: CallContext): Promise<Cached> {
+  private async read(context: CallContext): Promise<Cached> {
     const readAt = this.now();
     const mapStore = this.mapStore as MapStore & Partial<GroupMapStore>;
     const read =
@@ -198,9 +198,14 @@ export class ShardMaps implements MapSource {
       if (pointer) pointers.set(name, pointer);
       if (group) groups.set(name, group);
     }
-    const loaded = { pointers, groups, readAt };
+    return { pointers, groups, readAt };
+  }
+
+  /** A refresh: `read` into the cache (initialize fills it only once every collection has its map). */
+  private async load(context: CallContext): Promise<Cached> {
+    const loaded = await this.read(context);
     // Two refreshes may cross: keep the one read later.
-    if (!this.cached || this.cached.readAt <= readAt) this.cached = loaded;
+    if (!this.cached || this.cached.readAt <= loaded.readAt) this.cached = loaded;
     return loaded;
   }
 
