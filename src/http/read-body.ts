@@ -5,10 +5,10 @@ export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
 
 /**
  * A request's whole body, or a 408 when it has not all arrived within `timeoutMs`: one deadline, not an idle timer
- * a dribbling client could restart forever. A body of no declared length (chunked) is counted as it streams in: a
- * 413 once over `maxBytes` (a declared length is held to it before the body is opened, by the body guards). A body of a declared length is read whole by `arrayBuffer()`, which
- * @hono/node-server reads straight from the socket, not through a web stream (docs/performance.md); past the
- * deadline it is left to the connection's close (the 408 closes it).
+ * a dribbling client could restart forever. A body of a declared length (held to `maxBytes` by the body guards,
+ * before it is opened) is read whole by `arrayBuffer()`, which @hono/node-server reads straight from the socket,
+ * not through a web stream (docs/performance.md); past the deadline it is left to the connection's close (the 408
+ * closes it). A body of no declared length (chunked) is counted as it streams in: a 413 once over `maxBytes`.
  */
 export async function readBody(request: Request, timeoutMs: number, maxBytes: number): Promise<Uint8Array> {
   const declared = request.headers.has('content-length') && !request.headers.has('transfer-encoding');
