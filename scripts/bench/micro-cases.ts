@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { decodeCursor, encodeCursor, type CursorScope } from '../../src/core/cursor';
 import { indexSortKey } from '../../src/core/index-key';
 import { normalize } from '../../src/core/normalize';
-import { createStrategy } from '../../src/core/strategies';
+import { strategyFromConfig } from '../../src/core/strategies';
 import { seededRandom } from '../../devtools/random';
 import { mergeCases } from './merge-cases';
 import { signingCases } from './signing-cases';
@@ -32,8 +32,8 @@ const BOUNDARIES = (
 export function microCases(): MicroCase[] {
   const random = seededRandom(7);
   const titles = Array.from({ length: 65_536 }, () => randomTitle(random));
-  const range = createStrategy({ kind: 'range', boundaries: BOUNDARIES });
-  const hash = createStrategy({ kind: 'hash', shards: 21 });
+  const range = strategyFromConfig({ kind: 'range', boundaries: BOUNDARIES });
+  const hash = strategyFromConfig({ kind: 'hash', shards: 21 });
   const fixed = () => 0.5;
 
   // Through JSON, as the SDK hands them over: flat strings, not the ropes concatenation

@@ -3,7 +3,7 @@ import { compareKeys } from '../../src/core/collation';
 import { firstMapOf, type RoutedCollection, routedBy } from '../../src/core/collection';
 import { indexSortKey } from '../../src/core/index-key';
 import { orderedValueOf } from '../../src/core/order';
-import { createStrategy } from '../../src/core/strategies';
+import { strategyFromConfig } from '../../src/core/strategies';
 import { seededRandom } from '../../devtools/random';
 import { randomTitle } from '../../devtools/titles';
 import { mergeCases } from './merge-cases';
@@ -110,7 +110,7 @@ function collections(
     const boundaries = Array.from({ length: SHARDS }, (_, s) =>
       s === 0 ? '' : values[Math.floor((s * values.length) / SHARDS)]!,
     );
-    return routedBy(collection, 1, createStrategy({ kind: 'range', boundaries }), 0);
+    return routedBy(collection, 1, strategyFromConfig({ kind: 'range', boundaries }), 0);
   });
   return {
     plainRange: ranged[0]!,

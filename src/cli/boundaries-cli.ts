@@ -12,6 +12,7 @@ import { reshardVerdict } from './reshard-verdict';
 import { readOptions, type ScriptIO } from './command-line';
 import { createProgress, formatAmount, type Progress } from './progress';
 import { shardChart } from './shard-chart';
+import { formatCount } from '../core/count-text';
 
 export interface CliIO extends ScriptIO {
   /** Draw a progress bar (when stderr is a terminal). */
@@ -37,7 +38,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   const source = await readSource(options, io.env, progress);
   const readDone = performance.now();
   if (source.keys === 0) {
-    const skipped = [...source.skipped].map(([reason, n]) => `${n.toLocaleString('en-US')} ${reason}`).join(', ');
+    const skipped = [...source.skipped].map(([reason, n]) => `${formatCount(n)} ${reason}`).join(', ');
     throw new Error(`no keys in ${source.source}${skipped ? ` (skipped: ${skipped})` : ''}`);
   }
   if (source.samples.length > 0)
@@ -120,7 +121,7 @@ async function run(options: Options, io: CliIO, progress: Progress): Promise<num
   const json = `${JSON.stringify(file, null, 2)}\n`;
   if (options.out === undefined || options.out === '-') io.stdout(json);
   else writeFileSync(options.out, json);
-  const title = `${options.shards} shards over ${keys.total.toLocaleString('en-US')} keys from ${source.source}`;
+  const title = `${options.shards} shards over ${formatCount(keys.total)} keys from ${source.source}`;
   if (options.chart !== undefined) writeFileSync(options.chart, shardChart(loads, shownBoundaries, title));
 
   io.stderr(

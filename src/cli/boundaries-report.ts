@@ -2,6 +2,7 @@ import type { Balance, HeavyHitter } from '../boundaries/shard-loads';
 import type { ReshardCost } from '../boundaries/reshard-cost';
 import { textBar } from './charts';
 import type { ReshardVerdict } from './reshard-verdict';
+import { formatCount } from '../core/count-text';
 
 export interface BoundariesSummary {
   readonly shards: number;
@@ -31,26 +32,27 @@ export interface BoundariesSummary {
   readonly seconds: { readonly read: number; readonly sort: number; readonly cut: number };
 }
 
-const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 const MAX_ROWS = 64;
 
 export function formatReport(s: BoundariesSummary): string {
   const lines = [
-    `${s.shards} shards over ${int(s.keys)} keys (` +
-      `${s.distinct === undefined ? 'sketched' : `${int(s.distinct)} distinct`}, ${s.keyForm})` +
+    `${s.shards} shards over ${formatCount(s.keys)} keys (` +
+      `${s.distinct === undefined ? 'sketched' : `${formatCount(s.distinct)} distinct`}, ${s.keyForm})` +
       ` from ${s.source}`,
   ];
-  for (const [reason, count] of s.skipped) lines.push(`  skipped ${int(count)} records: ${reason}`);
+  for (const [reason, count] of s.skipped) lines.push(`  skipped ${formatCount(count)} records: ${reason}`);
   lines.push(
-    `balance: largest ${int(s.balance.max)} / mean ${int(s.balance.mean)} = ${s.balance.maxOverMean.toFixed(4)} ` +
-      `(smallest ${int(s.balance.min)}; best possible ${(s.bestMax / s.balance.mean).toFixed(4)},` +
-      ` allowed ${(s.allowedMax / s.balance.mean).toFixed(4)})`,
+    `balance: largest ${formatCount(s.balance.max)} / mean ${formatCount(s.balance.mean)} = ` +
+      `${s.balance.maxOverMean.toFixed(4)} (smallest ${formatCount(s.balance.min)}; ` +
+      `best possible ${(s.bestMax / s.balance.mean).toFixed(4)}, ` +
+      `allowed ${(s.allowedMax / s.balance.mean).toFixed(4)})`,
   );
   if (s.sketch) {
     const bound = s.sketch.shardCountErrorBound;
     lines.push(
-      `sketch: ${int(s.sketch.retainedKeys)} keys held; every shard count above is within ±${int(bound)} items` +
-        ` (largest ÷ mean within ±${(bound / s.balance.mean).toFixed(4)})`,
+      `sketch: ${formatCount(s.sketch.retainedKeys)} keys held; ` +
+        `every shard count above is within ±${formatCount(bound)} items ` +
+        `(largest ÷ mean within ±${(bound / s.balance.mean).toFixed(4)})`,
     );
   }
   lines.push(`boundaries: mean ${s.meanBoundaryLength.toFixed(2)} characters`);
@@ -59,8 +61,8 @@ export function formatReport(s: BoundariesSummary): string {
     lines.push(`heavy hitters (${s.heavyHitters.length}): repeated boundaries, items spread evenly over the run`);
     for (const h of s.heavyHitters.slice(0, 20)) {
       lines.push(
-        `  ${JSON.stringify(h.value)}: ${int(h.count)} items over shards ${h.shards[0]}–${h.shards.at(-1)}` +
-          ` (${int(h.count / h.shards.length)} each)`,
+        `  ${JSON.stringify(h.value)}: ${formatCount(h.count)} items over shards ${h.shards[0]}–${h.shards.at(-1)}` +
+          ` (${formatCount(h.count / h.shards.length)} each)`,
       );
     }
     if (s.heavyHitters.length > 20) lines.push(`  … ${s.heavyHitters.length - 20} more in the output file`);
@@ -69,8 +71,8 @@ export function formatReport(s: BoundariesSummary): string {
   if (s.compare) {
     const { cost, file, note, verdict } = s.compare;
     lines.push(
-      `reshard from ${file}: ${int(cost.moved)} of ${int(cost.total)} items (${(cost.fraction * 100).toFixed(2)} %)` +
-        ` would move to another shard`,
+      `reshard from ${file}: ${formatCount(cost.moved)} of ${formatCount(cost.total)} items ` +
+        `(${(cost.fraction * 100).toFixed(2)} %) would move to another shard`,
       `  balance now ${verdict.current.toFixed(4)} (largest / mean under ${file}),` +
         ` achievable ${verdict.achievable.toFixed(4)}`,
       `  ${verdict.line}`,
@@ -89,7 +91,7 @@ function shardRows(s: BoundariesSummary): string[] {
     const boundary = JSON.stringify(s.boundaries[i] ?? '');
     const shown = boundary.length > 24 ? `${boundary.slice(0, 23)}…` : boundary;
     return (
-      `  ${String(i).padStart(5)}  ${shown.padEnd(24)} ${int(s.loads[i]!).padStart(12)} ` +
+      `  ${String(i).padStart(5)}  ${shown.padEnd(24)} ${formatCount(s.loads[i]!).padStart(12)} ` +
       ` ${textBar(s.loads[i]!, s.balance.max, 40)}`
     );
   };

@@ -6,6 +6,7 @@ import { ChangeIndexer, poisonLine } from '../service/change-indexer';
 import { isCheckpointItem } from '../store/checkpoints';
 import { isReservedItem } from '../store/reserved-keys';
 import { namedCollection, numberArg, readCommandLine, readOptions, type ScriptIO } from './command-line';
+import { formatCount } from '../core/count-text';
 
 export const USAGE = `Usage: npm run follow -- [--collection NAME] [--until-idle] [--batch N]
 
@@ -152,11 +153,11 @@ function total(all: readonly FollowStats[]): FollowStats {
 
 function summary(stats: FollowStats, seconds: number): string {
   const { indexed, current, skipped, poison } = stats.outcomes;
-  const n = (value: number) => value.toLocaleString('en-US');
   const rate = seconds > 0 ? stats.seen / seconds : 0;
   return (
-    `${n(stats.seen)} changes seen, ${n(indexed)} indexed, ${n(current)} already current, ` +
-    `${n(skipped)} skipped, ${n(poison)} poison; lag ${(stats.lagMs / 1000).toFixed(1)} s; ` +
+    `${formatCount(stats.seen)} changes seen, ${formatCount(indexed)} indexed, ` +
+    `${formatCount(current)} already current, ${formatCount(skipped)} skipped, ${formatCount(poison)} poison; ` +
+    `lag ${(stats.lagMs / 1000).toFixed(1)} s; ` +
     `${rate.toFixed(0)} changes/s over ${seconds.toFixed(1)} s`
   );
 }

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { formatCount } from '../core/count-text';
 
 /** A progress bar on stderr, drawn only when stderr is a terminal and not --quiet, so logs and pipes stay clean. */
 export interface Progress {
@@ -51,5 +52,5 @@ export function formatAmount(value: number, unit: string): string {
     const mib = value / (1 << 20);
     return mib >= 1024 ? `${(mib / 1024).toFixed(2)} GiB` : `${mib.toFixed(1)} MiB`;
   }
-  return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+  return `${formatCount(value)} ${unit}`;
 }

@@ -16,6 +16,7 @@ import { namedCollection, readOptions, refusing, type ScriptIO } from './command
 import { parseReshardOptions, USAGE, type ReshardOptions } from './reshard-options';
 import { formatStatus } from './reshard-status';
 import { confirmed, resizeGroupCli } from './group-resize-cli';
+import { formatCount } from '../core/count-text';
 
 export interface ReshardIO extends ScriptIO {
   /** Aborted on SIGINT/SIGTERM: the run stops at its next safe point (exit code 130). */
@@ -83,11 +84,11 @@ async function run(
     const outcome = await reshard.checkEntries(action.kind === 'repair');
     progress.stop();
     const { members, stale } = outcome.checked ?? { members: 0, stale: 0 };
-    const n = (value: number) => value.toLocaleString('en-US');
     io.stdout(
-      `${collection.name}: ${n(members)} members checked; ${n(stale)} with an index entry their ordered ` +
+      `${collection.name}: ${formatCount(members)} members checked; ` +
+        `${formatCount(stale)} with an index entry their ordered ` +
         (action.kind === 'repair'
-          ? `fields disagree with, ${n(outcome.moved)} rewritten\n`
+          ? `fields disagree with, ${formatCount(outcome.moved)} rewritten\n`
           : `fields disagree with${stale > 0 ? ' (npm run reshard -- --repair rewrites them)' : ''}\n`),
     );
     return 0;
@@ -111,7 +112,7 @@ async function run(
     const question =
       `${collection.name}: ${describe(reading)} (v${current.read.version}) → ` +
       `${describe(strategyFromConfig(target))}; ` +
-      `the table holds about ${items.toLocaleString('en-US')} items. Start?`;
+      `the table holds about ${formatCount(items)} items. Start?`;
     if (!(await confirmed(io, question))) return 3;
   }
   const started = Date.now();

@@ -1,6 +1,7 @@
 import type cliProgress from 'cli-progress';
 import { stderrBar } from './progress';
 import type { MigrationProgress } from '../core/shard-map';
+import { formatCount } from '../core/count-text';
 
 export interface ReshardProgress {
   update(progress: MigrationProgress): void;
@@ -59,9 +60,8 @@ export function reshardProgress(
 
 export function describeCounts(progress: MigrationProgress): string {
   const seconds = Math.max(0.001, (Date.now() - progress.startedAt) / 1000);
-  const n = (value: number) => value.toLocaleString('en-US');
   return (
-    `${progress.pass}: ${n(progress.scanned)} scanned, ${n(progress.members)} members, ${n(progress.moved)} moved, ` +
-    `${n(Math.round(progress.scanned / seconds))} items/s`
+    `${progress.pass}: ${formatCount(progress.scanned)} scanned, ${formatCount(progress.members)} members, ` +
+    `${formatCount(progress.moved)} moved, ${formatCount(progress.scanned / seconds)} items/s`
   );
 }

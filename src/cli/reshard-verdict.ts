@@ -1,5 +1,6 @@
 import type { ReshardCost } from '../boundaries/reshard-cost';
 import type { Balance } from '../boundaries/shard-loads';
+import { formatCount } from '../core/count-text';
 
 /** The share less the busiest shard must carry for a reshard to pay (docs/boundaries.md, "Would a reshard pay?"). */
 export const RESHARD_PAYS_AT = 0.1;
@@ -14,6 +15,6 @@ export function reshardVerdict(current: Balance, next: Balance, cost: ReshardCos
   const line =
     `reshard ${pays ? 'would pay' : 'would not pay'}: the largest shard would carry ${pct(Math.abs(relief))} ` +
     `${relief >= 0 ? 'less' : 'more'} (threshold: ${pct(RESHARD_PAYS_AT)} less) ` +
-    `for ${Math.round(cost.moved).toLocaleString('en-US')} items moved (${pct(cost.fraction)})`;
+    `for ${formatCount(cost.moved)} items moved (${pct(cost.fraction)})`;
   return { current: current.maxOverMean, achievable: next.maxOverMean, relief, moved: cost.moved, pays, line };
 }

@@ -1,5 +1,6 @@
 import { balanceOf } from '../boundaries/shard-loads';
 import { escapeXml, scaled, svgDocument } from './charts';
+import { formatCount } from '../core/count-text';
 
 /** `npm run boundaries -- --chart`: a bar per shard (hover: boundary, items), a line at the mean. */
 export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknown[], title: string): string {
@@ -14,13 +15,13 @@ export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknow
   const y = (v: number): number => top + height - scaled(v, max, height);
   const parts: string[] = [
     `<text x="${left}" y="20" font-size="14">${escapeXml(title)}</text>`,
-    `<text x="${left - 6}" y="${top + 4}" text-anchor="end">${Math.round(max).toLocaleString('en-US')}</text>`,
+    `<text x="${left - 6}" y="${top + 4}" text-anchor="end">${formatCount(max)}</text>`,
     `<text x="${left - 6}" y="${top + height + 4}" text-anchor="end">0</text>`,
   ];
   for (let i = 0; i < n; i++) {
     const load = loads[i]!;
     const x = left + i * (barWidth + gap);
-    const items = Math.round(load).toLocaleString('en-US');
+    const items = formatCount(load);
     const label = `shard ${i}: ${items} items, from ${JSON.stringify(boundaries[i] ?? '')}`;
     if (n <= 50)
       parts.push(
@@ -35,7 +36,7 @@ export function shardChart(loads: ArrayLike<number>, boundaries: readonly unknow
     `<line x1="${left}" x2="${left + n * (barWidth + gap)}" y1="${y(mean).toFixed(2)}" y2="${y(mean).toFixed(2)}"` +
       ` stroke="#d04a4a" stroke-dasharray="4 3"/>`,
     `<text x="${left + n * (barWidth + gap) + 4}" y="${(y(mean) + 4).toFixed(2)}"` +
-      ` fill="#d04a4a">mean ${Math.round(mean).toLocaleString('en-US')}</text>`,
+      ` fill="#d04a4a">mean ${formatCount(mean)}</text>`,
     `<text x="${left}" y="${top + height + 32}">shards 0–${n - 1} (${n})` +
       `; max/mean ${maxOverMean.toFixed(4)}</text>`,
   );

@@ -3,13 +3,13 @@ import type { AutopilotConfig, CollectionSpec } from '../core/collection';
 import type { GroupSpec } from '../core/group-key';
 import { normalize, type Normalization } from '../core/normalize';
 import { type CollectionOrder, orderSpec } from '../core/order';
+import { partsProblem } from '../core/parts';
 import { PROTO } from '../core/values';
 import { strategyDefinition, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { parseBoundariesFile } from './boundaries-file';
 import { schemaProblems } from './config-problems';
 import { configSchema, takesBoundaries } from './config-schema';
 import { resolveOrder } from './order-config';
-import { withParts } from './parts-config';
 
 export interface ResolveOptions {
   /** Overrides the default table name (TABLE_NAME). */
@@ -88,7 +88,11 @@ function resolveCollection(
     ...(spec.autopilot && { autopilot: spec.autopilot }),
     ...(group && { group }),
   };
-  return withParts(resolved, spec.parts);
+  if (!spec.parts) return resolved;
+  // Parts are checked against the rest of the collection: one line naming why it cannot have them.
+  const problem = partsProblem(resolved, spec.parts);
+  if (problem) throw new Error(`collection "${name}": ${problem}`);
+  return { ...resolved, parts: spec.parts };
 }
 
 /** Each group starts on one shard: its listing is one Query. */

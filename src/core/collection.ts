@@ -93,14 +93,9 @@ export function firstMapOf(spec: CollectionSpec): RoutedCollection {
   return routedBy(spec, 1, spec.initialStrategy, 0);
 }
 
-/** Whether a map's strategy is the config's (after a reshard it need not be). */
-export function isConfigured(spec: CollectionSpec, strategy: Pick<ShardStrategy, 'config'>): boolean {
-  return sameStrategy(strategy, spec.initialStrategy);
-}
-
 /** What a router says at start when the stored map `version` (`stored`) is not the config's strategy. */
 export function configDriftNote(spec: CollectionSpec, version: number, stored: ShardStrategy): string | undefined {
-  if (isConfigured(spec, stored)) return undefined;
+  if (sameStrategy(stored, spec.initialStrategy)) return undefined;
   const configured = spec.initialStrategy;
   return (
     `shardline: collection "${spec.name}" routes by its stored shard map v${version} ` +

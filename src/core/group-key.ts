@@ -62,12 +62,3 @@ function numberFromText(text: string): ExactNumber | undefined {
 export function groupPrefix(prefix: string, group: string): string {
   return prefix + SHARD_SEPARATOR + group;
 }
-
-/** The group a grouped collection's shard key names, or undefined when it is not one of `prefix`'s. */
-export function groupOfShardKey(prefix: string, key: unknown): string | undefined {
-  const start = prefix + SHARD_SEPARATOR;
-  if (typeof key !== 'string' || !key.startsWith(start)) return undefined;
-  const end = key.lastIndexOf(SHARD_SEPARATOR);
-  if (end <= start.length || !/^(?:0|[1-9][0-9]*)$/.test(key.slice(end + 1))) return undefined;
-  return key.slice(start.length, end);
-}

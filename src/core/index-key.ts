@@ -1,7 +1,5 @@
 import { utf8Length } from './collation';
-import { malformedRecord } from './errors';
-import { ExactNumber } from './exact-number';
-import { parseExactJson } from './exact-json';
+import type { ExactNumber } from './exact-number';
 import type { KeyBound } from './key-range';
 
 /**
@@ -46,19 +44,6 @@ export function indexSortKeyBytes(normalized: string, primaryKey: readonly KeyVa
 export function valueOfIndexKey(indexKey: string): string {
   const end = indexKey.indexOf(SEPARATOR);
   return end < 0 ? indexKey : indexKey.slice(0, end);
-}
-
-/** Throws (a malformed record) when `indexKey` is not one `indexSortKey` builds. */
-export function decodeIndexKey(indexKey: string): { value: string; primaryKey: KeyValue[] } {
-  const end = indexKey.indexOf(SEPARATOR);
-  let primaryKey: unknown;
-  try {
-    primaryKey = end < 0 ? undefined : parseExactJson(indexKey.slice(end + 1));
-  } catch {}
-  if (!Array.isArray(primaryKey) || !primaryKey.every((v) => typeof v === 'string' || v instanceof ExactNumber)) {
-    throw malformedRecord(`not an index sort key: ${JSON.stringify(indexKey)}`);
-  }
-  return { value: indexKey.slice(0, end), primaryKey };
 }
 
 /** The bound holding exactly the keys of values above `value` (`inclusive`: and of `value`). */

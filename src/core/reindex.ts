@@ -1,9 +1,9 @@
 import { isPartItem } from './parts';
 import type { RoutedCollection } from './collection';
-import { indexSortKey, parseShardKey, shardKey, valueOfIndexKey } from './index-key';
-import { managedAttributes, prepareItem, readPrimaryKey, type JsonObject } from './item';
+import { parseShardKey, shardKey, valueOfIndexKey } from './index-key';
+import { managedAttributes, prepareItem, type JsonObject } from './item';
 import { matchesMembers } from './members';
-import { orderedValueOf, orderOf } from './order';
+import { orderOf } from './order';
 
 // What the migration scans decide about one stored item, purely from the item and the collection's
 // views (the collection as one shard map sees it); the store carries it out with conditional updates.
@@ -92,9 +92,4 @@ export function entryAttributes(view: RoutedCollection, indexKey: string, random
     [view.map.index.shardKeyAttribute]: shardKey(view.prefix, shard),
     [view.map.index.indexKeyAttribute]: indexKey,
   };
-}
-
-/** The index sort key an item's current field value gives (for checks in tests and tools). */
-export function fieldIndexKey(collection: RoutedCollection, item: JsonObject): string {
-  return indexSortKey(orderedValueOf(collection, item), readPrimaryKey(collection, item));
 }

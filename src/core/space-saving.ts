@@ -36,10 +36,6 @@ export class SpaceSaving {
     return this.seen;
   }
 
-  get size(): number {
-    return this.heap.length;
-  }
-
   /** The most an absent key can have been seen, and the bound on every counter's error. */
   get errorBound(): number {
     return this.heap.length < this.capacity ? 0 : this.heap[0]!.count;
@@ -64,12 +60,6 @@ export class SpaceSaving {
       this.counters.set(key, least);
       this.siftDown(0);
     }
-  }
-
-  /** Undefined when `key` is not tracked (then its count is at most `errorBound`). */
-  get(key: string): HeavyHitter | undefined {
-    const counter = this.counters.get(key);
-    return counter && { key: counter.key, count: counter.count, error: counter.error };
   }
 
   /** Largest count first (ties by key, so the order is stable). */

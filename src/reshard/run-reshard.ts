@@ -4,6 +4,7 @@ import { STALE_AFTER_TTLS } from '../service/shard-maps';
 import type { DynamoTable } from '../store/table';
 import type { GroupResizeDeps } from './group-resize';
 import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
+import { formatCount } from '../core/count-text';
 
 /** What a reshard runs against, opened by whoever runs it (a CLI, the autopilot, a scheduled function). */
 export interface ReshardTable {
@@ -56,7 +57,7 @@ export function settleMsOf(settings: { readonly mapTtlMs: number; readonly reque
 /** The line a finished reshard ends on, for people and for the autopilot's decision log alike. */
 export function finishedLine(collection: string, outcome: ReshardOutcome, seconds: number): string {
   return (
-    `${collection}: stable on v${outcome.pointer.read.version}; ${outcome.moved.toLocaleString('en-US')} ` +
+    `${collection}: stable on v${outcome.pointer.read.version}; ${formatCount(outcome.moved)} ` +
     `entries written or removed in ${seconds.toFixed(1)} s` +
     (outcome.writeUnits > 0 ? `, ${outcome.writeUnits.toFixed(0)} write units` : '')
   );

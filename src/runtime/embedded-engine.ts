@@ -6,8 +6,7 @@ import { createRequire } from 'node:module';
 import { ANY_ENGINE_KEYS, type AwsKeys } from './aws-keys';
 import { ENGINE_SECRET_FILE, persistedSecret } from './cursor-secret';
 import { lockDataDir, type DataDirLock } from './data-dir-lock';
-import { patchLevelIterators } from './dynalite-iterator-fix';
-import { guardEngineStorage } from './engine-storage';
+import { patchDynalite } from './dynalite-patches';
 
 export interface EmbeddedEngine {
   readonly endpoint: string;
@@ -29,8 +28,8 @@ export function engineCredentials(secret: string): AwsKeys {
 export async function startEmbeddedEngine(dataDir: string | undefined): Promise<EmbeddedEngine> {
   // dynalite is CommonJS and only needed here: loaded lazily, never bundled for Workers or Lambda.
   const dynalite = createRequire(import.meta.url)('dynalite') as (options: object) => Server;
-  patchLevelIterators(); // else every query leaks an open LevelDB iterator
-  guardEngineStorage(); // else a full disk's failed write kills the process
+  // Else every query leaks an open LevelDB iterator, and a full disk's failed write kills the process.
+  patchDynalite();
   let lock: DataDirLock | undefined;
   let credentials = ANY_ENGINE_KEYS; // in memory (tests only): it takes any key
   if (dataDir) {

@@ -3,10 +3,10 @@ import { ShardlineError } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import { canonicalText, isPlainObject } from '../core/values';
 import type { CallContext } from '../store/retry';
-import type { BatchOutcome, Store } from '../store/store';
+import type { Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { belongsTo, refusalReason, writeGuard } from './guards';
-import { settleEach } from './item-failure';
+import { type BatchOutcome, settleEach } from './item-failure';
 import { primaryKeyFrom, projectionFor } from './read-item';
 
 /** DynamoDB's BatchGetItem takes at most 100 keys: one batch-get is one call (plus retries). */

@@ -1,5 +1,16 @@
-import { ShardlineError } from '../core/errors';
-import type { BatchOutcome, ItemFailure } from '../store/store';
+import { type ErrorCode, ShardlineError } from '../core/errors';
+
+/** The outcome of a batch: every input index is in exactly one of the two lists. */
+export interface BatchOutcome {
+  readonly written: number[];
+  readonly failed: { index: number; error: ItemFailure }[];
+}
+
+/** Why one item of a batch was not done, as its `failed[].error` says. */
+export interface ItemFailure {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
 
 /**
  * One item's failure in a batch, by its ShardlineError. One with no code of its own (`internal`: a DynamoDB

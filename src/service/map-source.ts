@@ -1,5 +1,5 @@
-import { type CollectionSpec, firstMapOf, type RoutedCollection } from '../core/collection';
-import { initialPointer, type MapPointer } from '../core/shard-map';
+import type { CollectionSpec, RoutedCollection } from '../core/collection';
+import type { MapPointer } from '../core/shard-map';
 import type { CallContext } from '../store/retry';
 
 /** What one request routes by: one pointer, and the collection as each of its maps sees it. */
@@ -16,15 +16,4 @@ export interface MapSnapshot {
 /** Where a request gets the shard maps it routes by. */
 export interface MapSource {
   snapshot(collection: CollectionSpec, context: CallContext): Promise<MapSnapshot>;
-}
-
-/** The config's strategies as version 1 in the first index, never changing: for tests over a fake store. */
-export function configMaps(): MapSource {
-  const pointer = initialPointer(0);
-  return {
-    snapshot: async (collection) => {
-      const read = firstMapOf(collection);
-      return { pointer, read, writes: [read] };
-    },
-  };
 }

@@ -2,10 +2,10 @@ import type { RoutedCollection } from '../core/collection';
 import { internalError, ShardlineError } from '../core/errors';
 import { valueOfIndexKey } from '../core/index-key';
 import { prepareItem, type PreparedItem } from '../core/item';
-import type { BatchOutcome, ItemFailure, Store } from '../store/store';
+import type { Store } from '../store/store';
 import { readBatch } from './batch-inputs';
 import { writeGuarded, type Preconditions } from './guards';
-import { itemFailure, settleEach } from './item-failure';
+import { type BatchOutcome, type ItemFailure, itemFailure, settleEach } from './item-failure';
 import { type RequestContext, shardObserver } from './metrics/request-tally';
 
 /** docs/api.md: a batch carries at most 1000 items. */

@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { exactDocumentClient } from './document-client';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import { DynamoSender } from './dynamo-sender';
 import { KeyedSha256 } from './keyed-sha256';
 
@@ -15,7 +15,7 @@ export interface ClientOptions {
 
 export interface DynamoClients {
   readonly raw: DynamoDBClient;
-  /** Numbers read as `NumberValue` (exact text), never as doubles (./document-client). */
+  /** Numbers read as `NumberValue` (exact text), never as doubles (`exactDocumentClient`). */
   readonly doc: DynamoDBDocumentClient;
   /** The serving routes' item calls and queries: the raw client's parts without its pipeline (./dynamo-sender). */
   readonly calls: DynamoSender;
@@ -39,4 +39,23 @@ export function createDynamoClients(options: ClientOptions): DynamoClients {
   // logger drops it (docs/performance.md). shardline never hands the SDK a logger.
   raw.middlewareStack.remove('loggerMiddleware');
   return { raw, doc: exactDocumentClient(raw), calls: new DynamoSender(raw) };
+}
+
+/**
+ * How every door reads DynamoDB's numbers, stream images included: as `NumberValue`, the exact decimal
+ * text, never as a double that could round them (./values turns them into core's `ExactNumber`).
+ */
+export const EXACT_NUMBERS: Readonly<unmarshallOptions> = Object.freeze({ wrapNumbers: true });
+
+/**
+ * The one document client of shardline, for the application's items and shardline's own records. A JS
+ * number written must lie within ±2^53 (the SDK refuses a larger one): shardline's own records hold small
+ * integers and write their 15-digit numeric keys as `NumberValue`s.
+ */
+export function exactDocumentClient(raw: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true },
+    // A copy: the client's commands set options of their own on the object it is given.
+    unmarshallOptions: { ...EXACT_NUMBERS },
+  });
 }

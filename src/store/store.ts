@@ -1,4 +1,3 @@
-import type { ErrorCode } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import type { CallContext } from './retry';
 import type { KeyRange } from './key-range-query';
@@ -14,18 +13,6 @@ export interface ShardPage {
   readonly consumedCapacity?: number;
   /** The query was sent twice (store/hedged-send). */
   readonly hedged?: boolean;
-}
-
-/** The outcome of a batch: every input index is in exactly one of the two lists. */
-export interface BatchOutcome {
-  readonly written: number[];
-  readonly failed: { index: number; error: ItemFailure }[];
-}
-
-/** Why one item of a batch was not done, as its `failed[].error` says. */
-export interface ItemFailure {
-  readonly code: ErrorCode;
-  readonly message: string;
 }
 
 /** Which collection an item must belong to (a shard key in one of `attributes` starts with the prefix). */

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test assertions read arbitrary JSON */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/http/app';
-import { configMaps } from '../../src/service/map-source';
+import { configMaps } from '../support/config-maps';
 import { createShardline } from '../../src/service/shardline';
 import type { Store } from '../../src/store/store';
 import { parseApiKeys, parseOrigins } from '../../src/runtime/settings';

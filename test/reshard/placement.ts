@@ -1,4 +1,4 @@
-import { createStrategy, type StrategyConfig } from '../../src/core/strategies';
+import { strategyFromConfig, type StrategyConfig } from '../../src/core/strategies';
 import { indexSortKey, parseShardKey } from '../../src/core/index-key';
 import { normalize } from '../../src/core/normalize';
 import { scanTable } from '../support/table-scan';
@@ -33,7 +33,7 @@ export async function checkPlacement(
     answer.strategy === 'range'
       ? { kind: 'range', boundaries: answer.boundaries! }
       : { kind: answer.strategy as 'hash' | 'random', shards: answer.shardCount };
-  const strategy = createStrategy(config);
+  const strategy = strategyFromConfig(config);
   const read = SLOTS.find((slot) => slot.index === answer.map.readIndex)!;
   const other = SLOTS.find((slot) => slot !== read)!;
   const live = ledger.live();

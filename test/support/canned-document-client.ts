@@ -1,8 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { exactDocumentClient } from '../../src/store/document-client';
+import { exactDocumentClient } from '../../src/store/client';
 
 /**
- * The one document client as src/store/document-client.ts makes it, over a handler that keeps each
+ * The one document client as src/store/client.ts makes it, over a handler that keeps each
  * body sent and answers every call with an empty item: what the SDK marshals, without an engine.
  */
 export function cannedDocumentClient() {

@@ -1,4 +1,4 @@
-// Importing the built-in strategies registers them (createStrategy, config validation, the OpenAPI enum).
+// Importing the built-in strategies registers them (strategyFromConfig, config validation, the OpenAPI enum).
 import './random';
 import './hash';
 import './range';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { internalError, invalidRequest, ShardlineError } from '../errors';
-import type { ShardStrategy, StrategyConfig } from './strategy';
+import type { ShardStrategy } from './strategy';
 
 /** A strategy's config schema: a zod object whose `kind` is the literal name it registers. */
 export type StrategyConfigSchema = z.ZodObject<{ kind: z.ZodLiteral<string> } & z.ZodRawShape>;
@@ -76,11 +76,6 @@ export function strategyFromConfig(json: unknown): ShardStrategy {
     const message = `strategy "${kind}": ${(error as Error).message}`;
     throw new ShardlineError('invalid_request', message, undefined, { cause: error });
   }
-}
-
-/** `strategyFromConfig` for a config built in code. */
-export function createStrategy(config: StrategyConfig): ShardStrategy {
-  return strategyFromConfig(config);
 }
 
 function listNames(): string {

@@ -1,4 +1,4 @@
-import { isConfigured } from '../../core/collection';
+import { sameStrategy } from '../../core/strategies';
 import type { Service } from '../service';
 
 /** A startup line per collection: the map it routes by, and where the config differs (as after a reshard). */
@@ -12,7 +12,7 @@ export async function describeMaps(service: Pick<Service, 'collections' | 'maps'
         pointer.phase === 'stable' || !target
           ? ''
           : `; ${pointer.phase} to v${pointer.target?.version} (${shape(target.map.strategy)})`;
-      const config = isConfigured(collection, read.map.strategy)
+      const config = sameStrategy(read.map.strategy, collection.initialStrategy)
         ? ''
         : ` — the config says ${shape(collection.initialStrategy)}`;
       if (collection.group) {

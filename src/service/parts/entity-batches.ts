@@ -3,9 +3,9 @@ import { ShardlineError } from '../../core/errors';
 import type { JsonObject } from '../../core/item';
 import type { CallContext } from '../../store/retry';
 import type { RequestContext } from '../metrics/request-tally';
-import type { BatchOutcome, Store } from '../../store/store';
+import type { Store } from '../../store/store';
 import { foundOrMissing, withKeyFields } from '../batch-items';
-import { settleEach } from '../item-failure';
+import { type BatchOutcome, settleEach } from '../item-failure';
 import { deleteEntity, getEntity } from './read-entity';
 import { putEntity } from './write-entity';
 

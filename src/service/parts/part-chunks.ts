@@ -25,7 +25,7 @@ export interface EntityKey {
 }
 
 export function entityKey(collection: CollectionSpec, key: JsonObject): EntityKey {
-  // A collection in parts has a sort key (checked at start: config/parts-config.ts).
+  // A collection in parts has a sort key (checked at start: config/config.ts).
   const [partition, sort] = collection.primaryKey.map(({ name }) => name) as [string, string];
   return { partition: [partition, key[partition]], sort: [sort, String(key[sort])] };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
 import { ShardlineError } from '../../../src/core/errors';
-import { configMaps } from '../../../src/service/map-source';
+import { configMaps } from '../../support/config-maps';
 import { ChangeIndexer, type PoisonReport } from '../../../src/service/change-indexer';
 import type { AttributeUpdate } from '../../../src/store/maintenance';
 import type { TableChange } from '../../../src/store/stream-records';

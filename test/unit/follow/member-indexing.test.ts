@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
-import { firstMapOf, routedBy } from '../../../src/core/collection';
-import { prepareItem, type JsonObject } from '../../../src/core/item';
+import { type CollectionSpec, firstMapOf, routedBy } from '../../../src/core/collection';
 import { decideIndexing, type IndexingDecision } from '../../../src/core/member-indexing';
-import { fieldIndexKey } from '../../../src/core/reindex';
+import { indexSortKey } from '../../../src/core/index-key';
+import { prepareItem, readPrimaryKey, type JsonObject } from '../../../src/core/item';
+import { orderedValueOf } from '../../../src/core/order';
 import { strategyFromConfig } from '../../../src/core/strategies';
+
+/** The index sort key an item's current field value gives. */
+function fieldIndexKey(collection: CollectionSpec, item: JsonObject): string {
+  return indexSortKey(orderedValueOf(collection, item), readPrimaryKey(collection, item));
+}
 
 const [albums, tracks, discography] = resolveConfig({
   collections: {

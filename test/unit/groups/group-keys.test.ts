@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ExactNumber } from '../../../src/core/exact-number';
-import { groupOfShardKey, groupPrefix, groupValueFromPath, readGroupValue } from '../../../src/core/group-key';
+import { groupPrefix, groupValueFromPath, readGroupValue } from '../../../src/core/group-key';
 import {
   EMPTY_GROUP_MAP,
   MAX_LISTED_GROUPS,
@@ -11,7 +11,16 @@ import {
   settle,
   shardsOf,
 } from '../../../src/core/group-map';
-import { parseShardKey, shardKey } from '../../../src/core/index-key';
+import { parseShardKey, SHARD_SEPARATOR, shardKey } from '../../../src/core/index-key';
+
+/** The group a grouped collection's shard key names, or undefined when it is not one of `prefix`'s. */
+function groupOfShardKey(prefix: string, key: unknown): string | undefined {
+  const start = prefix + SHARD_SEPARATOR;
+  if (typeof key !== 'string' || !key.startsWith(start)) return undefined;
+  const end = key.lastIndexOf(SHARD_SEPARATOR);
+  if (end <= start.length || !/^(?:0|[1-9][0-9]*)$/.test(key.slice(end + 1))) return undefined;
+  return key.slice(start.length, end);
+}
 
 const STRING = { field: 'customerId', type: 'string' } as const;
 const NUMBER = { field: 'projectId', type: 'number' } as const;

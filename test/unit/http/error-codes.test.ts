@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../../src/config/config';
 import { internalError, ShardlineError } from '../../../src/core/errors';
 import { createApp } from '../../../src/http/app';
-import { configMaps } from '../../../src/service/map-source';
+import { configMaps } from '../../support/config-maps';
 import { createShardline } from '../../../src/service/shardline';
 import { DEFAULT_RETRY_POLICY, withRetries } from '../../../src/store/retry';
 import type { Store } from '../../../src/store/store';

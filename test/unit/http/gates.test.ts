@@ -3,7 +3,7 @@ import { resolveConfig } from '../../../src/config/config';
 import { AdmissionLimit } from '../../../src/core/admission-limit';
 import { createApp } from '../../../src/http/app';
 import type { Gates } from '../../../src/http/gates';
-import { configMaps } from '../../../src/service/map-source';
+import { configMaps } from '../../support/config-maps';
 import { createShardline } from '../../../src/service/shardline';
 import type { Store } from '../../../src/store/store';
 

@@ -4,20 +4,35 @@ import { describe, expect, it } from 'vitest';
 import { compareKeys } from '../../../src/core/collation';
 import {
   canIndexValue,
-  decodeIndexKey,
   indexSortKey,
   indexSortKeyBytes,
   isShardKeyOf,
   nextKey,
   parseShardKey,
   shardKey,
+  SEPARATOR,
   shardKeyPrefix,
   valueLowerBound,
   valueOfIndexKey,
   valueUpperBound,
 } from '../../../src/core/index-key';
+import { parseExactJson } from '../../../src/core/exact-json';
+import { malformedRecord } from '../../../src/core/errors';
 import { inRange } from '../../../src/core/key-range';
 import { text } from '../../support/arbitraries';
+
+/** Throws (a malformed record) when `indexKey` is not one `indexSortKey` builds. */
+function decodeIndexKey(indexKey: string): { value: string; primaryKey: (string | ExactNumber)[] } {
+  const end = indexKey.indexOf(SEPARATOR);
+  let primaryKey: unknown;
+  try {
+    primaryKey = end < 0 ? undefined : parseExactJson(indexKey.slice(end + 1));
+  } catch {}
+  if (!Array.isArray(primaryKey) || !primaryKey.every((v) => typeof v === 'string' || v instanceof ExactNumber)) {
+    throw malformedRecord(`not an index sort key: ${JSON.stringify(indexKey)}`);
+  }
+  return { value: indexKey.slice(0, end), primaryKey };
+}
 
 const value = text().filter(canIndexValue);
 const primaryKey = fc.array(fc.oneof(text(), fc.double({ noNaN: true, noDefaultInfinity: true })), {

@@ -5,7 +5,7 @@ import type { JsonObject } from '../../../src/core/item';
 import type { ReadHint } from '../../../src/core/read-hint';
 import { inRange } from '../../../src/core/key-range';
 import { indexSortKey } from '../../../src/core/index-key';
-import { createStrategy, type ShardStrategy } from '../../../src/core/strategies';
+import { strategyFromConfig, type ShardStrategy } from '../../../src/core/strategies';
 import { listPage } from '../../../src/service/listing/executor';
 import type { ShardSource } from '../../../src/service/listing/listing';
 import { ADAPTIVE_READS, type ReadPolicy } from '../../../src/service/listing/read-policy';
@@ -73,7 +73,7 @@ function spread(count: number, shardCount: number, seed: number) {
 }
 
 describe('listPage over 21 hash shards', () => {
-  const target = collection(createStrategy({ kind: 'hash', shards: 21 }));
+  const target = collection(strategyFromConfig({ kind: 'hash', shards: 21 }));
   const tails = new ShardTails();
 
   it('pages through everything in order and reads far less than a full page per shard', async () => {
@@ -202,7 +202,7 @@ describe('listPage over 21 hash shards', () => {
 });
 
 describe('listPage over range shards', () => {
-  const target = collection(createStrategy({ kind: 'range', boundaries: ['', 'm'] }));
+  const target = collection(strategyFromConfig({ kind: 'range', boundaries: ['', 'm'] }));
   const keys = (from: string, count: number) =>
     Array.from({ length: count }, (_, n) => indexSortKey(`${from}${String(n).padStart(3, '0')}`, [`k${n}`]));
   const shards = new Map([
@@ -236,7 +236,7 @@ describe('listPage over range shards', () => {
 
 describe('listPage over sparse range shards', () => {
   const letters = 'bcdefghijklmnopqrstu';
-  const target = collection(createStrategy({ kind: 'range', boundaries: ['', ...letters] }));
+  const target = collection(strategyFromConfig({ kind: 'range', boundaries: ['', ...letters] }));
   /** Shard s (0 below b, then b … u) holds `counts[s]` keys of its letter. */
   const layout = (counts: readonly number[]) =>
     new Map(
@@ -311,7 +311,7 @@ describe('listPage over sparse range shards', () => {
 
 describe('listPage with a read policy', () => {
   it('returns the same pages whatever its read policy asks for: a policy sizes reads, never results', async () => {
-    const target = collection(createStrategy({ kind: 'hash', shards: 5 }));
+    const target = collection(strategyFromConfig({ kind: 'hash', shards: 5 }));
     const { shards, all } = spread(300, 5, 6);
     const { store } = fakeStore(shards);
     // One item a shard, never a prefetch: as many waves as can be, and still every item in order.

@@ -7,7 +7,7 @@ import { orderOf } from '../../../src/core/order';
 import { type FilterQuery, listingFilter } from '../../../src/core/order-filter';
 import type { OrderDirection } from '../../../src/core/order-encoding';
 import { planListing, type ListFilter } from '../../../src/core/plan';
-import { createStrategy } from '../../../src/core/strategies';
+import { strategyFromConfig } from '../../../src/core/strategies';
 
 const VALUES = [
   '',
@@ -28,7 +28,7 @@ const VALUES = [
 ];
 const KEYS = VALUES.flatMap((value, i) => [indexSortKey(value, [`p${i}`, 's']), indexSortKey(value, [`q${i}`, 's'])]);
 
-const hash = createStrategy({ kind: 'hash', shards: 3 });
+const hash = strategyFromConfig({ kind: 'hash', shards: 3 });
 /** A collection ordered by one string field, as written (no normalization). */
 const PLAIN = orderOf({ field: 'title', normalization: 'none' });
 
@@ -109,7 +109,7 @@ describe('planListing', () => {
   });
 
   it('walks range shards in order, skips those a filter cannot reach, reverses for desc', () => {
-    const range = createStrategy({ kind: 'range', boundaries: ['', 'c', 'h', 'n', 't'] });
+    const range = strategyFromConfig({ kind: 'range', boundaries: ['', 'c', 'h', 'n', 't'] });
     const folded = orderOf({ field: 'title', normalization: 'nfkd-lower' });
     expect(plan({ from: 'd', to: 'O' }, 'asc', undefined, range, folded).groups).toEqual([[1], [2], [3]]);
     expect(plan({ prefix: 'H' }, 'desc', undefined, range, folded).groups).toEqual([[2]]);

@@ -5,7 +5,7 @@ import { resolveConfig } from '../../../src/config/config';
 import { ExactNumber } from '../../../src/core/exact-number';
 import { isCheckpointItem } from '../../../src/store/checkpoints';
 import { mapKey } from '../../../src/store/map-items';
-import { EXACT_NUMBERS } from '../../../src/store/document-client';
+import { EXACT_NUMBERS } from '../../../src/store/client';
 import { isReservedItem, reservedPartition } from '../../../src/store/reserved-keys';
 
 const collectionKeyedBy = (type: 'S' | 'N', sortKey: null | { name: string; type: 'S' | 'N' }) =>

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createStrategy, strategyNames, type StrategyConfig } from '../../../src/core/strategies';
+import { strategyFromConfig, strategyNames, type StrategyConfig } from '../../../src/core/strategies';
 import { type ContractOptions, strategyContract } from './contract';
 import { BOUNDARIES, HEAVY } from './fixtures';
 
@@ -35,7 +35,7 @@ const CASES: [string, StrategyConfig, ContractOptions?][] = [
   ['range, one shard', { kind: 'range', boundaries: [''] }, { orderedShards: true }],
 ];
 
-for (const [name, config, options] of CASES) strategyContract(name, () => createStrategy(config), options);
+for (const [name, config, options] of CASES) strategyContract(name, () => strategyFromConfig(config), options);
 
 it('runs the contract against every registered built-in strategy', () => {
   expect(new Set(CASES.map(([, config]) => config.kind))).toEqual(new Set(strategyNames()));

@@ -4,13 +4,13 @@ import './first-letter.strategy';
 import { describe, expect, it } from 'vitest';
 import { parseReshardOptions, USAGE } from '../../../src/cli/reshard-options';
 import { resolveConfig } from '../../../src/config/config';
-import { createStrategy, strategyNames } from '../../../src/core/strategies';
+import { strategyFromConfig, strategyNames } from '../../../src/core/strategies';
 import { capacityPlan } from '../../../src/planning/capacity-plan';
 import { strategyContract } from './contract';
 
 strategyContract(
   'first-letter (test only, registered from its own file)',
-  () => createStrategy({ kind: 'first-letter', shards: 5 }),
+  () => strategyFromConfig({ kind: 'first-letter', shards: 5 }),
   { invalidConfigs: [{ kind: 'first-letter' }, { kind: 'first-letter', shards: 0 }] },
 );
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../devtools/random';
-import { createStrategy } from '../../../src/core/strategies';
+import { strategyFromConfig } from '../../../src/core/strategies';
 import { heavyHitters } from '../../../src/core/strategies/range';
 import { HEAVY } from './fixtures';
 
 // The contract (builtin.test.ts) holds for range; these are what only range promises.
 describe('range strategy heavy hitters', () => {
-  const strategy = createStrategy({ kind: 'range', boundaries: HEAVY });
+  const strategy = strategyFromConfig({ kind: 'range', boundaries: HEAVY });
 
   it('spreads writes of a heavy value uniformly over its run', () => {
     const random = seededRandom(5);
@@ -33,10 +33,10 @@ describe('range strategy heavy hitters', () => {
   });
 
   it('refuses boundaries out of code point order or without a leading empty string', () => {
-    expect(() => createStrategy({ kind: 'range', boundaries: ['', '\u{1F600}', '\uE000'] })).toThrow(
+    expect(() => strategyFromConfig({ kind: 'range', boundaries: ['', '\u{1F600}', '\uE000'] })).toThrow(
       /code point order/,
     );
-    expect(() => createStrategy({ kind: 'range', boundaries: ['a'] })).toThrow(/first boundary/);
+    expect(() => strategyFromConfig({ kind: 'range', boundaries: ['a'] })).toThrow(/first boundary/);
   });
 
   it('keeps its boundaries as its config', () => {
