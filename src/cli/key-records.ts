@@ -46,15 +46,13 @@ export async function readLineBlocks(
 
 export type LineExtractor = (line: string, first: boolean) => Extracted | undefined;
 
-/** The per-line key function of lines, tsv and ndjson; an undefined result (a header) is dropped. */
+/** The per-line key function of tsv and ndjson (lines: readLineBlocks); a header gives undefined, dropped. */
 export function lineExtractor(options: ReadKeysOptions): LineExtractor {
-  if (options.format === 'lines') return (line) => (line === '' ? { skip: 'blank line' } : line);
   if (options.format === 'ndjson') {
     const field = options.field;
     if (!field) throw new Error('--format ndjson needs --field NAME');
     return (line) => ndjsonField(line, field);
   }
-  // tsv
   let column = options.column ?? 0;
   return (line, first) => {
     if (first && hasHeader(options)) {

@@ -1,5 +1,5 @@
-import { capacityPlan, type CapacityPlan } from '../planning/capacity-plan';
-import { groupedCapacityPlan, type GroupedCapacityInput, type GroupedCapacityPlan } from '../planning/group-plan';
+import { capacityPlan } from '../planning/capacity-plan';
+import { groupedCapacityPlan, type GroupedCapacityInput } from '../planning/group-plan';
 import { explain, explainGrouped } from '../planning/plan-text';
 import { inWords, sortedStrategyNames, strategyNames } from '../core/strategies';
 import { invalidRequest } from '../core/errors';
@@ -29,15 +29,11 @@ const USAGE = `Usage: npm run plan -- --item-bytes B --reads-per-second R --item
                           ... each at these rates (default: the even share)
   --json                  print the plan as JSON`;
 
-type Planned =
-  | { readonly plan: CapacityPlan; readonly input: Parameters<typeof explain>[1]; readonly grouped?: undefined }
-  | { readonly plan: GroupedCapacityPlan; readonly input: GroupedCapacityInput; readonly grouped: true };
-
 const HOT_FLAGS = ['hot-groups', 'hot-group-reads-per-second', 'hot-group-writes-per-second'] as const;
 
 /** Prints the plan the command line asks for (`npm run plan`, scripts/plan.ts); exits 2 on a bad command line. */
 export function planCli(argv: readonly string[]): void {
-  const { planned, json } = parseCommandLine(
+  const output = parseCommandLine(
     'plan',
     USAGE,
     {
@@ -55,7 +51,7 @@ export function planCli(argv: readonly string[]): void {
         json: { type: 'boolean', default: false },
       },
     },
-    ({ values }): { planned: Planned; json: boolean } => {
+    ({ values }) => {
       const strategy = values.strategy ?? 'range';
       const input = {
         itemBytes: numberArg('item-bytes', values['item-bytes']),
@@ -72,9 +68,12 @@ export function planCli(argv: readonly string[]): void {
       if (values.groups !== undefined && values.strategy !== undefined && strategy !== 'random') {
         throw invalidRequest(`a grouped collection's groups are random: drop --strategy ${strategy}`);
       }
+      const shown = (plan: object, planInput: object, text: string) =>
+        values.json ? `${JSON.stringify({ ...plan, input: planInput }, null, 2)}\n` : `${text}\n`;
       if (values.groups === undefined) {
         const plain = { ...input, strategy };
-        return { planned: { plan: capacityPlan(plain), input: plain }, json: values.json };
+        const plan = capacityPlan(plain);
+        return shown(plan, plain, explain(plan, plain));
       }
       const groups = numberArg('groups', values.groups, { min: 1, integer: true });
       const rate = (flag: (typeof HOT_FLAGS)[1 | 2], share: number) =>
@@ -87,10 +86,10 @@ export function planCli(argv: readonly string[]): void {
       };
       // What the plan cannot use (a zero item size, hot groups past the total) is an invalid_request too.
       const grouped: GroupedCapacityInput = { ...input, groups, ...(hot && { hot }) };
-      return { planned: { plan: groupedCapacityPlan(grouped), input: grouped, grouped: true }, json: values.json };
+      const plan = groupedCapacityPlan(grouped);
+      return shown(plan, grouped, explainGrouped(plan, grouped));
     },
     argv,
   );
-  const text = planned.grouped ? explainGrouped(planned.plan, planned.input) : explain(planned.plan, planned.input);
-  process.stdout.write(json ? `${JSON.stringify({ ...planned.plan, input: planned.input }, null, 2)}\n` : `${text}\n`);
+  process.stdout.write(output);
 }

@@ -28,24 +28,12 @@ export interface CapacityInput {
   readonly strategy?: StrategyKind;
 }
 
-/** What one listing costs, read with a given number of shards. */
-export interface ListingCost {
-  /** DynamoDB Queries one listing makes. */
-  readonly queriesPerListing: number;
-  readonly itemsPerQuery: number;
-  /** 4 KB units one of those Queries is billed. */
-  readonly unitsPerQuery: number;
-  readonly rcuPerQuery: number;
-  /** RCU per second the busiest shard serves (all shards alike, for an even load). */
-  readonly rcuPerSecondPerShard: number;
-}
-
 export interface CapacityPlan {
   /** Shards needed, or null when no shard count serves the listings (fan-out past a partition's limit). */
   readonly shards: number | null;
   /** Which limit decides the shard count. */
   readonly bindingLimit: 'reads' | 'write bytes' | 'write units';
-  readonly reads: ListingCost & {
+  readonly reads: ReturnType<typeof listingCost> & {
     readonly strategy: StrategyKind;
     readonly partitionRcu: number;
     /** Shards the reads alone need, or null when none suffice. */
@@ -102,14 +90,15 @@ export function capacityPlan(input: CapacityInput): CapacityPlan {
 }
 
 /** What one listing costs with `shards` shards: its Queries, each rounded up to whole 4 KB units. */
-export function listingCost(input: CapacityInput, strategy: StrategyKind, shards: number): ListingCost {
+function listingCost(input: CapacityInput, strategy: StrategyKind, shards: number) {
   const fanOut = strategy !== 'range';
   const queriesPerListing = fanOut ? shards : 1;
   const itemsPerQuery = fanOut ? Math.ceil(input.itemsPerQuery / shards) : input.itemsPerQuery;
   // A Query that finds nothing is still billed one unit.
   const unitsPerQuery = Math.max(1, Math.ceil((itemsPerQuery * input.itemBytes) / RCU_BYTES - 1e-9));
   const rcuPerQuery = unitsPerQuery * (input.consistent ? 1 : 0.5);
-  // A range listing lands on one shard, so listings share the shards; a fan-out one reaches them all.
+  // The busiest shard (all alike, for an even load): a range listing lands on one shard, so listings share
+  // the shards; a fan-out one reaches them all.
   const rcuPerSecondPerShard = (input.readsPerSecond * rcuPerQuery) / (fanOut ? 1 : shards);
   return { queriesPerListing, itemsPerQuery, unitsPerQuery, rcuPerQuery, rcuPerSecondPerShard };
 }
