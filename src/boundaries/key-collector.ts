@@ -20,56 +20,50 @@ export interface CollectedKeys {
 
 /** Exact while the keys fit, then (or from the start with --max-memory) a sketch the keys read so far move into. */
 export class KeyCollector implements KeySink {
-  private arena: KeyArena | undefined;
-  private sketch: KeySketch | undefined;
+  private sink: KeyArena | KeySketch;
   private parts = 0;
 
   constructor(private readonly options: CollectorOptions) {
-    if (options.sketchBytes !== undefined)
-      this.sketch = new KeySketch(capacityFor(options.sketchBytes), options.shards);
-    else this.arena = new KeyArena();
+    this.sink =
+      options.sketchBytes === undefined
+        ? new KeyArena()
+        : new KeySketch(capacityFor(options.sketchBytes), options.shards);
   }
 
   get sketched(): boolean {
-    return this.sketch !== undefined;
+    return this.sink instanceof KeySketch;
   }
 
   add(key: string): void {
-    if (this.sketch) this.sketch.add(key);
-    else {
-      this.arena!.add(key);
-      this.checkLimit();
-    }
+    this.sink.add(key);
+    this.checkLimit();
   }
 
   addLines(text: string, ascii: boolean, firstLine: boolean): LinesAdded {
-    if (this.sketch) return this.sketch.addLines(text, ascii, firstLine);
-    const added = this.arena!.addLines(text, ascii, firstLine);
+    const added = this.sink.addLines(text, ascii, firstLine);
     this.checkLimit();
     return added;
   }
 
   /** Where one part of the input (one file of an export) goes: when sketching, a sketch `endPart` merges in. */
   beginPart(): KeySink {
-    if (!this.sketch) return this;
-    return new KeySketch(this.sketch.quantiles.capacity, this.options.shards, 0x9e3779b9 + ++this.parts);
+    if (this.sink instanceof KeyArena) return this;
+    return new KeySketch(this.sink.quantiles.capacity, this.options.shards, 0x9e3779b9 + ++this.parts);
   }
 
   endPart(part: KeySink): void {
-    if (part !== this) this.sketch!.merge(part as KeySketch);
+    if (part !== this) (this.sink as KeySketch).merge(part as KeySketch);
   }
 
   finish(progress?: SortProgress): CollectedKeys {
-    if (this.sketch) return { keys: this.sketch.keyCounts(this.options.shards), sketch: this.sketch.bounds };
-    return { keys: this.arena!.sorted(progress) };
+    if (this.sink instanceof KeyArena) return { keys: this.sink.sorted(progress) };
+    return { keys: this.sink.keyCounts(this.options.shards), sketch: this.sink.bounds };
   }
 
   private checkLimit(): void {
-    const arena = this.arena!;
-    if (arena.memoryBytes <= this.options.exactLimitBytes) return;
-    const sketch = new KeySketch(capacityFor(this.options.fallbackSketchBytes), this.options.shards);
-    for (let id = 0; id < arena.size; id++) sketch.add(arena.key(id));
-    this.arena = undefined;
-    this.sketch = sketch;
+    const arena = this.sink;
+    if (!(arena instanceof KeyArena) || arena.memoryBytes <= this.options.exactLimitBytes) return;
+    this.sink = new KeySketch(capacityFor(this.options.fallbackSketchBytes), this.options.shards);
+    for (let id = 0; id < arena.size; id++) this.sink.add(arena.key(id));
   }
 }
