@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { invalidRequest, ShardlineError } from './errors';
 
 /**
@@ -14,8 +15,8 @@ export interface GroupShards {
   readonly settleMs: number;
 }
 
-export type GroupPhase = 'stable' | 'growing' | 'shrinking';
-const PHASES: readonly GroupPhase[] = ['stable', 'growing', 'shrinking'];
+const PHASES = ['stable', 'growing', 'shrinking'] as const;
+export type GroupPhase = (typeof PHASES)[number];
 
 /** A collection's groups that are not on the default: one versioned record, replaced whole. */
 export interface GroupMap {
@@ -98,25 +99,22 @@ export function serializeGroupMap(map: GroupMap): string {
   return JSON.stringify({ revision: map.revision, groups: rows });
 }
 
+const shardCount = z.int().min(1);
+/** A stored row as `serializeGroupMap` writes it (what follows its six members is ignored). */
+const groupRowSchema = z
+  .tuple([z.string(), shardCount, shardCount, z.enum(PHASES), z.number(), z.number()])
+  .rest(z.unknown());
+
 /** Throws on anything a router must not route by. */
 export function parseGroupMap(text: unknown): GroupMap {
   if (typeof text !== 'string') throw new Error('its groups attribute is not a string');
   const raw = JSON.parse(text) as { revision?: unknown; groups?: unknown };
   if (!Number.isInteger(raw.revision) || !Array.isArray(raw.groups)) throw new Error('it is not a group map');
   const groups = new Map<string, GroupShards>();
-  const count = (n: unknown) => Number.isInteger(n) && (n as number) >= 1;
   for (const row of raw.groups as unknown[]) {
-    const [group, shards, writeShards, phase, changedAt, settleMs] = Array.isArray(row) ? row : [];
-    if (
-      typeof group !== 'string' ||
-      !count(shards) ||
-      !count(writeShards) ||
-      !PHASES.includes(phase) ||
-      typeof changedAt !== 'number' ||
-      typeof settleMs !== 'number'
-    ) {
-      throw new Error(`its row ${JSON.stringify(row).slice(0, 80)} is malformed`);
-    }
+    const parsed = groupRowSchema.safeParse(row);
+    if (!parsed.success) throw new Error(`its row ${JSON.stringify(row).slice(0, 80)} is malformed`);
+    const [group, shards, writeShards, phase, changedAt, settleMs] = parsed.data;
     groups.set(group, { shards, writeShards, phase, changedAt, settleMs });
   }
   return { revision: raw.revision as number, groups };

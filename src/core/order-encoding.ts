@@ -40,9 +40,8 @@ export function encodeSafeInteger(n: number, direction: OrderDirection): string 
   if (n < 0 || n >= SMALL_INTEGERS) return encodeField('number', direction, integerDecimal(n));
   // Years, counts and ranks recur on every write: their encodings are made once.
   const memo = direction === 'asc' ? SMALL_ASCENDING : SMALL_DESCENDING;
-  const known = memo[n] ?? encodeField('number', direction, integerDecimal(n));
-  memo[n] = known;
-  return known;
+  memo[n] ??= encodeField('number', direction, integerDecimal(n));
+  return memo[n];
 }
 
 const SMALL_INTEGERS = 1 << 14;

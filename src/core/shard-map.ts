@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { IndexSlot } from './collection';
 import { malformedRecord, refused } from './errors';
 
@@ -148,26 +149,17 @@ export function canRollback(phase: Phase): boolean {
   return canAbort(phase) || phase === 'switch-reads' || phase === 'rolling-back';
 }
 
-/** Checks a stored pointer's shape; throws on anything a router must not route by. */
+const mapRefSchema = z.object({ version: z.int(), slot: z.literal([0, 1]) });
+const pointerSchema = z.object({
+  revision: z.int(),
+  phase: z.enum(phases),
+  read: mapRefSchema,
+  writes: z.array(mapRefSchema).min(1),
+  changedAt: z.number(),
+});
+
+/** Checks a stored pointer's shape (parsed JSON); throws on anything a router must not route by. */
 export function parsePointer(raw: unknown): MapPointer {
-  const p = raw as Partial<MapPointer> | null;
-  const isRef = (ref: unknown): ref is MapRef =>
-    typeof ref === 'object' &&
-    ref !== null &&
-    Number.isInteger((ref as MapRef).version) &&
-    ((ref as MapRef).slot === 0 || (ref as MapRef).slot === 1);
-  if (
-    !p ||
-    typeof p !== 'object' ||
-    !Number.isInteger(p.revision) ||
-    !PHASES.includes(p.phase as Phase) ||
-    !isRef(p.read) ||
-    !Array.isArray(p.writes) ||
-    p.writes.length === 0 ||
-    !p.writes.every(isRef) ||
-    typeof p.changedAt !== 'number'
-  ) {
-    throw malformedRecord('the stored shard-map pointer is malformed');
-  }
-  return p as MapPointer;
+  if (!pointerSchema.safeParse(raw).success) throw malformedRecord('the stored shard-map pointer is malformed');
+  return raw as MapPointer;
 }

@@ -13,13 +13,13 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
   const frozen = Object.freeze([...boundaries]);
   const shardCount = boundaries.length;
   // runStart[s]..runEnd[s]: the run of equal boundaries shard s belongs to.
-  const runStart: number[] = [];
-  const runEnd: number[] = [];
-  for (let s = 0; s < shardCount; s++) {
-    runStart[s] = s > 0 && boundaries[s] === boundaries[s - 1] ? runStart[s - 1]! : s;
-  }
-  for (let s = shardCount - 1; s >= 0; s--) {
-    runEnd[s] = s < shardCount - 1 && boundaries[s] === boundaries[s + 1] ? runEnd[s + 1]! : s;
+  const runStart = Array.from(boundaries, (_, s) => s);
+  const runEnd = Array.from(boundaries, (_, s) => s);
+  for (const { shards } of heavyHitters(boundaries)) {
+    for (const s of shards) {
+      runStart[s] = shards[0]!;
+      runEnd[s] = shards.at(-1)!;
+    }
   }
 
   const bisect = sortedKeys(boundaries);
@@ -51,8 +51,7 @@ export function rangeStrategy(boundaries: readonly string[]): ShardStrategy {
     },
     shardsForValue(normalized) {
       const shard = shardOf(normalized);
-      if (!isHeavy(shard, normalized)) return [shard];
-      return span(runStart[shard]!, runEnd[shard]!);
+      return isHeavy(shard, normalized) ? span(runStart[shard]!, runEnd[shard]!) : [shard];
     },
     groupsForRange(range: ValueRange) {
       const first = firstShard(range.lower);
