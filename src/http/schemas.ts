@@ -213,6 +213,13 @@ export const jsonContent = <T extends z.ZodType>(schema: T, description: string)
   description,
 });
 
+/** `schema` as a route's required JSON body. */
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  content: { 'application/json': { schema } },
+  required: true,
+  description,
+});
+
 const errorAnswer = (description: string) => jsonContent(ErrorBody, description);
 
 /**
@@ -242,6 +249,9 @@ export const errorResponses = {
 
 /** For the routes that read nothing but their path: every route refuses an undeclared query parameter. */
 export const queryErrorResponse = { 400: ERROR_ANSWERS.UnknownQueryParameter };
+
+/** For the routes that read nothing but their collection's name. */
+export const collectionPathResponses = { ...queryErrorResponse, 404: ERROR_ANSWERS.NotFound };
 
 /** For the conditional writes (PUT, PATCH, DELETE of an item). */
 export const preconditionResponses = { 409: ERROR_ANSWERS.OtherCollection, 412: ERROR_ANSWERS.PreconditionFailed };

@@ -27,18 +27,13 @@ import {
   CollectionParam,
   errorResponses,
   Item,
+  jsonBody,
   jsonContent,
   preconditionResponses,
   WriteResponse,
 } from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 import { registerBatchKeyRoutes } from './batch-keys';
-
-const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  required: true,
-  description,
-});
 
 /** An item route's answer headers: the item's ETag and the capacity the request consumed. */
 const itemHeaders = etagResponseHeader.extend(capacityResponseHeaders.shape);
