@@ -38,6 +38,8 @@ import { registerBatchKeyRoutes } from './batch-keys';
 /** An item route's answer headers: the item's ETag and the capacity the request consumed. */
 const itemHeaders = etagResponseHeader.extend(capacityResponseHeaders.shape);
 
+const conditionalWriteResponses = { ...errorResponses, ...preconditionResponses, ...bodyTooLargeResponse };
+
 const putRoute = (body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
     method: 'put',
@@ -56,9 +58,7 @@ const putRoute = (body: MiddlewareHandler<AppEnv>) =>
     },
     responses: {
       201: { ...jsonContent(WriteResponse, 'written'), headers: itemHeaders },
-      ...errorResponses,
-      ...preconditionResponses,
-      ...bodyTooLargeResponse,
+      ...conditionalWriteResponses,
     },
   });
 
@@ -137,9 +137,7 @@ const patchRoute = (deps: AppDeps, body: MiddlewareHandler<AppEnv>) =>
     },
     responses: {
       200: { ...jsonContent(WriteResponse, 'the item as patched'), headers: itemHeaders },
-      ...errorResponses,
-      ...preconditionResponses,
-      ...bodyTooLargeResponse,
+      ...conditionalWriteResponses,
     },
   });
 
