@@ -4,7 +4,8 @@ import { orderOf, readableBoundaries } from '../../core/order';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
-import { CollectionParam, collectionPathResponses, jsonContent, queryErrorResponse, StatsResponse } from '../schemas';
+import { CollectionParam, collectionPathResponses, jsonContent, queryErrorResponse } from '../schemas';
+import { StatsResponse } from '../stats-schemas';
 import { groupMapSummary } from './group-summary';
 import { readableHotKeys } from './load';
 
