@@ -30,19 +30,11 @@ export const MAX_FIELDS_BYTES = 16 * 1024;
 export function parseFields(fields: string | readonly string[] | undefined): string[] | undefined {
   if (fields === undefined) return undefined;
   const names = typeof fields === 'string' ? fields.split(',') : fields;
-  if (names.length > MAX_FIELDS) {
-    throw invalidRequest(`fields names ${names.length} attributes; at most ${MAX_FIELDS}`, {
-      parameter: 'fields',
-      limit: MAX_FIELDS,
-    });
-  }
+  const overLimit = (what: string, limit: number) =>
+    invalidRequest(`${what}; at most ${limit}`, { parameter: 'fields', limit });
+  if (names.length > MAX_FIELDS) throw overLimit(`fields names ${names.length} attributes`, MAX_FIELDS);
   const bytes = names.reduce((sum, name) => sum + utf8Length(name), 0);
-  if (bytes > MAX_FIELDS_BYTES) {
-    throw invalidRequest(`fields holds ${bytes} bytes of attribute names; at most ${MAX_FIELDS_BYTES}`, {
-      parameter: 'fields',
-      limit: MAX_FIELDS_BYTES,
-    });
-  }
+  if (bytes > MAX_FIELDS_BYTES) throw overLimit(`fields holds ${bytes} bytes of attribute names`, MAX_FIELDS_BYTES);
   if (names.length === 0 || names.some((name) => name.length === 0)) {
     throw invalidRequest('fields lists attribute names separated by commas');
   }

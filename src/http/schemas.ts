@@ -3,7 +3,7 @@ import { PHASES } from '../core/shard-map';
 import { strategyDefinitions, strategyNames } from '../core/strategies';
 import { MAX_BATCH_ITEMS } from '../service/write-items';
 import { fieldsParam } from './item-headers';
-import { GroupMapSummary, Grouping } from './group-schemas';
+import { Grouping } from './group-schemas';
 
 export const ErrorBody = z
   .object({
@@ -158,58 +158,16 @@ export const CollectionInfo = z
   })
   .openapi('Collection');
 
-const ShardFigures = z.object({
-  shard: z.number().int(),
-  writes: z.number().int(),
-  itemsRead: z.number().int(),
-  queries: z.number().int(),
-  throttles: z.number().int(),
-});
-
-const HotKey = z.object({
-  key: z.string().openapi({ description: 'a normalized value' }),
-  values: z
-    .array(z.union([z.string(), z.number()]))
-    .optional()
-    .openapi({ description: 'typed orders: the key as field values' }),
-  count: z.number().int().openapi({ description: 'writes counted for it: an upper bound' }),
-  error: z.number().int().openapi({ description: 'how much of count may belong to other values' }),
-});
-
-const SpanStats = z
-  .object({
-    seconds: z.number().openapi({ description: 'how long the span is (since start: the router’s uptime)' }),
-    writes: z.number().int(),
-    shards: z.array(ShardFigures),
-    imbalance: z.number().nullable().openapi({ description: 'largest ÷ mean writes per shard; null before any write' }),
-    hotKeys: z.array(HotKey).openapi({ description: 'Space-Saving top-k, most written first' }),
-    hotKeyErrorBound: z.number().int().openapi({ description: 'the most a value not listed can have been written' }),
-  })
-  // Named: since start and the last minute share it, and the document declares it once.
-  .openapi('SpanStats');
-
-export const StatsResponse = z
-  .object({
-    collection: z.string(),
-    strategy: z.string(),
-    shardCount: z.number().int(),
-    mapVersion: z.number().int(),
-    boundaries: z
-      .array(z.string())
-      .optional()
-      .openapi({ description: 'range strategy: boundaries[i] is where shard i starts' }),
-    boundaryValues: BoundaryValues,
-    hotKeyCapacity: z.number().int().openapi({ description: 'k: counters the sketch keeps (HOT_KEYS)' }),
-    startedAt: z.string().openapi({ description: 'when this router process started counting' }),
-    sinceStart: SpanStats,
-    lastMinute: SpanStats,
-    groups: GroupMapSummary.optional(),
-  })
-  .openapi('CollectionStats');
-
 /** `schema` as a route's JSON body or answer. */
 export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
+  description,
+});
+
+/** `schema` as a route's required JSON body. */
+export const jsonBody = <T extends z.ZodType>(schema: T, description?: string) => ({
+  content: { 'application/json': { schema } },
+  required: true,
   description,
 });
 
@@ -242,6 +200,9 @@ export const errorResponses = {
 
 /** For the routes that read nothing but their path: every route refuses an undeclared query parameter. */
 export const queryErrorResponse = { 400: ERROR_ANSWERS.UnknownQueryParameter };
+
+/** For the routes that read nothing but their collection's name. */
+export const collectionPathResponses = { ...queryErrorResponse, 404: ERROR_ANSWERS.NotFound };
 
 /** For the conditional writes (PUT, PATCH, DELETE of an item). */
 export const preconditionResponses = { 409: ERROR_ANSWERS.OtherCollection, 412: ERROR_ANSWERS.PreconditionFailed };

@@ -7,13 +7,13 @@ type Document = { paths?: Record<string, Record<string, Operation>>; components?
 /** The health check is never rate-limited: it has no 429. */
 const NEVER_RATE_LIMITED = new Set(['/healthz']);
 
-const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
-const NAMES = new Map(Object.entries(ERROR_ANSWERS).map(([name, answer]) => [answer.description, name as Name]));
 /** An error answer as the document writes it. */
 const answer = (name: Name) => ({
   description: ERROR_ANSWERS[name].description,
-  content: { 'application/json': { schema: ERROR_SCHEMA } },
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
+/** Each shared answer by its JSON text: an operation's answer that is a copy of one, with nothing else, names it. */
+const NAMES = new Map((Object.keys(ERROR_ANSWERS) as Name[]).map((name) => [JSON.stringify(answer(name)), name]));
 
 /**
  * `document` (changed in place and returned) with the answers of the middleware every route passes through (app.ts)
@@ -33,7 +33,7 @@ export function withSharedResponses<T>(document: T): T {
         ...(!NEVER_RATE_LIMITED.has(path) && { 429: answer('RateLimited') }),
       };
       for (const [status, response] of Object.entries(responses)) {
-        const name = nameOf(response);
+        const name = NAMES.get(JSON.stringify(response));
         if (name === undefined) continue;
         responses[status] = { $ref: `#/components/responses/${name}` };
         used.add(name);
@@ -49,13 +49,4 @@ export function withSharedResponses<T>(document: T): T {
     ...Object.fromEntries(shared.map((name) => [name, answer(name)])),
   };
   return document;
-}
-
-/** The shared answer `response` is a copy of, with nothing else (no headers). */
-function nameOf(response: unknown): Name | undefined {
-  const { description, content, ...rest } = response as Record<string, unknown>;
-  if (typeof description !== 'string' || Object.keys(rest).length > 0) return undefined;
-  const json = (content as Record<string, { schema?: { $ref?: string } }> | undefined)?.['application/json'];
-  const onlyError = json?.schema?.$ref === ERROR_SCHEMA.$ref && Object.keys(content as object).length === 1;
-  return onlyError ? NAMES.get(description) : undefined;
 }

@@ -27,15 +27,7 @@ function drawGroups(stats) {
     'grouped by ' + groups.field + ' (' + groups.type + '): every group on ' + shardsWord(groups.defaultShards) +
     ' unless listed; ' + groups.groupsOffDefault + ' off the default (group map revision ' + groups.revision + ')' +
     (groups.groups.length < groups.groupsOffDefault ? ', the ' + groups.groups.length + ' largest shown' : '');
-  const rows = groups.groups.map((g) => {
-    const tr = document.createElement('tr');
-    for (const text of [JSON.stringify(g.group), g.shards, g.writeShards, g.phase]) {
-      const td = document.createElement('td');
-      td.textContent = String(text);
-      tr.append(td);
-    }
-    return tr;
-  });
+  const rows = groups.groups.map((g) => tableRow([JSON.stringify(g.group), g.shards, g.writeShards, g.phase]));
   byId('groups').querySelector('tbody').replaceChildren(...rows);
   const hot = hotGroupsOf(stats);
   byId('hot-groups-box').hidden = !hot;

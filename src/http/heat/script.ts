@@ -69,17 +69,21 @@ function boundaryOf(stats) {
   return (shard) => (stats.boundaryValues ? stats.boundaryValues[shard] : (stats.boundaries[shard] ?? ''));
 }
 
+function tableRow(cells) {
+  const tr = document.createElement('tr');
+  for (const text of cells) {
+    const td = document.createElement('td');
+    td.textContent = String(text);
+    tr.append(td);
+  }
+  return tr;
+}
+
 /** Fills a hot keys table: value, count, ± error, share of total; bound says what the list leaves out. */
 function hotTable(id, keys, total, bound) {
   const rows = keys.slice(0, 25).map((h) => {
-    const tr = document.createElement('tr');
     const share = total ? ((100 * h.count) / total).toFixed(1) + ' %' : '';
-    for (const text of [JSON.stringify(h.values ?? h.key), h.count, h.error, share]) {
-      const td = document.createElement('td');
-      td.textContent = String(text);
-      tr.append(td);
-    }
-    return tr;
+    return tableRow([JSON.stringify(h.values ?? h.key), h.count, h.error, share]);
   });
   byId(id).querySelector('tbody').replaceChildren(...rows);
   byId(id + '-bound').textContent = rows.length ? 'a value not listed: at most ' + bound + ' times' : '';

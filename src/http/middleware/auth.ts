@@ -47,24 +47,25 @@ export function bearerAuth(grants: readonly ApiKeyGrant[], failuresPerSecond: nu
       );
     }
     if (!match) {
-      const [message, error] = digest
-        ? ['the API key is not valid', ', error="invalid_token"']
-        : ['this API needs an API key: send Authorization: Bearer <key>', ''];
-      c.header('WWW-Authenticate', `${REALM}${error}`);
-      return errorResponse(c, new ShardlineError('unauthorized', message));
+      if (!digest) return refuse(c, 'unauthorized', 'this API needs an API key: send Authorization: Bearer <key>', '');
+      return refuse(c, 'unauthorized', 'the API key is not valid', ', error="invalid_token"');
     }
     if (match.scope === 'metrics' && !(c.get('access') === 'metrics' && isReadMethod(c.req.method))) {
-      c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="read"`);
-      return errorResponse(c, new ShardlineError('forbidden', 'this key may only read /metrics'));
+      return refuse(c, 'forbidden', 'this key may only read /metrics', ', error="insufficient_scope", scope="read"');
     }
     if (match.scope === 'read' && !isReadMethod(c.req.method)) {
-      c.header('WWW-Authenticate', `${REALM}, error="insufficient_scope", scope="write"`);
       const message = 'this API key may only read; writes need a key with scope write';
-      return errorResponse(c, new ShardlineError('forbidden', message));
+      return refuse(c, 'forbidden', message, ', error="insufficient_scope", scope="write"');
     }
     c.set('caller', match.id);
     return next();
   };
+}
+
+/** A 401 or 403 with its `WWW-Authenticate` challenge (`detail` follows the realm). */
+function refuse(c: Context<AppEnv>, code: 'unauthorized' | 'forbidden', message: string, detail: string): Response {
+  c.header('WWW-Authenticate', `${REALM}${detail}`);
+  return errorResponse(c, new ShardlineError(code, message));
 }
 
 function isReadMethod(method: string): boolean {

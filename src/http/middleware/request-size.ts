@@ -14,22 +14,18 @@ export function requestSizeLimits(): MiddlewareHandler<AppEnv> {
     const url = c.req.url;
     const pathStart = url.indexOf('/', url.indexOf('//') + 2);
     const urlBytes = pathStart < 0 ? 1 : url.length - pathStart;
-    if (urlBytes > MAX_URL_BYTES) {
-      throw new ShardlineError('uri_too_long', `the URL is ${urlBytes} bytes; at most ${MAX_URL_BYTES} are read`, {
-        limitBytes: MAX_URL_BYTES,
-      });
-    }
+    if (urlBytes > MAX_URL_BYTES) throw overLimit('uri_too_long', `the URL is ${urlBytes}`, MAX_URL_BYTES);
     let headerBytes = 0;
     c.req.raw.headers.forEach((value, name) => {
       headerBytes += name.length + value.length + 4; // ": " and CRLF, as on the wire
     });
     if (headerBytes > MAX_HEADER_BYTES) {
-      throw new ShardlineError(
-        'headers_too_large',
-        `the request headers are ${headerBytes} bytes; at most ${MAX_HEADER_BYTES} are read`,
-        { limitBytes: MAX_HEADER_BYTES },
-      );
+      throw overLimit('headers_too_large', `the request headers are ${headerBytes}`, MAX_HEADER_BYTES);
     }
     return next();
   };
+}
+
+function overLimit(code: 'uri_too_long' | 'headers_too_large', size: string, limitBytes: number): ShardlineError {
+  return new ShardlineError(code, `${size} bytes; at most ${limitBytes} are read`, { limitBytes });
 }

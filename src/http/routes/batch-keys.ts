@@ -7,7 +7,15 @@ import type { AppDeps, AppEnv } from '../env';
 import { capacityResponseHeaders, fieldsParam, parseFields } from '../item-headers';
 import { exactJson } from '../lossless-json';
 import { DEFAULT_BODY_LIMITS, jsonBodyGuards } from '../middleware/json-body';
-import { bodyTooLargeResponse, CollectionParam, errorResponses, Item, ItemError, jsonContent } from '../schemas';
+import {
+  bodyTooLargeResponse,
+  CollectionParam,
+  errorResponses,
+  Item,
+  ItemError,
+  jsonBody,
+  jsonContent,
+} from '../schemas';
 import { hiddenAttributes, PublicWireItem } from './public-item';
 
 const Key = z.record(z.string(), z.unknown()).openapi('Key', {
@@ -34,18 +42,13 @@ const batchGetRoute = (bytes: number, timeoutMs: number | undefined) =>
     request: {
       params: CollectionParam,
       query: z.object({ fields: fieldsParam }),
-      body: {
-        content: {
-          'application/json': {
-            schema: keysBody(MAX_BATCH_GET_KEYS).extend({
-              fields: z.array(z.string()).optional().openapi({
-                description: 'attribute names: return only these (as the `fields` query parameter; not both)',
-              }),
-            }),
-          },
-        },
-        required: true,
-      },
+      body: jsonBody(
+        keysBody(MAX_BATCH_GET_KEYS).extend({
+          fields: z.array(z.string()).optional().openapi({
+            description: 'attribute names: return only these (as the `fields` query parameter; not both)',
+          }),
+        }),
+      ),
     },
     responses: {
       200: {
@@ -73,7 +76,7 @@ const batchDeleteRoute = (bytes: number, timeoutMs: number | undefined) =>
     middleware: jsonBodyGuards(bytes, timeoutMs),
     request: {
       params: CollectionParam,
-      body: { content: { 'application/json': { schema: keysBody(MAX_BATCH_DELETE_KEYS) } }, required: true },
+      body: jsonBody(keysBody(MAX_BATCH_DELETE_KEYS)),
     },
     responses: {
       200: {

@@ -16,6 +16,7 @@ import { groupingOf } from './group-summary';
 import {
   CollectionInfo,
   CollectionParam,
+  collectionPathResponses,
   errorResponses,
   jsonContent,
   queryErrorResponse,
@@ -92,8 +93,7 @@ const showRoute = apiRoute({
   request: { params: CollectionParam },
   responses: {
     200: jsonContent(CollectionInfo, 'the collection'),
-    ...queryErrorResponse,
-    404: errorResponses[404],
+    ...collectionPathResponses,
   },
 });
 

@@ -27,6 +27,7 @@ import {
   CollectionParam,
   errorResponses,
   Item,
+  jsonBody,
   jsonContent,
   preconditionResponses,
   WriteResponse,
@@ -34,14 +35,10 @@ import {
 import { hiddenAttributes, PublicWireItem } from './public-item';
 import { registerBatchKeyRoutes } from './batch-keys';
 
-const jsonBody = <T extends z.ZodType>(schema: T, description: string) => ({
-  content: { 'application/json': { schema } },
-  required: true,
-  description,
-});
-
 /** An item route's answer headers: the item's ETag and the capacity the request consumed. */
 const itemHeaders = etagResponseHeader.extend(capacityResponseHeaders.shape);
+
+const conditionalWriteResponses = { ...errorResponses, ...preconditionResponses, ...bodyTooLargeResponse };
 
 const putRoute = (body: MiddlewareHandler<AppEnv>) =>
   apiRoute({
@@ -61,9 +58,7 @@ const putRoute = (body: MiddlewareHandler<AppEnv>) =>
     },
     responses: {
       201: { ...jsonContent(WriteResponse, 'written'), headers: itemHeaders },
-      ...errorResponses,
-      ...preconditionResponses,
-      ...bodyTooLargeResponse,
+      ...conditionalWriteResponses,
     },
   });
 
@@ -142,9 +137,7 @@ const patchRoute = (deps: AppDeps, body: MiddlewareHandler<AppEnv>) =>
     },
     responses: {
       200: { ...jsonContent(WriteResponse, 'the item as patched'), headers: itemHeaders },
-      ...errorResponses,
-      ...preconditionResponses,
-      ...bodyTooLargeResponse,
+      ...conditionalWriteResponses,
     },
   });
 

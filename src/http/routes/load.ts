@@ -2,7 +2,7 @@ import { z, type OpenAPIHono } from '@hono/zod-openapi';
 import { apiRoute } from '../api-route';
 import { type CollectionOrder, orderOf, readableValues } from '../../core/order';
 import type { AppEnv } from '../env';
-import { CollectionParam, errorResponses, jsonContent, queryErrorResponse } from '../schemas';
+import { CollectionParam, collectionPathResponses, errorResponses, jsonContent } from '../schemas';
 import type { Shardline } from '../../service/shardline';
 
 const HotKey = z.object({
@@ -71,8 +71,7 @@ const loadRoute = apiRoute({
   },
   responses: {
     200: jsonContent(FleetLoadResponse, 'the fleet load'),
-    ...queryErrorResponse,
-    404: errorResponses[404],
+    ...collectionPathResponses,
     503: errorResponses[503],
   },
 });

@@ -4,7 +4,8 @@ import { orderOf, readableBoundaries } from '../../core/order';
 import type { CallContext } from '../../store/retry';
 import type { AppDeps, AppEnv } from '../env';
 import { HEAT_PAGE_CSP, heatPageHtml } from '../heat/page';
-import { CollectionParam, errorResponses, jsonContent, queryErrorResponse, StatsResponse } from '../schemas';
+import { CollectionParam, collectionPathResponses, jsonContent, queryErrorResponse } from '../schemas';
+import { StatsResponse } from '../stats-schemas';
 import { groupMapSummary } from './group-summary';
 import { readableHotKeys } from './load';
 
@@ -37,8 +38,7 @@ const statsRoute = apiRoute({
   request: { params: CollectionParam },
   responses: {
     200: jsonContent(StatsResponse, 'the figures'),
-    ...queryErrorResponse,
-    404: errorResponses[404],
+    ...collectionPathResponses,
   },
 });
 
@@ -54,8 +54,7 @@ const heatRoute = apiRoute({
   request: { params: CollectionParam },
   responses: {
     200: { content: { 'text/html': { schema: z.string() } }, description: 'the page (works offline)' },
-    ...queryErrorResponse,
-    404: errorResponses[404],
+    ...collectionPathResponses,
   },
 });
 
