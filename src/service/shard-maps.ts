@@ -191,14 +191,9 @@ export class ShardMaps implements MapSource {
       this.collections.some((collection) => collection.group) && mapStore.readRouting
         ? await mapStore.readRouting(this.collections, context)
         : { pointers: await mapStore.readPointers(this.collections, context), groups: [] };
-    const pointers = new Map<string, MapPointer>();
-    const groups = new Map<string, GroupMap>();
-    for (const [i, { name }] of this.collections.entries()) {
-      const [pointer, group] = [read.pointers[i], read.groups[i]];
-      if (pointer) pointers.set(name, pointer);
-      if (group) groups.set(name, group);
-    }
-    return { pointers, groups, readAt };
+    const byName = <T>(values: readonly (T | undefined)[]) =>
+      new Map(this.collections.flatMap(({ name }, i) => (values[i] ? [[name, values[i]] as const] : [])));
+    return { pointers: byName(read.pointers), groups: byName(read.groups), readAt };
   }
 
   /** A refresh: `read` into the cache (initialize fills it only once every collection has its map). */
