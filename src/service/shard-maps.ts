@@ -191,14 +191,9 @@ export class ShardMaps implements MapSource {
       this.collections.some((collection) => collection.group) && mapStore.readRouting
         ? await mapStore.readRouting(this.collections, context)
         : { pointers: await mapStore.readPointers(this.collections, context), groups: [] };
-    const pointers = new Map<string, MapPointer>();
-    const groups = new Map<string, GroupMap>();
-    for (const [i, { name }] of this.collections.entries()) {
-      const [pointer, group] = [read.pointers[i], read.groups[i]];
-      if (pointer) pointers.set(name, pointer);
-      if (group) groups.set(name, group);
-    }
-    return { pointers, groups, readAt };
+    const byName = <T>(values: readonly (T | undefined)[]) =>
+      new Map(this.collections.flatMap(({ name }, i) => (values[i] ? [[name, values[i]] as const] : [])));
+    return { pointers: byName(read.pointers), groups: byName(read.groups), readAt };
   }
 
   /** A refresh: `read` into the cache (initialize fills it only once every collection has its map). */
@@ -210,28 +205,28 @@ export class ShardMaps implements MapSource {
   }
 
   /** The collection as one map sees it; one object per (version, slot), so per-map state can key on it. */
-  private async view(collection: CollectionSpec, ref: MapRef, context: CallContext): Promise<RoutedCollection> {
-    const key = `${collection.name}/${ref.version}/${ref.slot}`;
-    const known = this.views.get(key);
-    if (known) return known;
-    const strategy = await this.strategyOf(collection, ref.version, context);
-    const view = routedBy(collection, ref.version, strategy, ref.slot as IndexSlot);
-    this.views.set(key, view);
-    return view;
+  private view(collection: CollectionSpec, ref: MapRef, context: CallContext): Promise<RoutedCollection> {
+    return kept(this.views, `${collection.name}/${ref.version}/${ref.slot}`, async () => {
+      const strategy = await this.strategyOf(collection, ref.version, context);
+      return routedBy(collection, ref.version, strategy, ref.slot as IndexSlot);
+    });
   }
 
   /** A version's strategy; versions never change, so each is kept once read. */
-  private async strategyOf(collection: CollectionSpec, version: number, context: CallContext): Promise<ShardStrategy> {
-    const key = `${collection.name}/${version}`;
-    const known = this.strategies.get(key);
-    if (known) return known;
-    const stored = await this.mapStore.readVersion(collection, version, context);
-    // Never another version instead: its items sit where this one put them, and listings would miss them.
-    if (!stored) throw unusable(collection, `its shard map v${version} is missing from the table or malformed`);
-    const strategy = strategyFromConfig(stored.strategy);
-    this.strategies.set(key, strategy);
-    return strategy;
+  private strategyOf(collection: CollectionSpec, version: number, context: CallContext): Promise<ShardStrategy> {
+    return kept(this.strategies, `${collection.name}/${version}`, async () => {
+      const stored = await this.mapStore.readVersion(collection, version, context);
+      // Never another version instead: its items sit where this one put them, and listings would miss them.
+      if (!stored) throw unusable(collection, `its shard map v${version} is missing from the table or malformed`);
+      return strategyFromConfig(stored.strategy);
+    });
   }
+}
+
+/** The value `cache` keeps for `key`, made by `make` the first time (a value, never a promise: see ShardMaps). */
+async function kept<T>(cache: Map<string, T>, key: string, make: () => Promise<T>): Promise<T> {
+  if (!cache.has(key)) cache.set(key, await make());
+  return cache.get(key)!;
 }
 
 /** A 503 for a collection whose stored map cannot be routed by: the router serves the others. */

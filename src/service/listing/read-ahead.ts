@@ -11,7 +11,7 @@ import type { ReadPolicy } from './read-policy';
 export class ReadAhead {
   private readonly pages = new Map<number, Promise<ShardPage>>();
   /** The one-shard groups read whole (from their shard's start) to their end in this page, and what they gave. */
-  private readonly ended: { shards: number; holding: number; items: number } = { shards: 0, holding: 0, items: 0 };
+  private readonly ended = { shards: 0, holding: 0, items: 0 };
   /** The groups the last wave read at once (1: the first group, read alone). */
   private width = 1;
 

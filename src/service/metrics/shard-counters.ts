@@ -1,15 +1,9 @@
 import { SpaceSaving } from '../../core/space-saving';
 
-/** One shard's figures, as /stats reports them. */
-export interface ShardFigures {
-  readonly shard: number;
-  readonly writes: number;
-  readonly itemsRead: number;
-  readonly queries: number;
-  readonly throttles: number;
-}
-
 const COUNTS = ['writes', 'itemsRead', 'queries', 'throttles'] as const;
+
+/** One shard's figures, as /stats reports them (in this key order). */
+export type ShardFigures = { readonly shard: number } & { readonly [K in (typeof COUNTS)[number]]: number };
 
 /**
  * Per-shard counters of one collection over a span of time, and its most written values (a
@@ -55,13 +49,11 @@ export class ShardCounters {
   /** Figures for shards 0 … shardCount − 1 (and any higher shard that saw traffic). */
   figures(shardCount: number): ShardFigures[] {
     const length = Math.max(shardCount, ...COUNTS.map((name) => this[name].length));
-    return Array.from({ length }, (_, shard) => ({
-      shard,
-      writes: this.writes[shard] ?? 0,
-      itemsRead: this.itemsRead[shard] ?? 0,
-      queries: this.queries[shard] ?? 0,
-      throttles: this.throttles[shard] ?? 0,
-    }));
+    return Array.from(
+      { length },
+      (_, shard) =>
+        ({ shard, ...Object.fromEntries(COUNTS.map((name) => [name, this[name][shard] ?? 0])) }) as ShardFigures,
+    );
   }
 }
 

@@ -17,7 +17,7 @@ import type { Store } from '../../store/store';
 import { guardAsRead, type Preconditions, readOwned, refusalReason, refusedAfterRead } from '../guards';
 import { keepShards, refuseKeyPatch } from '../patch-item';
 import type { RequestContext } from '../metrics/request-tally';
-import { countWrite, type WriteResult } from '../write-items';
+import { countWrite, type WriteResult, writeResult } from '../write-items';
 import { commitEntity } from './commit-entity';
 import { entityKey, merged, readParts } from './part-chunks';
 
@@ -56,7 +56,7 @@ export async function putEntity(
     if (outcome.applied) {
       // Counted as one write, as a plain put is: the root carries the index entry (and the group).
       countWrite(context, collection, root);
-      return { shard: root.shard, shardKey: root.shardKey, item: root.item, etag: outcome.etag! };
+      return { ...writeResult(root), etag: outcome.etag! };
     }
     if (preconditions.ifMatch !== undefined || preconditions.ifNoneMatch !== undefined) {
       throw new ShardlineError('precondition_failed', 'the item changed during the write');
