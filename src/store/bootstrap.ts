@@ -11,7 +11,7 @@ import {
 import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { isDynamoError } from './dynamo-errors';
-import { sleep, withRetries } from './retry';
+import { sendRetried, sleep } from './retry';
 
 /** A table and the two sparse indexes shardline's shard maps take turns in. */
 export interface TableSpec {
@@ -57,9 +57,7 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
     TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
   });
   try {
-    await withRetries(`an update of table ${table}'s TTL`, { operation: 'update_table', table }, {}, (abortSignal) =>
-      client.send(update, { abortSignal }),
-    );
+    await sendRetried(client, update, `an update of table ${table}'s TTL`, { operation: 'update_table', table });
   } catch (error) {
     if (isDynamoError(error, 'UnknownOperationException')) return;
     // Two routers started at once on a missing table both get here; the second finds TTL on already.
@@ -71,12 +69,8 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
 async function expiresLoadRecords(client: DynamoDBClient, table: string): Promise<boolean> {
   const describeTtl = new DescribeTimeToLiveCommand({ TableName: table });
   const label = { operation: 'describe', table } as const;
-  const { TimeToLiveDescription: ttl } = await withRetries(
-    `a description of table ${table}'s TTL`,
-    label,
-    {},
-    (abortSignal) => client.send(describeTtl, { abortSignal }),
-  );
+  const what = `a description of table ${table}'s TTL`;
+  const { TimeToLiveDescription: ttl } = await sendRetried(client, describeTtl, what, label);
   return (
     ttl?.AttributeName === TTL_ATTRIBUTE && (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'ENABLING')
   );
@@ -112,9 +106,7 @@ export async function addIndex(
       ],
     });
     const label = { operation: 'update_table', table: spec.table } as const;
-    return withRetries(`an update of table ${spec.table} (index ${index.name})`, label, {}, (abortSignal) =>
-      client.send(command, { abortSignal }),
-    );
+    return sendRetried(client, command, `an update of table ${spec.table} (index ${index.name})`, label);
   };
   try {
     await update(false);
@@ -157,12 +149,10 @@ function missing(spec: TableSpec, problem: string): ShardlineError {
 async function describe(client: DynamoDBClient, table: string): Promise<TableDescription | undefined> {
   const command = new DescribeTableCommand({ TableName: table });
   try {
-    const answer = await withRetries(
-      `a description of table ${table}`,
-      { operation: 'describe', table },
-      {},
-      (abortSignal) => client.send(command, { abortSignal }),
-    );
+    const answer = await sendRetried(client, command, `a description of table ${table}`, {
+      operation: 'describe',
+      table,
+    });
     return answer.Table;
   } catch (error) {
     if (!(error instanceof ShardlineError && error.code === 'table_missing')) throw error;
@@ -200,9 +190,7 @@ async function createTable(client: DynamoDBClient, spec: TableSpec, stream: bool
   });
   try {
     const label = { operation: 'create_table', table: spec.table } as const;
-    await withRetries(`the creation of table ${spec.table}`, label, {}, (abortSignal) =>
-      client.send(command, { abortSignal }),
-    );
+    await sendRetried(client, command, `the creation of table ${spec.table}`, label);
   } catch (error) {
     // In use: another instance created it first, or a retry's first attempt landed. The wait loop takes over.
     if (!isDynamoError(error, 'ResourceInUseException')) throw error;

@@ -4,7 +4,7 @@ import type { JsonObject } from '../core/item';
 import { batchGetAll } from './batch-get';
 import { MalformedRecords } from './malformed-records';
 import { reservedOwner, reservedPartition } from './reserved-keys';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, sendRetried, type CallContext, type RetryPolicy } from './retry';
 
 /** How far a follower got in one stream shard. */
 export interface ShardCheckpoint {
@@ -59,9 +59,9 @@ export class CheckpointStore {
       ...(checkpoint.sequence !== undefined && { sequence: checkpoint.sequence }),
     };
     const { table } = this.collection;
-    const write = (abortSignal?: AbortSignal) =>
-      this.doc.send(new PutCommand({ TableName: table, Item: item }), { abortSignal });
-    await withRetries('a write of a follower checkpoint', { operation: 'put', table }, context, write, this.retry);
+    const put = new PutCommand({ TableName: table, Item: item });
+    const what = 'a write of a follower checkpoint';
+    await sendRetried(this.doc, put, what, { operation: 'put', table }, context, this.retry);
   }
 
   /** A checkpoint names its shard twice, in its key and its `shard`: both must agree. */

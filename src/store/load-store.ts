@@ -6,7 +6,7 @@ import type { LoadRecord } from '../load/load-record';
 import { checkLoadRecord } from '../load/load-record-check';
 import { MalformedRecords } from './malformed-records';
 import { reservedPartition } from './reserved-keys';
-import { withRetries, type CallContext } from './retry';
+import { sendRetried, type CallContext } from './retry';
 
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;
@@ -39,7 +39,7 @@ export class LoadStore {
     };
     const put = new PutCommand({ TableName: collection.table, Item: item });
     const label = { operation: 'put', table: collection.table } as const;
-    await withRetries('a write of a load record', label, context, (abortSignal) => this.doc.send(put, { abortSignal }));
+    await sendRetried(this.doc, put, 'a write of a load record', label, context);
   }
 
   /** Every router's records of these minutes (each the start of one, epoch ms). */
@@ -60,9 +60,7 @@ export class LoadStore {
               ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
               ...(after && { ExclusiveStartKey: after }),
             });
-            const page = await withRetries('a read of load records', label, context, (abortSignal) =>
-              this.doc.send(query, { abortSignal }),
-            );
+            const page = await sendRetried(this.doc, query, 'a read of load records', label, context);
             records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
             after = page.LastEvaluatedKey;
           } while (after);
