@@ -68,9 +68,8 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
 
 async function expiresLoadRecords(client: DynamoDBClient, table: string): Promise<boolean> {
   const describeTtl = new DescribeTimeToLiveCommand({ TableName: table });
-  const label = { operation: 'describe', table } as const;
   const what = `a description of table ${table}'s TTL`;
-  const { TimeToLiveDescription: ttl } = await sendRetried(client, describeTtl, what, label);
+  const { TimeToLiveDescription: ttl } = await sendRetried(client, describeTtl, what, { operation: 'describe', table });
   return (
     ttl?.AttributeName === TTL_ATTRIBUTE && (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'ENABLING')
   );

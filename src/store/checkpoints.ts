@@ -3,7 +3,7 @@ import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { batchGetAll } from './batch-get';
 import { MalformedRecords } from './malformed-records';
-import { reservedOwner, reservedPartition } from './reserved-keys';
+import { reservedKey, reservedOwner } from './reserved-keys';
 import { DEFAULT_RETRY_POLICY, sendRetried, type CallContext, type RetryPolicy } from './retry';
 
 /** How far a follower got in one stream shard. */
@@ -80,11 +80,7 @@ export class CheckpointStore {
 
   /** The partition key names the checkpoint whole, so any key schema holds it; a sort key gets `checkpoint` or 0. */
   private key(shard: string): JsonObject {
-    const [partition, sort] = this.collection.primaryKey;
-    const owner = `${FOLLOW_OWNER}${this.follower}#${this.stream}#${shard}`;
-    const key: JsonObject = { [partition!.name]: reservedPartition(this.collection, owner) };
-    if (sort) key[sort.name] = sort.type === 'N' ? 0 : 'checkpoint';
-    return key;
+    return reservedKey(this.collection, `${FOLLOW_OWNER}${this.follower}#${this.stream}#${shard}`, ['checkpoint', 0]);
   }
 }
 

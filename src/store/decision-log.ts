@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import { z } from 'zod';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
-import { reservedPartition } from './reserved-keys';
+import { reservedKey } from './reserved-keys';
 import { sendRetried, type CallContext } from './retry';
 
 /** How many decisions a collection keeps (docs/autopilot.md). */
@@ -110,7 +110,5 @@ function fittingText(decisions: readonly object[]): string {
 }
 
 function key(collection: CollectionSpec): JsonObject {
-  const [partition, sort] = collection.primaryKey;
-  const owner = reservedPartition(collection, `autopilot#${collection.name}`);
-  return { [partition!.name]: owner, ...(sort && { [sort.name]: sort.type === 'N' ? 0 : 'decisions' }) };
+  return reservedKey(collection, `autopilot#${collection.name}`, ['decisions', 0]);
 }

@@ -197,15 +197,11 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     let attempts = 0;
     try {
       const put = { TableName: collection.table, Item, ...condition };
-      await withRetries(
-        'a write of the shard maps',
-        { operation: 'put', table: put.TableName },
-        context,
-        (abortSignal) => {
-          attempts++;
-          return this.doc.send(new PutCommand(put), { abortSignal });
-        },
-      );
+      const label = { operation: 'put', table: put.TableName } as const;
+      await withRetries('a write of the shard maps', label, context, (abortSignal) => {
+        attempts++;
+        return this.doc.send(new PutCommand(put), { abortSignal });
+      });
       return true;
     } catch (error) {
       if (!isConditionFailed(error)) throw error;
