@@ -89,8 +89,8 @@ export class Follower {
     return this.deps.signal.aborted;
   }
 
+  /** Every listed shard's state is loaded (`loadCheckpoints`) before it is asked for. */
   private state(id: string): ShardState {
-    if (!this.shards.has(id)) this.shards.set(id, { done: false });
     return this.shards.get(id)!;
   }
 

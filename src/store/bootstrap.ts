@@ -8,18 +8,13 @@ import {
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
+import { type CollectionSpec, type IndexSpec, TTL_ATTRIBUTE } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { isDynamoError } from './dynamo-errors';
 import { sendRetried, sleep } from './retry';
 
-/** A table and the two sparse indexes shardline's shard maps take turns in. */
-export interface TableSpec {
-  readonly table: string;
-  readonly primaryKey: readonly KeyAttribute[];
-  /** The first ([0]) holds a new table's first shard map: it must exist. */
-  readonly indexes: readonly [IndexSpec, IndexSpec];
-}
+/** A table and the two sparse indexes shardline's shard maps take turns in (the first must exist). */
+export type TableSpec = Pick<CollectionSpec, 'table' | 'primaryKey' | 'indexes'>;
 
 const ACTIVE_WITHIN_MS = 120_000;
 
