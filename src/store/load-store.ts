@@ -45,29 +45,24 @@ export class LoadStore {
   /** Every router's records of these minutes (each the start of one, epoch ms). */
   async read(collection: CollectionSpec, minutes: readonly number[], context: CallContext = {}): Promise<LoadRecord[]> {
     const partition = collection.primaryKey[0]!.name;
-    const limit = pLimit(READ_CONCURRENCY);
     const label = { operation: 'query', table: collection.table } as const;
-    const pages = await Promise.all(
-      minutes.map((minute) =>
-        limit(async () => {
-          const records: LoadRecord[] = [];
-          let after: Record<string, unknown> | undefined;
-          do {
-            const query = new QueryCommand({
-              TableName: collection.table,
-              KeyConditionExpression: '#pk = :pk',
-              ExpressionAttributeNames: { '#pk': partition },
-              ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
-              ...(after && { ExclusiveStartKey: after }),
-            });
-            const page = await sendRetried(this.doc, query, 'a read of load records', label, context);
-            records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
-            after = page.LastEvaluatedKey;
-          } while (after);
-          return records;
-        }),
-      ),
-    );
+    const pages = await pLimit(READ_CONCURRENCY).map(minutes, async (minute) => {
+      const records: LoadRecord[] = [];
+      let after: Record<string, unknown> | undefined;
+      do {
+        const query = new QueryCommand({
+          TableName: collection.table,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': partition },
+          ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
+          ...(after && { ExclusiveStartKey: after }),
+        });
+        const page = await sendRetried(this.doc, query, 'a read of load records', label, context);
+        records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
+        after = page.LastEvaluatedKey;
+      } while (after);
+      return records;
+    });
     return pages.flat();
   }
 
