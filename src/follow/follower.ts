@@ -74,7 +74,7 @@ export class Follower {
       await this.loadCheckpoints(listed);
       const ready = listed.filter((shard) => !this.state(shard.id).done && this.parentDone(shard, listed));
       // Shards whose parents are done hold independent items: read them side by side.
-      const rounds = await Promise.all(ready.map((shard) => this.limit(() => this.readShard(shard))));
+      const rounds = await this.limit.map(ready, (shard) => this.readShard(shard));
       if (this.stopped()) return;
       this.stats.lagMs = 0; // every shard read to its end or caught up
       this.deps.onProgress(this.stats);
@@ -89,8 +89,8 @@ export class Follower {
     return this.deps.signal.aborted;
   }
 
+  /** Every listed shard's state is loaded (`loadCheckpoints`) before it is asked for. */
   private state(id: string): ShardState {
-    if (!this.shards.has(id)) this.shards.set(id, { done: false });
     return this.shards.get(id)!;
   }
 

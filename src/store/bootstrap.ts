@@ -8,18 +8,13 @@ import {
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { type IndexSpec, type KeyAttribute, TTL_ATTRIBUTE } from '../core/collection';
+import { type CollectionSpec, type IndexSpec, TTL_ATTRIBUTE } from '../core/collection';
 import { ShardlineError } from '../core/errors';
 import { isDynamoError } from './dynamo-errors';
-import { sleep, withRetries } from './retry';
+import { sendRetried, sleep } from './retry';
 
-/** A table and the two sparse indexes shardline's shard maps take turns in. */
-export interface TableSpec {
-  readonly table: string;
-  readonly primaryKey: readonly KeyAttribute[];
-  /** The first ([0]) holds a new table's first shard map: it must exist. */
-  readonly indexes: readonly [IndexSpec, IndexSpec];
-}
+/** A table and the two sparse indexes shardline's shard maps take turns in (the first must exist). */
+export type TableSpec = Pick<CollectionSpec, 'table' | 'primaryKey' | 'indexes'>;
 
 const ACTIVE_WITHIN_MS = 120_000;
 
@@ -57,9 +52,7 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
     TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
   });
   try {
-    await withRetries(`an update of table ${table}'s TTL`, { operation: 'update_table', table }, {}, (abortSignal) =>
-      client.send(update, { abortSignal }),
-    );
+    await sendRetried(client, update, `an update of table ${table}'s TTL`, { operation: 'update_table', table });
   } catch (error) {
     if (isDynamoError(error, 'UnknownOperationException')) return;
     // Two routers started at once on a missing table both get here; the second finds TTL on already.
@@ -70,13 +63,8 @@ export async function expireLoadRecords(client: DynamoDBClient, table: string): 
 
 async function expiresLoadRecords(client: DynamoDBClient, table: string): Promise<boolean> {
   const describeTtl = new DescribeTimeToLiveCommand({ TableName: table });
-  const label = { operation: 'describe', table } as const;
-  const { TimeToLiveDescription: ttl } = await withRetries(
-    `a description of table ${table}'s TTL`,
-    label,
-    {},
-    (abortSignal) => client.send(describeTtl, { abortSignal }),
-  );
+  const what = `a description of table ${table}'s TTL`;
+  const { TimeToLiveDescription: ttl } = await sendRetried(client, describeTtl, what, { operation: 'describe', table });
   return (
     ttl?.AttributeName === TTL_ATTRIBUTE && (ttl.TimeToLiveStatus === 'ENABLED' || ttl.TimeToLiveStatus === 'ENABLING')
   );
@@ -112,9 +100,7 @@ export async function addIndex(
       ],
     });
     const label = { operation: 'update_table', table: spec.table } as const;
-    return withRetries(`an update of table ${spec.table} (index ${index.name})`, label, {}, (abortSignal) =>
-      client.send(command, { abortSignal }),
-    );
+    return sendRetried(client, command, `an update of table ${spec.table} (index ${index.name})`, label);
   };
   try {
     await update(false);
@@ -157,12 +143,10 @@ function missing(spec: TableSpec, problem: string): ShardlineError {
 async function describe(client: DynamoDBClient, table: string): Promise<TableDescription | undefined> {
   const command = new DescribeTableCommand({ TableName: table });
   try {
-    const answer = await withRetries(
-      `a description of table ${table}`,
-      { operation: 'describe', table },
-      {},
-      (abortSignal) => client.send(command, { abortSignal }),
-    );
+    const answer = await sendRetried(client, command, `a description of table ${table}`, {
+      operation: 'describe',
+      table,
+    });
     return answer.Table;
   } catch (error) {
     if (!(error instanceof ShardlineError && error.code === 'table_missing')) throw error;
@@ -200,9 +184,7 @@ async function createTable(client: DynamoDBClient, spec: TableSpec, stream: bool
   });
   try {
     const label = { operation: 'create_table', table: spec.table } as const;
-    await withRetries(`the creation of table ${spec.table}`, label, {}, (abortSignal) =>
-      client.send(command, { abortSignal }),
-    );
+    await sendRetried(client, command, `the creation of table ${spec.table}`, label);
   } catch (error) {
     // In use: another instance created it first, or a retry's first attempt landed. The wait loop takes over.
     if (!isDynamoError(error, 'ResourceInUseException')) throw error;

@@ -3,8 +3,8 @@ import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
 import { batchGetAll } from './batch-get';
 import { MalformedRecords } from './malformed-records';
-import { reservedOwner, reservedPartition } from './reserved-keys';
-import { DEFAULT_RETRY_POLICY, withRetries, type CallContext, type RetryPolicy } from './retry';
+import { reservedKey, reservedOwner } from './reserved-keys';
+import { DEFAULT_RETRY_POLICY, sendRetried, type CallContext, type RetryPolicy } from './retry';
 
 /** How far a follower got in one stream shard. */
 export interface ShardCheckpoint {
@@ -59,9 +59,9 @@ export class CheckpointStore {
       ...(checkpoint.sequence !== undefined && { sequence: checkpoint.sequence }),
     };
     const { table } = this.collection;
-    const write = (abortSignal?: AbortSignal) =>
-      this.doc.send(new PutCommand({ TableName: table, Item: item }), { abortSignal });
-    await withRetries('a write of a follower checkpoint', { operation: 'put', table }, context, write, this.retry);
+    const put = new PutCommand({ TableName: table, Item: item });
+    const what = 'a write of a follower checkpoint';
+    await sendRetried(this.doc, put, what, { operation: 'put', table }, context, this.retry);
   }
 
   /** A checkpoint names its shard twice, in its key and its `shard`: both must agree. */
@@ -80,11 +80,7 @@ export class CheckpointStore {
 
   /** The partition key names the checkpoint whole, so any key schema holds it; a sort key gets `checkpoint` or 0. */
   private key(shard: string): JsonObject {
-    const [partition, sort] = this.collection.primaryKey;
-    const owner = `${FOLLOW_OWNER}${this.follower}#${this.stream}#${shard}`;
-    const key: JsonObject = { [partition!.name]: reservedPartition(this.collection, owner) };
-    if (sort) key[sort.name] = sort.type === 'N' ? 0 : 'checkpoint';
-    return key;
+    return reservedKey(this.collection, `${FOLLOW_OWNER}${this.follower}#${this.stream}#${shard}`, ['checkpoint', 0]);
   }
 }
 

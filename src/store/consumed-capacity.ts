@@ -1,4 +1,4 @@
-import type { DynamoOperation, RawAnswer } from './dynamo-sender';
+import type { DynamoOperation, DynamoSender, RawAnswer } from './dynamo-sender';
 import type { Send } from './retry';
 
 /**
@@ -32,9 +32,7 @@ interface CapacityEntry {
 const READS: ReadonlySet<DynamoOperation> = new Set(['GetItem', 'BatchGetItem', 'Query']);
 
 /** A sender of the lean path, the same calls asking for and counting consumed capacity. */
-export interface CallSender {
-  send(operation: DynamoOperation, input: object, signal: AbortSignal | undefined): Promise<RawAnswer>;
-}
+export type CallSender = Pick<DynamoSender, 'send'>;
 
 /** The lean sender, and how one request sends through it (retried, within the in-flight limit). */
 export interface LeanClient {

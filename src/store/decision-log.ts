@@ -2,8 +2,8 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import { z } from 'zod';
 import type { CollectionSpec } from '../core/collection';
 import type { JsonObject } from '../core/item';
-import { reservedPartition } from './reserved-keys';
-import { withRetries, type CallContext } from './retry';
+import { reservedKey } from './reserved-keys';
+import { sendRetried, type CallContext } from './retry';
 
 /** How many decisions a collection keeps (docs/autopilot.md). */
 export const KEPT_DECISIONS = 100;
@@ -51,9 +51,7 @@ export class DecisionLog {
   async read(collection: CollectionSpec, context: CallContext = {}): Promise<KeptDecision[]> {
     const get = new GetCommand({ TableName: collection.table, Key: key(collection), ConsistentRead: true });
     const label = { operation: 'get', table: collection.table } as const;
-    const answer = await withRetries('a read of the autopilot log', label, context, (abortSignal) =>
-      this.doc.send(get, { abortSignal }),
-    );
+    const answer = await sendRetried(this.doc, get, 'a read of the autopilot log', label, context);
     const item = answer.Item;
     if (!item) return [];
     const where = `shardline: the autopilot log of "${collection.name}"`;
@@ -93,9 +91,7 @@ export class DecisionLog {
     const item = { ...key(collection), autopilotOf: collection.name, decisions: fittingText(decisions) };
     const put = new PutCommand({ TableName: collection.table, Item: item });
     const label = { operation: 'put', table: collection.table } as const;
-    await withRetries('a write of the autopilot log', label, context, (abortSignal) =>
-      this.doc.send(put, { abortSignal }),
-    );
+    await sendRetried(this.doc, put, 'a write of the autopilot log', label, context);
   }
 }
 
@@ -114,7 +110,5 @@ function fittingText(decisions: readonly object[]): string {
 }
 
 function key(collection: CollectionSpec): JsonObject {
-  const [partition, sort] = collection.primaryKey;
-  const owner = reservedPartition(collection, `autopilot#${collection.name}`);
-  return { [partition!.name]: owner, ...(sort && { [sort.name]: sort.type === 'N' ? 0 : 'decisions' }) };
+  return reservedKey(collection, `autopilot#${collection.name}`, ['decisions', 0]);
 }

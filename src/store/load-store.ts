@@ -6,7 +6,7 @@ import type { LoadRecord } from '../load/load-record';
 import { checkLoadRecord } from '../load/load-record-check';
 import { MalformedRecords } from './malformed-records';
 import { reservedPartition } from './reserved-keys';
-import { withRetries, type CallContext } from './retry';
+import { sendRetried, type CallContext } from './retry';
 
 /** Minutes read at once: a day's window is 1,440 queries, and one request must not flood the table. */
 const READ_CONCURRENCY = 16;
@@ -39,37 +39,30 @@ export class LoadStore {
     };
     const put = new PutCommand({ TableName: collection.table, Item: item });
     const label = { operation: 'put', table: collection.table } as const;
-    await withRetries('a write of a load record', label, context, (abortSignal) => this.doc.send(put, { abortSignal }));
+    await sendRetried(this.doc, put, 'a write of a load record', label, context);
   }
 
   /** Every router's records of these minutes (each the start of one, epoch ms). */
   async read(collection: CollectionSpec, minutes: readonly number[], context: CallContext = {}): Promise<LoadRecord[]> {
     const partition = collection.primaryKey[0]!.name;
-    const limit = pLimit(READ_CONCURRENCY);
     const label = { operation: 'query', table: collection.table } as const;
-    const pages = await Promise.all(
-      minutes.map((minute) =>
-        limit(async () => {
-          const records: LoadRecord[] = [];
-          let after: Record<string, unknown> | undefined;
-          do {
-            const query = new QueryCommand({
-              TableName: collection.table,
-              KeyConditionExpression: '#pk = :pk',
-              ExpressionAttributeNames: { '#pk': partition },
-              ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
-              ...(after && { ExclusiveStartKey: after }),
-            });
-            const page = await withRetries('a read of load records', label, context, (abortSignal) =>
-              this.doc.send(query, { abortSignal }),
-            );
-            records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
-            after = page.LastEvaluatedKey;
-          } while (after);
-          return records;
-        }),
-      ),
-    );
+    const pages = await pLimit(READ_CONCURRENCY).map(minutes, async (minute) => {
+      const records: LoadRecord[] = [];
+      let after: Record<string, unknown> | undefined;
+      do {
+        const query = new QueryCommand({
+          TableName: collection.table,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': partition },
+          ExpressionAttributeValues: { ':pk': reservedPartition(collection, ownerOf(collection, minute)) },
+          ...(after && { ExclusiveStartKey: after }),
+        });
+        const page = await sendRetried(this.doc, query, 'a read of load records', label, context);
+        records.push(...(page.Items ?? []).flatMap((item) => this.check(collection, minute, item) ?? []));
+        after = page.LastEvaluatedKey;
+      } while (after);
+      return records;
+    });
     return pages.flat();
   }
 

@@ -2,7 +2,7 @@ import type { CollectionSpec } from '../core/collection';
 import { malformedRecord } from '../core/errors';
 import type { JsonObject } from '../core/item';
 import type { MapPointer } from '../core/shard-map';
-import { reservedPartition } from './reserved-keys';
+import { reservedKey } from './reserved-keys';
 
 // Where a collection's map items live and how their JSON is stored (store/map-store.ts reads and writes them).
 
@@ -33,10 +33,8 @@ export type MapItem = 'pointer' | 'groups' | number;
  * a string sort key holds `pointer` / `v<version>`, a numeric one 0 / the version.
  */
 export function mapKey(collection: CollectionSpec, which: MapItem): JsonObject {
-  const [partition, sort] = collection.primaryKey;
   const owner = `map#${collection.name}`;
   const item = typeof which === 'number' ? `v${which}` : which;
-  if (!sort) return { [partition!.name]: reservedPartition(collection, `${owner}#${item}`) };
-  const sortValue = sort.type === 'N' ? (typeof which === 'number' ? which : which === 'pointer' ? 0 : -1) : item;
-  return { [partition!.name]: reservedPartition(collection, owner), [sort.name]: sortValue };
+  if (collection.primaryKey.length === 1) return reservedKey(collection, `${owner}#${item}`, [item, 0]);
+  return reservedKey(collection, owner, [item, typeof which === 'number' ? which : which === 'pointer' ? 0 : -1]);
 }

@@ -9,7 +9,7 @@ import { batchGetAll, type TableRead } from './batch-get';
 import { MalformedRecords } from './malformed-records';
 import { isConditionFailed } from './dynamo-errors';
 import { type MapItem, mapKey, ownerOf, parseJson, pointerAttributes } from './map-items';
-import { withRetries, type CallContext } from './retry';
+import { sendRetried, withRetries, type CallContext } from './retry';
 
 /** A stored map version: the strategy's parameters as JSON, never changed once written. */
 export interface StoredVersion {
@@ -121,11 +121,9 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     version: number,
     context: CallContext,
   ): Promise<StoredVersion | undefined> {
-    const get = { TableName: collection.table, Key: mapKey(collection, version), ConsistentRead: true };
+    const get = new GetCommand({ TableName: collection.table, Key: mapKey(collection, version), ConsistentRead: true });
     const label = { operation: 'get', table: collection.table } as const;
-    const response = await withRetries(`a read of shard map version ${version}`, label, context, (abortSignal) =>
-      this.doc.send(new GetCommand(get), { abortSignal }),
-    );
+    const response = await sendRetried(this.doc, get, `a read of shard map version ${version}`, label, context);
     const item = response.Item;
     // A reserved number is a hash of its name: the item says whose it is.
     if (!item || item.mapOf !== collection.name) return undefined;
@@ -199,15 +197,11 @@ export class DynamoMapStore implements MapStore, GroupMapStore {
     let attempts = 0;
     try {
       const put = { TableName: collection.table, Item, ...condition };
-      await withRetries(
-        'a write of the shard maps',
-        { operation: 'put', table: put.TableName },
-        context,
-        (abortSignal) => {
-          attempts++;
-          return this.doc.send(new PutCommand(put), { abortSignal });
-        },
-      );
+      const label = { operation: 'put', table: put.TableName } as const;
+      await withRetries('a write of the shard maps', label, context, (abortSignal) => {
+        attempts++;
+        return this.doc.send(new PutCommand(put), { abortSignal });
+      });
       return true;
     } catch (error) {
       if (!isConditionFailed(error)) throw error;

@@ -41,6 +41,20 @@ export function reservedPartition(collection: CollectionSpec, owner: string): st
   return new NumberValue(`-9.999${digits}E+125`);
 }
 
+/**
+ * The whole key of the shardline item `owner` names. A sort key, when the table has one, holds `sort`'s text,
+ * or its number when the sort key is numeric.
+ */
+export function reservedKey(
+  collection: CollectionSpec,
+  owner: string,
+  sort: readonly [text: string, number: number],
+): JsonObject {
+  const [partition, sortKey] = collection.primaryKey;
+  const sortValue = sortKey && { [sortKey.name]: sortKey.type === 'N' ? sort[1] : sort[0] };
+  return { [partition!.name]: reservedPartition(collection, owner), ...sortValue };
+}
+
 /** Whether `item` is one of shardline's own (never a member of anything). */
 export function isReservedItem(collection: CollectionSpec, item: JsonObject): boolean {
   return reservedOwner(collection, item) !== undefined;

@@ -134,6 +134,25 @@ export async function withRetries<T>(
   }
 }
 
+/** What an SDK command answers. */
+type AnswerOf<C> = C extends { resolveMiddleware(...args: never[]): (...args: never[]) => Promise<{ output: infer O }> }
+  ? O
+  : never;
+
+/** Sends one SDK command (DynamoDB's, the document client's, the Streams') by `withRetries`. */
+export function sendRetried<C>(
+  client: { send(command: NoInfer<C>, options: { abortSignal?: AbortSignal }): Promise<unknown> },
+  command: C,
+  what: string,
+  label: CallLabel,
+  context: CallContext = {},
+  policy?: RetryPolicy,
+): Promise<AnswerOf<C>> {
+  const attempt = (abortSignal: AbortSignal | undefined) =>
+    client.send(command, { abortSignal }) as Promise<AnswerOf<C>>;
+  return withRetries(what, label, context, attempt, policy);
+}
+
 /** Capped exponential backoff with full jitter: it spreads many callers' retries instead of synchronizing them. */
 export function backoffDelay(n: number, policy: RetryPolicy): number {
   return (policy.random ?? Math.random)() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** n);

@@ -7,7 +7,7 @@ import {
   type Shard,
 } from '@aws-sdk/client-dynamodb-streams';
 import { isDynamoError } from './dynamo-errors';
-import { withRetries, type CallContext } from './retry';
+import { sendRetried, type CallContext } from './retry';
 import type { StreamRecordLike } from './stream-records';
 
 /** One shard of a stream: records of one key range for a few hours, then closed (and maybe split). */
@@ -55,12 +55,8 @@ export class StreamReader {
         StreamArn: this.arn,
         ...(after && { ExclusiveStartShardId: after }),
       });
-      const page = await withRetries(
-        'a description of the stream',
-        { operation: 'describe_stream' },
-        context,
-        (abortSignal) => this.client.send(describe, { abortSignal }),
-      );
+      const label = { operation: 'describe_stream' } as const;
+      const page = await sendRetried(this.client, describe, 'a description of the stream', label, context);
       shards.push(...(page.StreamDescription?.Shards ?? []));
       after = page.StreamDescription?.LastEvaluatedShardId;
     } while (after);
@@ -84,12 +80,8 @@ export class StreamReader {
         : { ShardIteratorType: 'TRIM_HORIZON' }),
     });
     try {
-      const answer = await withRetries(
-        `an iterator of stream shard ${shard}`,
-        { operation: 'get_shard_iterator' },
-        context,
-        (abortSignal) => this.client.send(command, { abortSignal }),
-      );
+      const what = `an iterator of stream shard ${shard}`;
+      const answer = await sendRetried(this.client, command, what, { operation: 'get_shard_iterator' }, context);
       return answer.ShardIterator!;
     } catch (error) {
       if (isDynamoError(error, 'TrimmedDataAccessException')) return 'trimmed';
@@ -101,9 +93,8 @@ export class StreamReader {
   async read(iterator: string, limit: number, context: CallContext = {}): Promise<RecordsPage | 'expired'> {
     const command = new GetRecordsCommand({ ShardIterator: iterator, Limit: limit });
     try {
-      const answer = await withRetries('a read of the stream', { operation: 'get_records' }, context, (abortSignal) =>
-        this.client.send(command, { abortSignal }),
-      );
+      const label = { operation: 'get_records' } as const;
+      const answer = await sendRetried(this.client, command, 'a read of the stream', label, context);
       return {
         records: (answer.Records ?? []) as StreamRecordLike[],
         ...(answer.NextShardIterator && { next: answer.NextShardIterator }),

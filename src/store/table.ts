@@ -7,7 +7,7 @@ import { createDynamoClients, type ClientOptions, type DynamoClients } from './c
 import { DecisionLog } from './decision-log';
 import { DynamoStore } from './dynamo-store';
 import { LoadStore } from './load-store';
-import { withRetries } from './retry';
+import { sendRetried } from './retry';
 import { DynamoMapStore } from './map-store';
 import { StreamReader } from './stream-reader';
 
@@ -57,12 +57,8 @@ export class DynamoTable {
   /** `table`'s enabled stream, or undefined when it has none (or it is disabled). */
   async stream(table: string): Promise<TableStream | undefined> {
     const describe = new DescribeTableCommand({ TableName: table });
-    const { Table } = await withRetries(
-      `a description of table ${table}`,
-      { operation: 'describe', table },
-      {},
-      (abortSignal) => this.clients.raw.send(describe, { abortSignal }),
-    );
+    const what = `a description of table ${table}`;
+    const { Table } = await sendRetried(this.clients.raw, describe, what, { operation: 'describe', table });
     const spec = Table?.StreamSpecification;
     if (!Table?.LatestStreamArn || !spec?.StreamEnabled) return undefined;
     return { arn: Table.LatestStreamArn, label: Table.LatestStreamLabel ?? '', viewType: spec.StreamViewType ?? '' };
