@@ -100,20 +100,17 @@ const DEFAULT_GROUP_STRATEGY = { kind: 'random', shards: 1 } as StrategyConfig;
 
 /** Collections on one table must not share shard keys: `a` and `a#b` would mix (`a#b#3` begins with `a#`). */
 function prefixClashes(collections: readonly CollectionSpec[]): string[] {
-  const clashes: string[] = [];
-  for (const [i, one] of collections.entries()) {
-    for (const other of collections.slice(i + 1)) {
-      if (one.table !== other.table) continue;
-      const [a, b] = [`${one.prefix}#`, `${other.prefix}#`];
-      if (a.startsWith(b) || b.startsWith(a)) {
-        clashes.push(
+  const clash = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+  return collections.flatMap((one, i) =>
+    collections
+      .slice(i + 1)
+      .filter((other) => one.table === other.table && clash(`${one.prefix}#`, `${other.prefix}#`))
+      .map(
+        (other) =>
           `collections "${one.name}" and "${other.name}" use the shard-key prefixes "${one.prefix}" and ` +
-            `"${other.prefix}" on table ${one.table}: their index entries would mix; give each its own "prefix"`,
-        );
-      }
-    }
-  }
-  return clashes;
+          `"${other.prefix}" on table ${one.table}: their index entries would mix; give each its own "prefix"`,
+      ),
+  );
 }
 
 /** Boundaries are compared with normalized values: one that normalization would change can never be hit. */
