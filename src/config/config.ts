@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { AutopilotConfig, CollectionSpec } from '../core/collection';
 import type { GroupSpec } from '../core/group-key';
 import { normalize, type Normalization } from '../core/normalize';
@@ -8,7 +7,7 @@ import { PROTO } from '../core/values';
 import { strategyDefinition, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { parseBoundariesFile } from './boundaries-file';
 import { schemaProblems } from './config-problems';
-import { configSchema, takesBoundaries } from './config-schema';
+import { configSchema, type ParsedConfig, takesBoundaries } from './config-schema';
 import { resolveOrder } from './order-config';
 
 export interface ResolveOptions {
@@ -50,8 +49,6 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   if (problems.length > 0) refuse(problems);
   return collections;
 }
-
-type ParsedConfig = z.infer<ReturnType<typeof configSchema>>;
 
 function resolveCollection(
   name: string,
