@@ -93,6 +93,8 @@ const collectionSchema = () =>
       message: 'give exactly one of "field" (one string field) or "order" (typed or several fields)',
     });
 
+export type ParsedConfig = z.output<ReturnType<typeof configSchema>>;
+
 /** The config file's schema, built from the strategies registered when it is called. */
 export const configSchema = () =>
   z.strictObject({

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { AutopilotConfig, CollectionSpec } from '../core/collection';
 import type { GroupSpec } from '../core/group-key';
 import { normalize, type Normalization } from '../core/normalize';
@@ -8,7 +7,7 @@ import { PROTO } from '../core/values';
 import { strategyDefinition, strategyFromConfig, type ShardStrategy, type StrategyConfig } from '../core/strategies';
 import { parseBoundariesFile } from './boundaries-file';
 import { schemaProblems } from './config-problems';
-import { configSchema, takesBoundaries } from './config-schema';
+import { configSchema, type ParsedConfig, takesBoundaries } from './config-schema';
 import { resolveOrder } from './order-config';
 
 export interface ResolveOptions {
@@ -50,8 +49,6 @@ export function resolveConfig(raw: unknown, options: ResolveOptions = {}): Colle
   if (problems.length > 0) refuse(problems);
   return collections;
 }
-
-type ParsedConfig = z.infer<ReturnType<typeof configSchema>>;
 
 function resolveCollection(
   name: string,
@@ -100,20 +97,17 @@ const DEFAULT_GROUP_STRATEGY = { kind: 'random', shards: 1 } as StrategyConfig;
 
 /** Collections on one table must not share shard keys: `a` and `a#b` would mix (`a#b#3` begins with `a#`). */
 function prefixClashes(collections: readonly CollectionSpec[]): string[] {
-  const clashes: string[] = [];
-  for (const [i, one] of collections.entries()) {
-    for (const other of collections.slice(i + 1)) {
-      if (one.table !== other.table) continue;
-      const [a, b] = [`${one.prefix}#`, `${other.prefix}#`];
-      if (a.startsWith(b) || b.startsWith(a)) {
-        clashes.push(
+  const clash = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+  return collections.flatMap((one, i) =>
+    collections
+      .slice(i + 1)
+      .filter((other) => one.table === other.table && clash(`${one.prefix}#`, `${other.prefix}#`))
+      .map(
+        (other) =>
           `collections "${one.name}" and "${other.name}" use the shard-key prefixes "${one.prefix}" and ` +
-            `"${other.prefix}" on table ${one.table}: their index entries would mix; give each its own "prefix"`,
-        );
-      }
-    }
-  }
-  return clashes;
+          `"${other.prefix}" on table ${one.table}: their index entries would mix; give each its own "prefix"`,
+      ),
+  );
 }
 
 /** Boundaries are compared with normalized values: one that normalization would change can never be hit. */

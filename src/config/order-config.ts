@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { NORMALIZATIONS, type Normalization } from '../core/normalize';
+import { NORMALIZATIONS } from '../core/normalize';
 import type { CollectionOrder } from '../core/order';
+import type { ParsedConfig } from './config-schema';
 
 export const normalizationSchema = z.enum(NORMALIZATIONS as ['nfkd-lower', 'none']);
 
@@ -26,11 +27,9 @@ export const orderSchema = z
   });
 
 /** The order of a validated collection entry: its `order`, or the short form `field` (one string, ascending). */
-export function resolveOrder(spec: {
-  field?: string | undefined;
-  order?: z.output<typeof orderSchema> | undefined;
-  normalization: Normalization;
-}): CollectionOrder {
+export function resolveOrder(
+  spec: Pick<ParsedConfig['collections'][string], 'field' | 'order' | 'normalization'>,
+): CollectionOrder {
   const fields = spec.order ?? [{ field: spec.field!, type: 'string' as const, direction: 'asc' as const }];
   return fields.map((field) => ({
     ...field,

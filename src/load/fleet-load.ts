@@ -1,14 +1,6 @@
 import { type HeavyHitter, type SketchSummary, SpaceSaving } from '../core/space-saving';
 import type { RoutedCollection } from '../core/collection';
-import {
-  FIGURES,
-  type Figure,
-  GROUP_KEYS,
-  type LoadRecord,
-  PARTITION_RCU,
-  PARTITION_WCU,
-  perFigure,
-} from './load-record';
+import { type Figure, GROUP_KEYS, type LoadRecord, PARTITION_RCU, PARTITION_WCU, perFigure } from './load-record';
 
 /** One shard's rates over the window, per second, and the share of a partition's limits it uses. */
 export interface ShardLoad {
@@ -79,15 +71,13 @@ export function fleetLoad(records: readonly LoadRecord[], options: WindowOptions
       record.minute >= start &&
       record.minute < options.now,
   );
-  const sums = perFigure(() => new Array<number>(options.shardCount).fill(0));
+  const sums = perFigure((figure) =>
+    Array.from({ length: options.shardCount }, (_, shard) =>
+      kept.reduce((sum, record) => sum + (record.figures[figure][shard] ?? 0), 0),
+    ),
+  );
   const writeSamples = Array.from({ length: options.shardCount }, (): WriteSample[] => []);
   for (const record of kept) {
-    for (const figure of FIGURES) {
-      const into = sums[figure];
-      record.figures[figure].forEach((value, shard) => {
-        if (shard < into.length) into[shard]! += value;
-      });
-    }
     record.writeSamples?.forEach((values, shard) => {
       const units = (record.figures.writeUnits[shard] ?? 0) / Math.max(1, values.length);
       for (const value of values) writeSamples[shard]?.push({ value, units });

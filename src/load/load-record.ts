@@ -29,12 +29,7 @@ export interface LoadRecord {
   /** Per shard, a uniform sample of the values written: where writes land, for a re-cut when no one key is hot. */
   readonly writeSamples?: readonly (readonly string[])[];
   /** A grouped collection's writes and write units per group, each cut to GROUP_SKETCH_BYTES (older records: none). */
-  readonly groups?: GroupSketches;
-}
-
-export interface GroupSketches {
-  readonly writes: SketchSummary;
-  readonly writeUnits: SketchSummary;
+  readonly groups?: { readonly writes: SketchSummary; readonly writeUnits: SketchSummary };
 }
 
 /**

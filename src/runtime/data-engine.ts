@@ -38,9 +38,8 @@ export async function openDataEngine(settings: Settings, user: 'server' | 'tool'
   const dataDir = resolve(settings.dataDir);
   const running = user === 'tool' ? await runningServerEngine(dataDir) : undefined;
   if (running) {
-    const client = { endpoint: running, credentials: engineCredentials(readEngineSecret(dataDir)) };
     return {
-      client,
+      client: { endpoint: running, credentials: engineCredentials(readEngineSecret(dataDir)) },
       where: `the running server's embedded engine (data in ${dataDir})`,
       dataDir,
       close: async () => {},

@@ -3,11 +3,6 @@ import { isReservedItem } from '../../store/reserved-keys';
 import { changeOfRecord, type StreamRecordLike, type TableChange } from '../../store/stream-records';
 import type { BundledService } from '../bundled-service';
 
-/** What Lambda reads back with `FunctionResponseTypes: [ReportBatchItemFailures]`. */
-export interface StreamBatchResponse {
-  batchItemFailures: { itemIdentifier: string }[];
-}
-
 /** Lambda's context, as far as shardline uses it. */
 export interface InvocationContext {
   getRemainingTimeInMillis?: () => number;
@@ -19,7 +14,8 @@ const ANSWER_MARGIN_MS = 2000;
 /**
  * The DynamoDB Streams handler: indexes what other applications wrote (as `npm run follow` does) and reports as
  * batch item failures only records that failed transiently. Unindexable members and records that are not Streams
- * records are logged and never fail the batch: one bad item must not block its shard of the stream.
+ * records are logged and never fail the batch: one bad item must not block its shard of the stream. The answer is
+ * what Lambda reads back with `FunctionResponseTypes: [ReportBatchItemFailures]`.
  */
 export function streamsHandler({ service, settings }: BundledService) {
   const indexer = new ChangeIndexer({
@@ -30,7 +26,7 @@ export function streamsHandler({ service, settings }: BundledService) {
     onPoison: (report) => console.error(poisonLine(report)),
     changeDeadlineMs: settings.requestTimeoutMs,
   });
-  return async (event: { Records: StreamRecordLike[] }, context?: InvocationContext): Promise<StreamBatchResponse> => {
+  return async (event: { Records: StreamRecordLike[] }, context?: InvocationContext) => {
     const changes: TableChange[] = [];
     for (const record of event.Records) {
       try {

@@ -53,19 +53,18 @@ function parserRefusal(error: NodeJS.ErrnoException): ShardlineError {
   }
 }
 
+/** What an operator can do about a listen error, by its code (others: Node's own message). */
+const LISTEN_ERRORS = new Map([
+  [
+    'EADDRINUSE',
+    'the port is already in use (another shardline, or another program). ' +
+      'Stop it, or start with PORT set to a free port (PORT=0 picks one).',
+  ],
+  ['EACCES', 'not permitted (ports below 1024 need privileges); set PORT.'],
+  ['EADDRNOTAVAIL', 'this machine has no such address; check HOST.'],
+]);
+
 /** A listen error as one line an operator can act on (EADDRINUSE: which port, what to do). */
 export function describeListenError(error: NodeJS.ErrnoException, host: string, port: number): string {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return (
-        `shardline cannot listen on ${host}:${port}: the port is already in use (another shardline, or another ` +
-        'program). Stop it, or start with PORT set to a free port (PORT=0 picks one).'
-      );
-    case 'EACCES':
-      return `shardline cannot listen on ${host}:${port}: not permitted (ports below 1024 need privileges); set PORT.`;
-    case 'EADDRNOTAVAIL':
-      return `shardline cannot listen on ${host}:${port}: this machine has no such address; check HOST.`;
-    default:
-      return `shardline cannot listen on ${host}:${port}: ${error.message}`;
-  }
+  return `shardline cannot listen on ${host}:${port}: ${LISTEN_ERRORS.get(error.code ?? '') ?? error.message}`;
 }

@@ -20,47 +20,44 @@ export function prometheusExporter(stats: RouterMetrics): Required<RuntimeMetric
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  const shardCounter = (name: string, help: string, field: 'queries' | 'itemsRead' | 'writes' | 'throttles') =>
+  /** A counter set afresh from `stats` at each scrape: `count` calls `inc` once per series. */
+  const counter = (name: string, help: string, labelNames: string[], count: (inc: Counter['inc']) => void) =>
     new Counter({
       name,
       help,
-      // `version`: the read map the shard numbers belong to (the current one, and the one before).
-      labelNames: ['collection', 'shard', 'version'],
+      labelNames,
       registers: [registry],
       collect() {
         this.reset();
-        for (const { collection, version, counters } of stats.totals()) {
-          const labels = { collection, version: version === undefined ? '' : String(version) };
-          for (const [shard, n] of counters[field].entries()) this.inc({ ...labels, shard: String(shard) }, n);
-        }
+        count(this.inc.bind(this));
       },
+    });
+  const shardCounter = (name: string, help: string, field: 'queries' | 'itemsRead' | 'writes' | 'throttles') =>
+    // `version`: the read map the shard numbers belong to (the current one, and the one before).
+    counter(name, help, ['collection', 'shard', 'version'], (inc) => {
+      for (const { collection, version, counters } of stats.totals()) {
+        const labels = { collection, version: version === undefined ? '' : String(version) };
+        for (const [shard, n] of counters[field].entries()) inc({ ...labels, shard: String(shard) }, n);
+      }
     });
   shardCounter('shardline_shard_queries_total', 'DynamoDB queries sent to each shard', 'queries');
   shardCounter('shardline_shard_items_read_total', 'items DynamoDB read from each shard', 'itemsRead');
   shardCounter('shardline_shard_writes_total', 'items written to each shard', 'writes');
   shardCounter('shardline_shard_throttles_total', 'DynamoDB throttles of calls against each shard', 'throttles');
-  new Counter({
-    name: 'shardline_dynamodb_retries_total',
-    help: 'DynamoDB calls tried again, by operation and reason',
-    labelNames: ['operation', 'reason'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { operation, reason, count } of stats.retries()) this.inc({ operation, reason }, count);
+  counter(
+    'shardline_dynamodb_retries_total',
+    'DynamoDB calls tried again, by operation and reason',
+    ['operation', 'reason'],
+    (inc) => {
+      for (const { operation, reason, count } of stats.retries()) inc({ operation, reason }, count);
     },
-  });
-  new Counter({
-    name: 'shardline_shard_query_hedges_total',
-    help: 'slow shard queries sent again (hedged), by whether the second query answered first',
-    labelNames: ['collection', 'outcome'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { collection, won, lost } of stats.hedges()) {
-        this.inc({ collection, outcome: 'won' }, won);
-        this.inc({ collection, outcome: 'lost' }, lost);
-      }
-    },
+  );
+  const hedgesHelp = 'slow shard queries sent again (hedged), by whether the second query answered first';
+  counter('shardline_shard_query_hedges_total', hedgesHelp, ['collection', 'outcome'], (inc) => {
+    for (const { collection, won, lost } of stats.hedges()) {
+      inc({ collection, outcome: 'won' }, won);
+      inc({ collection, outcome: 'lost' }, lost);
+    }
   });
   new Gauge({
     name: 'shardline_map_version',
