@@ -13,6 +13,7 @@ import {
   settleMsOf,
 } from '../reshard/run-reshard';
 import { scanCollectionKeys } from '../service/collection-keys';
+import type { KeptDecision } from '../store/decision-log';
 import { recordedLoad } from '../service/recorded-load';
 import type { ShardMaps } from '../service/shard-maps';
 import { type Decision, decide, type Target } from './decide';
@@ -38,12 +39,11 @@ export interface StepOptions {
   readonly log?: (line: string) => void;
 }
 
-/** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
-export interface ReshardResult {
-  /** null in the log while it runs: a step killed meanwhile leaves it so, and the step that resumes it writes 130. */
-  readonly code: number | null;
-  readonly last: string;
-}
+/**
+ * How a reshard the autopilot ran ended: `npm run reshard`'s exit code and its last line. The code is null in
+ * the log while it runs: a step killed meanwhile leaves it so, and the step that resumes it writes 130.
+ */
+export type ReshardResult = NonNullable<KeptDecision['reshard']>;
 
 /** What one step saw, chose and did: the JSON log line, and the entry kept in the table. */
 export interface StepRecord extends Decision {

@@ -72,7 +72,7 @@ export class Reshard {
     if (pointer.phase === 'stable') {
       const current = await this.steps.strategyOf(pointer.read.version);
       if (sameStrategy(current, wanted)) {
-        this.deps.log(`"${this.deps.collection.name}" already uses this map (v${pointer.read.version}): nothing to do`);
+        this.deps.log(`"${name}" already uses this map (v${pointer.read.version}): nothing to do`);
         return { pointer, writeUnits: 0, moved: 0 };
       }
       const targetSlot = pointer.read.slot === 0 ? 1 : 0;
@@ -88,7 +88,7 @@ export class Reshard {
     const building = await this.steps.strategyOf(ref.version);
     if (!sameStrategy(building, wanted)) {
       throw refused(
-        `a reshard of "${this.deps.collection.name}" to v${ref.version} (${describe(building)}) is in phase ` +
+        `a reshard of "${name}" to v${ref.version} (${describe(building)}) is in phase ` +
           `${pointer.phase}: run --status, or --abort / --rollback it before starting another`,
       );
     }
