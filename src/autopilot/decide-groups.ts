@@ -3,20 +3,15 @@ import { type GroupMap, type GroupShards, shardsOf } from '../core/group-map';
 import type { FleetLoad } from '../load/fleet-load';
 import { groupRate } from '../load/group-sketch';
 import { PARTITION_WCU } from '../load/load-record';
-import type { Decision } from './decide';
+import type { Decision, StepInputs } from './decide';
 
 /** What one step knows of a grouped collection: its groups' load over the window, and its group map. */
-export interface GroupStepInputs {
-  /** The whole window merged, and each of its minutes alone (oldest first). */
-  readonly window: FleetLoad;
-  readonly minutes: readonly FleetLoad[];
+export interface GroupStepInputs extends Pick<StepInputs, 'window' | 'minutes' | 'now' | 'minuteMs'> {
   readonly groups: GroupMap;
   /** The collection's default: a group not in the map has this many shards, and never fewer. */
   readonly defaultShards: number;
   /** When the autopilot last resized each group (a group back on its default has left the map). */
   readonly lastResizedAt: ReadonlyMap<string, number>;
-  readonly now: number;
-  readonly minuteMs: number;
   /** How long a change takes to settle: one unsettled twice that long has lost the run that made it. */
   readonly settleMs: number;
 }

@@ -24,8 +24,6 @@ import {
   type ReshardOutcome,
 } from './steps';
 
-export type { ReshardDeps, ReshardOutcome };
-
 export function describe(strategy: ShardStrategy): string {
   return `${strategy.kind}, ${strategy.shardCount} shards`;
 }

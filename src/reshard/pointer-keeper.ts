@@ -4,10 +4,6 @@ import { hasCode, refused, ShardlineError } from '../core/errors';
 import type { MapPointer } from '../core/shard-map';
 import type { MapStore } from '../store/map-store';
 
-/**
- * The one writer of a collection's pointer during a migration, under a lease renewed by heartbeats. Each
- * change is conditional on the revision it last wrote: anyone else's change makes the next one a `conflict`.
- */
 interface KeeperOptions {
   /** How long a lease lasts without a heartbeat. */
   readonly leaseMs: number;
@@ -17,6 +13,10 @@ interface KeeperOptions {
   readonly onWrite?: (pointer: MapPointer) => void;
 }
 
+/**
+ * The one writer of a collection's pointer during a migration, under a lease renewed by heartbeats. Each
+ * change is conditional on the revision it last wrote: anyone else's change makes the next one a `conflict`.
+ */
 export class PointerKeeper {
   readonly owner = randomUUID();
   private queue: Promise<unknown> = Promise.resolve();
