@@ -45,8 +45,11 @@ export interface StepOptions {
  */
 export type ReshardResult = NonNullable<KeptDecision['reshard']>;
 
-/** What one step saw, chose and did: the JSON log line, and the entry kept in the table. */
-export interface StepRecord extends Decision {
+/**
+ * What one step saw, chose and did: the JSON log line, and the entry kept in the table; with the reshards in a row
+ * after it, and since when its calm has lasted (rising-bar.ts).
+ */
+export interface StepRecord extends Decision, ReturnType<typeof streakAfterStep> {
   readonly collection: string;
   readonly at: string;
   readonly mapVersion: number;
@@ -54,9 +57,6 @@ export interface StepRecord extends Decision {
   readonly routers: number;
   /** A dry run's decision is printed, never kept: the log holds what the autopilot did. */
   readonly dryRun: boolean;
-  /** The reshards in a row after this step, and since when its calm has lasted (rising-bar.ts). */
-  readonly streak: number;
-  readonly calmSince?: string;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
   readonly reshard?: ReshardResult;
 }
