@@ -50,7 +50,7 @@ export class PointerKeeper {
     // A run being taken over may write its next heartbeat first: read again and retry.
     for (let attempt = 1; ; attempt++) {
       try {
-        await keeper.update((current) => change(current));
+        await keeper.update(change);
         break;
       } catch (error) {
         if (!hasCode(error, 'conflict') || !options.force || attempt >= 10) throw error;
