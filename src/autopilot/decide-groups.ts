@@ -3,20 +3,15 @@ import { type GroupMap, type GroupShards, shardsOf } from '../core/group-map';
 import type { FleetLoad } from '../load/fleet-load';
 import { groupRate } from '../load/group-sketch';
 import { PARTITION_WCU } from '../load/load-record';
-import type { Decision } from './decide';
+import type { Decision, StepInputs } from './decide';
 
 /** What one step knows of a grouped collection: its groups' load over the window, and its group map. */
-export interface GroupStepInputs {
-  /** The whole window merged, and each of its minutes alone (oldest first). */
-  readonly window: FleetLoad;
-  readonly minutes: readonly FleetLoad[];
+export interface GroupStepInputs extends Pick<StepInputs, 'window' | 'minutes' | 'now' | 'minuteMs'> {
   readonly groups: GroupMap;
   /** The collection's default: a group not in the map has this many shards, and never fewer. */
   readonly defaultShards: number;
   /** When the autopilot last resized each group (a group back on its default has left the map). */
   readonly lastResizedAt: ReadonlyMap<string, number>;
-  readonly now: number;
-  readonly minuteMs: number;
   /** How long a change takes to settle: one unsettled twice that long has lost the run that made it. */
   readonly settleMs: number;
 }
@@ -55,14 +50,10 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
   };
   const resizes: GroupChange[] = [];
   const holds: GroupChange[] = [];
-  const add = (
-    into: GroupChange[],
-    group: string,
-    action: GroupChange['action'],
-    from: number,
-    to: number,
-    why: string,
-  ) => into.push({ group, action, writeUnitsPerSecond: round(atMost(window, group)), shards: from, to, why });
+  const add = (into: GroupChange[], change: Omit<GroupChange, 'writeUnitsPerSecond'>) => {
+    const { group, action, ...rest } = change;
+    into.push({ group, action, writeUnitsPerSecond: round(atMost(window, group)), ...rest });
+  };
 
   // A change whose run died (a killed step, a killed CLI) is finished first: the group is half way.
   for (const [group, entry] of map.groups) {
@@ -70,7 +61,8 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
     const [from, to] =
       entry.phase === 'growing' ? [entry.writeShards, entry.shards] : [entry.shards, entry.writeShards];
     const since = new Date(entry.changedAt).toISOString();
-    add(resizes, group, 'resume', from, to, `${entry.phase} since ${since}: the run that began it ended first`);
+    const why = `${entry.phase} since ${since}: the run that began it ended first`;
+    add(resizes, { group, action: 'resume', shards: from, to, why });
   }
   if (window.records === 0) {
     const why = 'no load records in the window: do the routers run with SHARDLINE_LOAD_RECORDS on?';
@@ -86,8 +78,9 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
       entry.shards >= config.maxShards
         ? 'at the most shards allowed'
         : cooling(counter.key, entry) && `cooling down after its last resize (${config.cooldownMinutes} min)`;
-    if (held) add(holds, counter.key, 'hold', entry.shards, entry.shards, `${heat}; ${held}`);
-    else add(resizes, counter.key, 'grow', entry.shards, Math.min(config.maxShards, entry.shards * 2), heat);
+    const change = { group: counter.key, shards: entry.shards };
+    if (held) add(holds, { ...change, action: 'hold', to: entry.shards, why: `${heat}; ${held}` });
+    else add(resizes, { ...change, action: 'grow', to: Math.min(config.maxShards, entry.shards * 2), why: heat });
   }
   // Cold: even its upper bound under a quarter of the bar for every shard it would keep, in every minute.
   for (const [group, entry] of map.groups) {
@@ -97,7 +90,7 @@ export function decideGroups(inputs: GroupStepInputs, config: AutopilotConfig): 
     const most = Math.max(0, ...inputs.minutes.map((minute) => atMost(minute, group)));
     if (most >= under) continue;
     const why = `cold a whole window: at most ${round(most)} write units/s a minute, under ${round(under)} on ${to}`;
-    add(resizes, group, 'shrink', entry.shards, to, why);
+    add(resizes, { group, action: 'shrink', shards: entry.shards, to, why });
   }
   return decision(resizes, holds, 'no group hot or cold enough to resize', inputs, config);
 }

@@ -71,11 +71,12 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
   const base = { imbalance: window.imbalance, largestShare, bar };
   const none = (reason: string): Decision => ({ action: 'none', reason, ...base });
   const gainOf = (largest: number) => (largestShare > 0 ? 1 - largest / largestShare : 0);
+  const predict = (predictedLargestShare: number, newMean: number) => ({
+    predictedLargestShare,
+    predictedImbalance: newMean > 0 ? predictedLargestShare / newMean : 1,
+  });
   const reshard = (reason: string, target: Target, predictedLargest: number, newMean: number): Decision => {
-    const predicted = {
-      predictedLargestShare: predictedLargest,
-      predictedImbalance: newMean > 0 ? predictedLargest / newMean : 1,
-    };
+    const predicted = predict(predictedLargest, newMean);
     const gain = gainOf(predictedLargest);
     if (inputs.streak > 0 && gain < bar) {
       const why =
@@ -128,8 +129,8 @@ export function decide(inputs: StepInputs, config: AutopilotConfig): Decision {
       const reason =
         `${relief ? `${why}, but ` : ''}writes land at the newest end of the range (time-ordered keys: ` +
         `${streamNote(pinned)}); no re-cut spreads them: ${GROUP_IT}`;
-      const predicted = { predictedLargestShare: predictedLargest, predictedImbalance: predictedLargest / mean };
-      return { ...none(reason), ...predicted, newestEnd: newestEndOf(pinned) };
+      // A pinned stream's share is above the mean, so the mean is above 0 here.
+      return { ...none(reason), ...predict(predictedLargest, mean), newestEnd: newestEndOf(pinned) };
     }
     if (worth(gain)) {
       const action = relief

@@ -55,7 +55,5 @@ function largestRun(earlier: readonly string[], samples: readonly WriteSample[])
     const run = gaps.get(gap) ?? { count: 0, units: 0 };
     gaps.set(gap, { count: run.count + 1, units: run.units + sample.units });
   }
-  let largest = 0;
-  for (const run of gaps.values()) if (run.count >= needed) largest = Math.max(largest, run.units);
-  return largest;
+  return Math.max(0, ...[...gaps.values()].filter((run) => run.count >= needed).map((run) => run.units));
 }

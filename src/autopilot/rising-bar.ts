@@ -1,3 +1,5 @@
+import type { KeptDecision } from '../store/decision-log';
+
 /**
  * The rising bar (docs/autopilot.md): each reshard in a row doubles the predicted gain the next one
  * needs, so a hotspot that moves faster than windows is not chased by a reshard every window.
@@ -6,14 +8,11 @@ export function gainBar(minGain: number, streak: number): number {
   return minGain * 2 ** streak;
 }
 
-/** What the rising bar reads of a step kept in the decision log. */
-export interface KeptStep {
-  readonly dryRun?: boolean;
-  /** Reshards in a row after this step: 0 once the map has been found balanced for a whole window. */
-  readonly streak?: number;
-  /** When the run of calm steps this one belongs to began (absent: this step was not calm). */
-  readonly calmSince?: string;
-}
+/**
+ * What the rising bar reads of a kept step: its `streak`, the reshards in a row after it (0 once the map has been
+ * found balanced for a whole window), and `calmSince`, when the calm steps it belongs to began (absent: not calm).
+ */
+type KeptStep = Pick<KeptDecision, 'dryRun' | 'streak' | 'calmSince'>;
 
 /** The reshards in a row before this step: the streak the last step kept (dry runs are not the autopilot's acts). */
 export function reshardStreak(kept: readonly KeptStep[]): number {

@@ -13,6 +13,7 @@ import {
   settleMsOf,
 } from '../reshard/run-reshard';
 import { scanCollectionKeys } from '../service/collection-keys';
+import type { KeptDecision } from '../store/decision-log';
 import { recordedLoad } from '../service/recorded-load';
 import type { ShardMaps } from '../service/shard-maps';
 import { type Decision, decide, type Target } from './decide';
@@ -38,15 +39,17 @@ export interface StepOptions {
   readonly log?: (line: string) => void;
 }
 
-/** How a reshard the autopilot ran ended: `npm run reshard`'s exit codes, and its last line. */
-export interface ReshardResult {
-  /** null in the log while it runs: a step killed meanwhile leaves it so, and the step that resumes it writes 130. */
-  readonly code: number | null;
-  readonly last: string;
-}
+/**
+ * How a reshard the autopilot ran ended: `npm run reshard`'s exit code and its last line. The code is null in
+ * the log while it runs: a step killed meanwhile leaves it so, and the step that resumes it writes 130.
+ */
+export type ReshardResult = NonNullable<KeptDecision['reshard']>;
 
-/** What one step saw, chose and did: the JSON log line, and the entry kept in the table. */
-export interface StepRecord extends Decision {
+/**
+ * What one step saw, chose and did: the JSON log line, and the entry kept in the table; with the reshards in a row
+ * after it, and since when its calm has lasted (rising-bar.ts).
+ */
+export interface StepRecord extends Decision, ReturnType<typeof streakAfterStep> {
   readonly collection: string;
   readonly at: string;
   readonly mapVersion: number;
@@ -54,9 +57,6 @@ export interface StepRecord extends Decision {
   readonly routers: number;
   /** A dry run's decision is printed, never kept: the log holds what the autopilot did. */
   readonly dryRun: boolean;
-  /** The reshards in a row after this step, and since when its calm has lasted (rising-bar.ts). */
-  readonly streak: number;
-  readonly calmSince?: string;
   /** The reshard it ran: its exit code (0: done) and its last line (what it moved, or why it failed). */
   readonly reshard?: ReshardResult;
 }

@@ -1,3 +1,4 @@
+import type { JsonOf } from './collection.js';
 import type { ShardlineClientError, Transport } from './transport.js';
 
 /** What shardline takes in one batch request (src/service/write-items.ts). */
@@ -5,11 +6,8 @@ const MAX_BATCH_ITEMS = 1000;
 /** Well under the service's 16 MiB body limit, so one request never holds a router's memory long. */
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 
-export interface BatchWriteResult {
-  readonly written: number;
-  /** Every item not written, by its index in the caller's array, with the reason. */
-  readonly failed: { index: number; error: { code: string; message: string } }[];
-}
+/** `failed`: every item not written, by its index in the caller's array, with the reason. */
+export type BatchWriteResult = Readonly<JsonOf<'batchPutItems', 200>>;
 
 /** Writes the items in requests one after another; an item of a request that failed is in `failed` with its error. */
 export async function batchPut(

@@ -4,17 +4,13 @@ import { groupView } from '../core/group-view';
 import { type GroupMap, isSettled, resize, settle, shardsOf } from '../core/group-map';
 import { shardKey } from '../core/index-key';
 import type { JsonObject } from '../core/item';
+import type { DynamoStore } from '../store/dynamo-store';
 import type { GroupMapStore } from '../store/map-store';
-import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
 import { type CallContext, sleep } from '../store/retry';
-import type { ShardPage } from '../store/store';
-import type { ShardQuery } from '../store/shard-query';
 
 /** What resizing a group runs against: the group maps, and (for a shrink) the index and conditional updates. */
-export interface GroupResizeDeps {
+export interface GroupResizeDeps extends Pick<DynamoStore, 'queryShard' | 'updateAttributes'> {
   readonly mapStore: GroupMapStore;
-  readonly queryShard: (query: ShardQuery, context: CallContext) => Promise<ShardPage>;
-  readonly updateAttributes: (update: AttributeUpdate, context: CallContext) => Promise<UpdateOutcome>;
   /** The collection as its read map sees it (the index its groups' entries are in). */
   readonly collection: RoutedCollection;
   /** How long after a change every router has seen it (settleMsOf). */

@@ -5,15 +5,13 @@ import { decideIndexing } from '../core/member-indexing';
 import { orderOf } from '../core/order';
 import { entryAttributes, entryFits, entryIn, memberKey } from '../core/reindex';
 import type { Condition } from '../store/conditions';
-import type { AttributeUpdate, UpdateOutcome } from '../store/maintenance';
+import type { DynamoStore } from '../store/dynamo-store';
+import type { AttributeUpdate } from '../store/maintenance';
 import { isReservedItem } from '../store/reserved-keys';
-import type { CallContext } from '../store/retry';
 import type { ScanGroups } from './scan-groups';
 import type { ItemOutcome, PassSpec } from './scan-pass';
 
-export interface ItemWriter {
-  updateAttributes(update: AttributeUpdate, context: CallContext): Promise<UpdateOutcome>;
-}
+export type ItemWriter = Pick<DynamoStore, 'updateAttributes'>;
 
 /**
  * The per-item work of each migration scan. Every update is conditional on what the scan read, so a

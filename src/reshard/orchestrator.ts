@@ -24,8 +24,6 @@ import {
   type ReshardOutcome,
 } from './steps';
 
-export type { ReshardDeps, ReshardOutcome };
-
 export function describe(strategy: ShardStrategy): string {
   return `${strategy.kind}, ${strategy.shardCount} shards`;
 }
@@ -72,7 +70,7 @@ export class Reshard {
     if (pointer.phase === 'stable') {
       const current = await this.steps.strategyOf(pointer.read.version);
       if (sameStrategy(current, wanted)) {
-        this.deps.log(`"${this.deps.collection.name}" already uses this map (v${pointer.read.version}): nothing to do`);
+        this.deps.log(`"${name}" already uses this map (v${pointer.read.version}): nothing to do`);
         return { pointer, writeUnits: 0, moved: 0 };
       }
       const targetSlot = pointer.read.slot === 0 ? 1 : 0;
@@ -88,7 +86,7 @@ export class Reshard {
     const building = await this.steps.strategyOf(ref.version);
     if (!sameStrategy(building, wanted)) {
       throw refused(
-        `a reshard of "${this.deps.collection.name}" to v${ref.version} (${describe(building)}) is in phase ` +
+        `a reshard of "${name}" to v${ref.version} (${describe(building)}) is in phase ` +
           `${pointer.phase}: run --status, or --abort / --rollback it before starting another`,
       );
     }

@@ -4,10 +4,6 @@ import { hasCode, refused, ShardlineError } from '../core/errors';
 import type { MapPointer } from '../core/shard-map';
 import type { MapStore } from '../store/map-store';
 
-/**
- * The one writer of a collection's pointer during a migration, under a lease renewed by heartbeats. Each
- * change is conditional on the revision it last wrote: anyone else's change makes the next one a `conflict`.
- */
 interface KeeperOptions {
   /** How long a lease lasts without a heartbeat. */
   readonly leaseMs: number;
@@ -17,6 +13,10 @@ interface KeeperOptions {
   readonly onWrite?: (pointer: MapPointer) => void;
 }
 
+/**
+ * The one writer of a collection's pointer during a migration, under a lease renewed by heartbeats. Each
+ * change is conditional on the revision it last wrote: anyone else's change makes the next one a `conflict`.
+ */
 export class PointerKeeper {
   readonly owner = randomUUID();
   private queue: Promise<unknown> = Promise.resolve();
@@ -50,7 +50,7 @@ export class PointerKeeper {
     // A run being taken over may write its next heartbeat first: read again and retry.
     for (let attempt = 1; ; attempt++) {
       try {
-        await keeper.update((current) => change(current));
+        await keeper.update(change);
         break;
       } catch (error) {
         if (!hasCode(error, 'conflict') || !options.force || attempt >= 10) throw error;

@@ -3,7 +3,8 @@ import { hasCode } from '../core/errors';
 import { STALE_AFTER_TTLS } from '../service/shard-maps';
 import type { DynamoTable } from '../store/table';
 import type { GroupResizeDeps } from './group-resize';
-import { Reshard, type ReshardDeps, type ReshardOutcome } from './orchestrator';
+import { Reshard } from './orchestrator';
+import type { ReshardDeps, ReshardOutcome } from './steps';
 import { formatCount } from '../core/count-text';
 
 /** What a reshard runs against, opened by whoever runs it (a CLI, the autopilot, a scheduled function). */

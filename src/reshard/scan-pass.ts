@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { JsonObject } from '../core/item';
-import type { MigrationProgress, ScanCheckpoint } from '../core/shard-map';
+import type { MapPointer, MigrationProgress, ScanCheckpoint } from '../core/shard-map';
 import type { Condition } from '../store/conditions';
 import type { ScanPage, ScanRequest } from '../store/maintenance';
 import { type CallContext, sleep } from '../store/retry';
@@ -43,8 +43,7 @@ export interface PassOptions {
   /** Most items scanned per second (undefined: no limit). */
   readonly rate?: number;
   /** Where an interrupted run of the same pass stopped, and its counts. */
-  readonly resumeFrom?: ScanCheckpoint;
-  readonly resumeCounts?: MigrationProgress;
+  readonly resume: Pick<MapPointer, 'checkpoint' | 'progress'>;
   /** After every page: the counts and where each segment is (persist both to resume). */
   readonly onPage: (progress: MigrationProgress, checkpoint: ScanCheckpoint) => Promise<void>;
   readonly scanPage: (request: ScanRequest, context: CallContext) => Promise<ScanPage>;
@@ -57,11 +56,12 @@ export interface PassOptions {
  * segment's checkpoint moves past it: a crash loses at most the pages in flight, which a resumed pass redoes.
  */
 export async function runScanPass(spec: PassSpec, options: PassOptions): Promise<MigrationProgress> {
-  const resumable = options.resumeFrom?.pass === spec.pass && options.resumeFrom.segments.length === options.segments;
+  const { checkpoint, progress: counted } = options.resume;
+  const resumable = checkpoint?.pass === spec.pass && checkpoint.segments.length === options.segments;
   const positions: (Record<string, unknown> | null | 'done')[] = resumable
-    ? [...options.resumeFrom!.segments]
+    ? [...checkpoint.segments]
     : Array.from({ length: options.segments }, () => null);
-  const carried = resumable && options.resumeCounts?.pass === spec.pass ? options.resumeCounts : undefined;
+  const carried = resumable && counted?.pass === spec.pass ? counted : undefined;
   const counts = Object.fromEntries(COUNTED.map((name) => [name, carried?.[name] ?? 0])) as Counts;
   const startedAt = carried?.startedAt ?? Date.now();
   const throttle = rateGate(options.rate);

@@ -106,8 +106,7 @@ export class MigrationSteps {
       rate,
       scanPage,
       stop,
-      resumeFrom: keeper.current.checkpoint,
-      resumeCounts: keeper.current.progress,
+      resume: keeper.current,
       onPage: async (progress, checkpoint) => {
         reached = checkpoint;
         this.deps.onProgress?.(progress);
