@@ -34,34 +34,40 @@ export interface MetricsRecorder {
   requestDone(request: RequestRecord): void;
 }
 
-type Method = Exclude<keyof MetricsRecorder, 'enabled'>;
-/** Every method of a recorder (the `satisfies` keeps the list whole). */
-const METHODS = Object.keys({
-  shardQueried: 0,
-  shardWritten: 0,
-  shardThrottled: 0,
-  retried: 0,
-  hedged: 0,
-  mapVersion: 0,
-  requestDone: 0,
-} satisfies Record<Method, 0>) as Method[];
-
-/** A recorder whose every method is `method(name)`. */
-function recorderOf(enabled: boolean, method: (name: Method) => (...args: never[]) => void): MetricsRecorder {
-  return { enabled, ...Object.fromEntries(METHODS.map((name) => [name, method(name)])) } as MetricsRecorder;
-}
+const nothing = (): void => undefined;
 
 /** Nobody listens: every call returns at once. */
-export const NO_METRICS: MetricsRecorder = recorderOf(false, () => () => undefined);
+export const NO_METRICS: MetricsRecorder = {
+  enabled: false,
+  shardQueried: nothing,
+  shardWritten: nothing,
+  shardThrottled: nothing,
+  retried: nothing,
+  hedged: nothing,
+  mapVersion: nothing,
+  requestDone: nothing,
+};
 
 /** One recorder that tells each of `recorders` (the enabled ones) everything. */
 export function fanOut(recorders: readonly MetricsRecorder[]): MetricsRecorder {
   const live = recorders.filter((recorder) => recorder.enabled);
   if (live.length === 0) return NO_METRICS;
   if (live.length === 1) return live[0]!;
-  return recorderOf(true, (name) => (...args) => {
-    for (const recorder of live) (recorder[name] as (...args: unknown[]) => void)(...args);
-  });
+  const each =
+    <M extends Exclude<keyof MetricsRecorder, 'enabled'>>(method: M) =>
+    (...args: Parameters<MetricsRecorder[M]>): void => {
+      for (const recorder of live) (recorder[method] as (...args: Parameters<MetricsRecorder[M]>) => void)(...args);
+    };
+  return {
+    enabled: true,
+    shardQueried: each('shardQueried'),
+    shardWritten: each('shardWritten'),
+    shardThrottled: each('shardThrottled'),
+    retried: each('retried'),
+    hedged: each('hedged'),
+    mapVersion: each('mapVersion'),
+    requestDone: each('requestDone'),
+  };
 }
 
 /** Hedged shard queries of one collection: how many the hedge won, how many the first query still won. */
