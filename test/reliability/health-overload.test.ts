@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
 import { probeOnNewConnection, type ProbeResult } from '../../devtools/new-connection-probe';
 import { waitUntilReady } from '../../devtools/wait-until';
-import { startNodeServer, type NodeServer } from '../support/node-server';
+import { startOnDynamoDbLocal, type NodeServer } from '../support/node-server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const LISTING_CONNECTIONS = 1000;
@@ -40,16 +39,8 @@ describe('/healthz under overload, on the health port', () => {
 
   beforeAll(async () => {
     healthPort = await freePort();
-    server = await startNodeServer(
-      {
-        ...process.env,
-        DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
-        TABLE_NAME: `t-${randomUUID()}`,
-        CURSOR_SECRET: 'health-overload-secret',
-        HEALTH_PORT: String(healthPort),
-        AWS_ACCESS_KEY_ID: 'shardline',
-        AWS_SECRET_ACCESS_KEY: 'shardline',
-      },
+    server = await startOnDynamoDbLocal(
+      { CURSOR_SECRET: 'health-overload-secret', HEALTH_PORT: String(healthPort) },
       await freePort(),
     );
     await waitUntilReady(() => server.output().includes('shardline health on'), {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopChild } from '../../devtools/child-process';
 import { freePort } from '../../devtools/dynamodb-local';
 import { call } from '../support/http';
-import { startNodeServer, type NodeServer } from '../support/node-server';
+import { startOnDynamoDbLocal, type NodeServer } from '../support/node-server';
 import { RawConnection, type RawResponse } from '../support/raw-http';
 import { startTestService } from '../support/service';
 
@@ -71,16 +70,11 @@ describe('HTTP edges on the Node server: JSON errors, and the connection does wh
   let port: number;
   beforeAll(async () => {
     port = await freePort();
-    server = await startNodeServer(
+    server = await startOnDynamoDbLocal(
       {
-        ...process.env,
-        DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
-        TABLE_NAME: `t-${randomUUID()}`,
         CURSOR_SECRET: 'http-edges-test-secret',
         // Headers and body must arrive whole within this (60 s by default; short here).
         BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
-        AWS_ACCESS_KEY_ID: 'shardline',
-        AWS_SECRET_ACCESS_KEY: 'shardline',
       },
       port,
     );
@@ -201,16 +195,8 @@ describe('a body still arriving at the request deadline, on the Node server', ()
   let port: number;
   beforeAll(async () => {
     port = await freePort();
-    server = await startNodeServer(
-      {
-        ...process.env,
-        DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
-        TABLE_NAME: `t-${randomUUID()}`,
-        CURSOR_SECRET: 'http-edges-test-secret',
-        REQUEST_TIMEOUT_MS: String(SHORT_DEADLINE_MS),
-        AWS_ACCESS_KEY_ID: 'shardline',
-        AWS_SECRET_ACCESS_KEY: 'shardline',
-      },
+    server = await startOnDynamoDbLocal(
+      { CURSOR_SECRET: 'http-edges-test-secret', REQUEST_TIMEOUT_MS: String(SHORT_DEADLINE_MS) },
       port,
     );
   });

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
+import { inject } from 'vitest';
 import { waitUntilReady } from '../../devtools/wait-until';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -27,4 +29,16 @@ export async function startNodeServer(env: NodeJS.ProcessEnv, port: number): Pro
     timedOut: () => `server did not start: ${output}`,
   });
   return { child, base: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+/** The Node server over DynamoDB Local, on a table of its own, with `settings` (CURSOR_SECRET, limits…) on top. */
+export function startOnDynamoDbLocal(settings: Record<string, string>, port: number): Promise<NodeServer> {
+  const env = {
+    ...process.env,
+    DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
+    TABLE_NAME: `t-${randomUUID()}`,
+    AWS_ACCESS_KEY_ID: 'shardline',
+    AWS_SECRET_ACCESS_KEY: 'shardline',
+  };
+  return startNodeServer({ ...env, ...settings }, port);
 }
