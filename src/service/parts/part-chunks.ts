@@ -13,10 +13,8 @@ import {
 import { emptyRecord, setOwn } from '../../core/values';
 import type { CallContext } from '../../store/retry';
 import type { Store } from '../../store/store';
+import { MAX_BATCH_GET_KEYS } from '../batch-items';
 import { writeGuard } from '../guards';
-
-/** BatchGetItem's limit on keys a call. */
-const KEYS_PER_BATCH = 100;
 
 /** The entity's root key split: partition key (name, value) and root sort key (name, value). */
 export interface EntityKey {
@@ -101,8 +99,8 @@ export async function readParts(
 ): Promise<JsonObject | undefined> {
   const wanted = [...refs].flatMap(([part, ref]) => chunkKeys(key, part, ref));
   const reads: Promise<JsonObject[]>[] = [];
-  for (let at = 0; at < wanted.length; at += KEYS_PER_BATCH) {
-    const keys = wanted.slice(at, at + KEYS_PER_BATCH);
+  for (let at = 0; at < wanted.length; at += MAX_BATCH_GET_KEYS) {
+    const keys = wanted.slice(at, at + MAX_BATCH_GET_KEYS);
     reads.push(store.batchGet(collection.table, keys, context, consistent ? { consistent } : {}));
   }
   return assembleParts(key, refs, (await Promise.all(reads)).flat());
