@@ -17,12 +17,10 @@ import { scheduledEvent } from './support/lambda-events';
 import { type LambdaRuntime, loadLambdaRuntime, startWorkerRuntime } from './support/runtimes';
 
 /**
- * The Worker's minutes: workerd reads the machine's clock (wrangler's local runtime offers no way to move
- * it), so they are short and lived through while the writes go on.
+ * Real minutes, each ended by moving a clock: the Lambda bundle's, the Date of this process it runs in;
+ * the Worker's, its Date.now behind a test entry (support/moved-clock-worker.ts).
  */
-const MINUTE_MS = 1000;
-/** The Lambda's: real minutes, ended by moving the clock of the process the bundle runs in. */
-const LAMBDA_MINUTE_MS = 60_000;
+const MINUTE_MS = 60_000;
 /** The hot minutes written, and at least how many items in them. */
 const HOT_MINUTES = 3;
 const HOT_ITEMS = 400;
@@ -31,25 +29,22 @@ const CONFIG = {
     books: {
       field: 'title',
       strategy: { kind: 'range', boundaries: ['', 'e', 'i', 'n', 'r', 'v'] },
-      // A window that holds all three hot minutes, though the checks after the writing (/load
-      // counting every write) take a Worker's minute or two on a loaded machine: the cut is
-      // then made from every sampled write, not from the last minute's tail (a window of 2 once
-      // held so few samples that its boundaries came out ["", "me", "mh", "mq", "mv", "mz"]).
+      // A window that holds all three hot minutes: the cut is made from every sampled write, not
+      // from the last minute's tail (a window of 2 once held so few samples that its boundaries
+      // came out ["", "me", "mh", "mq", "mv", "mz"]).
       autopilot: { windowMinutes: 5, cooldownMinutes: 0, rate: 100_000 },
     },
   },
 };
-/** Short minutes, map TTLs and deadlines: a reshard's settle waits take about 2 s. */
+/** Short map TTLs and deadlines: a reshard's settle waits take about 2 s. */
 const FAST = {
   AWS_REGION: 'us-east-1',
   SHARDLINE_CREATE_TABLE: 'true',
   SHARDLINE_LOAD_RECORDS: 'true',
-  SHARDLINE_LOAD_MINUTE_MS: String(MINUTE_MS),
   SHARDLINE_MAP_TTL_MS: '50',
   REQUEST_TIMEOUT_MS: '1000',
   SHARDLINE_RESHARD_LEASE_MS: '2000',
 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /**
@@ -84,34 +79,21 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
   };
 
   /**
-   * New releases: every write in "m…" (shard 2 of 6) for three minutes and at least 400 items, each
-   * ended minute written by a request. A loaded machine once wrote 40 items in the three minutes, and
-   * six shards cut from 40 keys are uneven for new keys by chance alone. With `date` (the Lambda, in
-   * this process) each minute's writes are sent at once and the minute ended by moving the clock; the
-   * Worker's minutes pass on the machine's clock while its writes go on.
+   * New releases: every write in "m…" (shard 2 of 6) for three minutes and at least 400 items (six shards
+   * cut from 40 keys are uneven for new keys by chance alone). Each minute's writes are sent at once, and
+   * the minute ended by `endMinute`, which moves the runtime's clock.
    */
-  const writeHot = async (runtime: Fetcher, minuteMs: number, date?: MovedDate) => {
+  const writeHot = async (runtime: Fetcher, endMinute: () => void | Promise<void>) => {
     const ledger: { pk: string; title: string }[] = [];
-    const started = Date.now();
-    if (date) {
-      for (let minute = 0; minute < HOT_MINUTES; minute++) {
-        while (ledger.length < ((minute + 1) * HOT_ITEMS) / HOT_MINUTES) await writeBatch(runtime, ledger);
-        date.nextMinute(minuteMs);
-      }
-    } else {
-      const until = started + HOT_MINUTES * minuteMs;
-      while (Date.now() < until || ledger.length < HOT_ITEMS) {
-        await writeBatch(runtime, ledger);
-        await sleep(100);
-      }
+    for (let minute = 0; minute < HOT_MINUTES; minute++) {
+      while (ledger.length < ((minute + 1) * HOT_ITEMS) / HOT_MINUTES) await writeBatch(runtime, ledger);
+      await endMinute();
     }
     // A request in a minute after the last one written writes it (the Worker after answering, with
-    // waitUntil): poll /load over every minute written until it counts every write, the last
-    // minute's included, rather than sleep until that minute has ended.
+    // waitUntil): poll /load over every minute written until it counts every write.
     await vi.waitFor(
       async () => {
-        const minutes = Math.ceil((Date.now() - started) / minuteMs) + 2;
-        const all = (await get(runtime, `/collections/books/load?minutes=${minutes}`)).body;
+        const all = (await get(runtime, `/collections/books/load?minutes=${HOT_MINUTES + 2}`)).body;
         const writes = all.shards.reduce((sum: number, s: { writesPerSecond: number }) => sum + s.writesPerSecond, 0);
         expect(Math.round(writes * all.windowSeconds), JSON.stringify(all)).toBe(ledger.length);
       },
@@ -143,7 +125,7 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
 
   /** The Lambda's steps over its hot range: one cut short by the time left, and the next that finishes it. */
   const lambdaSteps = async (lambda: LambdaRuntime, date: MovedDate) => {
-    const ledger = await writeHot(lambda, LAMBDA_MINUTE_MS, date);
+    const ledger = await writeHot(lambda, () => date.nextMinute(MINUTE_MS));
     const movedTo = date.now();
     const invoke = async (remainingMs: number) => {
       const context = {
@@ -186,7 +168,6 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
     try {
       const lambda = await loadLambdaRuntime(join(outDir, 'index.mjs'), {
         ...FAST,
-        SHARDLINE_LOAD_MINUTE_MS: String(LAMBDA_MINUTE_MS),
         DYNAMODB_ENDPOINT: inject('engines').dynamodbLocal,
         TABLE_NAME: table,
       });
@@ -206,7 +187,7 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
       { cronConfigBundle: bundle },
     );
     try {
-      const ledger = await writeHot(worker, MINUTE_MS);
+      const ledger = await writeHot(worker, () => worker.nextMinute(MINUTE_MS));
       expect(await worker.scheduled('* * * * *')).toBe('200 ok');
       await expectSpread(worker);
       await expectExactListing(worker, ledger);

@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import { unstable_startWorker } from 'wrangler';
 import { buildLambdaFolder } from '../../../devtools/build-lambda';
 import type { Fetcher } from '../../support/http';
+import { NEXT_MINUTE_PATH } from './moved-clock';
 import { lambdaEvent, resultToResponse, type EventKind, type HttpCall, type LambdaResult } from './lambda-events';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -47,8 +48,9 @@ export async function startNodeServer(app: {
  * Requests go over HTTP to wrangler's local server.
  *
  * With `cronConfigBundle` (a file of writeConfigBundle's), the Worker is built from wrangler.toml's
- * name, date, flags and entry alone, over that config, and `scheduled` reaches it: wrangler dev's
- * trigger route calls the scheduled() of the Worker in front, which with [assets] is the assets router.
+ * name, date and flags alone, over that config, and `scheduled` reaches it: wrangler dev's trigger
+ * route calls the scheduled() of the Worker in front, which with [assets] is the assets router. Its
+ * entry is then moved-clock-worker.ts, the Worker's own behind a clock that `nextMinute` moves.
  */
 export async function startWorkerRuntime(
   vars: Record<string, string>,
@@ -58,7 +60,7 @@ export async function startWorkerRuntime(
     ...(options.cronConfigBundle
       ? {
           config: withoutAssets(),
-          entrypoint: resolve(ROOT, 'src/runtime/worker/main.ts'),
+          entrypoint: resolve(import.meta.dirname, 'moved-clock-worker.ts'),
           build: {
             alias: {
               'shardline:config-bundle': options.cronConfigBundle,
@@ -92,6 +94,10 @@ export async function startWorkerRuntime(
       const response = await fetch(new URL(`/cdn-cgi/handler/scheduled?cron=${encodeURIComponent(cron)}`, url));
       return `${response.status} ${await response.text()}`;
     },
+    nextMinute: async (minuteMs) => {
+      const response = await fetch(new URL(`${NEXT_MINUTE_PATH}?minuteMs=${minuteMs}`, url), { method: 'POST' });
+      if (!response.ok) throw new Error(`the Worker's clock did not move (${response.status}): built without it?`);
+    },
     close: () => worker.dispose(),
   };
 }
@@ -109,6 +115,8 @@ function withoutAssets(): string {
 export interface WorkerRuntime extends RunningRuntime {
   /** Fires the Worker's Cron Trigger handler; the trigger route's status and text. */
   scheduled(cron: string): Promise<string>;
+  /** With `cronConfigBundle`: moves the Worker's clock on to the start of its next minute of `minuteMs`. */
+  nextMinute(minuteMs: number): Promise<void>;
 }
 
 export type LambdaHandler = (event: unknown, context: unknown) => Promise<LambdaResult>;
