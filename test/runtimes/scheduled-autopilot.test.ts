@@ -83,7 +83,7 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
    * cut from 40 keys are uneven for new keys by chance alone). Each minute's writes are sent at once, and
    * the minute ended by `endMinute`, which moves the runtime's clock.
    */
-  const writeHot = async (runtime: Fetcher, endMinute: () => void | Promise<void>) => {
+  const writeHot = async (runtime: Fetcher, endMinute: () => unknown) => {
     const ledger: { pk: string; title: string }[] = [];
     for (let minute = 0; minute < HOT_MINUTES; minute++) {
       while (ledger.length < ((minute + 1) * HOT_ITEMS) / HOT_MINUTES) await writeBatch(runtime, ledger);
@@ -199,6 +199,9 @@ describe('the autopilot in scheduled invocations, on DynamoDB Local', () => {
       expect(code).toBe(0);
       const [kept] = JSON.parse(out);
       expect(kept.decisions).toMatchObject([{ action: 'reshard', reshard: { code: 0 }, routers: 1 }]);
+      // The step's clock is the Worker's, moved on by three minutes less the writing's seconds: over a
+      // minute ahead of the machine's.
+      expect(Date.parse(kept.decisions[0].at) - Date.now()).toBeGreaterThan(MINUTE_MS);
     } finally {
       await worker.close();
     }

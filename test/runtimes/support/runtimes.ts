@@ -97,6 +97,7 @@ export async function startWorkerRuntime(
     nextMinute: async (minuteMs) => {
       const response = await fetch(new URL(`${NEXT_MINUTE_PATH}?minuteMs=${minuteMs}`, url), { method: 'POST' });
       if (!response.ok) throw new Error(`the Worker's clock did not move (${response.status}): built without it?`);
+      return ((await response.json()) as { now: number }).now;
     },
     close: () => worker.dispose(),
   };
@@ -115,8 +116,8 @@ function withoutAssets(): string {
 export interface WorkerRuntime extends RunningRuntime {
   /** Fires the Worker's Cron Trigger handler; the trigger route's status and text. */
   scheduled(cron: string): Promise<string>;
-  /** With `cronConfigBundle`: moves the Worker's clock on to the start of its next minute of `minuteMs`. */
-  nextMinute(minuteMs: number): Promise<void>;
+  /** With `cronConfigBundle`: moves the Worker's clock on to the start of its next minute of `minuteMs` (returned). */
+  nextMinute(minuteMs: number): Promise<number>;
 }
 
 export type LambdaHandler = (event: unknown, context: unknown) => Promise<LambdaResult>;
