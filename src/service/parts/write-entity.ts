@@ -122,7 +122,7 @@ function encodedParts(split: ReadonlyMap<string, JsonObject>, names: readonly st
 /** The root's attributes as the client wrote them: shardline's own left out. */
 function clientAttributes(collection: CollectionSpec, root: JsonObject): JsonObject {
   const own = new Set([...managedAttributes(collection), PARTS_ATTRIBUTE]);
-  return merged(Object.fromEntries(Object.entries(root).filter(([name]) => !own.has(name))));
+  return Object.fromEntries(Object.entries(root).filter(([name]) => !own.has(name)));
 }
 
 function refuseOwnAttributes(input: JsonObject): void {
